@@ -1,0 +1,30 @@
+/*
+ * model_transport.h — software costs of point-to-point messages that SimGrid does not model.
+ *
+ * SimGrid's network model gives the wire time of a transfer; these parameters add what an MPI
+ * library costs around it: the eager/rendezvous switch point and per-message CPU overheads.
+ * Defaults follow SimGrid SMPI's defaults (65536-byte detached threshold, no overheads), so that
+ * side-by-side runs compare networks, not parameter choices.
+ */
+#ifndef COLLSIM_MODEL_TRANSPORT_H
+#define COLLSIM_MODEL_TRANSPORT_H
+
+#include <glib.h>
+
+struct model_transport {
+    gsize eager_threshold;  /* messages of at most this many bytes go eagerly */
+    double send_overhead;   /* seconds of sender CPU per message (LogP's o_s) */
+    double recv_overhead;   /* seconds of receiver CPU per message (LogP's o_r) */
+    double per_byte_overhead; /* seconds of CPU per byte on each side (LogGOPS's O) */
+    double poll_overhead;   /* seconds charged by an MPI_Test/MPI_Iprobe that finds nothing */
+};
+
+/* The documented defaults. */
+void model_transport_defaults(struct model_transport *model);
+
+/* Sender-side CPU time of one message of `bytes`. */
+double model_transport_send_cost(const struct model_transport *model, gsize bytes);
+/* Receiver-side CPU time of one message of `bytes`. */
+double model_transport_recv_cost(const struct model_transport *model, gsize bytes);
+
+#endif

@@ -1,0 +1,467 @@
+/*
+ * engine.c — start SimGrid, load the platform, place the ranks, run one actor per rank.
+ *
+ * Invariants:
+ *  - ranks are placed on hosts in natural name order (node-2 before node-10), so placement
+ *    does not depend on SimGrid's internal host ordering;
+ *  - every inbox has its permanent receiver before any rank runs user code (a start barrier),
+ *    so the first eager messages flow at once like all later ones;
+ *  - the simulated clock is the only clock; nothing here reads the host's time.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/barrier.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/mailbox.h>
+#include <glib/gstdio.h>
+#include <xbt/sysdep.h>
+
+#include "mpi.h"
+#include "compute.h"
+#include "privatize.h"
+#include "rank.h"
+#include "src/comm.h"
+#include "src/runtime.h"
+
+G_DEFINE_QUARK(collsim-sim-error-quark, sim_error)
+
+static const struct sim_config *run_config;
+static struct sim_rank *ranks;
+static int world_size;
+static sg_bar_t start_barrier;
+
+void
+sim_config_defaults(struct sim_config *config)
+{
+    memset(config, 0, sizeof *config);
+    config->nranks = 1;
+    config->placement = SIM_PLACEMENT_BLOCK;
+    config->stack_kib = 64;
+    config->payload = SIM_PAYLOAD_DATA;
+    model_transport_defaults(&config->transport);
+    config->compute_scale = 1.0;
+    config->privatize = TRUE;
+}
+
+const struct sim_config *
+sim_engine_config(void)
+{
+    return run_config;
+}
+
+struct sim_rank *
+sim_rank_self(void)
+{
+    if (ranks == NULL || sg_actor_self() == NULL)
+        return NULL;
+    return sg_actor_self_get_data();
+}
+
+struct sim_rank *
+sim_rank_by_world(int world_rank)
+{
+    return &ranks[world_rank];
+}
+
+int
+sim_world_size(void)
+{
+    return world_size;
+}
+
+void
+sim_after_yield(void)
+{
+    if (run_config->privatize && run_config->privatize_anchor != NULL)
+        sim_privatize_switch(sim_rank_self()->world_rank);
+}
+
+void
+sim_engine_abort(int exit_code)
+{
+    fflush(NULL);
+    _exit(exit_code);
+}
+
+/* ---------------------------------------------------------------- runtime hooks for src/ */
+
+static int
+hook_world_rank(void)
+{
+    struct sim_rank *me = sim_rank_self();
+    return me != NULL ? me->world_rank : 0;
+}
+
+static int
+hook_world_size(void)
+{
+    return world_size;
+}
+
+static void
+hook_charge_op(MPI_Op op, MPI_Datatype dt, int count)
+{
+    double flops = sim_compute_flops(op, dt, count) * run_config->compute_scale;
+    if (flops > 0 && sim_rank_self() != NULL) {
+        sg_actor_execute(flops);
+        sim_after_yield();
+    }
+}
+
+static void G_GNUC_NORETURN
+hook_abort(int exit_code)
+{
+    sim_engine_abort(exit_code);
+}
+
+static const struct collsim_runtime_hooks sim_hooks = {
+    .world_rank = hook_world_rank,
+    .world_size = hook_world_size,
+    .charge_op = hook_charge_op,
+    .abort = hook_abort,
+};
+
+/* ---------------------------------------------------------------- platform */
+
+/* The flat cluster used without --platform: documented in README.md and platforms/cluster.xml. */
+static gchar *
+write_default_platform(int nhosts, GError **error)
+{
+    gchar *path = NULL;
+    int fd = g_file_open_tmp("collsim-cluster-XXXXXX.xml", &path, error);
+    if (fd < 0)
+        return NULL;
+    gchar *xml = g_strdup_printf(
+        "<?xml version='1.0'?>\n"
+        "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+        "<platform version=\"4.1\">\n"
+        "  <cluster id=\"cluster\" prefix=\"node-\" suffix=\"\" radical=\"0-%d\"\n"
+        "           speed=\"" SIM_DEFAULT_SPEED "\" bw=\"" SIM_DEFAULT_BW "\" lat=\"" SIM_DEFAULT_LAT
+        "\"\n"
+        "           loopback_bw=\"" SIM_DEFAULT_LOOPBACK_BW "\" loopback_lat=\"" SIM_DEFAULT_LOOPBACK_LAT
+        "\"/>\n"
+        "</platform>\n",
+        nhosts - 1);
+    gboolean ok = g_file_set_contents(path, xml, -1, error);
+    close(fd);
+    g_free(xml);
+    if (!ok) {
+        g_unlink(path);
+        g_free(path);
+        return NULL;
+    }
+    return path;
+}
+
+/*
+ * SimGrid aborts the process on a malformed platform. Parse it once in a child first, so that
+ * a bad file ends in one clear message instead of a core dump.
+ */
+static gboolean
+validate_platform(const char *path, GError **error)
+{
+    if (!g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
+        g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM, "platform file %s: %s", path,
+                    g_strerror(ENOENT));
+        return FALSE;
+    }
+    int pipefd[2];
+    if (pipe(pipefd) != 0) {
+        g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM, "pipe: %s", g_strerror(errno));
+        return FALSE;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(pipefd[0]);
+        dup2(pipefd[1], STDERR_FILENO);
+        int argc = 2;
+        char *argv[] = {"collsim", "--log=root.fmt:%m%n", NULL};
+        simgrid_init(&argc, argv);
+        simgrid_load_platform(path);
+        _exit(0);
+    }
+    close(pipefd[1]);
+    GString *messages = g_string_new(NULL);
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(pipefd[0], buf, sizeof buf)) > 0)
+        g_string_append_len(messages, buf, n);
+    close(pipefd[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        g_string_free(messages, TRUE);
+        return TRUE;
+    }
+    /* keep SimGrid's first line that says what is wrong (it names file and line) */
+    gchar **lines = g_strsplit(messages->str, "\n", -1);
+    const char *reason = "SimGrid could not load it";
+    for (gchar **l = lines; *l != NULL; l++) {
+        if (**l != '\0' && strstr(*l, "Exiting now") == NULL && strstr(*l, "backtrace") == NULL) {
+            reason = g_strstrip(*l);
+            break;
+        }
+    }
+    g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM, "platform %s: %s", path, reason);
+    g_strfreev(lines);
+    g_string_free(messages, TRUE);
+    return FALSE;
+}
+
+/* Natural order of host names: node-2 before node-10 (keys precomputed once per host). */
+static gint
+host_key_cmp(gconstpointer a, gconstpointer b, gpointer keys)
+{
+    const gchar *const *k = keys;
+    size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
+    int c = strcmp(k[ia], k[ib]);
+    return c != 0 ? c : (ia > ib) - (ia < ib);
+}
+
+/* Assign a host to every rank according to the placement policy. */
+static gboolean
+place_ranks(const struct sim_config *config, GError **error)
+{
+    size_t nhosts = sg_host_count();
+    sg_host_t *hosts = sg_host_list();
+    GPtrArray *keys = g_ptr_array_new_full(nhosts, g_free);
+    for (size_t i = 0; i < nhosts; i++)
+        g_ptr_array_add(keys, g_utf8_collate_key_for_filename(sg_host_get_name(hosts[i]), -1));
+    size_t *order = g_new(size_t, nhosts);
+    for (size_t i = 0; i < nhosts; i++)
+        order[i] = i;
+    g_qsort_with_data(order, (gint)nhosts, sizeof(size_t), host_key_cmp, keys->pdata);
+
+    guint64 cores = 0;
+    int *host_cores = g_new(int, nhosts);
+    for (size_t i = 0; i < nhosts; i++) {
+        host_cores[i] = sg_host_core_count(hosts[order[i]]);
+        cores += host_cores[i];
+    }
+    int p = config->nranks;
+    gboolean ok = TRUE;
+    if ((guint64)p > cores && !config->oversubscribe) {
+        g_set_error(error, SIM_ERROR, SIM_ERROR_PLACEMENT,
+                    "%d ranks but the platform has only %" G_GUINT64_FORMAT
+                    " cores on %zu hosts (use --oversubscribe to share cores)",
+                    p, cores, nhosts);
+        ok = FALSE;
+        goto out;
+    }
+    if ((guint64)p <= cores && config->placement == SIM_PLACEMENT_BLOCK) {
+        size_t h = 0;
+        int used = 0;
+        for (int r = 0; r < p; r++) {
+            while (used >= host_cores[h]) {
+                h++;
+                used = 0;
+            }
+            ranks[r].host = hosts[order[h]];
+            used++;
+        }
+    } else if ((guint64)p <= cores) {
+        /* cyclic: one rank per host per round, skipping hosts whose cores are full */
+        int *used = g_new0(int, nhosts);
+        size_t h = 0;
+        for (int r = 0; r < p; r++) {
+            while (used[h] >= host_cores[h])
+                h = (h + 1) % nhosts;
+            ranks[r].host = hosts[order[h]];
+            used[h]++;
+            h = (h + 1) % nhosts;
+        }
+        g_free(used);
+    } else if (config->placement == SIM_PLACEMENT_BLOCK) {
+        for (int r = 0; r < p; r++)
+            ranks[r].host = hosts[order[(size_t)((guint64)r * nhosts / (guint64)p)]];
+    } else {
+        for (int r = 0; r < p; r++)
+            ranks[r].host = hosts[order[(size_t)r % nhosts]];
+    }
+out:
+    g_free(host_cores);
+    g_free(order);
+    g_ptr_array_free(keys, TRUE);
+    xbt_free(hosts);
+    return ok;
+}
+
+/* ---------------------------------------------------------------- rank actors */
+
+static void
+rank_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct sim_rank *me = sg_actor_self_get_data();
+    char name[32];
+    g_snprintf(name, sizeof name, "in-%d", me->world_rank);
+    me->inbox = sg_mailbox_by_name(name);
+    sg_mailbox_set_receiver(name);
+    sim_p2p_rank_start(me);
+    sg_barrier_wait(start_barrier);
+    sim_after_yield();
+
+    char **args = g_new0(char *, run_config->argc + 1);
+    for (int i = 0; i < run_config->argc; i++)
+        args[i] = g_strdup(run_config->argv[i]);
+    me->exit_status = run_config->program(run_config->argc, args);
+    g_strfreev(args);
+    sim_p2p_rank_finish(me);
+    me->finished = TRUE;
+}
+
+static void
+report_deadlock(void)
+{
+    GString *out = g_string_new(NULL);
+    int blocked = 0;
+    for (int r = 0; r < world_size; r++)
+        if (!ranks[r].finished)
+            blocked++;
+    g_string_append_printf(out, "collsim: deadlock: %d of %d ranks can never proceed\n", blocked,
+                           world_size);
+    int shown = 0;
+    for (int r = 0; r < world_size && shown < 16; r++) {
+        if (ranks[r].finished)
+            continue;
+        g_string_append(out, "  ");
+        sim_p2p_describe_blocked(&ranks[r], out);
+        g_string_append_c(out, '\n');
+        shown++;
+    }
+    if (shown < blocked)
+        g_string_append_printf(out, "  ... and %d more\n", blocked - shown);
+    fputs(out->str, stderr);
+    g_string_free(out, TRUE);
+}
+
+static gchar **
+simgrid_arguments(const struct sim_config *config, int *argc)
+{
+    GPtrArray *args = g_ptr_array_new();
+    g_ptr_array_add(args, g_strdup("collsim"));
+    /* quiet SimGrid's own chatter; our messages say what matters */
+    g_ptr_array_add(args, g_strdup("--log=xbt_cfg.thres:warning"));
+    /* SimGrid's own deadlock banner would precede ours, which names who waits for whom */
+    g_ptr_array_add(args, g_strdup("--log=ker_engine.app:file:/dev/null"));
+    g_ptr_array_add(args, g_strdup("--log=ker_engine.add:no"));
+    g_ptr_array_add(args, g_strdup("--log=root.fmt:[%10.6r]%e%m%n"));
+    g_ptr_array_add(args, g_strdup("--cfg=contexts/guard-size:0"));
+    g_ptr_array_add(args, g_strdup_printf("--cfg=contexts/stack-size:%u", config->stack_kib));
+    /* the environment may add SimGrid items (the sanitizer build picks thread contexts) */
+    const char *extra = g_getenv("COLLSIM_SIMGRID_CFG");
+    gchar **env_items = extra != NULL ? g_strsplit_set(extra, " \t", -1) : NULL;
+    for (gchar **c = env_items; c != NULL && *c != NULL; c++)
+        if (**c != '\0')
+            g_ptr_array_add(args, g_strdup(*c));
+    g_strfreev(env_items);
+    for (gchar **c = config->simgrid_cfg; c != NULL && *c != NULL; c++)
+        g_ptr_array_add(args, g_strdup(*c));
+    g_ptr_array_add(args, NULL);
+    *argc = (int)args->len - 1;
+    return (gchar **)g_ptr_array_free(args, FALSE);
+}
+
+gboolean
+sim_engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError **error)
+{
+    memset(outcome, 0, sizeof *outcome);
+    if (config->nranks < 1) {
+        g_set_error(error, SIM_ERROR, SIM_ERROR_PLACEMENT, "the number of ranks must be >= 1");
+        return FALSE;
+    }
+    gchar *generated = NULL;
+    const char *platform = config->platform_file;
+    if (platform == NULL) {
+        generated = write_default_platform(config->nranks, error);
+        if (generated == NULL)
+            return FALSE;
+        platform = generated;
+    } else if (!validate_platform(platform, error)) {
+        return FALSE;
+    }
+
+    int argc;
+    gchar **argv = simgrid_arguments(config, &argc);
+    simgrid_init(&argc, argv);
+    simgrid_load_platform(platform);
+    if (generated != NULL) {
+        g_unlink(generated);
+        g_free(generated);
+    }
+
+    run_config = config;
+    world_size = config->nranks;
+    ranks = g_new0(struct sim_rank, world_size);
+    for (int r = 0; r < world_size; r++)
+        ranks[r].world_rank = r;
+    if (!place_ranks(config, error)) {
+        g_free(ranks);
+        ranks = NULL;
+        g_strfreev(argv);
+        return FALSE;
+    }
+    if (config->privatize && config->privatize_anchor != NULL &&
+        !sim_privatize_setup(config->privatize_anchor, world_size, error)) {
+        g_free(ranks);
+        ranks = NULL;
+        g_strfreev(argv);
+        return FALSE;
+    }
+    collsim_comm_world_setup(world_size);
+    collsim_runtime_install(&sim_hooks);
+    start_barrier = sg_barrier_init(world_size);
+
+    for (int r = 0; r < world_size; r++) {
+        char name[24];
+        g_snprintf(name, sizeof name, "rank-%d", r);
+        sg_actor_t actor = sg_actor_init(name, ranks[r].host);
+        sg_actor_set_stacksize(actor, config->stack_kib * 1024u);
+        sg_actor_set_data(actor, &ranks[r]);
+        sg_actor_start(actor, rank_actor, 0, NULL);
+    }
+    simgrid_run();
+
+    outcome->simulated_time = simgrid_get_clock();
+    gboolean deadlock = FALSE;
+    int first_failure = 0;
+    for (int r = 0; r < world_size; r++) {
+        outcome->messages += ranks[r].messages_sent;
+        outcome->bytes += ranks[r].bytes_sent;
+        if (!ranks[r].finished) {
+            deadlock = TRUE;
+        } else if (first_failure == 0 && ranks[r].exit_status != 0) {
+            first_failure = ranks[r].exit_status;
+            fprintf(stderr, "collsim: rank %d returned %d from main\n", r, ranks[r].exit_status);
+        }
+    }
+    if (deadlock) {
+        report_deadlock();
+        outcome->exit_code = SIM_EXIT_DEADLOCK;
+    } else if (first_failure != 0) {
+        outcome->exit_code = first_failure;
+    } else {
+        for (int r = 0; r < world_size; r++) {
+            if (ranks[r].mpi_state == 1) {
+                fprintf(stderr, "collsim: rank %d returned from main without calling MPI_Finalize\n",
+                        r);
+                outcome->exit_code = SIM_EXIT_NO_FINALIZE;
+                break;
+            }
+        }
+    }
+    outcome->privatized_bytes_per_rank = sim_privatize_bytes_per_rank();
+    collsim_runtime_install(NULL);
+    g_strfreev(argv);
+    return TRUE;
+}

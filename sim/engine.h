@@ -1,0 +1,91 @@
+/*
+ * engine.h — one simulation: the platform, the ranks placed on its hosts, one actor per rank.
+ *
+ * The engine owns the SimGrid engine for the life of the process (SimGrid cannot be started
+ * twice), so one process runs one simulation; sweeps fork or run one process per point.
+ * Everything a rank needs at run time hangs off its `struct sim_rank`, reachable from the
+ * current actor in O(1).
+ */
+#ifndef COLLSIM_SIM_ENGINE_H
+#define COLLSIM_SIM_ENGINE_H
+
+#include <glib.h>
+#include <simgrid/forward.h>
+
+#include "models/model_transport.h"
+
+/*
+ * The flat cluster generated when no platform is given: one single-core host per rank, each
+ * with a private full-duplex link to a non-blocking switch (no backbone limit). A message
+ * crosses two links: latency 2 x 1 us, bandwidth 12.5 GB/s (100 Gb/s InfiniBand-class).
+ * Hosts compute at 10 Gflop/s. platforms/cluster.xml is the same cluster for 1024 hosts.
+ */
+#define SIM_DEFAULT_SPEED "10Gf"
+#define SIM_DEFAULT_BW "12.5GBps"
+#define SIM_DEFAULT_LAT "1us"
+#define SIM_DEFAULT_LOOPBACK_BW "50GBps"
+#define SIM_DEFAULT_LOOPBACK_LAT "0.1us"
+
+enum sim_placement { SIM_PLACEMENT_BLOCK, SIM_PLACEMENT_CYCLIC };
+enum sim_payload { SIM_PAYLOAD_DATA, SIM_PAYLOAD_NONE };
+
+/* The program every rank runs: an ordinary `main`. */
+typedef int (*sim_rank_main)(int argc, char **argv);
+
+struct sim_config {
+    int nranks;
+    const char *platform_file;   /* NULL: a generated flat cluster of nranks hosts */
+    /*
+ * The flat cluster generated when no platform is given: one single-core host per rank, each
+ * with a private full-duplex link to a non-blocking switch (no backbone limit). A message
+ * crosses two links: latency 2 x 1 us, bandwidth 12.5 GB/s (100 Gb/s InfiniBand-class).
+ * Hosts compute at 10 Gflop/s. platforms/cluster.xml is the same cluster for 1024 hosts.
+ */
+#define SIM_DEFAULT_SPEED "10Gf"
+#define SIM_DEFAULT_BW "12.5GBps"
+#define SIM_DEFAULT_LAT "1us"
+#define SIM_DEFAULT_LOOPBACK_BW "50GBps"
+#define SIM_DEFAULT_LOOPBACK_LAT "0.1us"
+
+enum sim_placement placement;
+    gboolean oversubscribe;
+    guint stack_kib;             /* per-rank stack; 0 = default */
+    enum sim_payload payload;
+    struct model_transport transport;
+    double compute_scale;        /* multiplies every op's flops; 0 = free reductions */
+    gchar **simgrid_cfg;         /* extra "--cfg=..." / "--log=..." arguments, or NULL */
+    sim_rank_main program;
+    int argc;                    /* the program's arguments (argv[0] included) */
+    char **argv;
+    gboolean privatize;          /* give each rank its own copy of the program's globals */
+    gpointer privatize_anchor;   /* an address inside the program's shared object */
+};
+
+void sim_config_defaults(struct sim_config *config);
+
+/* Outcome of one simulation. */
+struct sim_outcome {
+    int exit_code;        /* 0 if every rank returned 0 after MPI_Finalize */
+    double simulated_time;
+    guint64 messages;     /* point-to-point messages sent, all ranks */
+    guint64 bytes;        /* payload bytes of those messages */
+    gsize privatized_bytes_per_rank;
+};
+
+/*
+ * Run `config->program` on every rank until all return. Errors that stop the run before it
+ * starts (bad platform, too many ranks) are reported through `error`; errors during the run
+ * (MPI errors, aborts, deadlocks) are printed and reflected in outcome->exit_code.
+ */
+gboolean sim_engine_run(const struct sim_config *config, struct sim_outcome *outcome,
+                        GError **error);
+
+#define SIM_ERROR (sim_error_quark())
+GQuark sim_error_quark(void);
+enum { SIM_ERROR_PLATFORM, SIM_ERROR_PLACEMENT, SIM_ERROR_PROGRAM };
+
+/* Exit codes of a simulation that ended badly. */
+#define SIM_EXIT_DEADLOCK 4
+#define SIM_EXIT_NO_FINALIZE 5
+
+#endif

@@ -1,0 +1,307 @@
+/*
+ * main.c — the collsim command.
+ *
+ *   collsim exec PROG.so -n P [options] [-- ARGS]   run an MPI program on P simulated ranks
+ *   collsim list [platforms]                         what is available
+ *
+ * Exit codes: 0 success; 2 bad command line, program or platform (nothing ran);
+ * 3 fatal MPI error; 4 deadlock; 5 a rank skipped MPI_Finalize; otherwise the program's
+ * own non-zero return or MPI_Abort code.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include <glib.h>
+#include <gmodule.h>
+
+#include "engine.h"
+
+#define EXIT_USAGE 2
+
+static int
+usage_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+
+static int
+usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    gchar *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "collsim: %s\n", msg);
+    g_free(msg);
+    return EXIT_USAGE;
+}
+
+/* ---------------------------------------------------------------- exec */
+
+struct exec_options {
+    gint nranks;
+    gchar *platform;
+    gchar *placement;
+    gboolean oversubscribe;
+    gint stack_kib;
+    gboolean no_privatize;
+    gchar *payload;
+    gint64 eager_threshold;
+    gdouble send_overhead;
+    gdouble recv_overhead;
+    gchar **simgrid_cfg;
+    gboolean stats;
+};
+
+static gboolean
+parse_placement(const char *text, enum sim_placement *placement)
+{
+    if (g_strcmp0(text, "block") == 0)
+        *placement = SIM_PLACEMENT_BLOCK;
+    else if (g_strcmp0(text, "cyclic") == 0)
+        *placement = SIM_PLACEMENT_CYCLIC;
+    else
+        return FALSE;
+    return TRUE;
+}
+
+static gboolean
+parse_payload(const char *text, enum sim_payload *payload)
+{
+    if (g_strcmp0(text, "data") == 0)
+        *payload = SIM_PAYLOAD_DATA;
+    else if (g_strcmp0(text, "none") == 0)
+        *payload = SIM_PAYLOAD_NONE;
+    else
+        return FALSE;
+    return TRUE;
+}
+
+static long
+peak_rss_kib(void)
+{
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_maxrss;
+}
+
+static int
+command_exec(int argc, char **argv)
+{
+    struct exec_options opt = {.nranks = 1, .stack_kib = 64, .eager_threshold = -1,
+                               .send_overhead = -1, .recv_overhead = -1};
+    GOptionEntry entries[] = {
+        {"np", 'n', 0, G_OPTION_ARG_INT, &opt.nranks, "Number of simulated ranks (default 1)",
+         "P"},
+        {"platform", 'p', 0, G_OPTION_ARG_FILENAME, &opt.platform,
+         "SimGrid platform file (default: a generated flat cluster of P hosts)", "FILE"},
+        {"placement", 0, 0, G_OPTION_ARG_STRING, &opt.placement,
+         "Rank placement on hosts: block (default, fills each host's cores) or cyclic", "POLICY"},
+        {"oversubscribe", 0, 0, G_OPTION_ARG_NONE, &opt.oversubscribe,
+         "Allow more ranks than the platform has cores", NULL},
+        {"stack-kib", 0, 0, G_OPTION_ARG_INT, &opt.stack_kib,
+         "Stack size of each rank in KiB (default 64)", "KIB"},
+        {"no-privatize", 0, 0, G_OPTION_ARG_NONE, &opt.no_privatize,
+         "Share the program's global variables between ranks (saves memory at scale)", NULL},
+        {"payload", 0, 0, G_OPTION_ARG_STRING, &opt.payload,
+         "data (default: move real bytes) or none (sizes only)", "MODE"},
+        {"eager-threshold", 0, 0, G_OPTION_ARG_INT64, &opt.eager_threshold,
+         "Largest message in bytes sent eagerly (default 65536)", "BYTES"},
+        {"send-overhead", 0, 0, G_OPTION_ARG_DOUBLE, &opt.send_overhead,
+         "Sender CPU seconds per message (default 0)", "SECONDS"},
+        {"recv-overhead", 0, 0, G_OPTION_ARG_DOUBLE, &opt.recv_overhead,
+         "Receiver CPU seconds per message (default 0)", "SECONDS"},
+        {"cfg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opt.simgrid_cfg,
+         "A SimGrid configuration item, e.g. network/model:CM02 (repeatable)", "ITEM"},
+        {"stats", 0, 0, G_OPTION_ARG_NONE, &opt.stats,
+         "Print simulated time, messages, wall time and memory on stderr at the end", NULL},
+        {NULL, 0, 0, 0, NULL, NULL, NULL},
+    };
+    GOptionContext *context = g_option_context_new("PROG.so [-- ARGS...] - run an MPI program");
+    g_option_context_set_summary(
+        context, "Runs main() of PROG.so on every simulated rank. Build the program with\n"
+                 "  cc -shared -fPIC $(pkg-config --cflags collsim) prog.c -o prog.so");
+    g_option_context_add_main_entries(context, entries, NULL);
+    g_option_context_set_strict_posix(context, FALSE);
+    GError *error = NULL;
+    int rc = 0;
+    gchar **args = g_strdupv(argv);
+    int nargs = argc;
+    if (!g_option_context_parse(context, &nargs, &args, &error)) {
+        rc = usage_error("exec: %s", error->message);
+        goto out;
+    }
+    /* args: "exec" PROG.so [--] ARGS... */
+    if (nargs < 2) {
+        rc = usage_error("exec: which program? (collsim exec PROG.so -n P)");
+        goto out;
+    }
+    struct sim_config config;
+    sim_config_defaults(&config);
+    config.nranks = opt.nranks;
+    config.platform_file = opt.platform;
+    config.oversubscribe = opt.oversubscribe;
+    config.privatize = !opt.no_privatize;
+    if (opt.nranks < 1) {
+        rc = usage_error("exec: -n must be at least 1 (got %d)", opt.nranks);
+        goto out;
+    }
+    if (opt.stack_kib < 16 || opt.stack_kib % 4 != 0) {
+        rc = usage_error("exec: --stack-kib must be a multiple of 4, at least 16 (got %d)",
+                         opt.stack_kib);
+        goto out;
+    }
+    config.stack_kib = (guint)opt.stack_kib;
+    if (opt.placement != NULL && !parse_placement(opt.placement, &config.placement)) {
+        rc = usage_error("exec: --placement must be block or cyclic (got '%s')", opt.placement);
+        goto out;
+    }
+    if (opt.payload != NULL && !parse_payload(opt.payload, &config.payload)) {
+        rc = usage_error("exec: --payload must be data or none (got '%s')", opt.payload);
+        goto out;
+    }
+    if (opt.eager_threshold >= 0)
+        config.transport.eager_threshold = (gsize)opt.eager_threshold;
+    if (opt.send_overhead >= 0)
+        config.transport.send_overhead = opt.send_overhead;
+    if (opt.recv_overhead >= 0)
+        config.transport.recv_overhead = opt.recv_overhead;
+    GPtrArray *cfg = g_ptr_array_new_with_free_func(g_free);
+    for (gchar **c = opt.simgrid_cfg; c != NULL && *c != NULL; c++)
+        g_ptr_array_add(cfg, g_strdup_printf("--cfg=%s", *c));
+    g_ptr_array_add(cfg, NULL);
+    config.simgrid_cfg = (gchar **)cfg->pdata;
+
+    int first_program_arg = 2;
+    if (first_program_arg < nargs && strcmp(args[first_program_arg], "--") == 0)
+        first_program_arg++;
+    gchar *path = g_canonicalize_filename(args[1], NULL);
+    GModule *module = g_module_open(path, G_MODULE_BIND_LOCAL);
+    if (module == NULL) {
+        rc = usage_error("exec: cannot load %s: %s", args[1], g_module_error());
+        g_free(path);
+        g_ptr_array_free(cfg, TRUE);
+        goto out;
+    }
+    gpointer program = NULL;
+    if (!g_module_symbol(module, "main", &program) || program == NULL) {
+        rc = usage_error("exec: %s has no main() function", args[1]);
+        g_module_close(module);
+        g_free(path);
+        g_ptr_array_free(cfg, TRUE);
+        goto out;
+    }
+    config.program = (sim_rank_main)program;
+    config.privatize_anchor = program;
+    GPtrArray *pargs = g_ptr_array_new();
+    g_ptr_array_add(pargs, args[1]);
+    for (int i = first_program_arg; i < nargs; i++)
+        g_ptr_array_add(pargs, args[i]);
+    config.argc = (int)pargs->len;
+    g_ptr_array_add(pargs, NULL);
+    config.argv = (char **)pargs->pdata;
+
+    gint64 wall_start = g_get_monotonic_time();
+    struct sim_outcome outcome;
+    if (!sim_engine_run(&config, &outcome, &error)) {
+        rc = usage_error("%s", error->message);
+    } else {
+        rc = outcome.exit_code;
+        fflush(stdout);
+        if (opt.stats) {
+            double wall = (double)(g_get_monotonic_time() - wall_start) / 1e6;
+            fprintf(stderr,
+                    "collsim: ranks %d  simulated %.9f s  messages %" G_GUINT64_FORMAT
+                    "  bytes %" G_GUINT64_FORMAT "  wall %.3f s  peak RSS %ld KiB"
+                    "  (%.0f B/rank)  private globals %zu B/rank\n",
+                    config.nranks, outcome.simulated_time, outcome.messages, outcome.bytes, wall,
+                    peak_rss_kib(), peak_rss_kib() * 1024.0 / config.nranks,
+                    outcome.privatized_bytes_per_rank);
+        }
+    }
+    /* the module stays loaded: SimGrid's engine may still reference the program's code */
+    g_ptr_array_free(pargs, TRUE);
+    g_ptr_array_free(cfg, TRUE);
+    g_free(path);
+out:
+    g_clear_error(&error);
+    g_strfreev(args);
+    g_strfreev(opt.simgrid_cfg);
+    g_free(opt.platform);
+    g_free(opt.placement);
+    g_free(opt.payload);
+    g_option_context_free(context);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- list */
+
+static gint
+compare_names(gconstpointer a, gconstpointer b)
+{
+    return g_strcmp0(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int
+command_list(int argc, char **argv)
+{
+    const char *what = argc > 1 ? argv[1] : "all";
+    if (strcmp(what, "all") != 0 && strcmp(what, "platforms") != 0)
+        return usage_error("list: unknown topic '%s' (try: platforms)", what);
+    printf("platforms (in %s):\n", COLLSIM_PLATFORM_DIR);
+    GDir *dir = g_dir_open(COLLSIM_PLATFORM_DIR, 0, NULL);
+    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+    const char *name;
+    while (dir != NULL && (name = g_dir_read_name(dir)) != NULL)
+        if (g_str_has_suffix(name, ".xml"))
+            g_ptr_array_add(names, g_strdup(name));
+    if (dir != NULL)
+        g_dir_close(dir);
+    g_ptr_array_sort(names, compare_names);
+    for (guint i = 0; i < names->len; i++)
+        printf("  %s\n", (char *)names->pdata[i]);
+    printf("  (default) a generated flat cluster of one %s host per rank, links %s / %s\n",
+           SIM_DEFAULT_SPEED, SIM_DEFAULT_BW, SIM_DEFAULT_LAT);
+    g_ptr_array_free(names, TRUE);
+    return 0;
+}
+
+static void
+print_usage(FILE *out)
+{
+    fputs("Usage: collsim COMMAND [OPTIONS]\n"
+          "\n"
+          "Commands:\n"
+          "  exec PROG.so -n P [-- ARGS]  run an MPI program (a shared object) on P simulated ranks\n"
+          "  list [platforms]             show what is available\n"
+          "\n"
+          "Run 'collsim COMMAND --help' for a command's options.\n",
+          out);
+}
+
+int
+main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *command = argv[1];
+    if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 ||
+        strcmp(command, "help") == 0) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (strcmp(command, "--version") == 0) {
+        printf("collsim %s\n", PACKAGE_VERSION);
+        return 0;
+    }
+    if (strcmp(command, "exec") == 0)
+        return command_exec(argc - 1, argv + 1);
+    if (strcmp(command, "list") == 0)
+        return command_list(argc - 1, argv + 1);
+    fprintf(stderr, "collsim: unknown command '%s'\n", command);
+    print_usage(stderr);
+    return EXIT_USAGE;
+}

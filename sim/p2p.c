@@ -1,0 +1,1204 @@
+/*
+ * p2p.c — MPI point-to-point communication on SimGrid mailboxes.
+ *
+ * Matching is done here, in shared memory, with MPI's rules: a send looks for the first
+ * matching posted receive of its destination (context, source, tag), else joins the
+ * destination's unexpected queue; a receive looks for the first matching unexpected message,
+ * else joins the posted queue. Both queues are FIFO, so MPI's non-overtaking order holds.
+ *
+ * SimGrid only moves bytes and tells time:
+ *  - every message puts one transfer into its destination's inbox mailbox, whose permanent
+ *    receiver is the destination, so the transfer flows at once: the whole message when it is
+ *    eager (at most eager_threshold bytes), an empty envelope (the RTS) when it is not;
+ *  - a rendezvous message's data waits in a pooled mailbox until its receiver, having seen
+ *    the envelope and matched it, posts the get: data flows once the receive is posted.
+ *
+ * Inbox pairing invariant: SimGrid pairs the k-th get on a mailbox with the k-th put into it
+ * (a put finds the oldest pending get, or queues; a get takes the oldest queued put, or
+ * waits). Senders and the receiver keep the same two FIFOs (`inbox_unfetched`,
+ * `pending_gets`) and update them in the same scheduling slice as the SimGrid call, so every
+ * get handle is known to belong to one message before it completes. A receiver therefore
+ * waits on exactly the transfers its requests need, and is woken by the first of them.
+ *
+ * All simulated ranks live in one process and SimGrid runs one actor at a time, so none of
+ * this needs locks; every SimGrid call that may yield is followed by sim_after_yield().
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/comm.h>
+#include <simgrid/mailbox.h>
+
+#include "mpi.h"
+#include "src/comm.h"
+#include "src/datatype.h"
+#include "src/errhandler.h"
+#include "rank.h"
+
+/* Tags at or below this are reserved for collsim's own traffic (see src/comm.c). */
+#define P2P_TAG_UB MPI_TAG_UB_VALUE
+
+enum req_kind { REQ_SEND, REQ_RECV };
+
+struct sim_inbox_get {
+    sg_comm_t comm;         /* NULL once completed and consumed */
+    void *payload;
+    struct sim_msg *msg;    /* NULL while pending (no put paired yet) */
+};
+
+struct sim_msg {
+    guint32 context;
+    int src_world;
+    int src_local;          /* sender's rank in the communicator: status.MPI_SOURCE */
+    int dst_world;
+    int tag;
+    gsize bytes;
+    gboolean eager;
+    void *data;             /* eager: packed copy of the payload (data mode) */
+    const void *sbuf;       /* rendezvous: the sender's buffer, valid until its send completes */
+    int scount;
+    MPI_Datatype stype;
+    struct collsim_request *sreq;   /* rendezvous sender's request */
+    struct collsim_request *rreq;   /* the receive it matched, once matched */
+    struct sim_inbox_get *inbox;    /* the destination's get of the inbox transfer */
+    gboolean inbox_arrived;
+    sg_mailbox_t rv_mbox;           /* rendezvous data mailbox until the get is posted */
+    sg_comm_t rv_get;
+    void *rv_payload;
+    gboolean data_arrived;          /* rendezvous data transfer finished */
+    gboolean delivered;
+    int refs;
+};
+
+struct collsim_request {
+    enum req_kind kind;
+    gboolean complete;
+    gboolean user_freed;     /* MPI_Request_free called while active */
+    int owner_world;
+    MPI_Comm comm;
+    guint32 context;
+    MPI_Status status;
+    struct sim_msg *msg;
+    /* receive */
+    void *buf;
+    int count;
+    MPI_Datatype dt;
+    int source;              /* local rank or MPI_ANY_SOURCE */
+    int source_world;        /* world rank of source, or MPI_ANY_SOURCE */
+    int tag;
+    /* rendezvous send: the data put, waited by the sender */
+    sg_comm_t put;
+};
+
+/* ---------------------------------------------------------------- rendezvous mailbox pool */
+
+static GPtrArray *rv_pool;      /* free mailboxes */
+static guint rv_created;
+
+static sg_mailbox_t
+rv_mailbox_take(void)
+{
+    if (rv_pool == NULL)
+        rv_pool = g_ptr_array_new();
+    if (rv_pool->len > 0)
+        return g_ptr_array_steal_index_fast(rv_pool, rv_pool->len - 1);
+    char name[32];
+    g_snprintf(name, sizeof name, "rv-%u", rv_created++);
+    return sg_mailbox_by_name(name);
+}
+
+static void
+rv_mailbox_release(sg_mailbox_t mbox)
+{
+    g_ptr_array_add(rv_pool, mbox);
+}
+
+/* ---------------------------------------------------------------- messages */
+
+static void
+msg_unref(struct sim_msg *msg)
+{
+    if (--msg->refs > 0)
+        return;
+    g_free(msg->data);
+    if (msg->inbox != NULL) {
+        if (msg->inbox->comm != NULL)
+            sg_comm_unref(msg->inbox->comm);
+        g_free(msg->inbox);
+    }
+    g_free(msg);
+}
+
+static gboolean
+envelope_matches(guint32 context, int source_world, int tag, const struct sim_msg *msg)
+{
+    return msg->context == context &&
+           (source_world == MPI_ANY_SOURCE || source_world == msg->src_world) &&
+           (tag == MPI_ANY_TAG || tag == msg->tag);
+}
+
+/* Receive capacity in bytes of a receive request. */
+static gsize
+req_capacity(const struct collsim_request *req)
+{
+    return collsim_datatype_packed_size(req->count, req->dt);
+}
+
+/*
+ * Move the message's payload into the matched receive buffer, once. Called by whichever side
+ * first learns that the data has arrived, so the sender's buffer is still valid.
+ */
+static void
+msg_deliver(struct sim_msg *msg)
+{
+    if (msg->delivered || msg->rreq == NULL)
+        return;
+    msg->delivered = TRUE;
+    struct collsim_request *req = msg->rreq;
+    gsize capacity = req_capacity(req);
+    gsize bytes = MIN(msg->bytes, capacity);
+    req->status.MPI_SOURCE = msg->src_local;
+    req->status.MPI_TAG = msg->tag;
+    req->status.collsim_bytes = bytes;
+    req->status.MPI_ERROR = msg->bytes > capacity ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+    if (sim_engine_config()->payload == SIM_PAYLOAD_NONE || bytes == 0)
+        return;
+    if (msg->eager) {
+        collsim_datatype_unpack(msg->data, bytes, req->buf, req->count, req->dt);
+    } else {
+        void *packed = g_malloc(msg->bytes);
+        collsim_datatype_pack(msg->sbuf, msg->scount, msg->stype, packed);
+        collsim_datatype_unpack(packed, bytes, req->buf, req->count, req->dt);
+        g_free(packed);
+    }
+}
+
+/* ---------------------------------------------------------------- inbox bookkeeping */
+
+/* Record that `msg` is being put into `dst`'s inbox; must directly precede the put. */
+static void
+inbox_announce(struct sim_rank *dst, struct sim_msg *msg)
+{
+    struct sim_inbox_get *get = g_queue_pop_head(&dst->pending_gets);
+    dst->generation++;
+    if (get != NULL) {
+        get->msg = msg;
+        msg->inbox = get;
+    } else {
+        g_queue_push_tail(&dst->inbox_unfetched, msg);
+    }
+}
+
+/* Issue gets for every message already put into my inbox, in order. */
+static void
+inbox_fetch_all(struct sim_rank *me)
+{
+    struct sim_msg *msg;
+    while ((msg = g_queue_pop_head(&me->inbox_unfetched)) != NULL) {
+        struct sim_inbox_get *get = g_new0(struct sim_inbox_get, 1);
+        get->msg = msg;
+        msg->inbox = get;
+        get->comm = sg_mailbox_get_async(me->inbox, &get->payload);
+        sim_after_yield();
+    }
+}
+
+/* Make sure a get is waiting for the next message into my inbox. */
+static void
+inbox_ensure_pending(struct sim_rank *me)
+{
+    inbox_fetch_all(me);
+    if (!g_queue_is_empty(&me->pending_gets))
+        return;
+    struct sim_inbox_get *get = g_new0(struct sim_inbox_get, 1);
+    g_queue_push_tail(&me->pending_gets, get);
+    get->comm = sg_mailbox_get_async(me->inbox, &get->payload);
+    sim_after_yield();
+}
+
+/* A get of my inbox finished: its message's inbox transfer has arrived. */
+static void
+inbox_get_finished(struct sim_inbox_get *get)
+{
+    get->comm = NULL;
+    g_assert(get->msg != NULL);
+    get->msg->inbox_arrived = TRUE;
+}
+
+/* ---------------------------------------------------------------- posting */
+
+static struct collsim_request *
+request_new(enum req_kind kind, MPI_Comm comm, guint32 context)
+{
+    struct collsim_request *req = g_new0(struct collsim_request, 1);
+    req->kind = kind;
+    req->comm = comm;
+    req->context = context;
+    req->owner_world = sim_rank_self()->world_rank;
+    req->status.MPI_SOURCE = MPI_ANY_SOURCE;
+    req->status.MPI_TAG = MPI_ANY_TAG;
+    return req;
+}
+
+static struct collsim_request *
+request_complete_null(enum req_kind kind, MPI_Comm comm)
+{
+    struct collsim_request *req = request_new(kind, comm, 0);
+    req->complete = TRUE;
+    req->status.MPI_SOURCE = MPI_PROC_NULL;
+    req->status.MPI_TAG = MPI_ANY_TAG;
+    req->status.MPI_ERROR = MPI_SUCCESS;
+    req->status.collsim_bytes = 0;
+    return req;
+}
+
+static void
+match_pair(struct sim_msg *msg, struct collsim_request *rreq)
+{
+    msg->rreq = rreq;
+    rreq->msg = msg;
+}
+
+/*
+ * Start a send. `synchronous` forces the rendezvous protocol (MPI_Ssend), whose completion
+ * implies that the receive has matched.
+ */
+static struct collsim_request *
+start_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+           guint32 context, gboolean synchronous)
+{
+    struct sim_rank *me = sim_rank_self();
+    const struct sim_config *config = sim_engine_config();
+    if (dest == MPI_PROC_NULL)
+        return request_complete_null(REQ_SEND, comm);
+
+    struct collsim_request *sreq = request_new(REQ_SEND, comm, context);
+    struct sim_msg *msg = g_new0(struct sim_msg, 1);
+    msg->context = context;
+    msg->src_world = me->world_rank;
+    msg->src_local = collsim_comm_my_rank(comm);
+    msg->dst_world = collsim_comm_world_rank(comm, dest);
+    msg->tag = tag;
+    msg->bytes = collsim_datatype_packed_size(count, dt);
+    msg->eager = !synchronous && msg->bytes <= config->transport.eager_threshold;
+    msg->refs = 1;
+    sreq->msg = msg;
+
+    double overhead = model_transport_send_cost(&config->transport, msg->bytes);
+    if (overhead > 0) {
+        sg_actor_sleep_for(overhead);
+        sim_after_yield();
+    }
+
+    if (msg->eager) {
+        if (config->payload == SIM_PAYLOAD_DATA && msg->bytes > 0) {
+            msg->data = g_malloc(msg->bytes);
+            collsim_datatype_pack(buf, count, dt, msg->data);
+        }
+        sreq->complete = TRUE;
+        sreq->status.MPI_ERROR = MPI_SUCCESS;
+        sreq->msg = NULL;
+    } else {
+        msg->sbuf = buf;
+        msg->scount = count;
+        msg->stype = dt;
+        msg->sreq = sreq;
+        msg->refs = 2;
+    }
+
+    struct sim_rank *dst = sim_rank_by_world(msg->dst_world);
+    struct collsim_request *rreq = NULL;
+    for (GList *l = dst->posted.head; l != NULL; l = l->next) {
+        struct collsim_request *candidate = l->data;
+        if (envelope_matches(candidate->context, candidate->source_world, candidate->tag, msg)) {
+            rreq = candidate;
+            g_queue_delete_link(&dst->posted, l);
+            break;
+        }
+    }
+    if (rreq != NULL)
+        match_pair(msg, rreq);
+    else
+        g_queue_push_tail(&dst->unexpected, msg);
+    dst->generation++;
+
+    me->messages_sent++;
+    me->bytes_sent += msg->bytes;
+
+    /* The inbox transfer: the whole message if eager, else the envelope. It is never empty:
+     * SimGrid completes a zero-byte transfer the moment its receiver picks it up, latency
+     * or not, so an empty message (or an envelope) travels as one byte. */
+    inbox_announce(dst, msg);
+    long inbox_bytes = msg->eager && msg->bytes > 0 ? (long)msg->bytes : 1;
+    sg_comm_t inbox_put = sg_mailbox_put_init(dst->inbox, msg, inbox_bytes);
+    sg_comm_detach(inbox_put, NULL);
+    sim_after_yield();
+
+    if (!msg->eager) {
+        msg->rv_mbox = rv_mailbox_take();
+        sreq->put = sg_mailbox_put_async(msg->rv_mbox, msg, (long)msg->bytes);
+        sim_after_yield();
+    }
+    return sreq;
+}
+
+static struct collsim_request *
+start_recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+           guint32 context)
+{
+    struct sim_rank *me = sim_rank_self();
+    if (source == MPI_PROC_NULL)
+        return request_complete_null(REQ_RECV, comm);
+    struct collsim_request *req = request_new(REQ_RECV, comm, context);
+    req->buf = buf;
+    req->count = count;
+    req->dt = dt;
+    req->source = source;
+    req->source_world =
+        source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : collsim_comm_world_rank(comm, source);
+    req->tag = tag;
+
+    for (GList *l = me->unexpected.head; l != NULL; l = l->next) {
+        struct sim_msg *msg = l->data;
+        if (envelope_matches(context, req->source_world, tag, msg)) {
+            g_queue_delete_link(&me->unexpected, l);
+            match_pair(msg, req);
+            return req;
+        }
+    }
+    g_queue_push_tail(&me->posted, req);
+    return req;
+}
+
+/* ---------------------------------------------------------------- progress */
+
+/* A transfer a blocked rank may wait for, and what its completion means. */
+enum wait_kind { WAIT_INBOX, WAIT_RV_GET, WAIT_PUT };
+
+struct wait_set {
+    GArray *comms;   /* sg_comm_t */
+    GArray *kinds;   /* enum wait_kind */
+    GPtrArray *what; /* struct sim_inbox_get * / struct sim_msg * / struct collsim_request * */
+};
+
+static void
+wait_set_add(struct wait_set *set, sg_comm_t comm, enum wait_kind kind, gpointer what)
+{
+    for (guint i = 0; i < set->comms->len; i++)
+        if (g_array_index(set->comms, sg_comm_t, i) == comm)
+            return;
+    g_array_append_val(set->comms, comm);
+    g_array_append_val(set->kinds, kind);
+    g_ptr_array_add(set->what, what);
+}
+
+static void
+wait_set_clear(struct wait_set *set)
+{
+    g_array_set_size(set->comms, 0);
+    g_array_set_size(set->kinds, 0);
+    g_ptr_array_set_size(set->what, 0);
+}
+
+static void
+transfer_finished(enum wait_kind kind, gpointer what)
+{
+    switch (kind) {
+    case WAIT_INBOX:
+        inbox_get_finished(what);
+        break;
+    case WAIT_RV_GET: {
+        struct sim_msg *msg = what;
+        msg->rv_get = NULL;
+        msg->data_arrived = TRUE;
+        break;
+    }
+    case WAIT_PUT: {
+        struct collsim_request *req = what;
+        req->put = NULL;
+        req->msg->data_arrived = TRUE;
+        break;
+    }
+    }
+}
+
+static void
+request_finish(struct collsim_request *req)
+{
+    struct sim_msg *msg = req->msg;
+    req->complete = TRUE;
+    if (req->kind == REQ_RECV) {
+        msg_deliver(msg);
+        double overhead =
+            model_transport_recv_cost(&sim_engine_config()->transport, msg->bytes);
+        req->msg = NULL;
+        msg_unref(msg);
+        if (overhead > 0) {
+            sg_actor_sleep_for(overhead);
+            sim_after_yield();
+        }
+    } else {
+        msg_deliver(msg);
+        req->status.MPI_ERROR = MPI_SUCCESS;
+        req->msg = NULL;
+        msg_unref(msg);
+    }
+}
+
+/*
+ * Move one request as far as it can go without blocking; add to `set` what it waits for.
+ * Returns TRUE when the request is complete.
+ */
+static gboolean
+request_advance(struct sim_rank *me, struct collsim_request *req, struct wait_set *set)
+{
+    if (req->complete)
+        return TRUE;
+    struct sim_msg *msg = req->msg;
+    if (req->kind == REQ_SEND) {
+        /* rendezvous: complete once the data has been received */
+        if (msg->data_arrived) {
+            request_finish(req);
+            return TRUE;
+        }
+        if (set != NULL)
+            wait_set_add(set, req->put, WAIT_PUT, req);
+        return FALSE;
+    }
+    if (msg == NULL)
+        return FALSE;   /* not matched yet: new arrivals may match it */
+    if (!msg->inbox_arrived) {
+        if (msg->inbox == NULL)
+            inbox_fetch_all(me);
+        if (set != NULL)
+            wait_set_add(set, msg->inbox->comm, WAIT_INBOX, msg->inbox);
+        return FALSE;
+    }
+    if (!msg->eager && !msg->data_arrived) {
+        if (msg->rv_get == NULL) {
+            sg_mailbox_t mbox = msg->rv_mbox;
+            msg->rv_mbox = NULL;
+            msg->rv_get = sg_mailbox_get_async(mbox, &msg->rv_payload);
+            sim_after_yield();
+            rv_mailbox_release(mbox);
+        }
+        if (set != NULL)
+            wait_set_add(set, msg->rv_get, WAIT_RV_GET, msg);
+        return FALSE;
+    }
+    request_finish(req);
+    return TRUE;
+}
+
+/* Non-blocking check of every handle in `set`, recording those that finished. */
+static void
+wait_set_test(struct wait_set *set)
+{
+    for (guint i = 0; i < set->comms->len; i++) {
+        sg_comm_t comm = g_array_index(set->comms, sg_comm_t, i);
+        int done = sg_comm_test(comm);
+        sim_after_yield();
+        if (done)
+            transfer_finished(g_array_index(set->kinds, enum wait_kind, i), set->what->pdata[i]);
+    }
+}
+
+enum wait_mode { WAIT_ALL, WAIT_ANY, WAIT_SOME };
+
+/*
+ * Block until the requests satisfy `mode` (all complete / at least one complete). `reqs` may
+ * hold NULL entries (inactive). Returns the number of complete active requests.
+ */
+static int
+progress_wait(struct collsim_request **reqs, int n, enum wait_mode mode, gboolean blocking,
+              const char *call)
+{
+    struct sim_rank *me = sim_rank_self();
+    struct wait_set set = {
+        g_array_new(FALSE, FALSE, sizeof(sg_comm_t)),
+        g_array_new(FALSE, FALSE, sizeof(enum wait_kind)),
+        g_ptr_array_new(),
+    };
+    int done;
+    for (;;) {
+        int active = 0;
+        gboolean need_arrivals = FALSE;
+        guint64 generation = me->generation;
+        done = 0;
+        wait_set_clear(&set);
+        for (int i = 0; i < n; i++) {
+            if (reqs[i] == NULL)
+                continue;
+            active++;
+            if (request_advance(me, reqs[i], &set))
+                done++;
+            else if (reqs[i]->kind == REQ_RECV && reqs[i]->msg == NULL)
+                need_arrivals = TRUE;
+        }
+        if (active == 0 || (mode == WAIT_ALL ? done == active : done > 0))
+            break;
+        if (!blocking) {
+            wait_set_test(&set);
+            done = 0;
+            for (int i = 0; i < n; i++)
+                if (reqs[i] != NULL && request_advance(me, reqs[i], NULL))
+                    done++;
+            break;
+        }
+        if (need_arrivals) {
+            inbox_ensure_pending(me);
+            for (GList *l = me->pending_gets.head; l != NULL; l = l->next) {
+                struct sim_inbox_get *get = l->data;
+                wait_set_add(&set, get->comm, WAIT_INBOX, get);
+            }
+        }
+        /* issuing gets let other ranks run: if one of them matched or queued a message for
+         * us meanwhile, what we wait for may have changed; look at the requests again */
+        if (me->generation != generation)
+            continue;
+        me->blocked_in = call;
+        me->blocked_nreqs = 0;
+        for (int i = 0; i < n && me->blocked_nreqs < SIM_BLOCKED_REQS_SHOWN; i++)
+            if (reqs[i] != NULL && !reqs[i]->complete)
+                me->blocked_reqs[me->blocked_nreqs++] = reqs[i];
+        ssize_t index = sg_comm_wait_any((sg_comm_t *)(void *)set.comms->data, set.comms->len);
+        sim_after_yield();
+        me->blocked_in = NULL;
+        g_assert(index >= 0);
+        transfer_finished(g_array_index(set.kinds, enum wait_kind, index), set.what->pdata[index]);
+    }
+    g_array_free(set.comms, TRUE);
+    g_array_free(set.kinds, TRUE);
+    g_ptr_array_free(set.what, TRUE);
+    return done;
+}
+
+/* ---------------------------------------------------------------- argument checks */
+
+static int
+check_comm(MPI_Comm comm, const char *call)
+{
+    if (collsim_comm_check(comm) != MPI_SUCCESS)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_COMM, call, "invalid communicator");
+    return MPI_SUCCESS;
+}
+
+static int
+check_buffer(MPI_Comm comm, const void *buf, int count, MPI_Datatype dt, const char *call)
+{
+    if (count < 0)
+        return collsim_error(comm, MPI_ERR_COUNT, call, "negative count %d", count);
+    if (collsim_datatype_check(dt) != MPI_SUCCESS)
+        return collsim_error(comm, MPI_ERR_TYPE, call, "invalid datatype");
+    if (buf == NULL && count > 0 && collsim_datatype_packed_size(count, dt) > 0 &&
+        collsim_datatype_is_contiguous(dt))
+        return collsim_error(comm, MPI_ERR_BUFFER, call, "NULL buffer with count %d", count);
+    return MPI_SUCCESS;
+}
+
+static int
+check_peer(MPI_Comm comm, int peer, gboolean wildcard_ok, const char *what, const char *call)
+{
+    int size = collsim_comm_size(comm);
+    if (peer == MPI_PROC_NULL || (wildcard_ok && peer == MPI_ANY_SOURCE))
+        return MPI_SUCCESS;
+    if (peer < 0 || peer >= size)
+        return collsim_error(comm, MPI_ERR_RANK, call, "invalid %s rank %d (communicator size %d)",
+                             what, peer, size);
+    return MPI_SUCCESS;
+}
+
+static int
+check_tag(MPI_Comm comm, int tag, gboolean wildcard_ok, const char *call)
+{
+    if ((wildcard_ok && tag == MPI_ANY_TAG) || (tag >= 0 && tag <= P2P_TAG_UB))
+        return MPI_SUCCESS;
+    /* the hidden collective communicators may use collsim's reserved negative tags */
+    if (tag < MPI_ANY_TAG && collsim_comm_is_internal(comm))
+        return MPI_SUCCESS;
+    return collsim_error(comm, MPI_ERR_TAG, call, "invalid tag %d", tag);
+}
+
+static int
+check_initialized(const char *call)
+{
+    struct sim_rank *me = sim_rank_self();
+    if (me == NULL || me->mpi_state != 1)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_OTHER, call,
+                             me != NULL && me->mpi_state == 2
+                                 ? "called after MPI_Finalize"
+                                 : "called before MPI_Init");
+    return MPI_SUCCESS;
+}
+
+#define RETURN_IF_ERROR(expr)                                                                  \
+    do {                                                                                       \
+        int rc_ = (expr);                                                                      \
+        if (rc_ != MPI_SUCCESS)                                                                \
+            return rc_;                                                                        \
+    } while (0)
+
+static int
+check_send_args(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                const char *call)
+{
+    RETURN_IF_ERROR(check_initialized(call));
+    RETURN_IF_ERROR(check_comm(comm, call));
+    RETURN_IF_ERROR(check_buffer(comm, buf, count, dt, call));
+    RETURN_IF_ERROR(check_peer(comm, dest, FALSE, "destination", call));
+    return check_tag(comm, tag, FALSE, call);
+}
+
+static int
+check_recv_args(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+                const char *call)
+{
+    RETURN_IF_ERROR(check_initialized(call));
+    RETURN_IF_ERROR(check_comm(comm, call));
+    RETURN_IF_ERROR(check_buffer(comm, buf, count, dt, call));
+    RETURN_IF_ERROR(check_peer(comm, source, TRUE, "source", call));
+    return check_tag(comm, tag, TRUE, call);
+}
+
+/* ---------------------------------------------------------------- completion reporting */
+
+static void
+copy_status(MPI_Status *status, const struct collsim_request *req)
+{
+    if (status != MPI_STATUS_IGNORE)
+        *status = req->status;
+}
+
+/* Release a completed request; report its error (truncation) through the handler. */
+static int
+request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
+{
+    struct collsim_request *req = *handle;
+    copy_status(status, req);
+    int err = req->kind == REQ_RECV ? req->status.MPI_ERROR : MPI_SUCCESS;
+    MPI_Comm comm = req->comm;
+    gsize got = req->status.collsim_bytes;
+    gsize capacity = req->kind == REQ_RECV ? req_capacity(req) : 0;
+    g_free(req);
+    *handle = MPI_REQUEST_NULL;
+    if (err == MPI_ERR_TRUNCATE)
+        return collsim_error(comm, MPI_ERR_TRUNCATE, call,
+                             "message truncated: receive buffer holds %zu bytes, %zu delivered",
+                             capacity, got);
+    return err;
+}
+
+static gboolean
+request_valid(MPI_Request req)
+{
+    return req != MPI_REQUEST_NULL;
+}
+
+/* ---------------------------------------------------------------- MPI API */
+
+int
+MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+          MPI_Request *request)
+{
+    RETURN_IF_ERROR(check_send_args(buf, count, datatype, dest, tag, comm, "MPI_Isend"));
+    if (request == NULL)
+        return collsim_error(comm, MPI_ERR_REQUEST, "MPI_Isend", "NULL request pointer");
+    *request = start_send(buf, count, datatype, dest, tag, comm, comm->context, FALSE);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+           MPI_Request *request)
+{
+    RETURN_IF_ERROR(check_send_args(buf, count, datatype, dest, tag, comm, "MPI_Issend"));
+    if (request == NULL)
+        return collsim_error(comm, MPI_ERR_REQUEST, "MPI_Issend", "NULL request pointer");
+    *request = start_send(buf, count, datatype, dest, tag, comm, comm->context, TRUE);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+          MPI_Request *request)
+{
+    RETURN_IF_ERROR(check_recv_args(buf, count, datatype, source, tag, comm, "MPI_Irecv"));
+    if (request == NULL)
+        return collsim_error(comm, MPI_ERR_REQUEST, "MPI_Irecv", "NULL request pointer");
+    *request = start_recv(buf, count, datatype, source, tag, comm, comm->context);
+    return MPI_SUCCESS;
+}
+
+static int
+blocking_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+              gboolean synchronous, const char *call)
+{
+    RETURN_IF_ERROR(check_send_args(buf, count, dt, dest, tag, comm, call));
+    MPI_Request req = start_send(buf, count, dt, dest, tag, comm, comm->context, synchronous);
+    progress_wait(&req, 1, WAIT_ALL, TRUE, call);
+    return request_retire(&req, MPI_STATUS_IGNORE, call);
+}
+
+int
+MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return blocking_send(buf, count, datatype, dest, tag, comm, FALSE, "MPI_Send");
+}
+
+int
+MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return blocking_send(buf, count, datatype, dest, tag, comm, TRUE, "MPI_Ssend");
+}
+
+int
+MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return blocking_send(buf, count, datatype, dest, tag, comm, FALSE, "MPI_Rsend");
+}
+
+int
+MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+         MPI_Status *status)
+{
+    RETURN_IF_ERROR(check_recv_args(buf, count, datatype, source, tag, comm, "MPI_Recv"));
+    MPI_Request req = start_recv(buf, count, datatype, source, tag, comm, comm->context);
+    progress_wait(&req, 1, WAIT_ALL, TRUE, "MPI_Recv");
+    return request_retire(&req, status, "MPI_Recv");
+}
+
+int
+MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+             void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+             MPI_Comm comm, MPI_Status *status)
+{
+    const char *call = "MPI_Sendrecv";
+    RETURN_IF_ERROR(check_send_args(sendbuf, sendcount, sendtype, dest, sendtag, comm, call));
+    RETURN_IF_ERROR(check_recv_args(recvbuf, recvcount, recvtype, source, recvtag, comm, call));
+    MPI_Request reqs[2];
+    reqs[1] = start_recv(recvbuf, recvcount, recvtype, source, recvtag, comm, comm->context);
+    reqs[0] = start_send(sendbuf, sendcount, sendtype, dest, sendtag, comm, comm->context, FALSE);
+    progress_wait(reqs, 2, WAIT_ALL, TRUE, call);
+    int rc_send = request_retire(&reqs[0], MPI_STATUS_IGNORE, call);
+    int rc_recv = request_retire(&reqs[1], status, call);
+    return rc_send != MPI_SUCCESS ? rc_send : rc_recv;
+}
+
+int
+MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                     int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    const char *call = "MPI_Sendrecv_replace";
+    RETURN_IF_ERROR(check_send_args(buf, count, datatype, dest, sendtag, comm, call));
+    RETURN_IF_ERROR(check_recv_args(buf, count, datatype, source, recvtag, comm, call));
+    /* send from a packed copy so that the receive may overwrite buf */
+    gsize bytes = collsim_datatype_packed_size(count, datatype);
+    void *copy = g_malloc(MAX(bytes, 1));
+    collsim_datatype_pack(buf, count, datatype, copy);
+    MPI_Request reqs[2];
+    reqs[1] = start_recv(buf, count, datatype, source, recvtag, comm, comm->context);
+    reqs[0] = start_send(copy, (int)bytes, MPI_BYTE, dest, sendtag, comm, comm->context, FALSE);
+    progress_wait(reqs, 2, WAIT_ALL, TRUE, call);
+    int rc_send = request_retire(&reqs[0], MPI_STATUS_IGNORE, call);
+    int rc_recv = request_retire(&reqs[1], status, call);
+    g_free(copy);
+    return rc_send != MPI_SUCCESS ? rc_send : rc_recv;
+}
+
+static int
+check_request_array(int count, MPI_Request requests[], const char *call)
+{
+    RETURN_IF_ERROR(check_initialized(call));
+    if (count < 0)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_COUNT, call, "negative count %d", count);
+    if (count > 0 && requests == NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call, "NULL request array");
+    return MPI_SUCCESS;
+}
+
+static void
+status_empty(MPI_Status *status)
+{
+    if (status == MPI_STATUS_IGNORE)
+        return;
+    status->MPI_SOURCE = MPI_ANY_SOURCE;
+    status->MPI_TAG = MPI_ANY_TAG;
+    status->MPI_ERROR = MPI_SUCCESS;
+    status->collsim_bytes = 0;
+    status->collsim_cancelled = 0;
+}
+
+int
+MPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    RETURN_IF_ERROR(check_initialized("MPI_Wait"));
+    if (request == NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Wait", "NULL request pointer");
+    if (!request_valid(*request)) {
+        status_empty(status);
+        return MPI_SUCCESS;
+    }
+    progress_wait(request, 1, WAIT_ALL, TRUE, "MPI_Wait");
+    return request_retire(request, status, "MPI_Wait");
+}
+
+int
+MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+{
+    RETURN_IF_ERROR(check_request_array(count, requests, "MPI_Waitall"));
+    progress_wait(requests, count, WAIT_ALL, TRUE, "MPI_Waitall");
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < count; i++) {
+        MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+        if (!request_valid(requests[i])) {
+            status_empty(st);
+            continue;
+        }
+        int err = request_retire(&requests[i], st, "MPI_Waitall");
+        if (err != MPI_SUCCESS)
+            rc = MPI_ERR_IN_STATUS;
+    }
+    return rc;
+}
+
+/* Index of the first complete active request, or -1. */
+static int
+first_complete(int count, MPI_Request requests[])
+{
+    for (int i = 0; i < count; i++)
+        if (request_valid(requests[i]) && requests[i]->complete)
+            return i;
+    return -1;
+}
+
+static gboolean
+any_active(int count, MPI_Request requests[])
+{
+    for (int i = 0; i < count; i++)
+        if (request_valid(requests[i]))
+            return TRUE;
+    return FALSE;
+}
+
+int
+MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+{
+    RETURN_IF_ERROR(check_request_array(count, requests, "MPI_Waitany"));
+    if (!any_active(count, requests)) {
+        *index = MPI_UNDEFINED;
+        status_empty(status);
+        return MPI_SUCCESS;
+    }
+    progress_wait(requests, count, WAIT_ANY, TRUE, "MPI_Waitany");
+    *index = first_complete(count, requests);
+    return request_retire(&requests[*index], status, "MPI_Waitany");
+}
+
+int
+MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+             MPI_Status statuses[])
+{
+    RETURN_IF_ERROR(check_request_array(incount, requests, "MPI_Waitsome"));
+    if (!any_active(incount, requests)) {
+        *outcount = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
+    progress_wait(requests, incount, WAIT_SOME, TRUE, "MPI_Waitsome");
+    int rc = MPI_SUCCESS;
+    *outcount = 0;
+    for (int i = 0; i < incount; i++) {
+        if (!request_valid(requests[i]) || !requests[i]->complete)
+            continue;
+        MPI_Status *st =
+            statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[*outcount];
+        indices[(*outcount)++] = i;
+        if (request_retire(&requests[i], st, "MPI_Waitsome") != MPI_SUCCESS)
+            rc = MPI_ERR_IN_STATUS;
+    }
+    return rc;
+}
+
+/*
+ * A test that finds nothing costs a little simulated time, so that a polling loop
+ * (while (!flag) MPI_Test(...)) lets the simulated clock advance.
+ */
+static void
+charge_failed_poll(void)
+{
+    double cost = sim_engine_config()->transport.poll_overhead;
+    if (cost > 0) {
+        sg_actor_sleep_for(cost);
+        sim_after_yield();
+    }
+}
+
+int
+MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    RETURN_IF_ERROR(check_initialized("MPI_Test"));
+    if (request == NULL || flag == NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test", "NULL argument");
+    if (!request_valid(*request)) {
+        *flag = 1;
+        status_empty(status);
+        return MPI_SUCCESS;
+    }
+    progress_wait(request, 1, WAIT_ALL, FALSE, "MPI_Test");
+    *flag = (*request)->complete;
+    if (!*flag) {
+        charge_failed_poll();
+        return MPI_SUCCESS;
+    }
+    return request_retire(request, status, "MPI_Test");
+}
+
+int
+MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+{
+    RETURN_IF_ERROR(check_request_array(count, requests, "MPI_Testall"));
+    progress_wait(requests, count, WAIT_ALL, FALSE, "MPI_Testall");
+    for (int i = 0; i < count; i++) {
+        if (request_valid(requests[i]) && !requests[i]->complete) {
+            *flag = 0;
+            charge_failed_poll();
+            return MPI_SUCCESS;
+        }
+    }
+    *flag = 1;
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < count; i++) {
+        MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+        if (!request_valid(requests[i])) {
+            status_empty(st);
+            continue;
+        }
+        if (request_retire(&requests[i], st, "MPI_Testall") != MPI_SUCCESS)
+            rc = MPI_ERR_IN_STATUS;
+    }
+    return rc;
+}
+
+int
+MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
+{
+    RETURN_IF_ERROR(check_request_array(count, requests, "MPI_Testany"));
+    if (!any_active(count, requests)) {
+        *flag = 1;
+        *index = MPI_UNDEFINED;
+        status_empty(status);
+        return MPI_SUCCESS;
+    }
+    progress_wait(requests, count, WAIT_ANY, FALSE, "MPI_Testany");
+    *index = first_complete(count, requests);
+    *flag = *index >= 0;
+    if (!*flag) {
+        *index = MPI_UNDEFINED;
+        charge_failed_poll();
+        return MPI_SUCCESS;
+    }
+    return request_retire(&requests[*index], status, "MPI_Testany");
+}
+
+int
+MPI_Request_free(MPI_Request *request)
+{
+    RETURN_IF_ERROR(check_initialized("MPI_Request_free"));
+    if (request == NULL || !request_valid(*request))
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free",
+                             "invalid request");
+    struct collsim_request *req = *request;
+    /* an active request still owns its message: complete it in the background by waiting now
+     * would change timing, so keep it and let the rank's finish reclaim it */
+    if (req->complete)
+        g_free(req);
+    else
+        req->user_freed = TRUE;
+    *request = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+}
+
+/* First unexpected message matching (context, source, tag), or NULL. */
+static struct sim_msg *
+probe_match(struct sim_rank *me, guint32 context, int source_world, int tag)
+{
+    for (GList *l = me->unexpected.head; l != NULL; l = l->next)
+        if (envelope_matches(context, source_world, tag, l->data))
+            return l->data;
+    return NULL;
+}
+
+static void
+probe_status(const struct sim_msg *msg, MPI_Status *status)
+{
+    if (status == MPI_STATUS_IGNORE)
+        return;
+    status->MPI_SOURCE = msg->src_local;
+    status->MPI_TAG = msg->tag;
+    status->MPI_ERROR = MPI_SUCCESS;
+    status->collsim_bytes = msg->bytes;
+    status->collsim_cancelled = 0;
+}
+
+/*
+ * Whether an unexpected message's envelope has reached this rank; if not and `blocking`,
+ * wait for it.
+ */
+static gboolean
+envelope_here(struct sim_rank *me, struct sim_msg *msg, gboolean blocking)
+{
+    if (msg->inbox_arrived)
+        return TRUE;
+    if (msg->inbox == NULL)
+        inbox_fetch_all(me);
+    if (!blocking) {
+        int done = sg_comm_test(msg->inbox->comm);
+        sim_after_yield();
+        if (done)
+            inbox_get_finished(msg->inbox);
+        return done;
+    }
+    me->blocked_in = "MPI_Probe";
+    me->blocked_nreqs = 0;
+    sg_comm_wait(msg->inbox->comm);
+    sim_after_yield();
+    me->blocked_in = NULL;
+    inbox_get_finished(msg->inbox);
+    return TRUE;
+}
+
+static int
+check_probe_args(int source, int tag, MPI_Comm comm, const char *call)
+{
+    RETURN_IF_ERROR(check_initialized(call));
+    RETURN_IF_ERROR(check_comm(comm, call));
+    RETURN_IF_ERROR(check_peer(comm, source, TRUE, "source", call));
+    return check_tag(comm, tag, TRUE, call);
+}
+
+int
+MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+    RETURN_IF_ERROR(check_probe_args(source, tag, comm, "MPI_Iprobe"));
+    if (source == MPI_PROC_NULL) {
+        *flag = 1;
+        if (status != MPI_STATUS_IGNORE) {
+            status_empty(status);
+            status->MPI_SOURCE = MPI_PROC_NULL;
+        }
+        return MPI_SUCCESS;
+    }
+    struct sim_rank *me = sim_rank_self();
+    int source_world = source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE
+                                                : collsim_comm_world_rank(comm, source);
+    /* only messages whose envelope has arrived are visible; the first such in order */
+    for (GList *l = me->unexpected.head; l != NULL; l = l->next) {
+        struct sim_msg *msg = l->data;
+        if (envelope_matches(comm->context, source_world, tag, msg) &&
+            envelope_here(me, msg, FALSE)) {
+            *flag = 1;
+            probe_status(msg, status);
+            return MPI_SUCCESS;
+        }
+    }
+    *flag = 0;
+    charge_failed_poll();
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    RETURN_IF_ERROR(check_probe_args(source, tag, comm, "MPI_Probe"));
+    if (source == MPI_PROC_NULL) {
+        if (status != MPI_STATUS_IGNORE) {
+            status_empty(status);
+            status->MPI_SOURCE = MPI_PROC_NULL;
+        }
+        return MPI_SUCCESS;
+    }
+    struct sim_rank *me = sim_rank_self();
+    int source_world = source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE
+                                                : collsim_comm_world_rank(comm, source);
+    for (;;) {
+        guint64 generation = me->generation;
+        struct sim_msg *msg = probe_match(me, comm->context, source_world, tag);
+        if (msg != NULL) {
+            envelope_here(me, msg, TRUE);
+            /* a receive posted meanwhile could not take it: only this rank receives */
+            probe_status(msg, status);
+            return MPI_SUCCESS;
+        }
+        /* wait for the next arrival into the inbox, then look again */
+        inbox_ensure_pending(me);
+        struct sim_inbox_get *get = g_queue_peek_head(&me->pending_gets);
+        if (me->generation != generation || get == NULL)
+            continue;   /* a message came meanwhile: look at the queue again */
+        me->blocked_in = "MPI_Probe";
+        me->blocked_nreqs = 0;
+        sg_comm_wait(get->comm);
+        sim_after_yield();
+        me->blocked_in = NULL;
+        inbox_get_finished(get);
+    }
+}
+
+/* ---------------------------------------------------------------- engine hooks */
+
+void
+sim_p2p_rank_start(struct sim_rank *rank)
+{
+    g_queue_init(&rank->posted);
+    g_queue_init(&rank->unexpected);
+    g_queue_init(&rank->inbox_unfetched);
+    g_queue_init(&rank->pending_gets);
+}
+
+/* Release what a rank still holds when it returns from main. */
+void
+sim_p2p_rank_finish(struct sim_rank *rank)
+{
+    struct sim_inbox_get *get;
+    while ((get = g_queue_pop_head(&rank->pending_gets)) != NULL) {
+        sg_comm_unref(get->comm);
+        g_free(get);
+    }
+}
+
+static void
+describe_request(const struct collsim_request *req, GString *out)
+{
+    if (req->kind == REQ_SEND) {
+        g_string_append_printf(out, "a send to rank %d (tag %d) to be received",
+                               req->msg != NULL ? req->msg->dst_world : -1,
+                               req->msg != NULL ? req->msg->tag : -1);
+        return;
+    }
+    if (req->source_world == MPI_ANY_SOURCE)
+        g_string_append(out, "a message from any rank");
+    else
+        g_string_append_printf(out, "a message from rank %d", req->source_world);
+    if (req->tag == MPI_ANY_TAG)
+        g_string_append(out, " (any tag)");
+    else
+        g_string_append_printf(out, " (tag %d)", req->tag);
+    if (collsim_comm_is_internal(req->comm))
+        g_string_append(out, " inside a collective");
+}
+
+void
+sim_p2p_describe_blocked(const struct sim_rank *rank, GString *out)
+{
+    g_string_append_printf(out, "rank %d is blocked in %s", rank->world_rank,
+                           rank->blocked_in != NULL ? rank->blocked_in : "an unknown call");
+    gboolean first = TRUE;
+    for (int i = 0; rank->blocked_in != NULL && i < rank->blocked_nreqs; i++) {
+        const struct collsim_request *req = rank->blocked_reqs[i];
+        if (req == NULL || req->complete)
+            continue;
+        g_string_append(out, first ? " waiting for " : " and ");
+        describe_request(req, out);
+        first = FALSE;
+    }
+}

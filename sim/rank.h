@@ -1,0 +1,63 @@
+/*
+ * rank.h — the state of one simulated MPI process, shared by the engine and the transport.
+ *
+ * A rank is reached from the running actor in O(1) (actor data). Its queues follow MPI's
+ * matching rules: `posted` holds unmatched receives in posting order, `unexpected` holds
+ * unmatched messages in sending order. The inbox bookkeeping pairs the rank's SimGrid gets
+ * with the messages put into its inbox, both in FIFO order (see p2p.c).
+ */
+#ifndef COLLSIM_SIM_RANK_H
+#define COLLSIM_SIM_RANK_H
+
+#include <glib.h>
+#include <simgrid/forward.h>
+
+#include "engine.h"
+
+/* How many of a blocked rank's requests a deadlock report names. */
+#define SIM_BLOCKED_REQS_SHOWN 4
+
+struct sim_rank {
+    int world_rank;
+    sg_host_t host;
+    sg_mailbox_t inbox;           /* permanent receiver: this rank */
+    int mpi_state;                /* 0 before MPI_Init, 1 initialised, 2 finalised */
+    gboolean finished;            /* returned from main */
+    int exit_status;
+
+    GQueue posted;                /* struct collsim_request * (receives) */
+    GQueue unexpected;            /* struct sim_msg * */
+    GQueue inbox_unfetched;       /* struct sim_msg * put into the inbox, no get issued yet */
+    GQueue pending_gets;          /* struct sim_inbox_get * issued, no message paired yet */
+    guint64 generation;           /* bumped whenever another rank changes these queues */
+
+    const char *blocked_in;       /* MPI call this rank is blocked in, for deadlock reports */
+    struct collsim_request *blocked_reqs[SIM_BLOCKED_REQS_SHOWN]; /* what it waits for */
+    int blocked_nreqs;
+
+    guint64 messages_sent;
+    guint64 bytes_sent;
+};
+
+/* The calling rank (NULL outside any rank, e.g. in unit tests without a simulation). */
+struct sim_rank *sim_rank_self(void);
+struct sim_rank *sim_rank_by_world(int world_rank);
+int sim_world_size(void);
+
+/* The run's configuration, valid while the simulation runs. */
+const struct sim_config *sim_engine_config(void);
+
+/* Re-establish the calling rank's private globals after anything that may have switched
+ * actors (every SimGrid call that can block or yield). */
+void sim_after_yield(void);
+
+/* End the whole simulation now with `exit_code`, flushing what was written. */
+void sim_engine_abort(int exit_code) G_GNUC_NORETURN;
+
+/* Transport hooks used by the engine. */
+void sim_p2p_rank_start(struct sim_rank *rank);
+void sim_p2p_rank_finish(struct sim_rank *rank);
+/* One line per blocked rank explaining what it waits for. */
+void sim_p2p_describe_blocked(const struct sim_rank *rank, GString *out);
+
+#endif

@@ -1,0 +1,808 @@
+/*
+ * comm.c — communicators: the predefined ones, queries, and the collective constructors.
+ *
+ * One address space holds every simulated rank, so a communicator is ONE object shared by
+ * all its members: MPI_Comm_split builds one object per color and hands every member the
+ * same pointer. `live_members` counts the members that have not freed it; the last
+ * MPI_Comm_free destroys it with its twin and drops its group and handler references.
+ * Attributes that MPI keeps per process (the error handler, the name) are therefore shared:
+ * the last member to set one sets it for all.
+ *
+ * Contexts: MPI_COMM_WORLD uses 0 (point-to-point) and 1 (its collective twin),
+ * MPI_COMM_SELF 2 and 3; created communicators get pairs (c, c + 1) from a counter starting
+ * at COLLSIM_CONTEXT_FIRST_FREE. Only the constructor's root (rank 0 of the parent) takes
+ * contexts, in increasing color order, so the numbering is as deterministic as the
+ * simulation. Contexts are not reused; running out (2^31 communicators) is MPI_ERR_INTERN.
+ *
+ * MPI_COMM_SELF is a single object too: its group is caller-relative (see group.h), so its
+ * size is 1, the caller's rank is 0 and rank 0's world rank is the caller's.
+ *
+ * The constructors talk through the public point-to-point calls only, on the parent's twin
+ * (parent->coll), root = rank 0, with reserved negative tags (comm.h):
+ *
+ *   MPI_Comm_split / MPI_Comm_create
+ *     1. binomial gather to rank 0 of one record per rank, 4 MPI_INTs (color, key, check, err),
+ *        in rank order: in round mask = 1, 2, 4, ... a rank r with r & mask sends what it holds
+ *        (ranks r .. r + min(mask, P - r) - 1) to r - mask and stops; otherwise it receives
+ *        min(mask, P - r - mask) records from r + mask. Tag SPLIT_GATHER / CREATE_GATHER.
+ *     2. rank 0 checks the records, builds one communicator per color (members ordered by
+ *        key, then parent rank), and fills a table: a 3-MPI_Aint header (code, culprit rank,
+ *        reason) followed by one MPI_Aint per parent rank: its new communicator's address,
+ *        or 0 for MPI_COMM_NULL.
+ *     3. binomial scatter of that table: each message is the header followed by the slice of
+ *        the receiver's subtree (ranks dst .. dst + min(mask, P - dst) - 1). A receiver probes
+ *        before allocating, so ranks hold memory only while they hold data.
+ *        Tag SPLIT_SCATTER / CREATE_SCATTER.
+ *   MPI_Comm_dup
+ *     rank 0 builds the communicator (same group, new contexts) and a binomial broadcast
+ *     sends the 4-MPI_Aint message (code, culprit, reason, address). Tag DUP_BCAST.
+ *
+ * P - 1 messages per tree, O(P log P) bytes in all, O(P) memory at the root and O(P) in
+ * total at any time: the constructors work at a million ranks. A rank whose own arguments
+ * are invalid reports its error and still takes part, so every rank leaves the call (with
+ * an error) instead of waiting forever. The messages carry addresses: the transport must move
+ * real bytes for these tags even when the run moves sizes only.
+ *
+ * MPI_Comm_create follows MPI-2.2: ranks may pass different, disjoint groups (MPI-1's single
+ * group is a special case). It is a split with color = parent rank of the group's rank 0 and
+ * key = rank in the group; rank 0 then checks that every color's keys are exactly 0..n-1 and
+ * that all its members report the same group size n, i.e. that the groups agree and lie
+ * inside the parent.
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "comm.h"
+#include "errhandler.h"
+#include "group.h"
+#include "runtime.h"
+
+/* ---------------------------------------------------------------- predefined objects */
+
+static struct collsim_group world_group = {.size = 1, .predefined = 1, .refcount = 1};
+static struct collsim_group self_group = {
+    .size = 1, .predefined = 1, .refcount = 1, .caller_relative = 1};
+
+static struct collsim_comm world_coll;
+static struct collsim_comm self_coll;
+
+struct collsim_comm collsim_comm_world = {
+    .predefined = 1,
+    .live_members = 1,
+    .context = 0,
+    .group = &world_group,
+    .coll = &world_coll,
+    .errhandler = &collsim_errors_are_fatal,
+    .name = "MPI_COMM_WORLD",
+};
+
+static struct collsim_comm world_coll = {
+    .predefined = 1,
+    .live_members = 1,
+    .context = 1,
+    .group = &world_group,
+    .coll = &world_coll,
+    .owner = &collsim_comm_world,
+    .name = "MPI_COMM_WORLD (collective)",
+};
+
+struct collsim_comm collsim_comm_self = {
+    .predefined = 1,
+    .live_members = 1,
+    .context = 2,
+    .group = &self_group,
+    .coll = &self_coll,
+    .errhandler = &collsim_errors_are_fatal,
+    .name = "MPI_COMM_SELF",
+};
+
+static struct collsim_comm self_coll = {
+    .predefined = 1,
+    .live_members = 1,
+    .context = 3,
+    .group = &self_group,
+    .coll = &self_coll,
+    .owner = &collsim_comm_self,
+    .name = "MPI_COMM_SELF (collective)",
+};
+
+static uint32_t next_context = COLLSIM_CONTEXT_FIRST_FREE;
+static MPI_Comm live_head;   /* created communicators not yet destroyed */
+
+/* ---------------------------------------------------------------- life cycle */
+
+/* Take `pairs` context pairs; FALSE if the 32-bit space is used up. */
+static gboolean
+context_reserve(int pairs, uint32_t *first)
+{
+    uint64_t end = (uint64_t)next_context + 2u * (uint64_t)pairs;
+    if (end > (uint64_t)UINT32_MAX + 1u)
+        return FALSE;
+    *first = next_context;
+    next_context = (uint32_t)(end > UINT32_MAX ? UINT32_MAX : end);
+    return TRUE;
+}
+
+/* A communicator and its twin on `group` (reference taken over) for `members` ranks. */
+static MPI_Comm
+comm_new(MPI_Group group, MPI_Errhandler errhandler, int members, uint32_t context)
+{
+    MPI_Comm twin = g_new0(struct collsim_comm, 1);
+    MPI_Comm comm = g_new0(struct collsim_comm, 1);
+    comm->live_members = members;
+    comm->context = context;
+    comm->group = group;
+    comm->coll = twin;
+    comm->errhandler = collsim_errhandler_ref(errhandler);
+    twin->live_members = members;
+    twin->context = context + 1;
+    twin->group = collsim_group_ref(group);
+    twin->coll = twin;
+    twin->owner = comm;
+
+    comm->live_next = live_head;
+    if (live_head != NULL)
+        live_head->live_prev = comm;
+    live_head = comm;
+    return comm;
+}
+
+static void
+comm_destroy(MPI_Comm comm)
+{
+    if (comm->live_prev != NULL)
+        comm->live_prev->live_next = comm->live_next;
+    else
+        live_head = comm->live_next;
+    if (comm->live_next != NULL)
+        comm->live_next->live_prev = comm->live_prev;
+    collsim_group_unref(comm->coll->group);
+    g_free(comm->coll);
+    collsim_group_unref(comm->group);
+    collsim_errhandler_unref(comm->errhandler);
+    g_free(comm);
+}
+
+/* One member lets go of a created communicator; the last one destroys it. */
+static void
+comm_release(MPI_Comm comm)
+{
+    if (--comm->live_members == 0)
+        comm_destroy(comm);
+}
+
+static void
+reset_predefined(MPI_Comm comm, const char *name, int members)
+{
+    collsim_errhandler_unref(comm->errhandler);
+    comm->errhandler = MPI_ERRORS_ARE_FATAL;
+    comm->live_members = members;
+    comm->coll->live_members = members;
+    g_strlcpy(comm->name, name, sizeof comm->name);
+}
+
+void
+collsim_comm_world_teardown(void)
+{
+    while (live_head != NULL)
+        comm_destroy(live_head);
+    world_group.size = 1;
+    reset_predefined(&collsim_comm_world, "MPI_COMM_WORLD", 1);
+    reset_predefined(&collsim_comm_self, "MPI_COMM_SELF", 1);
+    next_context = COLLSIM_CONTEXT_FIRST_FREE;
+}
+
+void
+collsim_comm_world_setup(int size)
+{
+    collsim_comm_world_teardown();
+    world_group.size = size;
+    collsim_comm_world.live_members = size;
+    world_coll.live_members = size;
+}
+
+/* ---------------------------------------------------------------- internal queries */
+
+int
+collsim_comm_check(MPI_Comm comm)
+{
+    return comm != MPI_COMM_NULL && comm->group != MPI_GROUP_NULL ? MPI_SUCCESS : MPI_ERR_COMM;
+}
+
+int
+collsim_comm_size(MPI_Comm comm)
+{
+    return comm->group->size;
+}
+
+int
+collsim_comm_my_rank(MPI_Comm comm)
+{
+    return collsim_group_local_rank(comm->group, collsim_runtime->world_rank());
+}
+
+int
+collsim_comm_world_rank(MPI_Comm comm, int local_rank)
+{
+    return collsim_group_world_rank(comm->group, local_rank);
+}
+
+int
+collsim_comm_local_rank(MPI_Comm comm, int world_rank)
+{
+    return collsim_group_local_rank(comm->group, world_rank);
+}
+
+int
+collsim_comm_live_count(void)
+{
+    int n = 0;
+    for (MPI_Comm c = live_head; c != NULL; c = c->live_next)
+        n++;
+    return n;
+}
+
+int
+collsim_comm_is_internal(MPI_Comm comm)
+{
+    return comm != MPI_COMM_NULL && comm->owner != MPI_COMM_NULL;
+}
+
+MPI_Comm
+collsim_comm_visible(MPI_Comm comm)
+{
+    return comm != MPI_COMM_NULL && comm->owner != MPI_COMM_NULL ? comm->owner : comm;
+}
+
+/* ---------------------------------------------------------------- argument checks */
+
+#define RETURN_IF_ERROR(expr)                                                                  \
+    do {                                                                                       \
+        int rc_ = (expr);                                                                      \
+        if (rc_ != MPI_SUCCESS)                                                                \
+            return rc_;                                                                        \
+    } while (0)
+
+static int
+check_comm(MPI_Comm comm, const char *call)
+{
+    if (collsim_comm_check(comm) != MPI_SUCCESS)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_COMM, call, "invalid communicator%s",
+                             comm == MPI_COMM_NULL ? " (MPI_COMM_NULL)" : "");
+    return MPI_SUCCESS;
+}
+
+static int
+check_out(MPI_Comm comm, const void *pointer, const char *what, const char *call)
+{
+    if (pointer == NULL)
+        return collsim_error(comm, MPI_ERR_ARG, call, "%s is NULL", what);
+    return MPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- queries */
+
+int
+MPI_Comm_size(MPI_Comm comm, int *size)
+{
+    RETURN_IF_ERROR(check_comm(comm, "MPI_Comm_size"));
+    RETURN_IF_ERROR(check_out(comm, size, "size", "MPI_Comm_size"));
+    *size = collsim_comm_size(comm);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_rank(MPI_Comm comm, int *rank)
+{
+    RETURN_IF_ERROR(check_comm(comm, "MPI_Comm_rank"));
+    RETURN_IF_ERROR(check_out(comm, rank, "rank", "MPI_Comm_rank"));
+    int me = collsim_comm_my_rank(comm);
+    if (me == MPI_UNDEFINED)
+        return collsim_error(comm, MPI_ERR_COMM, "MPI_Comm_rank",
+                             "the calling process (world rank %d) is not a member of the "
+                             "communicator",
+                             collsim_runtime->world_rank());
+    *rank = me;
+    return MPI_SUCCESS;
+}
+
+/* A new reference to comm's group; MPI_COMM_SELF's becomes a real {caller} group. */
+int
+MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
+{
+    RETURN_IF_ERROR(check_comm(comm, "MPI_Comm_group"));
+    RETURN_IF_ERROR(check_out(comm, group, "group", "MPI_Comm_group"));
+    if (comm->group->caller_relative) {
+        int me = collsim_runtime->world_rank();
+        *group = collsim_group_new(1, &me);
+    } else {
+        *group = collsim_group_ref(comm->group);
+    }
+    return MPI_SUCCESS;
+}
+
+/* IDENT: same object; CONGRUENT: same members in the same order; SIMILAR: same members. */
+int
+MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
+{
+    RETURN_IF_ERROR(check_comm(comm1, "MPI_Comm_compare"));
+    RETURN_IF_ERROR(check_comm(comm2, "MPI_Comm_compare"));
+    RETURN_IF_ERROR(check_out(comm1, result, "result", "MPI_Comm_compare"));
+    if (comm1 == comm2) {
+        *result = MPI_IDENT;
+        return MPI_SUCCESS;
+    }
+    int groups = collsim_group_compare(comm1->group, comm2->group);
+    *result = groups == MPI_IDENT ? MPI_CONGRUENT : groups;
+    return MPI_SUCCESS;
+}
+
+/* collsim has intra-communicators only. */
+int
+MPI_Comm_test_inter(MPI_Comm comm, int *flag)
+{
+    RETURN_IF_ERROR(check_comm(comm, "MPI_Comm_test_inter"));
+    RETURN_IF_ERROR(check_out(comm, flag, "flag", "MPI_Comm_test_inter"));
+    *flag = 0;
+    return MPI_SUCCESS;
+}
+
+/* The name is shared by all members (see the file comment); longer names are cut. */
+int
+MPI_Comm_set_name(MPI_Comm comm, const char *name)
+{
+    RETURN_IF_ERROR(check_comm(comm, "MPI_Comm_set_name"));
+    RETURN_IF_ERROR(check_out(comm, name, "name", "MPI_Comm_set_name"));
+    comm = collsim_comm_visible(comm);
+    g_strlcpy(comm->name, name, sizeof comm->name);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
+{
+    RETURN_IF_ERROR(check_comm(comm, "MPI_Comm_get_name"));
+    RETURN_IF_ERROR(check_out(comm, name, "name", "MPI_Comm_get_name"));
+    RETURN_IF_ERROR(check_out(comm, resultlen, "resultlen", "MPI_Comm_get_name"));
+    comm = collsim_comm_visible(comm);
+    g_strlcpy(name, comm->name, MPI_MAX_OBJECT_NAME);
+    *resultlen = (int)strlen(name);
+    return MPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- binomial trees (root 0) */
+
+/* Header of the scatter and broadcast messages. */
+enum { HDR_CODE, HDR_CULPRIT, HDR_REASON, HDR_LEN };
+
+/* Why a constructor failed everywhere (HDR_REASON). */
+enum ctor_reason { REASON_NONE, REASON_LOCAL_ARG, REASON_GROUP_MISMATCH, REASON_NO_CONTEXT };
+
+/* Number of ranks in the binomial subtree of rank r > 0 over p ranks. */
+static int
+subtree_size(int r, int p)
+{
+    int low = r & -r;
+    return MIN(low, p - r);
+}
+
+/* The largest power of two below p (0 when p == 1): rank 0's first child offset. */
+static long
+top_mask(int p)
+{
+    long mask = 1;
+    while (mask * 2 < p)
+        mask *= 2;
+    return p > 1 ? mask : 0;
+}
+
+/* Gather `rec` ints from every rank to rank 0 (*all: p * rec ints at rank 0, else NULL). */
+static int
+tree_gather_ints(MPI_Comm twin, int p, int r, int tag, const int *mine, int rec, int **all)
+{
+    int rc = MPI_SUCCESS;
+    int have = 1;
+    int *buf = g_memdup2(mine, (gsize)rec * sizeof(int));
+    for (long mask = 1; mask < p; mask <<= 1) {
+        if (r & mask) {
+            rc = MPI_Send(buf, have * rec, MPI_INT, (int)(r - mask), tag, twin);
+            break;
+        }
+        if (r + mask >= p)
+            continue;
+        int src = (int)(r + mask);
+        int n = subtree_size(src, p);
+        /* grow only as data arrives: memory stays proportional to what this rank holds */
+        buf = g_renew(int, buf, (gsize)(have + n) * (gsize)rec);
+        rc = MPI_Recv(buf + (gsize)have * (gsize)rec, n * rec, MPI_INT, src, tag, twin,
+                      MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            break;
+        have += n;
+    }
+    if (r == 0 && rc == MPI_SUCCESS) {
+        *all = buf;
+    } else {
+        g_free(buf);
+        *all = NULL;
+    }
+    return rc;
+}
+
+/*
+ * Scatter a table of HDR_LEN + p MPI_Aints from rank 0 (`table`, consumed): every rank gets
+ * the header and its own entry in out[0..HDR_LEN].
+ */
+static int
+tree_scatter_aint(MPI_Comm twin, int p, int r, int tag, MPI_Aint *table,
+                  MPI_Aint out[HDR_LEN + 1])
+{
+    int rc = MPI_SUCCESS;
+    MPI_Aint *buf = table;
+    long mask = top_mask(p);
+    if (r != 0) {
+        int parent = r - (r & -r);
+        int n = subtree_size(r, p);
+        /* allocate once the message is there, not while waiting for it */
+        rc = MPI_Probe(parent, tag, twin, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        buf = g_new(MPI_Aint, HDR_LEN + n);
+        rc = MPI_Recv(buf, HDR_LEN + n, MPI_AINT, parent, tag, twin, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            goto out_free_buf;
+        mask = (r & -r) >> 1;
+    }
+    for (; mask >= 1; mask >>= 1) {
+        if (r + mask >= p)
+            continue;
+        int dst = (int)(r + mask);
+        int n = subtree_size(dst, p);
+        MPI_Aint *msg = g_new(MPI_Aint, HDR_LEN + n);
+        memcpy(msg, buf, HDR_LEN * sizeof *msg);
+        memcpy(msg + HDR_LEN, buf + HDR_LEN + mask, (size_t)n * sizeof *msg);
+        rc = MPI_Send(msg, HDR_LEN + n, MPI_AINT, dst, tag, twin);
+        g_free(msg);
+        if (rc != MPI_SUCCESS)
+            goto out_free_buf;
+        /* that slice is gone: keep ranks r .. r + mask - 1 only */
+        buf = g_renew(MPI_Aint, buf, HDR_LEN + mask);
+    }
+    memcpy(out, buf, (HDR_LEN + 1) * sizeof *out);
+out_free_buf:
+    g_free(buf);
+    return rc;
+}
+
+/* Broadcast HDR_LEN + 1 MPI_Aints from rank 0. */
+static int
+tree_bcast_aint(MPI_Comm twin, int p, int r, int tag, MPI_Aint msg[HDR_LEN + 1])
+{
+    long mask = top_mask(p);
+    if (r != 0) {
+        int rc = MPI_Recv(msg, HDR_LEN + 1, MPI_AINT, r - (r & -r), tag, twin,
+                          MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        mask = (r & -r) >> 1;
+    }
+    for (; mask >= 1; mask >>= 1) {
+        if (r + mask >= p)
+            continue;
+        int rc = MPI_Send(msg, HDR_LEN + 1, MPI_AINT, (int)(r + mask), tag, twin);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- split and create */
+
+/* One rank's record in the gather. */
+enum { REC_COLOR, REC_KEY, REC_CHECK, REC_ERR, REC_INTS };
+
+struct ctor {
+    const char *call;
+    int gather_tag;
+    int scatter_tag;
+    int check_groups;   /* MPI_Comm_create: keys are group ranks, REC_CHECK the group size */
+};
+
+static const struct ctor split_ctor = {
+    "MPI_Comm_split", COLLSIM_TAG_SPLIT_GATHER, COLLSIM_TAG_SPLIT_SCATTER, 0};
+static const struct ctor create_ctor = {
+    "MPI_Comm_create", COLLSIM_TAG_CREATE_GATHER, COLLSIM_TAG_CREATE_SCATTER, 1};
+
+struct member {
+    int color;
+    int key;
+    int rank;    /* in the parent */
+    int check;
+};
+
+static int
+compare_members(const void *a, const void *b)
+{
+    const struct member *x = a, *y = b;
+    if (x->color != y->color)
+        return x->color < y->color ? -1 : 1;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+static void
+set_failure(MPI_Aint *header, int code, int culprit, enum ctor_reason reason)
+{
+    header[HDR_CODE] = code;
+    header[HDR_CULPRIT] = culprit;
+    header[HDR_REASON] = reason;
+}
+
+/* Check the members of one color of MPI_Comm_create: parent rank of the first bad one, or -1. */
+static int
+check_group_run(const struct member *run, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (run[k].key != k || run[k].check != n)
+            return run[k].rank;
+    return -1;
+}
+
+/*
+ * Rank 0's step: from the p gathered records, build the new communicators and the table to
+ * scatter (header, then one address per parent rank, 0 for MPI_COMM_NULL).
+ */
+static MPI_Aint *
+build_comms(MPI_Comm parent, const struct ctor *how, const int *records, int p)
+{
+    MPI_Aint *table = g_new0(MPI_Aint, HDR_LEN + (gsize)p);
+    MPI_Aint *slot = table + HDR_LEN;
+
+    /* a rank's own invalid argument fails the call everywhere; the lowest rank is named */
+    for (int i = 0; i < p; i++) {
+        if (records[i * REC_INTS + REC_ERR] != MPI_SUCCESS) {
+            set_failure(table, records[i * REC_INTS + REC_ERR], i, REASON_LOCAL_ARG);
+            return table;
+        }
+    }
+
+    struct member *members = g_new(struct member, (gsize)p);
+    int nm = 0;
+    for (int i = 0; i < p; i++) {
+        const int *rec = records + (gsize)i * REC_INTS;
+        if (rec[REC_COLOR] == MPI_UNDEFINED)
+            continue;
+        members[nm++] = (struct member){rec[REC_COLOR], rec[REC_KEY], i, rec[REC_CHECK]};
+    }
+    qsort(members, (size_t)nm, sizeof *members, compare_members);
+
+    int ncolors = 0;
+    for (int i = 0, j; i < nm; i = j) {
+        for (j = i; j < nm && members[j].color == members[i].color; j++)
+            ;
+        ncolors++;
+        int culprit = how->check_groups ? check_group_run(members + i, j - i) : -1;
+        if (culprit >= 0) {
+            set_failure(table, MPI_ERR_GROUP, culprit, REASON_GROUP_MISMATCH);
+            goto out_free_members;
+        }
+    }
+    uint32_t context;
+    if (!context_reserve(ncolors, &context)) {
+        set_failure(table, MPI_ERR_INTERN, 0, REASON_NO_CONTEXT);
+        goto out_free_members;
+    }
+
+    MPI_Comm visible = collsim_comm_visible(parent);
+    int *world = g_new(int, (gsize)nm + 1);
+    for (int i = 0, j; i < nm; i = j) {
+        for (j = i; j < nm && members[j].color == members[i].color; j++)
+            world[j - i] = collsim_comm_world_rank(parent, members[j].rank);
+        MPI_Comm comm = comm_new(collsim_group_new(j - i, world), visible->errhandler, j - i,
+                                 context);
+        context += 2;
+        for (int k = i; k < j; k++)
+            slot[members[k].rank] = (MPI_Aint)(intptr_t)comm;
+    }
+    g_free(world);
+out_free_members:
+    g_free(members);
+    return table;
+}
+
+/* Report on this rank a failure that rank 0 found (this rank's own arguments were fine). */
+static int
+report_remote_failure(MPI_Comm comm, const char *call, const MPI_Aint *header)
+{
+    int code = (int)header[HDR_CODE];
+    int culprit = (int)header[HDR_CULPRIT];
+    switch ((enum ctor_reason)header[HDR_REASON]) {
+    case REASON_LOCAL_ARG:
+        return collsim_error(comm, code, call,
+                             "rank %d of the communicator passed an invalid argument", culprit);
+    case REASON_GROUP_MISMATCH:
+        return collsim_error(comm, code, call,
+                             "the group arguments disagree across ranks or are not subgroups "
+                             "of the communicator (first seen at rank %d)",
+                             culprit);
+    case REASON_NO_CONTEXT:
+        return collsim_error(comm, code, call, "out of communicator context ids");
+    case REASON_NONE:
+        break;
+    }
+    return collsim_error(comm, code, call, "failed on rank 0");
+}
+
+/* Steps 1-3 of the file comment; `mine` is this rank's record. */
+static int
+construct(MPI_Comm comm, const struct ctor *how, const int mine[REC_INTS], MPI_Comm *newcomm)
+{
+    MPI_Comm twin = comm->coll;
+    int p = collsim_comm_size(comm);
+    int r = collsim_comm_my_rank(comm);
+    if (r == MPI_UNDEFINED)
+        return collsim_error(comm, MPI_ERR_COMM, how->call,
+                             "the calling process (world rank %d) is not a member of the "
+                             "communicator",
+                             collsim_runtime->world_rank());
+
+    if (p > INT_MAX / REC_INTS - HDR_LEN)
+        return collsim_error(comm, MPI_ERR_INTERN, how->call,
+                             "communicator of %d ranks is too large to split", p);
+
+    int *records;
+    int rc = tree_gather_ints(twin, p, r, how->gather_tag, mine, REC_INTS, &records);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Aint *table = NULL;
+    if (r == 0) {
+        table = build_comms(comm, how, records, p);
+        g_free(records);
+    }
+    MPI_Aint result[HDR_LEN + 1];
+    rc = tree_scatter_aint(twin, p, r, how->scatter_tag, table, result);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (result[HDR_CODE] != MPI_SUCCESS) {
+        if (mine[REC_ERR] != MPI_SUCCESS)
+            return mine[REC_ERR];   /* already reported here */
+        return report_remote_failure(comm, how->call, result);
+    }
+    *newcomm = (MPI_Comm)(intptr_t)result[HDR_LEN];
+    return MPI_SUCCESS;
+}
+
+/*
+ * Partition comm by color (MPI_UNDEFINED: no new communicator), ranks ordered by key then by
+ * rank in comm. Collective over comm.
+ */
+int
+MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+    RETURN_IF_ERROR(check_comm(comm, "MPI_Comm_split"));
+    int err = MPI_SUCCESS;
+    if (newcomm == NULL)
+        err = collsim_error(comm, MPI_ERR_ARG, "MPI_Comm_split", "newcomm is NULL");
+    else if (color < 0 && color != MPI_UNDEFINED)
+        err = collsim_error(comm, MPI_ERR_ARG, "MPI_Comm_split",
+                            "invalid color %d (must be >= 0 or MPI_UNDEFINED)", color);
+    int mine[REC_INTS] = {err != MPI_SUCCESS ? MPI_UNDEFINED : color, key, 0, err};
+    MPI_Comm result = MPI_COMM_NULL;
+    int rc = construct(comm, &split_ctor, mine, &result);
+    if (rc == MPI_SUCCESS)
+        *newcomm = result;
+    return rc;
+}
+
+/*
+ * The communicator of `group` (a subgroup of comm) for its members, MPI_COMM_NULL for the
+ * others. Disjoint groups on different ranks give one communicator each (MPI-2.2).
+ */
+int
+MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    const char *call = "MPI_Comm_create";
+    RETURN_IF_ERROR(check_comm(comm, call));
+    int mine[REC_INTS] = {MPI_UNDEFINED, 0, 0, MPI_SUCCESS};
+    if (newcomm == NULL) {
+        mine[REC_ERR] = collsim_error(comm, MPI_ERR_ARG, call, "newcomm is NULL");
+    } else if (group == MPI_GROUP_NULL) {
+        mine[REC_ERR] = collsim_error(comm, MPI_ERR_GROUP, call, "invalid group (MPI_GROUP_NULL)");
+    } else {
+        int me = collsim_group_local_rank(group, collsim_runtime->world_rank());
+        if (me != MPI_UNDEFINED) {
+            int leader_world = collsim_group_world_rank(group, 0);
+            int leader = collsim_comm_local_rank(comm, leader_world);
+            if (leader == MPI_UNDEFINED) {
+                mine[REC_ERR] = collsim_error(comm, MPI_ERR_GROUP, call,
+                                              "the group's rank 0 (world rank %d) is not a "
+                                              "member of the communicator",
+                                              leader_world);
+            } else {
+                mine[REC_COLOR] = leader;
+                mine[REC_KEY] = me;
+                mine[REC_CHECK] = group->size;
+            }
+        }
+    }
+    if (mine[REC_ERR] != MPI_SUCCESS)
+        mine[REC_COLOR] = MPI_UNDEFINED;
+    MPI_Comm result = MPI_COMM_NULL;
+    int rc = construct(comm, &create_ctor, mine, &result);
+    if (rc == MPI_SUCCESS)
+        *newcomm = result;
+    return rc;
+}
+
+/* A new communicator with comm's group and handler, and new contexts. Collective. */
+int
+MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    const char *call = "MPI_Comm_dup";
+    RETURN_IF_ERROR(check_comm(comm, call));
+    int err = MPI_SUCCESS;
+    if (newcomm == NULL)
+        err = collsim_error(comm, MPI_ERR_ARG, call, "newcomm is NULL");
+    int p = collsim_comm_size(comm);
+    int r = collsim_comm_my_rank(comm);
+    if (r == MPI_UNDEFINED)
+        return collsim_error(comm, MPI_ERR_COMM, call,
+                             "the calling process (world rank %d) is not a member of the "
+                             "communicator",
+                             collsim_runtime->world_rank());
+
+    MPI_Aint msg[HDR_LEN + 1] = {MPI_SUCCESS, 0, REASON_NONE, 0};
+    if (r == 0) {
+        uint32_t context;
+        if (!context_reserve(1, &context)) {
+            set_failure(msg, MPI_ERR_INTERN, 0, REASON_NO_CONTEXT);
+        } else {
+            MPI_Group group;
+            if (comm->group->caller_relative) {
+                int me = collsim_runtime->world_rank();
+                group = collsim_group_new(1, &me);
+            } else {
+                group = collsim_group_ref(comm->group);
+            }
+            MPI_Comm dup = comm_new(group, collsim_comm_visible(comm)->errhandler, p, context);
+            msg[HDR_LEN] = (MPI_Aint)(intptr_t)dup;
+        }
+    }
+    int rc = tree_bcast_aint(comm->coll, p, r, COLLSIM_TAG_DUP_BCAST, msg);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (msg[HDR_CODE] != MPI_SUCCESS)
+        return err != MPI_SUCCESS ? err : report_remote_failure(comm, call, msg);
+    MPI_Comm dup = (MPI_Comm)(intptr_t)msg[HDR_LEN];
+    if (err != MPI_SUCCESS) {
+        comm_release(dup);   /* this member cannot hold it */
+        return err;
+    }
+    *newcomm = dup;
+    return MPI_SUCCESS;
+}
+
+/* This member releases comm (set to MPI_COMM_NULL); the last member destroys it. */
+int
+MPI_Comm_free(MPI_Comm *comm)
+{
+    const char *call = "MPI_Comm_free";
+    if (comm == NULL)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, call, "comm is NULL");
+    RETURN_IF_ERROR(check_comm(*comm, call));
+    if ((*comm)->predefined || collsim_comm_is_internal(*comm)) {
+        MPI_Comm visible = collsim_comm_visible(*comm);
+        const char *what = visible == MPI_COMM_WORLD  ? "the predefined MPI_COMM_WORLD"
+                           : visible == MPI_COMM_SELF ? "the predefined MPI_COMM_SELF"
+                                                      : "an internal communicator";
+        return collsim_error(*comm, MPI_ERR_COMM, call, "cannot free %s", what);
+    }
+    comm_release(*comm);
+    *comm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,77 @@
+/*
+ * comm.h — communicators (intra-communicators only).
+ *
+ * A communicator object is shared by all its members (the simulated ranks live in one
+ * address space): its group, its context id and its hidden collective twin. Point-to-point
+ * messages travel in `context`, collective ones in `coll->context`, so the two never match.
+ * The object is freed when every member has freed it.
+ *
+ * Twins: every communicator's `coll` is an internal communicator with the same group and
+ * context + 1 (contexts are allocated in pairs). A twin is its own twin (`coll` points to
+ * itself, so a collective algorithm that calls another collective stays on it), and its
+ * `owner` is the communicator it serves; errors raised on a twin go to the owner's handler.
+ */
+#ifndef COLLSIM_COMM_H
+#define COLLSIM_COMM_H
+
+#include <stdint.h>
+
+#include "mpi.h"
+
+struct collsim_comm {
+    int predefined;
+    int live_members;        /* members that have not freed it yet */
+    uint32_t context;        /* matching context of point-to-point traffic */
+    MPI_Group group;
+    MPI_Comm coll;           /* same group, another context: what collectives run on */
+    MPI_Errhandler errhandler; /* NULL on twins: they use their owner's */
+    char name[MPI_MAX_OBJECT_NAME];
+    MPI_Comm owner;          /* on a twin, the communicator it serves; NULL otherwise */
+    MPI_Comm live_prev, live_next; /* created communicators still alive (for teardown) */
+};
+
+/*
+ * Tags of collsim's own traffic, on a parent communicator's twin (root = rank 0 of it).
+ * User tags are >= 0 and MPI_ANY_TAG is -1, so none of these can be confused with user
+ * traffic; the transport accepts tags <= COLLSIM_TAG_INTERNAL_MAX on internal communicators
+ * only. Each constructor has its own tags so that ranks calling different constructors
+ * deadlock visibly instead of mixing their data.
+ */
+#define COLLSIM_TAG_INTERNAL_MAX (-1000)
+#define COLLSIM_TAG_SPLIT_GATHER (-1001)   /* MPI_Comm_split: (color, key, check, err) */
+#define COLLSIM_TAG_SPLIT_SCATTER (-1002)  /* MPI_Comm_split: header + new comm pointers */
+#define COLLSIM_TAG_CREATE_GATHER (-1003)  /* MPI_Comm_create, same layouts as split */
+#define COLLSIM_TAG_CREATE_SCATTER (-1004)
+#define COLLSIM_TAG_DUP_BCAST (-1005)      /* MPI_Comm_dup: header + the new comm pointer */
+
+/* First context id handed to created communicators (0/1 world, 2/3 self). */
+#define COLLSIM_CONTEXT_FIRST_FREE 4u
+
+/*
+ * Set up MPI_COMM_WORLD and MPI_COMM_SELF for a world of `size` ranks (engine start-up).
+ * Before any setup (unit tests of src/) the world is the default runtime's single process.
+ * Teardown frees every communicator still alive, restores the predefined ones (handlers,
+ * names) and the context counter; setup does a teardown first.
+ */
+void collsim_comm_world_setup(int size);
+void collsim_comm_world_teardown(void);
+
+/* MPI_SUCCESS if comm is a usable communicator handle, else MPI_ERR_COMM. */
+int collsim_comm_check(MPI_Comm comm);
+int collsim_comm_size(MPI_Comm comm);
+/* Local rank of the calling process in comm (MPI_UNDEFINED if not a member). */
+int collsim_comm_my_rank(MPI_Comm comm);
+/* World rank of a local rank (MPI_UNDEFINED if out of range). */
+int collsim_comm_world_rank(MPI_Comm comm, int local_rank);
+/* Local rank of a world rank (MPI_UNDEFINED if not a member). O(log size). */
+int collsim_comm_local_rank(MPI_Comm comm, int world_rank);
+
+/* Created communicators not yet destroyed by their last member (leak checks, tests). */
+int collsim_comm_live_count(void);
+
+/* True for a hidden collective twin (allowed to use the reserved negative tags). */
+int collsim_comm_is_internal(MPI_Comm comm);
+/* The communicator the user sees: a twin's owner, else comm itself (NULL stays NULL). */
+MPI_Comm collsim_comm_visible(MPI_Comm comm);
+
+#endif

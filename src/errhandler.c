@@ -1,0 +1,273 @@
+/*
+ * errhandler.c — error classes, their strings, and communicator error handlers.
+ *
+ * Error codes are error classes: collsim never makes finer codes, so MPI_Error_class is the
+ * identity on the classes that mpi.h defines and rejects anything else.
+ *
+ * Handlers live in the communicator object. In MPI the handler of a communicator is a
+ * per-process attribute; here a communicator object is shared by all its members (one
+ * address space), so MPI_Comm_set_errhandler on one rank sets it for every member, and the
+ * last rank to set it wins. Programs that set the same kind of handler on every rank (the
+ * usual case) see no difference. Errors on a hidden collective twin go to its owner's handler;
+ * errors with no usable communicator go to MPI_COMM_WORLD's (MPI-3.1 §8.3).
+ *
+ * Invariants: a communicator's handler is never NULL (twins aside); predefined handlers are
+ * never freed; a user handler is freed when its last reference (communicators holding it,
+ * and handles the program holds) is released.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "comm.h"
+#include "errhandler.h"
+#include "runtime.h"
+
+struct collsim_errhandler collsim_errors_are_fatal = {.predefined = 1, .refcount = 1};
+struct collsim_errhandler collsim_errors_return = {.predefined = 1, .refcount = 1};
+
+struct error_class_info {
+    int errorclass;
+    const char *name;
+    const char *text;
+};
+
+/* Wording as in Open MPI (whose numbering mpi.h follows), prefixed by the class name. */
+static const struct error_class_info error_classes[] = {
+    {MPI_SUCCESS, "MPI_SUCCESS", "no errors"},
+    {MPI_ERR_BUFFER, "MPI_ERR_BUFFER", "invalid buffer pointer"},
+    {MPI_ERR_COUNT, "MPI_ERR_COUNT", "invalid count argument"},
+    {MPI_ERR_TYPE, "MPI_ERR_TYPE", "invalid datatype"},
+    {MPI_ERR_TAG, "MPI_ERR_TAG", "invalid tag"},
+    {MPI_ERR_COMM, "MPI_ERR_COMM", "invalid communicator"},
+    {MPI_ERR_RANK, "MPI_ERR_RANK", "invalid rank"},
+    {MPI_ERR_REQUEST, "MPI_ERR_REQUEST", "invalid request"},
+    {MPI_ERR_ROOT, "MPI_ERR_ROOT", "invalid root"},
+    {MPI_ERR_GROUP, "MPI_ERR_GROUP", "invalid group"},
+    {MPI_ERR_OP, "MPI_ERR_OP", "invalid reduce operation"},
+    {MPI_ERR_TOPOLOGY, "MPI_ERR_TOPOLOGY", "invalid communicator topology"},
+    {MPI_ERR_DIMS, "MPI_ERR_DIMS", "invalid topology dimension"},
+    {MPI_ERR_ARG, "MPI_ERR_ARG", "invalid argument of some other kind"},
+    {MPI_ERR_UNKNOWN, "MPI_ERR_UNKNOWN", "unknown error"},
+    {MPI_ERR_TRUNCATE, "MPI_ERR_TRUNCATE", "message truncated"},
+    {MPI_ERR_OTHER, "MPI_ERR_OTHER", "known error not in list"},
+    {MPI_ERR_INTERN, "MPI_ERR_INTERN", "internal error"},
+    {MPI_ERR_IN_STATUS, "MPI_ERR_IN_STATUS", "error code is in status"},
+    {MPI_ERR_PENDING, "MPI_ERR_PENDING", "pending request"},
+    {MPI_ERR_NO_MEM, "MPI_ERR_NO_MEM", "out of memory"},
+};
+
+static const struct error_class_info *
+find_class(int errorclass)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(error_classes); i++)
+        if (error_classes[i].errorclass == errorclass)
+            return &error_classes[i];
+    return NULL;
+}
+
+const char *
+collsim_error_class_name(int errorclass)
+{
+    const struct error_class_info *info = find_class(errorclass);
+    return info != NULL ? info->name : NULL;
+}
+
+MPI_Errhandler
+collsim_errhandler_ref(MPI_Errhandler errhandler)
+{
+    if (errhandler != MPI_ERRHANDLER_NULL && !errhandler->predefined)
+        errhandler->refcount++;
+    return errhandler;
+}
+
+void
+collsim_errhandler_unref(MPI_Errhandler errhandler)
+{
+    if (errhandler == MPI_ERRHANDLER_NULL || errhandler->predefined)
+        return;
+    if (--errhandler->refcount == 0)
+        g_free(errhandler);
+}
+
+/* The communicator whose handler deals with an error raised on `comm`. */
+static MPI_Comm
+handling_comm(MPI_Comm comm)
+{
+    comm = collsim_comm_visible(comm);
+    if (comm == MPI_COMM_NULL || comm->errhandler == MPI_ERRHANDLER_NULL)
+        return MPI_COMM_WORLD;
+    return comm;
+}
+
+/* Print the one-line report of a fatal error and end the simulation. */
+static void __attribute__((noreturn))
+die(int code, const char *call, const char *fmt, va_list ap)
+{
+    /* on the stack: nothing to free on a path that ends the process */
+    char message[1024];
+    vsnprintf(message, sizeof message, fmt, ap);
+    for (char *c = message; *c != '\0'; c++)
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';   /* one line whatever the message holds */
+    const char *name = collsim_error_class_name(code);
+    char unknown[32];
+    if (name == NULL) {
+        snprintf(unknown, sizeof unknown, "error code %d", code);
+        name = unknown;
+    }
+    fprintf(stderr, "collsim: rank %d: %s: %s [%s]\n", collsim_runtime->world_rank(), call,
+            message, name);
+    fflush(stderr);
+    collsim_runtime->abort(COLLSIM_EXIT_MPI_ERROR);
+}
+
+int
+collsim_error(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
+{
+    MPI_Comm target = handling_comm(comm);
+    MPI_Errhandler handler = target->errhandler;
+    if (handler == MPI_ERRHANDLER_NULL)
+        handler = MPI_ERRORS_ARE_FATAL;
+
+    if (handler == MPI_ERRORS_RETURN)
+        return code;
+    if (handler == MPI_ERRORS_ARE_FATAL || handler->function == NULL) {
+        va_list ap;
+        va_start(ap, fmt);
+        die(code, call, fmt, ap);
+    }
+    /* a user handler gets the handle and the code by address, as MPI prescribes */
+    int code_arg = code;
+    handler->function(&target, &code_arg);
+    return code;
+}
+
+/* ---------------------------------------------------------------- error classes */
+
+/* Error codes are classes: the class of a known code is itself. */
+int
+MPI_Error_class(int errorcode, int *errorclass)
+{
+    if (errorclass == NULL)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Error_class",
+                             "errorclass is NULL");
+    if (find_class(errorcode) == NULL)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Error_class",
+                             "unknown error code %d", errorcode);
+    *errorclass = errorcode;
+    return MPI_SUCCESS;
+}
+
+/* "MPI_ERR_RANK: invalid rank" — at most MPI_MAX_ERROR_STRING bytes with the NUL. */
+int
+MPI_Error_string(int errorcode, char *string, int *resultlen)
+{
+    if (string == NULL || resultlen == NULL)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Error_string",
+                             "%s is NULL", string == NULL ? "string" : "resultlen");
+    const struct error_class_info *info = find_class(errorcode);
+    if (info == NULL)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Error_string",
+                             "unknown error code %d", errorcode);
+    int len = snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s", info->name, info->text);
+    *resultlen = MIN(len, MPI_MAX_ERROR_STRING - 1);
+    return MPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- handlers */
+
+static int
+check_comm_arg(MPI_Comm comm, const char *call)
+{
+    if (collsim_comm_check(comm) != MPI_SUCCESS)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_COMM, call, "invalid communicator");
+    return MPI_SUCCESS;
+}
+
+/* Replace the handler of comm (shared by all its members, see the file comment). */
+int
+MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    int rc = check_comm_arg(comm, "MPI_Comm_set_errhandler");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (errhandler == MPI_ERRHANDLER_NULL)
+        return collsim_error(comm, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
+                             "invalid error handler (MPI_ERRHANDLER_NULL)");
+    comm = collsim_comm_visible(comm);
+    MPI_Errhandler old = comm->errhandler;
+    comm->errhandler = collsim_errhandler_ref(errhandler);
+    collsim_errhandler_unref(old);
+    return MPI_SUCCESS;
+}
+
+/* MPI-1 name of MPI_Comm_set_errhandler. */
+int
+MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    int rc = check_comm_arg(comm, "MPI_Errhandler_set");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (errhandler == MPI_ERRHANDLER_NULL)
+        return collsim_error(comm, MPI_ERR_ARG, "MPI_Errhandler_set",
+                             "invalid error handler (MPI_ERRHANDLER_NULL)");
+    return MPI_Comm_set_errhandler(comm, errhandler);
+}
+
+/* A new reference to comm's handler: the program frees it with MPI_Errhandler_free. */
+int
+MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+    int rc = check_comm_arg(comm, "MPI_Comm_get_errhandler");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (errhandler == NULL)
+        return collsim_error(comm, MPI_ERR_ARG, "MPI_Comm_get_errhandler",
+                             "errhandler is NULL");
+    *errhandler = collsim_errhandler_ref(handling_comm(comm)->errhandler);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler)
+{
+    if (function == NULL || errhandler == NULL)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Comm_create_errhandler",
+                             "%s is NULL", function == NULL ? "function" : "errhandler");
+    MPI_Errhandler handler = g_new0(struct collsim_errhandler, 1);
+    handler->refcount = 1;
+    handler->function = function;
+    *errhandler = handler;
+    return MPI_SUCCESS;
+}
+
+/* Invoke comm's handler on a code the program raises; MPI_SUCCESS if the handler returns. */
+int
+MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
+{
+    int rc = check_comm_arg(comm, "MPI_Comm_call_errhandler");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    collsim_error(comm, errorcode, "MPI_Comm_call_errhandler",
+                  "error code %d raised by the program", errorcode);
+    return MPI_SUCCESS;
+}
+
+/*
+ * Release a handle. The predefined handlers may be freed as a no-op: MPI_Comm_get_errhandler
+ * hands them out as new references that the program is told to free.
+ */
+int
+MPI_Errhandler_free(MPI_Errhandler *errhandler)
+{
+    if (errhandler == NULL || *errhandler == MPI_ERRHANDLER_NULL)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Errhandler_free",
+                             "invalid error handler (%s)",
+                             errhandler == NULL ? "NULL pointer" : "MPI_ERRHANDLER_NULL");
+    collsim_errhandler_unref(*errhandler);
+    *errhandler = MPI_ERRHANDLER_NULL;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,38 @@
+/*
+ * errhandler.h — MPI error classes, strings and error handlers.
+ *
+ * Every MPI entry point reports a failure through collsim_error(): under
+ * MPI_ERRORS_ARE_FATAL (the default) it prints one line naming the rank, the call and the
+ * argument, then ends the simulation with a non-zero exit; under MPI_ERRORS_RETURN it returns
+ * the code to the caller.
+ */
+#ifndef COLLSIM_ERRHANDLER_H
+#define COLLSIM_ERRHANDLER_H
+
+#include "mpi.h"
+
+struct collsim_errhandler {
+    int predefined;
+    int refcount;
+    MPI_Comm_errhandler_function *function; /* NULL for the two predefined handlers */
+};
+
+/* Exit code of a simulation ended by a fatal MPI error. */
+#define COLLSIM_EXIT_MPI_ERROR 3
+
+/*
+ * Report error `code` raised by MPI function `call` on `comm` (MPI_COMM_NULL or an invalid
+ * comm → MPI_COMM_WORLD's handler). The message is printf-formatted and names the argument.
+ * Returns `code` when the handler returns.
+ */
+int collsim_error(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* The standard name of an error class ("MPI_ERR_RANK"), or NULL if unknown. */
+const char *collsim_error_class_name(int errorclass);
+
+/* Reference counting of handlers (no-ops on the predefined ones); unref frees at zero. */
+MPI_Errhandler collsim_errhandler_ref(MPI_Errhandler errhandler);
+void collsim_errhandler_unref(MPI_Errhandler errhandler);
+
+#endif

@@ -1,0 +1,509 @@
+/*
+ * group.c — process groups and the MPI_Group_* API.
+ *
+ * A group is an immutable ordered list of distinct world ranks. Three representations:
+ *  - identity: world rank = local rank (world_ranks == NULL), O(1) memory: the world's group,
+ *    and any group that turns out to be a prefix of it;
+ *  - caller-relative: MPI_COMM_SELF's shared group, whose member is the asking rank;
+ *  - explicit: world_ranks[] plus sorted_by_world[], the local ranks in increasing world rank
+ *    order, so that world → local is a binary search (O(log n)).
+ * Building a group is O(n log n) (one sort); every set operation below is O((n1 + n2) log n)
+ * and never allocates in proportion to the world, so groups of a million members are cheap.
+ *
+ * Semantics follow MPI-3.1 §6.3: union = group1 then the members of group2 not in group1,
+ * in group2's order; intersection and difference keep group1's order; an empty result is
+ * MPI_GROUP_EMPTY. MPI_GROUP_EMPTY (and any predefined group obtained from MPI_Comm_group)
+ * may be passed to MPI_Group_free, which then only sets the handle to MPI_GROUP_NULL: the
+ * standard does not forbid it, constructors return MPI_GROUP_EMPTY, and MPICH, Open MPI and
+ * LAM all accept it because programs free the results of group operations unconditionally.
+ * Errors not tied to a communicator go to MPI_COMM_WORLD's handler.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <glib.h>
+
+#include "errhandler.h"
+#include "group.h"
+#include "runtime.h"
+
+struct collsim_group collsim_group_empty = {.size = 0, .predefined = 1, .refcount = 1};
+
+/* ---------------------------------------------------------------- construction */
+
+static int
+compare_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Fill group->sorted_by_world from group->world_ranks: one sort of (world, local) keys. */
+static void
+build_index(MPI_Group group)
+{
+    int n = group->size;
+    uint64_t *keys = g_new(uint64_t, n);
+    for (int i = 0; i < n; i++)
+        keys[i] = ((uint64_t)(uint32_t)group->world_ranks[i] << 32) | (uint32_t)i;
+    qsort(keys, (size_t)n, sizeof *keys, compare_u64);
+    group->sorted_by_world = g_new(int, n);
+    for (int i = 0; i < n; i++)
+        group->sorted_by_world[i] = (int)(keys[i] & 0xffffffffu);
+    g_free(keys);
+}
+
+/* A group that takes ownership of `world_ranks` (g_malloc'd, or NULL for the identity). */
+static MPI_Group
+group_adopt(int size, int *world_ranks)
+{
+    if (size == 0) {
+        g_free(world_ranks);
+        return MPI_GROUP_EMPTY;
+    }
+    if (world_ranks != NULL) {
+        int identity = 1;
+        for (int i = 0; i < size && identity; i++)
+            identity = world_ranks[i] == i;
+        if (identity) {
+            g_free(world_ranks);
+            world_ranks = NULL;
+        }
+    }
+    MPI_Group group = g_new0(struct collsim_group, 1);
+    group->size = size;
+    group->refcount = 1;
+    group->world_ranks = world_ranks;
+    if (world_ranks != NULL)
+        build_index(group);
+    return group;
+}
+
+MPI_Group
+collsim_group_new(int size, const int *world_ranks)
+{
+    int *copy = world_ranks != NULL ? g_memdup2(world_ranks, (gsize)size * sizeof(int)) : NULL;
+    return group_adopt(size, copy);
+}
+
+MPI_Group
+collsim_group_ref(MPI_Group group)
+{
+    if (group != MPI_GROUP_NULL && !group->predefined)
+        group->refcount++;
+    return group;
+}
+
+void
+collsim_group_unref(MPI_Group group)
+{
+    if (group == MPI_GROUP_NULL || group->predefined)
+        return;
+    if (--group->refcount > 0)
+        return;
+    g_free(group->world_ranks);
+    g_free(group->sorted_by_world);
+    g_free(group);
+}
+
+/* ---------------------------------------------------------------- lookups */
+
+int
+collsim_group_world_rank(MPI_Group group, int local_rank)
+{
+    if (local_rank < 0 || local_rank >= group->size)
+        return MPI_UNDEFINED;
+    if (group->caller_relative)
+        return collsim_runtime->world_rank();
+    return group->world_ranks != NULL ? group->world_ranks[local_rank] : local_rank;
+}
+
+int
+collsim_group_local_rank(MPI_Group group, int world_rank)
+{
+    if (world_rank < 0)
+        return MPI_UNDEFINED;
+    if (group->caller_relative)
+        return world_rank == collsim_runtime->world_rank() ? 0 : MPI_UNDEFINED;
+    if (group->world_ranks == NULL)
+        return world_rank < group->size ? world_rank : MPI_UNDEFINED;
+    int lo = 0, hi = group->size - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        int local = group->sorted_by_world[mid];
+        int w = group->world_ranks[local];
+        if (w == world_rank)
+            return local;
+        if (w < world_rank)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return MPI_UNDEFINED;
+}
+
+static int
+is_member(MPI_Group group, int world_rank)
+{
+    return collsim_group_local_rank(group, world_rank) != MPI_UNDEFINED;
+}
+
+int
+collsim_group_compare(MPI_Group group1, MPI_Group group2)
+{
+    if (group1 == group2)
+        return MPI_IDENT;
+    if (group1->size != group2->size)
+        return MPI_UNEQUAL;
+    int n = group1->size;
+    int same_order = 1;
+    for (int i = 0; i < n && same_order; i++)
+        same_order = collsim_group_world_rank(group1, i) == collsim_group_world_rank(group2, i);
+    if (same_order)
+        return MPI_IDENT;
+    /* same size and distinct members: group1 ⊆ group2 means the same set */
+    for (int i = 0; i < n; i++)
+        if (!is_member(group2, collsim_group_world_rank(group1, i)))
+            return MPI_UNEQUAL;
+    return MPI_SIMILAR;
+}
+
+/* ---------------------------------------------------------------- argument checks */
+
+static int
+check_group(MPI_Group group, const char *what, const char *call)
+{
+    if (group == MPI_GROUP_NULL)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_GROUP, call,
+                             "invalid %s (MPI_GROUP_NULL)", what);
+    return MPI_SUCCESS;
+}
+
+static int
+check_out(const void *pointer, const char *what, const char *call)
+{
+    if (pointer == NULL)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, call, "%s is NULL", what);
+    return MPI_SUCCESS;
+}
+
+/* n >= 0, and the array present when n > 0. */
+static int
+check_list(int n, const void *list, const char *what, const char *call)
+{
+    if (n < 0)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, call, "negative n = %d", n);
+    if (n > 0 && list == NULL)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, call, "%s is NULL with n = %d", what, n);
+    return MPI_SUCCESS;
+}
+
+#define RETURN_IF_ERROR(expr)                                                                  \
+    do {                                                                                       \
+        int rc_ = (expr);                                                                      \
+        if (rc_ != MPI_SUCCESS)                                                                \
+            return rc_;                                                                        \
+    } while (0)
+
+/* ---------------------------------------------------------------- queries */
+
+int
+MPI_Group_size(MPI_Group group, int *size)
+{
+    RETURN_IF_ERROR(check_group(group, "group", "MPI_Group_size"));
+    RETURN_IF_ERROR(check_out(size, "size", "MPI_Group_size"));
+    *size = group->size;
+    return MPI_SUCCESS;
+}
+
+/* Rank of the calling simulated process in the group, MPI_UNDEFINED if not a member. */
+int
+MPI_Group_rank(MPI_Group group, int *rank)
+{
+    RETURN_IF_ERROR(check_group(group, "group", "MPI_Group_rank"));
+    RETURN_IF_ERROR(check_out(rank, "rank", "MPI_Group_rank"));
+    *rank = collsim_group_local_rank(group, collsim_runtime->world_rank());
+    return MPI_SUCCESS;
+}
+
+/* ranks2[i] = rank in group2 of the process ranks1[i] of group1 (MPI_PROC_NULL passes). */
+int
+MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
+                          int ranks2[])
+{
+    const char *call = "MPI_Group_translate_ranks";
+    RETURN_IF_ERROR(check_group(group1, "group1", call));
+    RETURN_IF_ERROR(check_group(group2, "group2", call));
+    RETURN_IF_ERROR(check_list(n, ranks1, "ranks1", call));
+    RETURN_IF_ERROR(check_list(n, ranks2, "ranks2", call));
+    for (int i = 0; i < n; i++) {
+        int r = ranks1[i];
+        if (r != MPI_PROC_NULL && (r < 0 || r >= group1->size))
+            return collsim_error(MPI_COMM_NULL, MPI_ERR_RANK, call,
+                                 "ranks1[%d] = %d is not a rank of group1 (size %d)", i, r,
+                                 group1->size);
+    }
+    for (int i = 0; i < n; i++) {
+        int r = ranks1[i];
+        ranks2[i] = r == MPI_PROC_NULL
+                        ? MPI_PROC_NULL
+                        : collsim_group_local_rank(group2, collsim_group_world_rank(group1, r));
+    }
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
+{
+    RETURN_IF_ERROR(check_group(group1, "group1", "MPI_Group_compare"));
+    RETURN_IF_ERROR(check_group(group2, "group2", "MPI_Group_compare"));
+    RETURN_IF_ERROR(check_out(result, "result", "MPI_Group_compare"));
+    *result = collsim_group_compare(group1, group2);
+    return MPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- set operations */
+
+/* Common checks of the three binary constructors. */
+static int
+check_binary(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup, const char *call)
+{
+    RETURN_IF_ERROR(check_group(group1, "group1", call));
+    RETURN_IF_ERROR(check_group(group2, "group2", call));
+    return check_out(newgroup, "newgroup", call);
+}
+
+int
+MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+{
+    RETURN_IF_ERROR(check_binary(group1, group2, newgroup, "MPI_Group_union"));
+    int n1 = group1->size;
+    int *ranks = g_new(int, (gsize)n1 + (gsize)group2->size + 1);
+    for (int i = 0; i < n1; i++)
+        ranks[i] = collsim_group_world_rank(group1, i);
+    int n = n1;
+    for (int i = 0; i < group2->size; i++) {
+        int w = collsim_group_world_rank(group2, i);
+        if (!is_member(group1, w))
+            ranks[n++] = w;
+    }
+    if (n == n1 && !group1->caller_relative) {
+        /* nothing added: the union is group1 itself (groups are immutable) */
+        g_free(ranks);
+        *newgroup = collsim_group_ref(group1);
+        return MPI_SUCCESS;
+    }
+    *newgroup = group_adopt(n, ranks);
+    return MPI_SUCCESS;
+}
+
+/* Members of group1 that are (keep_members) or are not in group2, in group1's order. */
+static MPI_Group
+filter(MPI_Group group1, MPI_Group group2, int keep_members)
+{
+    int *ranks = g_new(int, (gsize)group1->size + 1);
+    int n = 0;
+    for (int i = 0; i < group1->size; i++) {
+        int w = collsim_group_world_rank(group1, i);
+        if (is_member(group2, w) == keep_members)
+            ranks[n++] = w;
+    }
+    return group_adopt(n, ranks);
+}
+
+int
+MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+{
+    RETURN_IF_ERROR(check_binary(group1, group2, newgroup, "MPI_Group_intersection"));
+    *newgroup = filter(group1, group2, 1);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+{
+    RETURN_IF_ERROR(check_binary(group1, group2, newgroup, "MPI_Group_difference"));
+    *newgroup = filter(group1, group2, 0);
+    return MPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- incl / excl */
+
+static int
+compare_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Every rank in range and none twice; O(n log n), independent of the group's size. */
+static int
+check_rank_list(MPI_Group group, int n, const int ranks[], const char *call)
+{
+    for (int i = 0; i < n; i++)
+        if (ranks[i] < 0 || ranks[i] >= group->size)
+            return collsim_error(MPI_COMM_NULL, MPI_ERR_RANK, call,
+                                 "ranks[%d] = %d is not a rank of the group (size %d)", i,
+                                 ranks[i], group->size);
+    if (n < 2)
+        return MPI_SUCCESS;
+    int *sorted = g_memdup2(ranks, (gsize)n * sizeof(int));
+    qsort(sorted, (size_t)n, sizeof(int), compare_int);
+    int duplicate = -1;
+    for (int i = 1; i < n && duplicate < 0; i++)
+        if (sorted[i] == sorted[i - 1])
+            duplicate = sorted[i];
+    g_free(sorted);
+    if (duplicate >= 0)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_RANK, call,
+                             "rank %d appears more than once", duplicate);
+    return MPI_SUCCESS;
+}
+
+/* The group of ranks[0..n) of group, in that order (ranks already validated). */
+static MPI_Group
+incl_checked(MPI_Group group, int n, const int ranks[])
+{
+    int *world = g_new(int, (gsize)n + 1);
+    for (int i = 0; i < n; i++)
+        world[i] = collsim_group_world_rank(group, ranks[i]);
+    return group_adopt(n, world);
+}
+
+/* Group without the local ranks flagged in `excluded` (group->size bytes), in group order. */
+static MPI_Group
+excl_marked(MPI_Group group, const guint8 *excluded)
+{
+    int *world = g_new(int, (gsize)group->size + 1);
+    int n = 0;
+    for (int i = 0; i < group->size; i++)
+        if (!excluded[i])
+            world[n++] = collsim_group_world_rank(group, i);
+    return group_adopt(n, world);
+}
+
+int
+MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+{
+    const char *call = "MPI_Group_incl";
+    RETURN_IF_ERROR(check_group(group, "group", call));
+    RETURN_IF_ERROR(check_list(n, ranks, "ranks", call));
+    RETURN_IF_ERROR(check_out(newgroup, "newgroup", call));
+    RETURN_IF_ERROR(check_rank_list(group, n, ranks, call));
+    *newgroup = incl_checked(group, n, ranks);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+{
+    const char *call = "MPI_Group_excl";
+    RETURN_IF_ERROR(check_group(group, "group", call));
+    RETURN_IF_ERROR(check_list(n, ranks, "ranks", call));
+    RETURN_IF_ERROR(check_out(newgroup, "newgroup", call));
+    RETURN_IF_ERROR(check_rank_list(group, n, ranks, call));
+    if (n == 0 && !group->caller_relative) {
+        *newgroup = collsim_group_ref(group);   /* "identical to group" */
+        return MPI_SUCCESS;
+    }
+    guint8 *excluded = g_malloc0((gsize)group->size + 1);
+    for (int i = 0; i < n; i++)
+        excluded[ranks[i]] = 1;
+    *newgroup = excl_marked(group, excluded);
+    g_free(excluded);
+    return MPI_SUCCESS;
+}
+
+/*
+ * Expand (first, last, stride) triplets into a rank list. Each triplet must name valid ranks,
+ * have a non-zero stride and reach `last` going from `first` (as MPICH and Open MPI require);
+ * more ranks in total than the group has means some rank is named twice. Duplicates within
+ * the list are left to check_rank_list.
+ */
+static int
+expand_ranges(MPI_Group group, int n, int ranges[][3], int **out, int *out_n, const char *call)
+{
+    int64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        int first = ranges[i][0], last = ranges[i][1], stride = ranges[i][2];
+        if (first < 0 || first >= group->size || last < 0 || last >= group->size)
+            return collsim_error(MPI_COMM_NULL, MPI_ERR_RANK, call,
+                                 "ranges[%d] = (%d, %d, %d) names a rank outside the group "
+                                 "(size %d)",
+                                 i, first, last, stride, group->size);
+        if (stride == 0 || (stride > 0 && first > last) || (stride < 0 && first < last))
+            return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, call,
+                                 "ranges[%d] = (%d, %d, %d) does not run from first to last", i,
+                                 first, last, stride);
+        total += ((int64_t)last - first) / stride + 1;
+        if (total > group->size)
+            return collsim_error(MPI_COMM_NULL, MPI_ERR_RANK, call,
+                                 "the ranges name %lld ranks but the group has only %d: some "
+                                 "rank appears more than once",
+                                 (long long)total, group->size);
+    }
+    int *ranks = g_new(int, (gsize)total + 1);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        int64_t first = ranges[i][0], last = ranges[i][1], stride = ranges[i][2];
+        int64_t count = (last - first) / stride + 1;
+        for (int64_t j = 0; j < count; j++)
+            ranks[k++] = (int)(first + j * stride);
+    }
+    *out = ranks;
+    *out_n = k;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+{
+    const char *call = "MPI_Group_range_incl";
+    RETURN_IF_ERROR(check_group(group, "group", call));
+    RETURN_IF_ERROR(check_list(n, ranges, "ranges", call));
+    RETURN_IF_ERROR(check_out(newgroup, "newgroup", call));
+    int *ranks, count;
+    RETURN_IF_ERROR(expand_ranges(group, n, ranges, &ranks, &count, call));
+    int rc = check_rank_list(group, count, ranks, call);
+    if (rc == MPI_SUCCESS)
+        *newgroup = incl_checked(group, count, ranks);
+    g_free(ranks);
+    return rc;
+}
+
+int
+MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+{
+    const char *call = "MPI_Group_range_excl";
+    RETURN_IF_ERROR(check_group(group, "group", call));
+    RETURN_IF_ERROR(check_list(n, ranges, "ranges", call));
+    RETURN_IF_ERROR(check_out(newgroup, "newgroup", call));
+    int *ranks, count;
+    RETURN_IF_ERROR(expand_ranges(group, n, ranges, &ranks, &count, call));
+    guint8 *excluded = g_malloc0((gsize)group->size + 1);
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < count && rc == MPI_SUCCESS; i++) {
+        if (excluded[ranks[i]])
+            rc = collsim_error(MPI_COMM_NULL, MPI_ERR_RANK, call,
+                               "rank %d appears more than once", ranks[i]);
+        excluded[ranks[i]] = 1;
+    }
+    if (rc == MPI_SUCCESS)
+        *newgroup = excl_marked(group, excluded);
+    g_free(excluded);
+    g_free(ranks);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- free */
+
+/* Release the handle and set it to MPI_GROUP_NULL (a no-op on predefined groups). */
+int
+MPI_Group_free(MPI_Group *group)
+{
+    RETURN_IF_ERROR(check_out(group, "group", "MPI_Group_free"));
+    RETURN_IF_ERROR(check_group(*group, "group", "MPI_Group_free"));
+    collsim_group_unref(*group);
+    *group = MPI_GROUP_NULL;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,46 @@
+/*
+ * group.h — process groups: ordered sets of world ranks.
+ *
+ * A group maps local ranks 0..size-1 to world ranks. The identity group of the world (and
+ * its prefixes) keeps no array, so that MPI_COMM_WORLD costs O(1) memory at a million ranks.
+ * Reverse lookups (world rank → local rank) go through a sorted index built on creation.
+ * Groups are immutable once built and reference-counted (communicators share them).
+ *
+ * Predefined groups (MPI_GROUP_EMPTY, the groups of MPI_COMM_WORLD and MPI_COMM_SELF) are
+ * static objects: ref/unref leave them alone. MPI_COMM_SELF's group is `caller_relative`: its
+ * one member is whichever simulated rank asks (all ranks share the object), so it is only
+ * ever used inside comm.c and never handed to a user (MPI_Comm_group gives a real {caller}).
+ */
+#ifndef COLLSIM_GROUP_H
+#define COLLSIM_GROUP_H
+
+#include "mpi.h"
+
+struct collsim_group {
+    int size;
+    int predefined;
+    int refcount;
+    int caller_relative;   /* size 1, member 0 = collsim_runtime->world_rank() */
+    int *world_ranks;      /* local → world; NULL means the identity map */
+    int *sorted_by_world;  /* local ranks ordered by world rank; NULL for identity */
+};
+
+/*
+ * A new group of `size` members from a local→world array (copied); identity when NULL.
+ * The world ranks must be distinct and non-negative. An array that happens to be the
+ * identity prefix is stored as identity (no array); size 0 gives MPI_GROUP_EMPTY.
+ * O(size log size).
+ */
+MPI_Group collsim_group_new(int size, const int *world_ranks);
+MPI_Group collsim_group_ref(MPI_Group group);
+void collsim_group_unref(MPI_Group group);
+
+/* World rank of a local rank; MPI_UNDEFINED if local_rank is out of range. O(1). */
+int collsim_group_world_rank(MPI_Group group, int local_rank);
+/* Local rank of a world rank, or MPI_UNDEFINED if it is not a member. O(log size). */
+int collsim_group_local_rank(MPI_Group group, int world_rank);
+
+/* MPI_IDENT (same members, same order), MPI_SIMILAR (same members) or MPI_UNEQUAL. */
+int collsim_group_compare(MPI_Group group1, MPI_Group group2);
+
+#endif

@@ -1,0 +1,47 @@
+/*
+ * runtime.c — default runtime hooks: one process, no time, abort by exit().
+ */
+#include <stdlib.h>
+
+#include "runtime.h"
+
+static int
+default_world_rank(void)
+{
+    return 0;
+}
+
+static int
+default_world_size(void)
+{
+    return 1;
+}
+
+static void
+default_charge_op(MPI_Op op, MPI_Datatype dt, int count)
+{
+    (void)op;
+    (void)dt;
+    (void)count;
+}
+
+static void __attribute__((noreturn))
+default_abort(int exit_code)
+{
+    exit(exit_code);
+}
+
+static const struct collsim_runtime_hooks default_hooks = {
+    .world_rank = default_world_rank,
+    .world_size = default_world_size,
+    .charge_op = default_charge_op,
+    .abort = default_abort,
+};
+
+const struct collsim_runtime_hooks *collsim_runtime = &default_hooks;
+
+void
+collsim_runtime_install(const struct collsim_runtime_hooks *hooks)
+{
+    collsim_runtime = hooks ? hooks : &default_hooks;
+}

@@ -1,0 +1,28 @@
+/*
+ * runtime.h — what src/ needs from the simulator, as a table of hooks.
+ *
+ * src/ has no notion of time or of SimGrid. sim/ installs these hooks when a simulation
+ * starts; until then (unit tests of src/), the defaults describe a single process that
+ * charges nothing and aborts with exit().
+ */
+#ifndef COLLSIM_RUNTIME_H
+#define COLLSIM_RUNTIME_H
+
+#include "mpi.h"
+
+struct collsim_runtime_hooks {
+    /* Rank of the calling simulated process in MPI_COMM_WORLD, and the world's size. */
+    int (*world_rank)(void);
+    int (*world_size)(void);
+    /* Charge the simulated compute time of applying op to count elements of dt. */
+    void (*charge_op)(MPI_Op op, MPI_Datatype dt, int count);
+    /* End the whole simulation with this exit code (MPI_Abort, fatal errors). */
+    void (*abort)(int exit_code) __attribute__((noreturn));
+};
+
+/* The installed hooks; never NULL. */
+extern const struct collsim_runtime_hooks *collsim_runtime;
+
+void collsim_runtime_install(const struct collsim_runtime_hooks *hooks);
+
+#endif

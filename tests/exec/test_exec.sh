@@ -1,0 +1,116 @@
+#!/bin/bash
+# test_exec.sh — `collsim exec` end to end, as a user runs it: programs built as shared
+# objects, outputs and exit codes compared with values derived by hand (see comments).
+set -u
+: "${COLLSIM:?}" "${PROGRAMS_DIR:?}" "${top_srcdir:?}" "${top_builddir:?}"
+failures=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+pass() { echo "ok: $*"; }
+
+# run NAME EXPECTED_RC CMD... : runs, keeps stdout/stderr in $tmp/NAME.{out,err}
+run() {
+    local name=$1 want=$2; shift 2
+    "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+    local rc=$?
+    if [ "$rc" -ne "$want" ]; then
+        fail "$name: exit code $rc, expected $want"; sed 's/^/    /' "$tmp/$name.err" | head -5
+        return 1
+    fi
+    return 0
+}
+
+expect_file() {  # NAME FILE-WITH-EXPECTED-STDOUT
+    if diff -u "$2" "$tmp/$1.out" >"$tmp/$1.diff"; then pass "$1"; else
+        fail "$1: stdout differs"; sed 's/^/    /' "$tmp/$1.diff" | head -20; fi
+}
+
+expect_err() {  # NAME TEXT : stderr must contain TEXT
+    if grep -qF -- "$2" "$tmp/$1.err"; then pass "$1: stderr has '$2'"; else
+        fail "$1: stderr lacks '$2'"; sed 's/^/    /' "$tmp/$1.err" | head -5; fi
+}
+
+# Per-rank globals. The token ring makes ranks 1, 2, 3 print in turn, then rank 0.
+cat >"$tmp/globals.expected" <<'OUT'
+rank 1 of 4: global rank 1, counter 1, table 0.5: ok
+rank 2 of 4: global rank 2, counter 1, table 1.0: ok
+rank 3 of 4: global rank 3, counter 1, table 1.5: ok
+rank 0 of 4: global rank 0, counter 1, table 0.0: ok
+OUT
+run globals 0 "$COLLSIM" exec "$PROGRAMS_DIR/globals.so" -n 4 && expect_file globals "$tmp/globals.expected"
+
+# Without privatization the ranks share their globals. All four set them at t = 0, before
+# the ring moves (rank 0's first send is eager; the others block in their receive), in rank
+# order: `rank` and `table` keep the last writer's values (rank 3), `counter` reaches 4.
+cat >"$tmp/globals-shared.expected" <<'OUT'
+rank 1 of 4: global rank 3, counter 4, table 1.5: MIXED
+rank 2 of 4: global rank 3, counter 4, table 1.5: MIXED
+rank 3 of 4: global rank 3, counter 4, table 1.5: MIXED
+rank 0 of 4: global rank 3, counter 4, table 1.5: MIXED
+OUT
+run globals-shared 0 "$COLLSIM" exec "$PROGRAMS_DIR/globals.so" -n 4 --no-privatize &&
+    expect_file globals-shared "$tmp/globals-shared.expected"
+
+# Ping-pong on the default cluster (LV08 model): one way = 13.01 * (2 x 1 us) + B / (0.97 *
+# 12.5 GB/s). For B = 1000: 2.602e-5 + 8.2474e-8 s; the round trip is twice that.
+echo "1000 bytes x 1 round trips: 0.000052205 s" >"$tmp/pingpong.expected"
+run pingpong 0 "$COLLSIM" exec "$PROGRAMS_DIR/pingpong.so" -n 2 -- 1000 1 &&
+    expect_file pingpong "$tmp/pingpong.expected"
+
+# Same run twice: byte-identical output.
+run pingpong-again 0 "$COLLSIM" exec "$PROGRAMS_DIR/pingpong.so" -n 2 -- 1000 1 &&
+    if cmp -s "$tmp/pingpong.out" "$tmp/pingpong-again.out"; then pass "deterministic"; else
+        fail "two runs differ"; fi
+
+# The shipped cluster platform: 1024 hosts, same link parameters as the default one.
+run pingpong-platform 0 "$COLLSIM" exec "$PROGRAMS_DIR/pingpong.so" -n 2 \
+    --platform "$top_srcdir/platforms/cluster.xml" -- 1000 1 &&
+    expect_file pingpong-platform "$tmp/pingpong.expected"
+
+# Errors.
+run fatal 3 "$COLLSIM" exec "$PROGRAMS_DIR/errors.so" -n 2 -- rank &&
+    expect_err fatal "collsim: rank 1: MPI_Send: invalid destination rank 99 (communicator size 2) [MPI_ERR_RANK]"
+run errors-return 0 "$COLLSIM" exec "$PROGRAMS_DIR/errors.so" -n 2 -- return &&
+    if grep -q "^MPI_Send to rank 99 returned class 6: " "$tmp/errors-return.out"; then
+        pass "errors-return"; else fail "errors-return: $(cat "$tmp/errors-return.out")"; fi
+run abort 9 "$COLLSIM" exec "$PROGRAMS_DIR/errors.so" -n 3 -- abort &&
+    expect_err abort "collsim: rank 1 called MPI_Abort with error code 9"
+run deadlock 4 "$COLLSIM" exec "$PROGRAMS_DIR/deadlock.so" -n 3 && {
+    expect_err deadlock "collsim: deadlock: 3 of 3 ranks can never proceed"
+    expect_err deadlock "rank 0 is blocked in MPI_Recv waiting for a message from rank 1 (tag 5)"
+    expect_err deadlock "rank 2 is blocked in MPI_Recv waiting for a message from rank 0 (tag 5)"
+}
+
+# Bad command lines: one message, exit code 2, nothing runs.
+run no-program 2 "$COLLSIM" exec -n 2 && expect_err no-program "which program?"
+run missing-so 2 "$COLLSIM" exec "$tmp/nothing.so" -n 2 && expect_err missing-so "cannot load"
+run zero-ranks 2 "$COLLSIM" exec "$PROGRAMS_DIR/pingpong.so" -n 0 && expect_err zero-ranks "-n must be at least 1"
+run too-many 2 "$COLLSIM" exec "$PROGRAMS_DIR/pingpong.so" -n 2000 \
+    --platform "$top_srcdir/platforms/cluster.xml" &&
+    expect_err too-many "2000 ranks but the platform has only 1024 cores"
+# The zone opened on line 4 is never closed: SimGrid's parser stops at line 5.
+cat >"$tmp/bad.xml" <<'XML'
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+<zone id="z" routing="Full">
+</platform>
+XML
+run bad-platform 2 "$COLLSIM" exec "$PROGRAMS_DIR/pingpong.so" -n 2 --platform "$tmp/bad.xml" &&
+    expect_err bad-platform "$tmp/bad.xml:5"
+run bad-placement 2 "$COLLSIM" exec "$PROGRAMS_DIR/pingpong.so" -n 2 --placement diagonal &&
+    expect_err bad-placement "--placement must be block or cyclic"
+
+# A program built the way README tells users, against the build tree's pkg-config file.
+cflags=$(PKG_CONFIG_PATH="$top_builddir" pkg-config --cflags collsim)
+if cc -shared -fPIC $cflags "$top_srcdir/tests/programs/pingpong.c" -o "$tmp/user.so" 2>"$tmp/cc.err"; then
+    run user-build 0 "$COLLSIM" exec "$tmp/user.so" -n 2 -- 1000 1 &&
+        expect_file user-build "$tmp/pingpong.expected"
+else
+    fail "user build: $(cat "$tmp/cc.err")"
+fi
+
+echo "$failures failure(s)"
+[ "$failures" -eq 0 ]

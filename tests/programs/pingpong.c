@@ -1,0 +1,34 @@
+/*
+ * pingpong.c — rank 0 and rank 1 bounce a message of argv[1] bytes argv[2] times and rank 0
+ * prints the simulated round-trip time.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "mpi.h"
+
+int
+main(int argc, char **argv)
+{
+    int rank;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    int bytes = argc > 1 ? atoi(argv[1]) : 8;
+    int rounds = argc > 2 ? atoi(argv[2]) : 1;
+    char *buf = calloc((size_t)bytes + 1, 1);
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < rounds; i++) {
+        if (rank == 0) {
+            MPI_Send(buf, bytes, MPI_BYTE, 1, i, MPI_COMM_WORLD);
+            MPI_Recv(buf, bytes, MPI_BYTE, 1, i, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else if (rank == 1) {
+            MPI_Recv(buf, bytes, MPI_BYTE, 0, i, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(buf, bytes, MPI_BYTE, 0, i, MPI_COMM_WORLD);
+        }
+    }
+    if (rank == 0)
+        printf("%d bytes x %d round trips: %.9f s\n", bytes, rounds, MPI_Wtime() - t0);
+    free(buf);
+    MPI_Finalize();
+    return 0;
+}

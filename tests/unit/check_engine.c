@@ -1,0 +1,233 @@
+/*
+ * check_engine.c — platform loading, rank placement and run outcomes (sim/engine.c).
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "mpi.h"
+#include "sim_harness.h"
+
+/* Three hosts with 2, 1 and 3 cores, declared out of natural order. */
+static const char three_hosts_xml[] =
+    "<?xml version='1.0'?>\n"
+    "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+    "<platform version=\"4.1\">\n"
+    "  <zone id=\"z\" routing=\"Full\">\n"
+    "    <host id=\"h10\" speed=\"1Gf\" core=\"3\"/>\n"
+    "    <host id=\"h2\" speed=\"1Gf\" core=\"1\"/>\n"
+    "    <host id=\"h1\" speed=\"1Gf\" core=\"2\"/>\n"
+    "    <link id=\"l\" bandwidth=\"1GBps\" latency=\"1us\"/>\n"
+    "    <route src=\"h1\" dst=\"h2\"><link_ctn id=\"l\"/></route>\n"
+    "    <route src=\"h1\" dst=\"h10\"><link_ctn id=\"l\"/></route>\n"
+    "    <route src=\"h2\" dst=\"h10\"><link_ctn id=\"l\"/></route>\n"
+    "  </zone>\n"
+    "</platform>\n";
+
+#define MAX_RANKS 16
+static char placed[MAX_RANKS][MPI_MAX_PROCESSOR_NAME];
+
+static void
+record_host_rank(int rank, void *arg)
+{
+    (void)arg;
+    int len;
+    MPI_Get_processor_name(placed[rank], &len);
+    /* the harness process is forked per test: report through stdout-free shared memory is not
+     * needed, the check happens inside the simulation */
+}
+
+struct placement_case {
+    enum sim_placement placement;
+    gboolean oversubscribe;
+    int nranks;
+    const char *expected[MAX_RANKS];
+};
+
+static void
+check_placement_rank(int rank, void *arg)
+{
+    const struct placement_case *c = arg;
+    record_host_rank(rank, NULL);
+    ck_assert_str_eq(placed[rank], c->expected[rank]);
+}
+
+static int
+run_placement(const struct placement_case *c)
+{
+    struct sim_config config;
+    struct sim_outcome outcome;
+    sim_config_defaults(&config);
+    char *platform = collsim_test_platform(three_hosts_xml);
+    config.platform_file = platform;
+    config.nranks = c->nranks;
+    config.placement = c->placement;
+    config.oversubscribe = c->oversubscribe;
+    int rc = collsim_test_run_config(&config, check_placement_rank, (void *)c, &outcome);
+    g_unlink(platform);
+    g_free(platform);
+    return rc;
+}
+
+START_TEST(test_block_placement_fills_cores_in_name_order)
+{
+    struct placement_case c = {SIM_PLACEMENT_BLOCK, FALSE, 6,
+                               {"h1", "h1", "h2", "h10", "h10", "h10"}};
+    ck_assert_int_eq(run_placement(&c), 0);
+}
+END_TEST
+
+START_TEST(test_cyclic_placement_round_robin)
+{
+    struct placement_case c = {SIM_PLACEMENT_CYCLIC, FALSE, 6,
+                               {"h1", "h2", "h10", "h1", "h10", "h10"}};
+    ck_assert_int_eq(run_placement(&c), 0);
+}
+END_TEST
+
+START_TEST(test_oversubscribed_block_spreads_evenly)
+{
+    struct placement_case c = {SIM_PLACEMENT_BLOCK, TRUE, 7,
+                               {"h1", "h1", "h1", "h2", "h2", "h10", "h10"}};
+    ck_assert_int_eq(run_placement(&c), 0);
+}
+END_TEST
+
+START_TEST(test_too_many_ranks_is_refused)
+{
+    struct placement_case c = {SIM_PLACEMENT_BLOCK, FALSE, 7, {NULL}};
+    ck_assert_int_eq(run_placement(&c), 2);
+}
+END_TEST
+
+START_TEST(test_missing_platform_is_refused)
+{
+    struct sim_config config;
+    struct sim_outcome outcome;
+    sim_config_defaults(&config);
+    config.platform_file = "/nonexistent/platform.xml";
+    GError *error = NULL;
+    config.program = NULL;
+    ck_assert(!sim_engine_run(&config, &outcome, &error));
+    ck_assert_ptr_nonnull(strstr(error->message, "/nonexistent/platform.xml"));
+    g_error_free(error);
+}
+END_TEST
+
+START_TEST(test_malformed_platform_names_file_and_line)
+{
+    /* the zone opened on line 4 is never closed: </platform> on line 5 is the error */
+    char *platform = collsim_test_platform(
+        "<?xml version='1.0'?>\n"
+        "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+        "<platform version=\"4.1\">\n"
+        "  <zone id=\"z\" routing=\"Full\">\n"
+        "</platform>\n");
+    struct sim_config config;
+    struct sim_outcome outcome;
+    sim_config_defaults(&config);
+    config.platform_file = platform;
+    GError *error = NULL;
+    ck_assert(!sim_engine_run(&config, &outcome, &error));
+    gchar *where = g_strdup_printf("%s:5", platform);
+    ck_assert_msg(strstr(error->message, where) != NULL, "message: %s", error->message);
+    g_free(where);
+    g_error_free(error);
+    g_unlink(platform);
+    g_free(platform);
+}
+END_TEST
+
+static void
+abort_rank(int rank, void *arg)
+{
+    (void)arg;
+    if (rank == 2)
+        MPI_Abort(MPI_COMM_WORLD, 7);
+}
+
+START_TEST(test_abort_ends_with_its_code)
+{
+    collsim_test_run_ranks(4, abort_rank, NULL);
+}
+END_TEST
+
+static int
+no_finalize_main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    return 0;
+}
+
+START_TEST(test_missing_finalize_is_reported)
+{
+    struct sim_config config;
+    struct sim_outcome outcome;
+    static char *argv[] = {"prog", NULL};
+    sim_config_defaults(&config);
+    config.nranks = 2;
+    config.program = no_finalize_main;
+    config.argc = 1;
+    config.argv = argv;
+    config.privatize = FALSE;
+    ck_assert(sim_engine_run(&config, &outcome, NULL));
+    ck_assert_int_eq(outcome.exit_code, SIM_EXIT_NO_FINALIZE);
+}
+END_TEST
+
+static void
+wtime_rank(int rank, void *arg)
+{
+    (void)arg;
+    double t0 = MPI_Wtime();
+    ck_assert(t0 == 0.0);
+    ck_assert(MPI_Wtick() > 0);
+    int flag = 0;
+    MPI_Initialized(&flag);
+    ck_assert_int_eq(flag, 1);
+    MPI_Finalized(&flag);
+    ck_assert_int_eq(flag, 0);
+    (void)rank;
+}
+
+START_TEST(test_clock_starts_at_zero)
+{
+    ck_assert_int_eq(collsim_test_run_ranks(3, wtime_rank, NULL), 0);
+}
+END_TEST
+
+static Suite *
+engine_suite(void)
+{
+    Suite *s = suite_create("engine");
+    TCase *placement = tcase_create("placement");
+    tcase_add_test(placement, test_block_placement_fills_cores_in_name_order);
+    tcase_add_test(placement, test_cyclic_placement_round_robin);
+    tcase_add_test(placement, test_oversubscribed_block_spreads_evenly);
+    tcase_add_test(placement, test_too_many_ranks_is_refused);
+    suite_add_tcase(s, placement);
+    TCase *platform = tcase_create("platform");
+    tcase_add_test(platform, test_missing_platform_is_refused);
+    tcase_add_test(platform, test_malformed_platform_names_file_and_line);
+    suite_add_tcase(s, platform);
+    TCase *outcome = tcase_create("outcome");
+    tcase_add_exit_test(outcome, test_abort_ends_with_its_code, 7);
+    tcase_add_test(outcome, test_missing_finalize_is_reported);
+    tcase_add_test(outcome, test_clock_starts_at_zero);
+    suite_add_tcase(s, outcome);
+    return s;
+}
+
+int
+main(void)
+{
+    SRunner *runner = srunner_create(engine_suite());
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

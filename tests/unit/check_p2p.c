@@ -1,0 +1,580 @@
+/*
+ * check_p2p.c — point-to-point semantics and timing (sim/p2p.c), each case one simulation.
+ *
+ * Expected values are derived here from MPI's rules and from the platform's numbers, never
+ * read back from a previous run.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "mpi.h"
+#include "sim_harness.h"
+
+/*
+ * Two hosts joined by one full-duplex link of latency L and bandwidth W per direction
+ * (full duplex, so that SimGrid's TCP-acknowledgement cross traffic, 5% of each message
+ * flowing backwards, does not share the forward direction's bandwidth).
+ */
+#define LINK_LATENCY 10e-6
+#define LINK_BANDWIDTH 1e9
+static const char two_hosts_xml[] =
+    "<?xml version='1.0'?>\n"
+    "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+    "<platform version=\"4.1\">\n"
+    "  <zone id=\"z\" routing=\"Full\">\n"
+    "    <host id=\"a\" speed=\"1Gf\"/>\n"
+    "    <host id=\"b\" speed=\"1Gf\"/>\n"
+    "    <link id=\"l\" bandwidth=\"1GBps\" latency=\"10us\" sharing_policy=\"SPLITDUPLEX\"/>\n"
+    "    <route src=\"a\" dst=\"b\" symmetrical=\"NO\"><link_ctn id=\"l\" direction=\"UP\"/></route>\n"
+    "    <route src=\"b\" dst=\"a\" symmetrical=\"NO\"><link_ctn id=\"l\" direction=\"DOWN\"/></route>\n"
+    "  </zone>\n"
+    "</platform>\n";
+
+/* ---------------------------------------------------------------- ping-pong timing */
+
+struct pingpong {
+    int bytes;
+    double elapsed;   /* measured by rank 0 with MPI_Wtime */
+};
+
+static void
+pingpong_rank(int rank, void *arg)
+{
+    struct pingpong *pp = arg;
+    char *buf = calloc((size_t)pp->bytes + 1, 1);
+    double t0 = MPI_Wtime();
+    if (rank == 0) {
+        MPI_Send(buf, pp->bytes, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+        MPI_Recv(buf, pp->bytes, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        pp->elapsed = MPI_Wtime() - t0;
+    } else {
+        MPI_Recv(buf, pp->bytes, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(buf, pp->bytes, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+    }
+    free(buf);
+}
+
+static double
+run_pingpong(int bytes, const char *network_model)
+{
+    struct sim_config config;
+    struct sim_outcome outcome;
+    sim_config_defaults(&config);
+    char *platform = collsim_test_platform(two_hosts_xml);
+    gchar *cfg[] = {g_strdup_printf("--cfg=network/model:%s", network_model), NULL};
+    config.nranks = 2;
+    config.platform_file = platform;
+    config.simgrid_cfg = cfg;
+    struct pingpong pp = {.bytes = bytes};
+    ck_assert_int_eq(collsim_test_run_config(&config, pingpong_rank, &pp, &outcome), 0);
+    ck_assert_uint_eq(outcome.messages, 2);
+    g_unlink(platform);
+    g_free(platform);
+    g_free(cfg[0]);
+    return pp.elapsed;
+}
+
+/*
+ * CM02 is the plain Hockney model: a transfer of B bytes takes L + B/W. An eager message is
+ * one transfer; a rendezvous message is an envelope (one byte: L + 1/W) then the data
+ * (L + B/W).
+ */
+START_TEST(test_pingpong_eager_cm02)
+{
+    double b = 1000;
+    double expected = 2 * (LINK_LATENCY + b / LINK_BANDWIDTH);
+    ck_assert_double_eq_tol(run_pingpong((int)b, "CM02"), expected, 1e-12);
+}
+END_TEST
+
+START_TEST(test_pingpong_rendezvous_cm02)
+{
+    double b = 1000000;
+    double expected = 2 * (2 * LINK_LATENCY + (1 + b) / LINK_BANDWIDTH);
+    ck_assert_double_eq_tol(run_pingpong((int)b, "CM02"), expected, 1e-12);
+}
+END_TEST
+
+/*
+ * LV08 (SimGrid's default) corrects latency by 13.01 and bandwidth by 0.97 (Velho & Legrand
+ * 2009, the factors SimGrid documents for this model).
+ */
+START_TEST(test_pingpong_eager_lv08)
+{
+    double b = 4096;
+    double expected = 2 * (13.01 * LINK_LATENCY + b / (0.97 * LINK_BANDWIDTH));
+    ck_assert_double_eq_tol(run_pingpong((int)b, "LV08"), expected, 1e-11);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- matching */
+
+static void
+wildcard_rank(int rank, void *arg)
+{
+    (void)arg;
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (rank != 0) {
+        int payload[3] = {rank, rank * 10, rank * 100};
+        MPI_Send(payload, rank % 3 + 1, MPI_INT, 0, 40 + rank, MPI_COMM_WORLD);
+        return;
+    }
+    int seen = 0;
+    for (int i = 1; i < size; i++) {
+        int got[3] = {0, 0, 0};
+        MPI_Status status;
+        MPI_Recv(got, 3, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
+        int count;
+        MPI_Get_count(&status, MPI_INT, &count);
+        int src = status.MPI_SOURCE;
+        ck_assert_int_ge(src, 1);
+        ck_assert_int_lt(src, size);
+        ck_assert_int_eq(status.MPI_TAG, 40 + src);
+        ck_assert_int_eq(count, src % 3 + 1);
+        ck_assert_int_eq(got[0], src);
+        seen |= 1 << src;
+    }
+    ck_assert_int_eq(seen, ((1 << size) - 1) & ~1);
+}
+
+START_TEST(test_any_source_any_tag)
+{
+    ck_assert_int_eq(collsim_test_run_ranks(5, wildcard_rank, NULL), 0);
+}
+END_TEST
+
+/* Messages between one pair arrive in sending order, whatever their sizes and protocols. */
+static void
+non_overtaking_rank(int rank, void *arg)
+{
+    (void)arg;
+    const int sizes[] = {4, 200000, 16, 100000, 8};
+    const int n = G_N_ELEMENTS(sizes);
+    if (rank == 0) {
+        for (int i = 0; i < n; i++) {
+            int *buf = calloc((size_t)sizes[i], sizeof(int));
+            buf[0] = i;
+            MPI_Send(buf, sizes[i], MPI_INT, 1, 7, MPI_COMM_WORLD);
+            free(buf);
+        }
+    } else if (rank == 1) {
+        for (int i = 0; i < n; i++) {
+            int *buf = calloc(200000, sizeof(int));
+            MPI_Status status;
+            MPI_Recv(buf, 200000, MPI_INT, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
+            int count;
+            MPI_Get_count(&status, MPI_INT, &count);
+            ck_assert_int_eq(buf[0], i);
+            ck_assert_int_eq(count, sizes[i]);
+            free(buf);
+        }
+    }
+}
+
+START_TEST(test_non_overtaking)
+{
+    ck_assert_int_eq(collsim_test_run_ranks(2, non_overtaking_rank, NULL), 0);
+}
+END_TEST
+
+/* A receive by tag may take a later message first; the earlier one waits unexpected. */
+static void
+tag_selection_rank(int rank, void *arg)
+{
+    (void)arg;
+    if (rank == 0) {
+        int a = 1, b = 2;
+        MPI_Send(&a, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
+        MPI_Send(&b, 1, MPI_INT, 1, 2, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+        int x = 0, y = 0;
+        MPI_Recv(&y, 1, MPI_INT, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(&x, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        ck_assert_int_eq(x, 1);
+        ck_assert_int_eq(y, 2);
+    }
+}
+
+START_TEST(test_tag_selection)
+{
+    ck_assert_int_eq(collsim_test_run_ranks(2, tag_selection_rank, NULL), 0);
+}
+END_TEST
+
+static void
+truncate_rank(int rank, void *arg)
+{
+    (void)arg;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    if (rank == 0) {
+        int big[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+        MPI_Send(big, 10, MPI_INT, 1, 0, MPI_COMM_WORLD);
+    } else {
+        int small[5] = {0};
+        MPI_Status status;
+        int rc = MPI_Recv(small, 5, MPI_INT, 0, 0, MPI_COMM_WORLD, &status);
+        ck_assert_int_eq(rc, MPI_ERR_TRUNCATE);
+        ck_assert_int_eq(status.MPI_ERROR, MPI_ERR_TRUNCATE);
+        ck_assert_int_eq(small[4], 4);
+    }
+}
+
+START_TEST(test_truncation_is_reported)
+{
+    ck_assert_int_eq(collsim_test_run_ranks(2, truncate_rank, NULL), 0);
+}
+END_TEST
+
+static void
+longer_receive_rank(int rank, void *arg)
+{
+    (void)arg;
+    if (rank == 0) {
+        double v[3] = {1.5, 2.5, 3.5};
+        MPI_Send(v, 3, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
+    } else {
+        double v[8] = {0};
+        MPI_Status status;
+        int count;
+        MPI_Recv(v, 8, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, &status);
+        MPI_Get_count(&status, MPI_DOUBLE, &count);
+        ck_assert_int_eq(count, 3);
+        ck_assert(v[2] == 3.5 && v[3] == 0.0);
+    }
+}
+
+START_TEST(test_receive_longer_than_message)
+{
+    ck_assert_int_eq(collsim_test_run_ranks(2, longer_receive_rank, NULL), 0);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- non-blocking */
+
+static void
+ring_rank(int rank, void *arg)
+{
+    (void)arg;
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    int out[2] = {rank, -rank}, in[2] = {-1, -1};
+    MPI_Request reqs[2];
+    MPI_Status statuses[2];
+    MPI_Irecv(in, 2, MPI_INT, left, 3, MPI_COMM_WORLD, &reqs[0]);
+    MPI_Isend(out, 2, MPI_INT, right, 3, MPI_COMM_WORLD, &reqs[1]);
+    MPI_Waitall(2, reqs, statuses);
+    ck_assert(reqs[0] == MPI_REQUEST_NULL && reqs[1] == MPI_REQUEST_NULL);
+    ck_assert_int_eq(in[0], left);
+    ck_assert_int_eq(in[1], -left);
+    ck_assert_int_eq(statuses[0].MPI_SOURCE, left);
+
+    /* Sendrecv_replace passes a token around the other way */
+    int token = rank * 3;
+    MPI_Sendrecv_replace(&token, 1, MPI_INT, left, 4, right, 4, MPI_COMM_WORLD,
+                         MPI_STATUS_IGNORE);
+    ck_assert_int_eq(token, right * 3);
+}
+
+START_TEST(test_ring_nonblocking_and_replace)
+{
+    ck_assert_int_eq(collsim_test_run_ranks(7, ring_rank, NULL), 0);
+}
+END_TEST
+
+static void
+waitany_test_rank(int rank, void *arg)
+{
+    (void)arg;
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (rank == 0) {
+        int vals[8];
+        MPI_Request reqs[8];
+        for (int i = 1; i < size; i++)
+            MPI_Irecv(&vals[i], 1, MPI_INT, i, 0, MPI_COMM_WORLD, &reqs[i - 1]);
+        int got = 0;
+        for (int k = 1; k < size; k++) {
+            int index;
+            MPI_Status status;
+            MPI_Waitany(size - 1, reqs, &index, &status);
+            ck_assert_int_eq(status.MPI_SOURCE, index + 1);
+            ck_assert_int_eq(vals[index + 1], (index + 1) * 11);
+            got++;
+        }
+        ck_assert_int_eq(got, size - 1);
+        int index;
+        MPI_Waitany(size - 1, reqs, &index, MPI_STATUS_IGNORE);
+        ck_assert_int_eq(index, MPI_UNDEFINED);
+    } else {
+        int v = rank * 11;
+        MPI_Request req;
+        int flag = 0;
+        MPI_Isend(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &req);
+        while (!flag)
+            MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+        ck_assert(req == MPI_REQUEST_NULL);
+    }
+}
+
+START_TEST(test_waitany_and_test)
+{
+    ck_assert_int_eq(collsim_test_run_ranks(6, waitany_test_rank, NULL), 0);
+}
+END_TEST
+
+/* A receiver polling with MPI_Test must see simulated time advance until the data lands. */
+static void
+polling_rank(int rank, void *arg)
+{
+    (void)arg;
+    if (rank == 0) {
+        char big[100000];
+        memset(big, 'x', sizeof big);
+        MPI_Send(big, sizeof big, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
+    } else {
+        char big[100000];
+        MPI_Request req;
+        int flag = 0;
+        MPI_Irecv(big, sizeof big, MPI_CHAR, 0, 0, MPI_COMM_WORLD, &req);
+        while (!flag)
+            MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+        ck_assert(big[99999] == 'x');
+        ck_assert(MPI_Wtime() > 0);
+    }
+}
+
+START_TEST(test_polling_advances_time)
+{
+    ck_assert_int_eq(collsim_test_run_ranks(2, polling_rank, NULL), 0);
+}
+END_TEST
+
+static void
+probe_rank(int rank, void *arg)
+{
+    (void)arg;
+    if (rank == 1) {
+        long v[17];
+        for (int i = 0; i < 17; i++)
+            v[i] = i;
+        MPI_Send(v, 17, MPI_LONG, 0, 9, MPI_COMM_WORLD);
+    } else if (rank == 0) {
+        MPI_Status status;
+        int flag = 1;
+        MPI_Iprobe(1, 8, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        ck_assert_int_eq(flag, 0);
+        MPI_Probe(MPI_ANY_SOURCE, 9, MPI_COMM_WORLD, &status);
+        int count;
+        MPI_Get_count(&status, MPI_LONG, &count);
+        ck_assert_int_eq(count, 17);
+        ck_assert_int_eq(status.MPI_SOURCE, 1);
+        MPI_Iprobe(1, 9, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        ck_assert_int_eq(flag, 1);
+        long *v = malloc(sizeof(long) * (size_t)count);
+        MPI_Recv(v, count, MPI_LONG, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+        ck_assert_int_eq(v[16], 16);
+        free(v);
+    }
+}
+
+START_TEST(test_probe_then_receive)
+{
+    ck_assert_int_eq(collsim_test_run_ranks(2, probe_rank, NULL), 0);
+}
+END_TEST
+
+static void
+proc_null_rank(int rank, void *arg)
+{
+    (void)arg;
+    (void)rank;
+    int v = 5;
+    MPI_Status status;
+    MPI_Send(&v, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
+    MPI_Recv(&v, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &status);
+    int count = -1;
+    MPI_Get_count(&status, MPI_INT, &count);
+    ck_assert_int_eq(status.MPI_SOURCE, MPI_PROC_NULL);
+    ck_assert_int_eq(status.MPI_TAG, MPI_ANY_TAG);
+    ck_assert_int_eq(count, 0);
+    ck_assert_int_eq(v, 5);
+}
+
+START_TEST(test_proc_null)
+{
+    ck_assert_int_eq(collsim_test_run_ranks(2, proc_null_rank, NULL), 0);
+}
+END_TEST
+
+/* A strided column travels packed and lands contiguous. */
+static void
+derived_rank(int rank, void *arg)
+{
+    (void)arg;
+    MPI_Datatype column;
+    MPI_Type_vector(4, 1, 3, MPI_INT, &column);
+    MPI_Type_commit(&column);
+    if (rank == 0) {
+        int matrix[4][3];
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 3; j++)
+                matrix[i][j] = 10 * i + j;
+        MPI_Send(&matrix[0][1], 1, column, 1, 0, MPI_COMM_WORLD);
+    } else {
+        int col[4] = {0};
+        MPI_Recv(col, 4, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        ck_assert_int_eq(col[0], 1);
+        ck_assert_int_eq(col[1], 11);
+        ck_assert_int_eq(col[2], 21);
+        ck_assert_int_eq(col[3], 31);
+    }
+    MPI_Type_free(&column);
+}
+
+START_TEST(test_derived_datatype_packing)
+{
+    ck_assert_int_eq(collsim_test_run_ranks(2, derived_rank, NULL), 0);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- errors */
+
+static void
+argument_errors_rank(int rank, void *arg)
+{
+    (void)arg;
+    (void)rank;
+    int v = 0;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    ck_assert_int_eq(MPI_Send(&v, 1, MPI_INT, 2, 0, MPI_COMM_WORLD), MPI_ERR_RANK);
+    ck_assert_int_eq(MPI_Send(&v, 1, MPI_INT, -5, 0, MPI_COMM_WORLD), MPI_ERR_RANK);
+    ck_assert_int_eq(MPI_Send(&v, 1, MPI_INT, 0, -3, MPI_COMM_WORLD), MPI_ERR_TAG);
+    ck_assert_int_eq(MPI_Send(&v, -1, MPI_INT, 0, 0, MPI_COMM_WORLD), MPI_ERR_COUNT);
+    ck_assert_int_eq(MPI_Send(&v, 1, MPI_DATATYPE_NULL, 0, 0, MPI_COMM_WORLD), MPI_ERR_TYPE);
+    ck_assert_int_eq(MPI_Send(&v, 1, MPI_INT, 0, 0, MPI_COMM_NULL), MPI_ERR_COMM);
+    ck_assert_int_eq(MPI_Recv(&v, 1, MPI_INT, 0, MPI_ANY_TAG - 1, MPI_COMM_WORLD,
+                              MPI_STATUS_IGNORE),
+                     MPI_ERR_TAG);
+    ck_assert_int_eq(MPI_Wait(NULL, MPI_STATUS_IGNORE), MPI_ERR_REQUEST);
+}
+
+START_TEST(test_argument_errors_return_classes)
+{
+    ck_assert_int_eq(collsim_test_run_ranks(2, argument_errors_rank, NULL), 0);
+}
+END_TEST
+
+static void
+fatal_error_rank(int rank, void *arg)
+{
+    (void)arg;
+    int v = 0;
+    if (rank == 1)
+        MPI_Send(&v, 1, MPI_INT, 9, 0, MPI_COMM_WORLD);
+}
+
+START_TEST(test_fatal_error_ends_simulation)
+{
+    collsim_test_run_ranks(2, fatal_error_rank, NULL);
+    ck_abort_msg("a fatal MPI error must end the process");
+}
+END_TEST
+
+static void
+deadlock_rank(int rank, void *arg)
+{
+    (void)arg;
+    int v;
+    MPI_Recv(&v, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+START_TEST(test_deadlock_is_reported)
+{
+    ck_assert_int_eq(collsim_test_run_ranks(2, deadlock_rank, NULL), SIM_EXIT_DEADLOCK);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- payload mode */
+
+static void
+payload_none_rank(int rank, void *arg)
+{
+    double *elapsed = arg;
+    int v = 42;
+    double t0 = MPI_Wtime();
+    if (rank == 0) {
+        MPI_Send(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+    } else {
+        v = 0;
+        MPI_Recv(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        ck_assert_int_eq(v, 0);   /* sizes only: no bytes moved */
+        *elapsed = MPI_Wtime() - t0;
+    }
+}
+
+START_TEST(test_payload_none_moves_no_bytes)
+{
+    struct sim_config config;
+    struct sim_outcome outcome;
+    sim_config_defaults(&config);
+    config.nranks = 2;
+    config.payload = SIM_PAYLOAD_NONE;
+    double elapsed = 0;
+    ck_assert_int_eq(collsim_test_run_config(&config, payload_none_rank, &elapsed, &outcome),
+                     0);
+    ck_assert_uint_eq(outcome.bytes, 4);
+    ck_assert(elapsed > 0);
+}
+END_TEST
+
+static Suite *
+p2p_suite(void)
+{
+    Suite *s = suite_create("p2p");
+    TCase *timing = tcase_create("timing");
+    tcase_add_test(timing, test_pingpong_eager_cm02);
+    tcase_add_test(timing, test_pingpong_rendezvous_cm02);
+    tcase_add_test(timing, test_pingpong_eager_lv08);
+    suite_add_tcase(s, timing);
+    TCase *matching = tcase_create("matching");
+    tcase_add_test(matching, test_any_source_any_tag);
+    tcase_add_test(matching, test_non_overtaking);
+    tcase_add_test(matching, test_tag_selection);
+    tcase_add_test(matching, test_truncation_is_reported);
+    tcase_add_test(matching, test_receive_longer_than_message);
+    tcase_add_test(matching, test_proc_null);
+    tcase_add_test(matching, test_derived_datatype_packing);
+    suite_add_tcase(s, matching);
+    TCase *nonblocking = tcase_create("nonblocking");
+    tcase_add_test(nonblocking, test_ring_nonblocking_and_replace);
+    tcase_add_test(nonblocking, test_waitany_and_test);
+    tcase_add_test(nonblocking, test_polling_advances_time);
+    tcase_add_test(nonblocking, test_probe_then_receive);
+    suite_add_tcase(s, nonblocking);
+    TCase *errors = tcase_create("errors");
+    tcase_add_test(errors, test_argument_errors_return_classes);
+    tcase_add_exit_test(errors, test_fatal_error_ends_simulation, 3);
+    tcase_add_test(errors, test_deadlock_is_reported);
+    tcase_add_test(errors, test_payload_none_moves_no_bytes);
+    suite_add_tcase(s, errors);
+    return s;
+}
+
+int
+main(void)
+{
+    SRunner *runner = srunner_create(p2p_suite());
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,25 @@
+/*
+ * sim_harness.h — run a test function on every rank of a small simulation.
+ *
+ * SimGrid starts once per process: call these only from check test cases running in fork
+ * mode (check's default), one simulation per test case.
+ */
+#ifndef COLLSIM_TEST_SIM_HARNESS_H
+#define COLLSIM_TEST_SIM_HARNESS_H
+
+#include "sim/engine.h"
+
+typedef void (*collsim_test_rank_fn)(int rank, void *arg);
+
+/* Run fn(rank, arg) between MPI_Init and MPI_Finalize on nranks ranks of the default
+ * cluster. Returns the simulation's exit code (0 when every rank finished cleanly). */
+int collsim_test_run_ranks(int nranks, collsim_test_rank_fn fn, void *arg);
+
+/* The same with a caller-prepared configuration (platform, model...); fills `outcome`. */
+int collsim_test_run_config(struct sim_config *config, collsim_test_rank_fn fn, void *arg,
+                            struct sim_outcome *outcome);
+
+/* Write `xml` to a temporary platform file; returns its path (g_free it). */
+char *collsim_test_platform(const char *xml);
+
+#endif
