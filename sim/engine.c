@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -44,11 +45,29 @@ sim_config_defaults(struct sim_config *config)
     memset(config, 0, sizeof *config);
     config->nranks = 1;
     config->placement = SIM_PLACEMENT_BLOCK;
-    config->stack_kib = 64;
+    config->stack_kib = 0;
     config->payload = SIM_PAYLOAD_DATA;
     model_transport_defaults(&config->transport);
     config->compute_scale = 1.0;
     config->privatize = TRUE;
+}
+
+#define GUARDED_RANKS_MAX 16384
+
+guint
+sim_engine_stack_kib(const struct sim_config *config)
+{
+    if (config->stack_kib != 0)
+        return config->stack_kib;
+    if (config->nranks <= GUARDED_RANKS_MAX)
+        return 256;
+    return config->nranks <= 262144 ? 16 : 8;
+}
+
+gboolean
+sim_engine_stack_guarded(const struct sim_config *config)
+{
+    return config->nranks <= GUARDED_RANKS_MAX;
 }
 
 const struct sim_config *
@@ -77,11 +96,59 @@ sim_world_size(void)
     return world_size;
 }
 
+/* The rank whose code runs now, for the crash handler (which may not call SimGrid). */
+static volatile int running_rank = -1;
+
 void
 sim_after_yield(void)
 {
+    int rank = sim_rank_self()->world_rank;
+    running_rank = rank;
     if (run_config->privatize && run_config->privatize_anchor != NULL)
-        sim_privatize_switch(sim_rank_self()->world_rank);
+        sim_privatize_switch(rank);
+}
+
+/*
+ * A rank that crashes takes the whole simulation down; say which one, and the likeliest
+ * cause in a simulator (a stack smaller than the program's local arrays), then exit. Only
+ * async-signal-safe calls here.
+ */
+static void
+crash_handler(int sig)
+{
+    char buf[320];
+    int rank = running_rank;
+    const char *what = sig == SIGSEGV ? "SIGSEGV (segmentation fault)"
+                       : sig == SIGBUS ? "SIGBUS (bus error)"
+                                       : "a fatal signal";
+    int len;
+    if (rank >= 0)
+        len = snprintf(buf, sizeof buf,
+                       "collsim: rank %d died of %s. If it keeps large arrays on its stack, the "
+                       "%u KiB each rank has may be too small: try --stack-kib.\n",
+                       rank, what, run_config != NULL ? sim_engine_stack_kib(run_config) : 0);
+    else
+        len = snprintf(buf, sizeof buf, "collsim: died of %s outside any rank.\n", what);
+    if (len > 0 && write(STDERR_FILENO, buf, (size_t)MIN(len, (int)sizeof buf - 1)) < 0)
+        _exit(SIM_EXIT_CRASH);
+    _exit(SIM_EXIT_CRASH);
+}
+
+static void
+install_crash_handler(void)
+{
+#ifndef __SANITIZE_ADDRESS__
+    static char alt_stack[64 * 1024];
+    stack_t ss = {.ss_sp = alt_stack, .ss_size = sizeof alt_stack, .ss_flags = 0};
+    sigaltstack(&ss, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = crash_handler;
+    sa.sa_flags = SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, NULL);
+    sigaction(SIGBUS, &sa, NULL);
+#endif
 }
 
 void
@@ -356,8 +423,12 @@ simgrid_arguments(const struct sim_config *config, int *argc)
     g_ptr_array_add(args, g_strdup("--log=ker_engine.app:file:/dev/null"));
     g_ptr_array_add(args, g_strdup("--log=ker_engine.add:no"));
     g_ptr_array_add(args, g_strdup("--log=root.fmt:[%10.6r]%e%m%n"));
-    g_ptr_array_add(args, g_strdup("--cfg=contexts/guard-size:0"));
-    g_ptr_array_add(args, g_strdup_printf("--cfg=contexts/stack-size:%u", config->stack_kib));
+    g_ptr_array_add(args, g_strdup_printf("--cfg=contexts/guard-size:%d",
+                                          sim_engine_stack_guarded(config) ? 4096 : 0));
+    /* the stack size is set for all actors here, not per actor: SimGrid 3.32 maps per-actor
+     * stacks one by one, and past glibc's 65536 live mappings they land on the heap, zeroed */
+    g_ptr_array_add(args,
+                    g_strdup_printf("--cfg=contexts/stack-size:%u", sim_engine_stack_kib(config)));
     /* the environment may add SimGrid items (the sanitizer build picks thread contexts) */
     const char *extra = g_getenv("COLLSIM_SIMGRID_CFG");
     gchar **env_items = extra != NULL ? g_strsplit_set(extra, " \t", -1) : NULL;
@@ -393,6 +464,8 @@ sim_engine_run(const struct sim_config *config, struct sim_outcome *outcome, GEr
 
     int argc;
     gchar **argv = simgrid_arguments(config, &argc);
+    /* simgrid_init removes the items it consumes from argv: free from a copy of the array */
+    gchar **argv_owned = g_memdup2(argv, sizeof(gchar *) * (gsize)(argc + 1));
     simgrid_init(&argc, argv);
     simgrid_load_platform(platform);
     if (generated != NULL) {
@@ -408,25 +481,27 @@ sim_engine_run(const struct sim_config *config, struct sim_outcome *outcome, GEr
     if (!place_ranks(config, error)) {
         g_free(ranks);
         ranks = NULL;
-        g_strfreev(argv);
+        g_strfreev(argv_owned);
+        g_free(argv);
         return FALSE;
     }
     if (config->privatize && config->privatize_anchor != NULL &&
         !sim_privatize_setup(config->privatize_anchor, world_size, error)) {
         g_free(ranks);
         ranks = NULL;
-        g_strfreev(argv);
+        g_strfreev(argv_owned);
+        g_free(argv);
         return FALSE;
     }
     collsim_comm_world_setup(world_size);
     collsim_runtime_install(&sim_hooks);
+    install_crash_handler();
     start_barrier = sg_barrier_init(world_size);
 
     for (int r = 0; r < world_size; r++) {
         char name[24];
         g_snprintf(name, sizeof name, "rank-%d", r);
         sg_actor_t actor = sg_actor_init(name, ranks[r].host);
-        sg_actor_set_stacksize(actor, config->stack_kib * 1024u);
         sg_actor_set_data(actor, &ranks[r]);
         sg_actor_start(actor, rank_actor, 0, NULL);
     }
@@ -461,7 +536,9 @@ sim_engine_run(const struct sim_config *config, struct sim_outcome *outcome, GEr
         }
     }
     outcome->privatized_bytes_per_rank = sim_privatize_bytes_per_rank();
+    outcome->stack_kib = sim_engine_stack_kib(config);
     collsim_runtime_install(NULL);
-    g_strfreev(argv);
+    g_strfreev(argv_owned);
+    g_free(argv);
     return TRUE;
 }

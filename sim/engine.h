@@ -49,7 +49,7 @@ struct sim_config {
 
 enum sim_placement placement;
     gboolean oversubscribe;
-    guint stack_kib;             /* per-rank stack; 0 = default */
+    guint stack_kib;             /* per-rank stack in KiB; 0 = automatic (sim_engine_stack_kib) */
     enum sim_payload payload;
     struct model_transport transport;
     double compute_scale;        /* multiplies every op's flops; 0 = free reductions */
@@ -63,6 +63,16 @@ enum sim_placement placement;
 
 void sim_config_defaults(struct sim_config *config);
 
+/*
+ * The stack each rank gets, and whether a guard page ends it. Guard pages cost two memory
+ * mappings per rank (the kernel allows 65530), so they protect runs of up to 16384 ranks,
+ * whose stacks are then large (256 KiB, touched only as used). Larger runs get small stacks
+ * without guard (SimGrid then zeroes them, so they cost their full size): 16 KiB up to
+ * 262144 ranks, 8 KiB beyond. An explicit size keeps the guard page up to 16384 ranks.
+ */
+guint sim_engine_stack_kib(const struct sim_config *config);
+gboolean sim_engine_stack_guarded(const struct sim_config *config);
+
 /* Outcome of one simulation. */
 struct sim_outcome {
     int exit_code;        /* 0 if every rank returned 0 after MPI_Finalize */
@@ -70,6 +80,7 @@ struct sim_outcome {
     guint64 messages;     /* point-to-point messages sent, all ranks */
     guint64 bytes;        /* payload bytes of those messages */
     gsize privatized_bytes_per_rank;
+    guint stack_kib;
 };
 
 /*
@@ -87,5 +98,6 @@ enum { SIM_ERROR_PLATFORM, SIM_ERROR_PLACEMENT, SIM_ERROR_PROGRAM };
 /* Exit codes of a simulation that ended badly. */
 #define SIM_EXIT_DEADLOCK 4
 #define SIM_EXIT_NO_FINALIZE 5
+#define SIM_EXIT_CRASH 6
 
 #endif

@@ -89,7 +89,7 @@ peak_rss_kib(void)
 static int
 command_exec(int argc, char **argv)
 {
-    struct exec_options opt = {.nranks = 1, .stack_kib = 64, .eager_threshold = -1,
+    struct exec_options opt = {.nranks = 1, .stack_kib = 0, .eager_threshold = -1,
                                .send_overhead = -1, .recv_overhead = -1};
     GOptionEntry entries[] = {
         {"np", 'n', 0, G_OPTION_ARG_INT, &opt.nranks, "Number of simulated ranks (default 1)",
@@ -101,7 +101,8 @@ command_exec(int argc, char **argv)
         {"oversubscribe", 0, 0, G_OPTION_ARG_NONE, &opt.oversubscribe,
          "Allow more ranks than the platform has cores", NULL},
         {"stack-kib", 0, 0, G_OPTION_ARG_INT, &opt.stack_kib,
-         "Stack size of each rank in KiB (default 64)", "KIB"},
+         "Stack of each rank in KiB (default: 256 up to 16384 ranks, then 16, then 8)",
+         "KIB"},
         {"no-privatize", 0, 0, G_OPTION_ARG_NONE, &opt.no_privatize,
          "Share the program's global variables between ranks (saves memory at scale)", NULL},
         {"payload", 0, 0, G_OPTION_ARG_STRING, &opt.payload,
@@ -147,8 +148,8 @@ command_exec(int argc, char **argv)
         rc = usage_error("exec: -n must be at least 1 (got %d)", opt.nranks);
         goto out;
     }
-    if (opt.stack_kib < 16 || opt.stack_kib % 4 != 0) {
-        rc = usage_error("exec: --stack-kib must be a multiple of 4, at least 16 (got %d)",
+    if (opt.stack_kib != 0 && (opt.stack_kib < 8 || opt.stack_kib % 4 != 0)) {
+        rc = usage_error("exec: --stack-kib must be a multiple of 4, at least 8 (got %d)",
                          opt.stack_kib);
         goto out;
     }
@@ -214,9 +215,9 @@ command_exec(int argc, char **argv)
             fprintf(stderr,
                     "collsim: ranks %d  simulated %.9f s  messages %" G_GUINT64_FORMAT
                     "  bytes %" G_GUINT64_FORMAT "  wall %.3f s  peak RSS %ld KiB"
-                    "  (%.0f B/rank)  private globals %zu B/rank\n",
+                    "  (%.0f B/rank)  stack %u KiB  private globals %zu B/rank\n",
                     config.nranks, outcome.simulated_time, outcome.messages, outcome.bytes, wall,
-                    peak_rss_kib(), peak_rss_kib() * 1024.0 / config.nranks,
+                    peak_rss_kib(), peak_rss_kib() * 1024.0 / config.nranks, outcome.stack_kib,
                     outcome.privatized_bytes_per_rank);
         }
     }

@@ -69,6 +69,7 @@ struct sim_msg {
     void *rv_payload;
     gboolean data_arrived;          /* rendezvous data transfer finished */
     gboolean delivered;
+    gboolean carries_data;  /* payload mode data, or collsim's own traffic (always real) */
     int refs;
 };
 
@@ -163,7 +164,7 @@ msg_deliver(struct sim_msg *msg)
     req->status.MPI_TAG = msg->tag;
     req->status.collsim_bytes = bytes;
     req->status.MPI_ERROR = msg->bytes > capacity ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
-    if (sim_engine_config()->payload == SIM_PAYLOAD_NONE || bytes == 0)
+    if (!msg->carries_data || bytes == 0)
         return;
     if (msg->eager) {
         collsim_datatype_unpack(msg->data, bytes, req->buf, req->count, req->dt);
@@ -227,6 +228,24 @@ inbox_get_finished(struct sim_inbox_get *get)
     get->msg->inbox_arrived = TRUE;
 }
 
+/*
+ * Release the handles of my eager sends that have arrived, oldest first, stopping at the
+ * first still in flight. Only called where the rank is about to block anyway, so it costs
+ * no simulated time.
+ */
+static void
+outbox_reap(struct sim_rank *me)
+{
+    sg_comm_t put;
+    while ((put = g_queue_peek_head(&me->outbox)) != NULL) {
+        int done = sg_comm_test(put);
+        sim_after_yield();
+        if (!done)
+            break;
+        g_queue_pop_head(&me->outbox);
+    }
+}
+
 /* ---------------------------------------------------------------- posting */
 
 static struct collsim_request *
@@ -283,6 +302,9 @@ start_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_C
     msg->tag = tag;
     msg->bytes = collsim_datatype_packed_size(count, dt);
     msg->eager = !synchronous && msg->bytes <= config->transport.eager_threshold;
+    /* communicator construction sends real addresses even when the run moves only sizes */
+    msg->carries_data = config->payload == SIM_PAYLOAD_DATA ||
+                        (collsim_comm_is_internal(comm) && tag <= COLLSIM_TAG_INTERNAL_MAX);
     msg->refs = 1;
     sreq->msg = msg;
 
@@ -293,7 +315,7 @@ start_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_C
     }
 
     if (msg->eager) {
-        if (config->payload == SIM_PAYLOAD_DATA && msg->bytes > 0) {
+        if (msg->carries_data && msg->bytes > 0) {
             msg->data = g_malloc(msg->bytes);
             collsim_datatype_pack(buf, count, dt, msg->data);
         }
@@ -332,8 +354,9 @@ start_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_C
      * or not, so an empty message (or an envelope) travels as one byte. */
     inbox_announce(dst, msg);
     long inbox_bytes = msg->eager && msg->bytes > 0 ? (long)msg->bytes : 1;
-    sg_comm_t inbox_put = sg_mailbox_put_init(dst->inbox, msg, inbox_bytes);
-    sg_comm_detach(inbox_put, NULL);
+    /* not detached: SimGrid 3.32 keeps detached transfers in one global list and removes
+     * each by a linear scan, which turns a million concurrent sends quadratic */
+    g_queue_push_tail(&me->outbox, sg_mailbox_put_async(dst->inbox, msg, inbox_bytes));
     sim_after_yield();
 
     if (!msg->eager) {
@@ -556,6 +579,9 @@ progress_wait(struct collsim_request **reqs, int n, enum wait_mode mode, gboolea
         }
         /* issuing gets let other ranks run: if one of them matched or queued a message for
          * us meanwhile, what we wait for may have changed; look at the requests again */
+        if (me->generation != generation)
+            continue;
+        outbox_reap(me);
         if (me->generation != generation)
             continue;
         me->blocked_in = call;
@@ -1153,12 +1179,19 @@ sim_p2p_rank_start(struct sim_rank *rank)
     g_queue_init(&rank->unexpected);
     g_queue_init(&rank->inbox_unfetched);
     g_queue_init(&rank->pending_gets);
+    g_queue_init(&rank->outbox);
 }
 
 /* Release what a rank still holds when it returns from main. */
 void
 sim_p2p_rank_finish(struct sim_rank *rank)
 {
+    /* the last eager sends may still be in flight: let them land */
+    sg_comm_t put;
+    while ((put = g_queue_pop_head(&rank->outbox)) != NULL) {
+        sg_comm_wait(put);
+        sim_after_yield();
+    }
     struct sim_inbox_get *get;
     while ((get = g_queue_pop_head(&rank->pending_gets)) != NULL) {
         sg_comm_unref(get->comm);

@@ -416,7 +416,7 @@ tree_gather_ints(MPI_Comm twin, int p, int r, int tag, const int *mine, int rec,
             continue;
         int src = (int)(r + mask);
         int n = subtree_size(src, p);
-        /* grow only as data arrives: memory stays proportional to what this rank holds */
+        /* grow one child at a time: never more than twice what this rank already holds */
         buf = g_renew(int, buf, (gsize)(have + n) * (gsize)rec);
         rc = MPI_Recv(buf + (gsize)have * (gsize)rec, n * rec, MPI_INT, src, tag, twin,
                       MPI_STATUS_IGNORE);

@@ -17,7 +17,6 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 
 #include <glib.h>
 
