@@ -48,6 +48,16 @@ struct sim_inbox_get {
     struct sim_msg *msg;    /* NULL while pending (no put paired yet) */
 };
 
+/*
+ * One of my eager sends still held by SimGrid. Its receiver sets `landed` when the transfer
+ * has arrived; I then wait on it, which returns at once and lets SimGrid forget it. (Testing
+ * instead would leave it in my SimGrid activity list, which every completion scans.)
+ */
+struct sim_outbox_entry {
+    sg_comm_t put;
+    gboolean landed;
+};
+
 struct sim_msg {
     guint32 context;
     int src_world;
@@ -70,6 +80,7 @@ struct sim_msg {
     gboolean data_arrived;          /* rendezvous data transfer finished */
     gboolean delivered;
     gboolean carries_data;  /* payload mode data, or collsim's own traffic (always real) */
+    struct sim_outbox_entry *outbox_entry;  /* the sender's record of the inbox transfer */
     int refs;
 };
 
@@ -226,6 +237,10 @@ inbox_get_finished(struct sim_inbox_get *get)
     get->comm = NULL;
     g_assert(get->msg != NULL);
     get->msg->inbox_arrived = TRUE;
+    if (get->msg->outbox_entry != NULL) {
+        get->msg->outbox_entry->landed = TRUE;
+        get->msg->outbox_entry = NULL;
+    }
 }
 
 /*
@@ -236,13 +251,12 @@ inbox_get_finished(struct sim_inbox_get *get)
 static void
 outbox_reap(struct sim_rank *me)
 {
-    sg_comm_t put;
-    while ((put = g_queue_peek_head(&me->outbox)) != NULL) {
-        int done = sg_comm_test(put);
-        sim_after_yield();
-        if (!done)
-            break;
+    struct sim_outbox_entry *entry;
+    while ((entry = g_queue_peek_head(&me->outbox)) != NULL && entry->landed) {
         g_queue_pop_head(&me->outbox);
+        sg_comm_wait(entry->put);
+        sim_after_yield();
+        g_free(entry);
     }
 }
 
@@ -356,7 +370,10 @@ start_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_C
     long inbox_bytes = msg->eager && msg->bytes > 0 ? (long)msg->bytes : 1;
     /* not detached: SimGrid 3.32 keeps detached transfers in one global list and removes
      * each by a linear scan, which turns a million concurrent sends quadratic */
-    g_queue_push_tail(&me->outbox, sg_mailbox_put_async(dst->inbox, msg, inbox_bytes));
+    struct sim_outbox_entry *entry = g_new0(struct sim_outbox_entry, 1);
+    msg->outbox_entry = entry;
+    g_queue_push_tail(&me->outbox, entry);
+    entry->put = sg_mailbox_put_async(dst->inbox, msg, inbox_bytes);
     sim_after_yield();
 
     if (!msg->eager) {
@@ -515,13 +532,17 @@ request_advance(struct sim_rank *me, struct collsim_request *req, struct wait_se
     return TRUE;
 }
 
-/* Non-blocking check of every handle in `set`, recording those that finished. */
+/*
+ * Non-blocking check of every handle in `set`, recording those that finished. (SimGrid 3.32
+ * keeps a tested handle in the actor's activity list, which each later completion scans, and
+ * its zero-timeout waits drop every handle on timeout; so blocking calls always wait, and
+ * only MPI_Test and MPI_Iprobe test.)
+ */
 static void
 wait_set_test(struct wait_set *set)
 {
     for (guint i = 0; i < set->comms->len; i++) {
-        sg_comm_t comm = g_array_index(set->comms, sg_comm_t, i);
-        int done = sg_comm_test(comm);
+        int done = sg_comm_test(g_array_index(set->comms, sg_comm_t, i));
         sim_after_yield();
         if (done)
             transfer_finished(g_array_index(set->kinds, enum wait_kind, i), set->what->pdata[i]);
@@ -1079,7 +1100,7 @@ envelope_here(struct sim_rank *me, struct sim_msg *msg, gboolean blocking)
     if (msg->inbox == NULL)
         inbox_fetch_all(me);
     if (!blocking) {
-        int done = sg_comm_test(msg->inbox->comm);
+        gboolean done = sg_comm_test(msg->inbox->comm);
         sim_after_yield();
         if (done)
             inbox_get_finished(msg->inbox);
@@ -1187,10 +1208,12 @@ void
 sim_p2p_rank_finish(struct sim_rank *rank)
 {
     /* the last eager sends may still be in flight: let them land */
-    sg_comm_t put;
-    while ((put = g_queue_pop_head(&rank->outbox)) != NULL) {
-        sg_comm_wait(put);
+    struct sim_outbox_entry *entry;
+    while ((entry = g_queue_pop_head(&rank->outbox)) != NULL) {
+        sg_comm_wait(entry->put);
         sim_after_yield();
+        /* a message never received keeps pointing here */
+        g_free(entry);
     }
     struct sim_inbox_get *get;
     while ((get = g_queue_pop_head(&rank->pending_gets)) != NULL) {

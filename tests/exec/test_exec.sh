@@ -83,9 +83,12 @@ run deadlock 4 "$COLLSIM" exec "$PROGRAMS_DIR/deadlock.so" -n 3 && {
     expect_err deadlock "rank 2 is blocked in MPI_Recv waiting for a message from rank 0 (tag 5)"
 }
 
-# A rank that overflows its stack is named; a bigger stack lets the same program run.
-run bigstack 6 "$COLLSIM" exec "$PROGRAMS_DIR/bigstack.so" -n 2 &&
-    expect_err bigstack "collsim: rank 0 died of SIGSEGV (segmentation fault)"
+# A rank that overflows its stack is named (AddressSanitizer keeps that signal for itself);
+# a bigger stack lets the same program run.
+if [ "${COLLSIM_SANITIZED:-no}" != yes ]; then
+    run bigstack 6 "$COLLSIM" exec "$PROGRAMS_DIR/bigstack.so" -n 2 &&
+        expect_err bigstack "collsim: rank 0 died of SIGSEGV (segmentation fault)"
+fi
 printf 'rank 0: 0\nrank 1: 1\n' >"$tmp/bigstack-ok.expected"
 run bigstack-ok 0 "$COLLSIM" exec "$PROGRAMS_DIR/bigstack.so" -n 2 --stack-kib 2048 &&
     expect_file bigstack-ok "$tmp/bigstack-ok.expected"
