@@ -1,0 +1,57 @@
+/*
+ * coll_algos.h — every collective algorithm, declared with its collective's function type so
+ * that the compiler checks each signature. One line per algorithm; the registry
+ * (coll_registry.c) says what each requires.
+ */
+#ifndef COLLSIM_COLL_ALGOS_H
+#define COLLSIM_COLL_ALGOS_H
+
+#include "coll.h"
+
+/* Bcast */
+coll_bcast_fn coll_bcast_linear;
+coll_bcast_fn coll_bcast_binomial;
+
+/* Scatterv / Gatherv */
+coll_scatterv_fn coll_scatterv_linear;
+coll_gatherv_fn coll_gatherv_linear;
+
+/* Reduce */
+coll_reduce_fn coll_reduce_chain;
+coll_reduce_fn coll_reduce_linear;
+coll_reduce_fn coll_reduce_binomial;
+coll_reduce_fn coll_reduce_in_order_binary;
+coll_reduce_fn coll_reduce_knomial;
+coll_reduce_fn coll_reduce_pipeline_chain;
+coll_reduce_fn coll_reduce_pipeline_binary;
+coll_reduce_fn coll_reduce_rabenseifner;
+
+/* Allreduce */
+coll_allreduce_fn coll_allreduce_reduce_bcast;
+coll_allreduce_fn coll_allreduce_recursive_doubling;
+coll_allreduce_fn coll_allreduce_halving_doubling;
+coll_allreduce_fn coll_allreduce_ring;
+coll_allreduce_fn coll_allreduce_ring_segmented;
+coll_allreduce_fn coll_allreduce_rabenseifner;
+
+/* Reduce_scatter */
+coll_reduce_scatter_fn coll_reduce_scatter_reduce_scatterv;
+coll_reduce_scatter_fn coll_reduce_scatter_recursive_halving;
+coll_reduce_scatter_fn coll_reduce_scatter_pairwise;
+coll_reduce_scatter_fn coll_reduce_scatter_ring;
+coll_reduce_scatter_fn coll_reduce_scatter_recursive_doubling;
+
+/* Reduce_scatter_block */
+coll_reduce_scatter_block_fn coll_reduce_scatter_block_reduce_scatter;
+coll_reduce_scatter_block_fn coll_reduce_scatter_block_recursive_halving;
+coll_reduce_scatter_block_fn coll_reduce_scatter_block_pairwise;
+coll_reduce_scatter_block_fn coll_reduce_scatter_block_ring;
+coll_reduce_scatter_block_fn coll_reduce_scatter_block_recursive_doubling;
+
+/* Scan / Exscan */
+coll_scan_fn coll_scan_linear;
+coll_scan_fn coll_scan_recursive_doubling;
+coll_exscan_fn coll_exscan_linear;
+coll_exscan_fn coll_exscan_recursive_doubling;
+
+#endif

@@ -1,0 +1,236 @@
+/*
+ * coll_registry.c — the table of collective algorithms.
+ *
+ * Adding an algorithm: its file, one line in coll_algos.h, one row here, one Makefile.am line.
+ * The `requires` flags must say exactly what the algorithm's header comment says; the tests
+ * run each flag's violating case. Keep rows of one kind together.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "coll_algos.h"
+#include "coll_registry.h"
+
+#define SEG_DEFAULT 8192
+#define NO_PARAMS {0, 0}
+
+static const struct coll_algorithm rows[] = {
+    /* Bcast */
+    {COLL_BCAST, "linear", {.bcast = coll_bcast_linear}, 0, 0, NO_PARAMS,
+     "root sends to every rank in turn"},
+    {COLL_BCAST, "binomial", {.bcast = coll_bcast_binomial}, 0, 0, NO_PARAMS,
+     "binomial tree rooted at root: ceil(log2 P) rounds"},
+
+    /* Scatterv / Gatherv */
+    {COLL_SCATTERV, "linear", {.scatterv = coll_scatterv_linear}, 0, COLL_IN_PLACE, NO_PARAMS,
+     "root sends each rank its block"},
+    {COLL_GATHERV, "linear", {.gatherv = coll_gatherv_linear}, 0, COLL_IN_PLACE, NO_PARAMS,
+     "root receives each rank's block"},
+
+    /* Reduce */
+    {COLL_REDUCE, "chain", {.reduce = coll_reduce_chain}, 0, 0, NO_PARAMS,
+     "the seed's sequential chain: 0 -> 1 -> ... -> P-1, then to the root"},
+    {COLL_REDUCE, "linear", {.reduce = coll_reduce_linear}, 0, COLL_IN_PLACE, NO_PARAMS,
+     "root receives every contribution and folds them in rank order"},
+    {COLL_REDUCE, "binomial", {.reduce = coll_reduce_binomial}, COLL_REQ_COMMUTATIVE, 0,
+     NO_PARAMS, "binomial tree rooted at root (rank order lost when root != 0)"},
+    {COLL_REDUCE, "in_order_binary", {.reduce = coll_reduce_in_order_binary}, 0, 0, NO_PARAMS,
+     "in-order binary tree over ranks 0..P-1, result sent to root"},
+    {COLL_REDUCE, "knomial", {.reduce = coll_reduce_knomial}, COLL_REQ_COMMUTATIVE, COLL_RADIX,
+     {0, 4}, "k-nomial tree of radix k rooted at root"},
+    {COLL_REDUCE, "pipeline_chain", {.reduce = coll_reduce_pipeline_chain}, 0, COLL_SEGMENTED,
+     {SEG_DEFAULT, 0}, "chain 0 -> ... -> P-1 in segments of segment_bytes, pipelined"},
+    {COLL_REDUCE, "pipeline_binary", {.reduce = coll_reduce_pipeline_binary}, 0,
+     COLL_SEGMENTED, {SEG_DEFAULT, 0}, "in-order binary tree in segments, pipelined"},
+    {COLL_REDUCE, "rabenseifner", {.reduce = coll_reduce_rabenseifner},
+     COLL_REQ_COMMUTATIVE | COLL_REQ_COUNT_GE_SIZE, 0, NO_PARAMS,
+     "reduce-scatter by recursive halving, then binomial gather to root"},
+
+    /* Allreduce */
+    {COLL_ALLREDUCE, "reduce_bcast", {.allreduce = coll_allreduce_reduce_bcast}, 0,
+     COLL_IN_PLACE, NO_PARAMS, "in-order binary reduce to rank 0, then binomial broadcast"},
+    {COLL_ALLREDUCE, "recursive_doubling", {.allreduce = coll_allreduce_recursive_doubling}, 0,
+     COLL_IN_PLACE, NO_PARAMS, "recursive doubling; extra ranks folded into neighbours first"},
+    {COLL_ALLREDUCE, "halving_doubling", {.allreduce = coll_allreduce_halving_doubling},
+     COLL_REQ_COMMUTATIVE, COLL_IN_PLACE, NO_PARAMS,
+     "the textbook's doubling scheme: halves fold onto mirror ranks, then the result doubles back"},
+    {COLL_ALLREDUCE, "ring", {.allreduce = coll_allreduce_ring},
+     COLL_REQ_COMMUTATIVE | COLL_REQ_COUNT_GE_SIZE, COLL_IN_PLACE, NO_PARAMS,
+     "reduce-scatter ring then allgather ring"},
+    {COLL_ALLREDUCE, "ring_segmented", {.allreduce = coll_allreduce_ring_segmented},
+     COLL_REQ_COMMUTATIVE | COLL_REQ_COUNT_GE_SIZE, COLL_IN_PLACE | COLL_SEGMENTED,
+     {SEG_DEFAULT, 0}, "ring with each block sent in segments"},
+    {COLL_ALLREDUCE, "rabenseifner", {.allreduce = coll_allreduce_rabenseifner},
+     COLL_REQ_COMMUTATIVE | COLL_REQ_COUNT_GE_SIZE, COLL_IN_PLACE, NO_PARAMS,
+     "reduce-scatter by recursive halving, allgather by recursive doubling"},
+
+    /* Reduce_scatter */
+    {COLL_REDUCE_SCATTER, "reduce_scatterv",
+     {.reduce_scatter = coll_reduce_scatter_reduce_scatterv}, 0, COLL_IN_PLACE, NO_PARAMS,
+     "in-order reduce to rank 0, then linear scatterv"},
+    {COLL_REDUCE_SCATTER, "recursive_halving",
+     {.reduce_scatter = coll_reduce_scatter_recursive_halving}, COLL_REQ_COMMUTATIVE,
+     COLL_IN_PLACE, NO_PARAMS, "recursive halving of the vector"},
+    {COLL_REDUCE_SCATTER, "pairwise", {.reduce_scatter = coll_reduce_scatter_pairwise},
+     COLL_REQ_COMMUTATIVE, COLL_IN_PLACE, NO_PARAMS, "P-1 pairwise exchanges of blocks"},
+    {COLL_REDUCE_SCATTER, "ring", {.reduce_scatter = coll_reduce_scatter_ring},
+     COLL_REQ_COMMUTATIVE, COLL_IN_PLACE, NO_PARAMS, "blocks travel around a ring"},
+    {COLL_REDUCE_SCATTER, "recursive_doubling",
+     {.reduce_scatter = coll_reduce_scatter_recursive_doubling}, 0, COLL_IN_PLACE, NO_PARAMS,
+     "recursive doubling keeping rank order (non-commutative safe)"},
+
+    /* Reduce_scatter_block */
+    {COLL_REDUCE_SCATTER_BLOCK, "reduce_scatter",
+     {.reduce_scatter_block = coll_reduce_scatter_block_reduce_scatter}, 0, COLL_IN_PLACE,
+     NO_PARAMS, "in-order reduce to rank 0, then linear scatter"},
+    {COLL_REDUCE_SCATTER_BLOCK, "recursive_halving",
+     {.reduce_scatter_block = coll_reduce_scatter_block_recursive_halving},
+     COLL_REQ_COMMUTATIVE, COLL_IN_PLACE, NO_PARAMS, "recursive halving of the vector"},
+    {COLL_REDUCE_SCATTER_BLOCK, "pairwise",
+     {.reduce_scatter_block = coll_reduce_scatter_block_pairwise}, COLL_REQ_COMMUTATIVE,
+     COLL_IN_PLACE, NO_PARAMS, "P-1 pairwise exchanges of blocks"},
+    {COLL_REDUCE_SCATTER_BLOCK, "ring", {.reduce_scatter_block = coll_reduce_scatter_block_ring},
+     COLL_REQ_COMMUTATIVE, COLL_IN_PLACE, NO_PARAMS, "blocks travel around a ring"},
+    {COLL_REDUCE_SCATTER_BLOCK, "recursive_doubling",
+     {.reduce_scatter_block = coll_reduce_scatter_block_recursive_doubling}, 0, COLL_IN_PLACE,
+     NO_PARAMS, "recursive doubling keeping rank order (non-commutative safe)"},
+
+    /* Scan / Exscan */
+    {COLL_SCAN, "linear", {.scan = coll_scan_linear}, 0, COLL_IN_PLACE, NO_PARAMS,
+     "chain: rank i receives the prefix of 0..i-1 from i-1"},
+    {COLL_SCAN, "recursive_doubling", {.scan = coll_scan_recursive_doubling}, 0, COLL_IN_PLACE,
+     NO_PARAMS, "recursive doubling of prefixes (Hillis-Steele), rank order kept"},
+    {COLL_EXSCAN, "linear", {.exscan = coll_exscan_linear}, 0, COLL_IN_PLACE, NO_PARAMS,
+     "chain: rank i receives the prefix of 0..i-1 from i-1"},
+    {COLL_EXSCAN, "recursive_doubling", {.exscan = coll_exscan_recursive_doubling}, 0,
+     COLL_IN_PLACE, NO_PARAMS, "recursive doubling of prefixes, rank order kept"},
+};
+
+const struct coll_algorithm *
+coll_registry_rows(size_t *count)
+{
+    *count = sizeof rows / sizeof rows[0];
+    return rows;
+}
+
+const struct coll_algorithm *
+coll_registry_find(enum coll_kind kind, const char *name)
+{
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (rows[i].kind == kind && strcmp(rows[i].name, name) == 0)
+            return &rows[i];
+    return NULL;
+}
+
+size_t
+coll_registry_count(enum coll_kind kind)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        n += rows[i].kind == kind;
+    return n;
+}
+
+const struct coll_algorithm *
+coll_registry_nth(enum coll_kind kind, size_t index)
+{
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (rows[i].kind == kind && index-- == 0)
+            return &rows[i];
+    return NULL;
+}
+
+static const char *const kind_names[COLL_KIND_COUNT] = {
+    [COLL_BARRIER] = "barrier",
+    [COLL_BCAST] = "bcast",
+    [COLL_GATHER] = "gather",
+    [COLL_GATHERV] = "gatherv",
+    [COLL_SCATTER] = "scatter",
+    [COLL_SCATTERV] = "scatterv",
+    [COLL_ALLGATHER] = "allgather",
+    [COLL_ALLGATHERV] = "allgatherv",
+    [COLL_ALLTOALL] = "alltoall",
+    [COLL_ALLTOALLV] = "alltoallv",
+    [COLL_ALLTOALLW] = "alltoallw",
+    [COLL_REDUCE] = "reduce",
+    [COLL_ALLREDUCE] = "allreduce",
+    [COLL_REDUCE_SCATTER] = "reduce_scatter",
+    [COLL_REDUCE_SCATTER_BLOCK] = "reduce_scatter_block",
+    [COLL_SCAN] = "scan",
+    [COLL_EXSCAN] = "exscan",
+};
+
+static const char *const kind_mpi_names[COLL_KIND_COUNT] = {
+    [COLL_BARRIER] = "MPI_Barrier",
+    [COLL_BCAST] = "MPI_Bcast",
+    [COLL_GATHER] = "MPI_Gather",
+    [COLL_GATHERV] = "MPI_Gatherv",
+    [COLL_SCATTER] = "MPI_Scatter",
+    [COLL_SCATTERV] = "MPI_Scatterv",
+    [COLL_ALLGATHER] = "MPI_Allgather",
+    [COLL_ALLGATHERV] = "MPI_Allgatherv",
+    [COLL_ALLTOALL] = "MPI_Alltoall",
+    [COLL_ALLTOALLV] = "MPI_Alltoallv",
+    [COLL_ALLTOALLW] = "MPI_Alltoallw",
+    [COLL_REDUCE] = "MPI_Reduce",
+    [COLL_ALLREDUCE] = "MPI_Allreduce",
+    [COLL_REDUCE_SCATTER] = "MPI_Reduce_scatter",
+    [COLL_REDUCE_SCATTER_BLOCK] = "MPI_Reduce_scatter_block",
+    [COLL_SCAN] = "MPI_Scan",
+    [COLL_EXSCAN] = "MPI_Exscan",
+};
+
+const char *
+coll_kind_name(enum coll_kind kind)
+{
+    return kind < COLL_KIND_COUNT ? kind_names[kind] : "?";
+}
+
+const char *
+coll_kind_mpi_name(enum coll_kind kind)
+{
+    return kind < COLL_KIND_COUNT ? kind_mpi_names[kind] : "?";
+}
+
+int
+coll_kind_from_name(const char *name, enum coll_kind *kind)
+{
+    for (int k = 0; k < COLL_KIND_COUNT; k++) {
+        if (strcmp(name, kind_names[k]) == 0) {
+            *kind = (enum coll_kind)k;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int
+coll_kind_reduces(enum coll_kind kind)
+{
+    return kind == COLL_REDUCE || kind == COLL_ALLREDUCE || kind == COLL_REDUCE_SCATTER ||
+           kind == COLL_REDUCE_SCATTER_BLOCK || kind == COLL_SCAN || kind == COLL_EXSCAN;
+}
+
+void
+coll_requirements_describe(unsigned requires, char *buf, size_t size)
+{
+    static const struct {
+        unsigned flag;
+        const char *text;
+    } texts[] = {
+        {COLL_REQ_COMMUTATIVE, "commutative op"},
+        {COLL_REQ_POWER_OF_TWO, "power-of-two ranks"},
+        {COLL_REQ_COUNT_GE_SIZE, "count >= ranks"},
+        {COLL_REQ_CONTIGUOUS, "contiguous datatype"},
+    };
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        if (!(requires & texts[i].flag))
+            continue;
+        int n = snprintf(buf + used, size - used, "%s%s", used ? ", " : "", texts[i].text);
+        if (n < 0 || (size_t)n >= size - used)
+            break;
+        used += (size_t)n;
+    }
+}

@@ -1,0 +1,90 @@
+/*
+ * coll_util.c — scratch buffers, local copies and index arithmetic for collective algorithms.
+ * Standard MPI calls only.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll_util.h"
+
+void *
+coll_tmp_alloc(int count, MPI_Datatype dt, void **mem)
+{
+    MPI_Aint lb, extent, true_lb, true_extent;
+    *mem = NULL;
+    if (count <= 0)
+        return NULL;
+    MPI_Type_get_extent(dt, &lb, &extent);
+    MPI_Type_get_true_extent(dt, &true_lb, &true_extent);
+    size_t bytes = (size_t)true_extent + (size_t)extent * (size_t)(count - 1);
+    *mem = malloc(bytes > 0 ? bytes : 1);
+    if (*mem == NULL)
+        return NULL;
+    return (char *)*mem - true_lb;
+}
+
+int
+coll_copy(const void *src, void *dst, int count, MPI_Datatype dt)
+{
+    if (count == 0 || src == dst)
+        return MPI_SUCCESS;
+    int size;
+    MPI_Aint lb, extent, true_lb, true_extent;
+    MPI_Type_size(dt, &size);
+    MPI_Type_get_extent(dt, &lb, &extent);
+    MPI_Type_get_true_extent(dt, &true_lb, &true_extent);
+    if (true_extent == size && extent == size) {
+        /* contiguous: one block of count * size bytes starting at the true lower bound */
+        memcpy((char *)dst + true_lb, (const char *)src + true_lb, (size_t)size * (size_t)count);
+        return MPI_SUCCESS;
+    }
+    /* non-contiguous: through a packed image */
+    int packed = 0, position = 0, rc;
+    rc = MPI_Pack_size(count, dt, MPI_COMM_SELF, &packed);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    void *tmp = malloc(packed > 0 ? (size_t)packed : 1);
+    if (tmp == NULL)
+        return MPI_ERR_NO_MEM;
+    rc = MPI_Pack(src, count, dt, tmp, packed, &position, MPI_COMM_SELF);
+    if (rc == MPI_SUCCESS) {
+        position = 0;
+        rc = MPI_Unpack(tmp, packed, &position, dst, count, dt, MPI_COMM_SELF);
+    }
+    free(tmp);
+    return rc;
+}
+
+void *
+coll_item(void *buf, MPI_Aint index, MPI_Datatype dt)
+{
+    MPI_Aint lb, extent;
+    MPI_Type_get_extent(dt, &lb, &extent);
+    return (char *)buf + index * extent;
+}
+
+const void *
+coll_citem(const void *buf, MPI_Aint index, MPI_Datatype dt)
+{
+    MPI_Aint lb, extent;
+    MPI_Type_get_extent(dt, &lb, &extent);
+    return (const char *)buf + index * extent;
+}
+
+int
+coll_pof2_floor(int n)
+{
+    int p = 1;
+    while (p * 2 <= n)
+        p *= 2;
+    return p;
+}
+
+int
+coll_ceil_log2(int n)
+{
+    int k = 0;
+    while ((1 << k) < n)
+        k++;
+    return k;
+}
