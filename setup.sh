@@ -7,7 +7,8 @@ set -e
 cd "$(dirname "$0")"
 
 PACKAGES="build-essential autoconf automake libtool pkg-config \
-libsimgrid-dev libglib2.0-dev check libjson-glib-dev libcairo2-dev valgrind"
+libsimgrid-dev libglib2.0-dev check libjson-glib-dev libcairo2-dev valgrind \
+libopenmpi-dev openmpi-bin"
 
 if [ -z "${SKIP_APT:-}" ]; then
     SUDO=""

@@ -108,6 +108,7 @@ sim_after_yield(void)
         sim_privatize_switch(rank);
 }
 
+#ifndef __SANITIZE_ADDRESS__
 /*
  * A rank that crashes takes the whole simulation down; say which one, and the likeliest
  * cause in a simulator (a stack smaller than the program's local arrays), then exit. Only
@@ -133,6 +134,8 @@ crash_handler(int sig)
         _exit(SIM_EXIT_CRASH);
     _exit(SIM_EXIT_CRASH);
 }
+
+#endif
 
 static void
 install_crash_handler(void)
@@ -183,6 +186,31 @@ hook_charge_op(MPI_Op op, MPI_Datatype dt, int count)
     }
 }
 
+static GArray *served;
+
+static void
+hook_coll_served(int kind, const char *algorithm)
+{
+    for (guint i = 0; i < served->len; i++) {
+        struct sim_served *s = &g_array_index(served, struct sim_served, i);
+        if (s->kind == kind && s->algorithm == algorithm) {
+            s->calls++;
+            return;
+        }
+    }
+    struct sim_served s = {kind, algorithm, 1};
+    g_array_append_val(served, s);
+}
+
+static gint
+served_cmp(gconstpointer a, gconstpointer b)
+{
+    const struct sim_served *x = a, *y = b;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    return strcmp(x->algorithm, y->algorithm);
+}
+
 static void G_GNUC_NORETURN
 hook_abort(int exit_code)
 {
@@ -193,6 +221,7 @@ static const struct collsim_runtime_hooks sim_hooks = {
     .world_rank = hook_world_rank,
     .world_size = hook_world_size,
     .charge_op = hook_charge_op,
+    .coll_served = hook_coll_served,
     .abort = hook_abort,
 };
 
@@ -494,6 +523,7 @@ sim_engine_run(const struct sim_config *config, struct sim_outcome *outcome, GEr
         return FALSE;
     }
     collsim_comm_world_setup(world_size);
+    served = g_array_new(FALSE, FALSE, sizeof(struct sim_served));
     collsim_runtime_install(&sim_hooks);
     install_crash_handler();
     start_barrier = sg_barrier_init(world_size);
@@ -537,6 +567,9 @@ sim_engine_run(const struct sim_config *config, struct sim_outcome *outcome, GEr
     }
     outcome->privatized_bytes_per_rank = sim_privatize_bytes_per_rank();
     outcome->stack_kib = sim_engine_stack_kib(config);
+    g_array_sort(served, served_cmp);
+    outcome->served = served;
+    served = NULL;
     collsim_runtime_install(NULL);
     g_strfreev(argv_owned);
     g_free(argv);

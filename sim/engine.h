@@ -73,6 +73,13 @@ void sim_config_defaults(struct sim_config *config);
 guint sim_engine_stack_kib(const struct sim_config *config);
 gboolean sim_engine_stack_guarded(const struct sim_config *config);
 
+/* How many calls of a collective one algorithm served. */
+struct sim_served {
+    int kind;               /* enum coll_kind */
+    const char *algorithm;  /* registry name (static) */
+    guint64 calls;
+};
+
 /* Outcome of one simulation. */
 struct sim_outcome {
     int exit_code;        /* 0 if every rank returned 0 after MPI_Finalize */
@@ -81,6 +88,7 @@ struct sim_outcome {
     guint64 bytes;        /* payload bytes of those messages */
     gsize privatized_bytes_per_rank;
     guint stack_kib;
+    GArray *served;       /* struct sim_served, sorted by kind then name; caller frees */
 };
 
 /*

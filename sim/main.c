@@ -19,6 +19,8 @@
 #include <gmodule.h>
 
 #include "engine.h"
+#include "src/coll/coll_registry.h"
+#include "src/coll/coll_select.h"
 
 #define EXIT_USAGE 2
 
@@ -39,6 +41,67 @@ usage_error(const char *fmt, ...)
 
 /* ---------------------------------------------------------------- exec */
 
+/*
+ * Parse "reduce=knomial,radix=8" and force it. Returns FALSE after printing one message.
+ */
+static gboolean
+force_algorithm(const char *spec)
+{
+    gchar **parts = g_strsplit(spec, ",", -1);
+    gchar **kv = g_strsplit(parts[0], "=", 2);
+    gboolean ok = FALSE;
+    enum coll_kind kind;
+    struct coll_params params = {0, 0};
+    char why[256];
+    if (kv[0] == NULL || kv[1] == NULL || *kv[1] == '\0') {
+        usage_error("exec: --algorithm wants COLLECTIVE=NAME (got '%s')", spec);
+        goto out;
+    }
+    if (!coll_kind_from_name(kv[0], &kind)) {
+        usage_error("exec: --algorithm: unknown collective '%s' (e.g. reduce, allreduce, bcast)",
+                    kv[0]);
+        goto out;
+    }
+    for (gchar **p = parts + 1; *p != NULL; p++) {
+        gchar *end = NULL;
+        if (g_str_has_prefix(*p, "segment_bytes=")) {
+            gint64 v = g_ascii_strtoll(*p + 14, &end, 10);
+            params.segment_bytes = (end != NULL && *end == '\0' && v > 0 && v < G_MAXINT) ? (int)v : -1;
+        } else if (g_str_has_prefix(*p, "radix=")) {
+            gint64 v = g_ascii_strtoll(*p + 6, &end, 10);
+            params.radix = (end != NULL && *end == '\0' && v > 1 && v < G_MAXINT) ? (int)v : -1;
+        } else {
+            usage_error("exec: --algorithm %s: unknown parameter '%s' (segment_bytes, radix)",
+                        spec, *p);
+            goto out;
+        }
+        if (params.segment_bytes < 0 || params.radix < 0) {
+            usage_error("exec: --algorithm %s: bad value in '%s'", spec, *p);
+            goto out;
+        }
+    }
+    if (!coll_select_force(kind, kv[1], &params, why, sizeof why)) {
+        usage_error("exec: --algorithm %s: %s", spec, why);
+        goto out;
+    }
+    ok = TRUE;
+out:
+    g_strfreev(kv);
+    g_strfreev(parts);
+    return ok;
+}
+
+static void
+print_served(const struct sim_outcome *outcome)
+{
+    for (guint i = 0; outcome->served != NULL && i < outcome->served->len; i++) {
+        const struct sim_served *s = &g_array_index(outcome->served, struct sim_served, i);
+        fprintf(stderr, "collsim: %s: %" G_GUINT64_FORMAT " call%s served by %s\n",
+                coll_kind_mpi_name((enum coll_kind)s->kind), s->calls, s->calls == 1 ? "" : "s",
+                s->algorithm);
+    }
+}
+
 struct exec_options {
     gint nranks;
     gchar *platform;
@@ -51,6 +114,7 @@ struct exec_options {
     gdouble send_overhead;
     gdouble recv_overhead;
     gchar **simgrid_cfg;
+    gchar **algorithms;
     gboolean stats;
 };
 
@@ -113,6 +177,9 @@ command_exec(int argc, char **argv)
          "Sender CPU seconds per message (default 0)", "SECONDS"},
         {"recv-overhead", 0, 0, G_OPTION_ARG_DOUBLE, &opt.recv_overhead,
          "Receiver CPU seconds per message (default 0)", "SECONDS"},
+        {"algorithm", 'a', 0, G_OPTION_ARG_STRING_ARRAY, &opt.algorithms,
+         "Force an algorithm: COLLECTIVE=NAME[,segment_bytes=B][,radix=K] (repeatable)",
+         "SPEC"},
         {"cfg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opt.simgrid_cfg,
          "A SimGrid configuration item, e.g. network/model:CM02 (repeatable)", "ITEM"},
         {"stats", 0, 0, G_OPTION_ARG_NONE, &opt.stats,
@@ -168,6 +235,12 @@ command_exec(int argc, char **argv)
         config.transport.send_overhead = opt.send_overhead;
     if (opt.recv_overhead >= 0)
         config.transport.recv_overhead = opt.recv_overhead;
+    for (gchar **a = opt.algorithms; a != NULL && *a != NULL; a++) {
+        if (!force_algorithm(*a)) {
+            rc = EXIT_USAGE;
+            goto out;
+        }
+    }
     GPtrArray *cfg = g_ptr_array_new_with_free_func(g_free);
     for (gchar **c = opt.simgrid_cfg; c != NULL && *c != NULL; c++)
         g_ptr_array_add(cfg, g_strdup_printf("--cfg=%s", *c));
@@ -219,7 +292,10 @@ command_exec(int argc, char **argv)
                     config.nranks, outcome.simulated_time, outcome.messages, outcome.bytes, wall,
                     peak_rss_kib(), peak_rss_kib() * 1024.0 / config.nranks, outcome.stack_kib,
                     outcome.privatized_bytes_per_rank);
+            print_served(&outcome);
         }
+        if (outcome.served != NULL)
+            g_array_free(outcome.served, TRUE);
     }
     /* the module stays loaded: SimGrid's engine may still reference the program's code */
     g_ptr_array_free(pargs, TRUE);
@@ -229,6 +305,7 @@ out:
     g_clear_error(&error);
     g_strfreev(args);
     g_strfreev(opt.simgrid_cfg);
+    g_strfreev(opt.algorithms);
     g_free(opt.platform);
     g_free(opt.placement);
     g_free(opt.payload);
@@ -244,14 +321,50 @@ compare_names(gconstpointer a, gconstpointer b)
     return g_strcmp0(*(const char *const *)a, *(const char *const *)b);
 }
 
+static void
+list_algorithms(void)
+{
+    size_t n;
+    const struct coll_algorithm *rows = coll_registry_rows(&n);
+    printf("algorithms (COLLECTIVE NAME  requirements; parameters: summary):\n");
+    for (size_t i = 0; i < n; i++) {
+        const struct coll_algorithm *r = &rows[i];
+        char req[128];
+        coll_requirements_describe(r->requires, req, sizeof req);
+        GString *params = g_string_new(NULL);
+        if (r->caps & COLL_SEGMENTED)
+            g_string_append_printf(params, " segment_bytes=%d", r->defaults.segment_bytes);
+        if (r->caps & COLL_RADIX)
+            g_string_append_printf(params, " radix=%d", r->defaults.radix);
+        const char *none = coll_kind_reduces(r->kind) ? "order-preserving" : "-";
+        printf("  %-22s %-20s %s%s%s%s\n", coll_kind_name(r->kind), r->name,
+               *req ? "requires " : none, req, params->len ? ";" : "", params->str);
+        printf("  %-22s %-20s   %s%s\n", "", "", r->summary,
+               (r->caps & COLL_IN_PLACE) ? " (takes MPI_IN_PLACE itself)" : "");
+        g_string_free(params, TRUE);
+    }
+}
+
+static const char *
+platform_dir(void)
+{
+    return g_file_test(COLLSIM_PLATFORM_DIR, G_FILE_TEST_IS_DIR) ? COLLSIM_PLATFORM_DIR
+                                                                  : COLLSIM_SOURCE_PLATFORM_DIR;
+}
+
 static int
 command_list(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "all";
-    if (strcmp(what, "all") != 0 && strcmp(what, "platforms") != 0)
-        return usage_error("list: unknown topic '%s' (try: platforms)", what);
-    printf("platforms (in %s):\n", COLLSIM_PLATFORM_DIR);
-    GDir *dir = g_dir_open(COLLSIM_PLATFORM_DIR, 0, NULL);
+    gboolean all = strcmp(what, "all") == 0;
+    if (!all && strcmp(what, "platforms") != 0 && strcmp(what, "algorithms") != 0)
+        return usage_error("list: unknown topic '%s' (try: algorithms, platforms)", what);
+    if (all || strcmp(what, "algorithms") == 0)
+        list_algorithms();
+    if (!all && strcmp(what, "platforms") != 0)
+        return 0;
+    printf("platforms (in %s):\n", platform_dir());
+    GDir *dir = g_dir_open(platform_dir(), 0, NULL);
     GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
     const char *name;
     while (dir != NULL && (name = g_dir_read_name(dir)) != NULL)
@@ -275,7 +388,7 @@ print_usage(FILE *out)
           "\n"
           "Commands:\n"
           "  exec PROG.so -n P [-- ARGS]  run an MPI program (a shared object) on P simulated ranks\n"
-          "  list [platforms]             show what is available\n"
+          "  list [algorithms|platforms]  show what is available\n"
           "\n"
           "Run 'collsim COMMAND --help' for a command's options.\n",
           out);

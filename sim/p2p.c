@@ -20,6 +20,11 @@
  * get handle is known to belong to one message before it completes. A receiver therefore
  * waits on exactly the transfers its requests need, and is woken by the first of them.
  *
+ * One port: a rank puts one inbox transfer on the wire at a time (LogP's single network
+ * port, the assumption of the textbook cost formulas): further eager messages and envelopes
+ * wait in its send queue, and the next leaves when the previous has landed. The sender's
+ * blocking calls wait for that landing too, so its queue drains while it waits for anything.
+ *
  * All simulated ranks live in one process and SimGrid runs one actor at a time, so none of
  * this needs locks; every SimGrid call that may yield is followed by sim_after_yield().
  */
@@ -48,16 +53,6 @@ struct sim_inbox_get {
     struct sim_msg *msg;    /* NULL while pending (no put paired yet) */
 };
 
-/*
- * One of my eager sends still held by SimGrid. Its receiver sets `landed` when the transfer
- * has arrived; I then wait on it, which returns at once and lets SimGrid forget it. (Testing
- * instead would leave it in my SimGrid activity list, which every completion scans.)
- */
-struct sim_outbox_entry {
-    sg_comm_t put;
-    gboolean landed;
-};
-
 struct sim_msg {
     guint32 context;
     int src_world;
@@ -80,7 +75,7 @@ struct sim_msg {
     gboolean data_arrived;          /* rendezvous data transfer finished */
     gboolean delivered;
     gboolean carries_data;  /* payload mode data, or collsim's own traffic (always real) */
-    struct sim_outbox_entry *outbox_entry;  /* the sender's record of the inbox transfer */
+    gboolean announced;     /* its inbox transfer is on the wire (not in the send queue) */
     int refs;
 };
 
@@ -237,27 +232,42 @@ inbox_get_finished(struct sim_inbox_get *get)
     get->comm = NULL;
     g_assert(get->msg != NULL);
     get->msg->inbox_arrived = TRUE;
-    if (get->msg->outbox_entry != NULL) {
-        get->msg->outbox_entry->landed = TRUE;
-        get->msg->outbox_entry = NULL;
-    }
 }
 
-/*
- * Release the handles of my eager sends that have arrived, oldest first, stopping at the
- * first still in flight. Only called where the rank is about to block anyway, so it costs
- * no simulated time.
- */
+/* Put msg's inbox transfer on the wire (the whole message if eager, else its envelope). */
 static void
-outbox_reap(struct sim_rank *me)
+inbox_launch(struct sim_rank *me, struct sim_msg *msg)
 {
-    struct sim_outbox_entry *entry;
-    while ((entry = g_queue_peek_head(&me->outbox)) != NULL && entry->landed) {
-        g_queue_pop_head(&me->outbox);
-        sg_comm_wait(entry->put);
-        sim_after_yield();
-        g_free(entry);
-    }
+    struct sim_rank *dst = sim_rank_by_world(msg->dst_world);
+    inbox_announce(dst, msg);
+    msg->announced = TRUE;
+    /* Never empty: SimGrid completes a zero-byte transfer the moment its receiver picks it
+     * up, latency or not, so an empty message (or an envelope) travels as one byte. Not
+     * detached: SimGrid 3.32 keeps detached transfers in one global list and removes each by
+     * a linear scan, which turns a million concurrent sends quadratic. */
+    long bytes = msg->eager && msg->bytes > 0 ? (long)msg->bytes : 1;
+    me->in_flight = sg_mailbox_put_async(dst->inbox, msg, bytes);
+    sim_after_yield();
+}
+
+/* My transfer on the wire has landed: the next queued one leaves. */
+static void
+injection_done(struct sim_rank *me)
+{
+    me->in_flight = NULL;
+    struct sim_msg *next = g_queue_pop_head(&me->send_queue);
+    if (next != NULL)
+        inbox_launch(me, next);
+}
+
+/* Queue msg's inbox transfer behind those of my earlier messages (one port). */
+static void
+inbox_send(struct sim_rank *me, struct sim_msg *msg)
+{
+    if (me->in_flight == NULL)
+        inbox_launch(me, msg);
+    else
+        g_queue_push_tail(&me->send_queue, msg);
 }
 
 /* ---------------------------------------------------------------- posting */
@@ -363,24 +373,13 @@ start_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_C
     me->messages_sent++;
     me->bytes_sent += msg->bytes;
 
-    /* The inbox transfer: the whole message if eager, else the envelope. It is never empty:
-     * SimGrid completes a zero-byte transfer the moment its receiver picks it up, latency
-     * or not, so an empty message (or an envelope) travels as one byte. */
-    inbox_announce(dst, msg);
-    long inbox_bytes = msg->eager && msg->bytes > 0 ? (long)msg->bytes : 1;
-    /* not detached: SimGrid 3.32 keeps detached transfers in one global list and removes
-     * each by a linear scan, which turns a million concurrent sends quadratic */
-    struct sim_outbox_entry *entry = g_new0(struct sim_outbox_entry, 1);
-    msg->outbox_entry = entry;
-    g_queue_push_tail(&me->outbox, entry);
-    entry->put = sg_mailbox_put_async(dst->inbox, msg, inbox_bytes);
-    sim_after_yield();
-
+    /* the data of a rendezvous waits in its own mailbox until the receiver asks for it */
     if (!msg->eager) {
         msg->rv_mbox = rv_mailbox_take();
         sreq->put = sg_mailbox_put_async(msg->rv_mbox, msg, (long)msg->bytes);
         sim_after_yield();
     }
+    inbox_send(me, msg);
     return sreq;
 }
 
@@ -415,7 +414,7 @@ start_recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm 
 /* ---------------------------------------------------------------- progress */
 
 /* A transfer a blocked rank may wait for, and what its completion means. */
-enum wait_kind { WAIT_INBOX, WAIT_RV_GET, WAIT_PUT };
+enum wait_kind { WAIT_INBOX, WAIT_RV_GET, WAIT_PUT, WAIT_INJECTION };
 
 struct wait_set {
     GArray *comms;   /* sg_comm_t */
@@ -461,6 +460,9 @@ transfer_finished(enum wait_kind kind, gpointer what)
         req->msg->data_arrived = TRUE;
         break;
     }
+    case WAIT_INJECTION:
+        injection_done(what);
+        break;
     }
 }
 
@@ -507,8 +509,8 @@ request_advance(struct sim_rank *me, struct collsim_request *req, struct wait_se
             wait_set_add(set, req->put, WAIT_PUT, req);
         return FALSE;
     }
-    if (msg == NULL)
-        return FALSE;   /* not matched yet: new arrivals may match it */
+    if (msg == NULL || !msg->announced)
+        return FALSE;   /* not matched, or still in its sender's queue: wait for arrivals */
     if (!msg->inbox_arrived) {
         if (msg->inbox == NULL)
             inbox_fetch_all(me);
@@ -578,12 +580,16 @@ progress_wait(struct collsim_request **reqs, int n, enum wait_mode mode, gboolea
             active++;
             if (request_advance(me, reqs[i], &set))
                 done++;
-            else if (reqs[i]->kind == REQ_RECV && reqs[i]->msg == NULL)
+            else if (reqs[i]->kind == REQ_RECV &&
+                     (reqs[i]->msg == NULL || !reqs[i]->msg->announced))
                 need_arrivals = TRUE;
         }
         if (active == 0 || (mode == WAIT_ALL ? done == active : done > 0))
             break;
         if (!blocking) {
+            /* a polling loop must still let my queued sends leave */
+            if (me->in_flight != NULL && !g_queue_is_empty(&me->send_queue))
+                wait_set_add(&set, me->in_flight, WAIT_INJECTION, me);
             wait_set_test(&set);
             done = 0;
             for (int i = 0; i < n; i++)
@@ -602,9 +608,10 @@ progress_wait(struct collsim_request **reqs, int n, enum wait_mode mode, gboolea
          * us meanwhile, what we wait for may have changed; look at the requests again */
         if (me->generation != generation)
             continue;
-        outbox_reap(me);
         if (me->generation != generation)
             continue;
+        if (me->in_flight != NULL)
+            wait_set_add(&set, me->in_flight, WAIT_INJECTION, me);
         me->blocked_in = call;
         me->blocked_nreqs = 0;
         for (int i = 0; i < n && me->blocked_nreqs < SIM_BLOCKED_REQS_SHOWN; i++)
@@ -1088,6 +1095,24 @@ probe_status(const struct sim_msg *msg, MPI_Status *status)
     status->collsim_cancelled = 0;
 }
 
+/* Block until one of my inbox gets finishes, letting my queued sends leave meanwhile. */
+static void
+block_on_get(struct sim_rank *me, struct sim_inbox_get *get, const char *call)
+{
+    me->blocked_in = call;
+    me->blocked_nreqs = 0;
+    while (get->comm != NULL) {
+        sg_comm_t set[2] = {get->comm, me->in_flight};
+        ssize_t index = sg_comm_wait_any(set, me->in_flight != NULL ? 2 : 1);
+        sim_after_yield();
+        if (index == 0)
+            inbox_get_finished(get);
+        else
+            injection_done(me);
+    }
+    me->blocked_in = NULL;
+}
+
 /*
  * Whether an unexpected message's envelope has reached this rank; if not and `blocking`,
  * wait for it.
@@ -1106,12 +1131,7 @@ envelope_here(struct sim_rank *me, struct sim_msg *msg, gboolean blocking)
             inbox_get_finished(msg->inbox);
         return done;
     }
-    me->blocked_in = "MPI_Probe";
-    me->blocked_nreqs = 0;
-    sg_comm_wait(msg->inbox->comm);
-    sim_after_yield();
-    me->blocked_in = NULL;
-    inbox_get_finished(msg->inbox);
+    block_on_get(me, msg->inbox, "MPI_Probe");
     return TRUE;
 }
 
@@ -1142,7 +1162,7 @@ MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
     /* only messages whose envelope has arrived are visible; the first such in order */
     for (GList *l = me->unexpected.head; l != NULL; l = l->next) {
         struct sim_msg *msg = l->data;
-        if (envelope_matches(comm->context, source_world, tag, msg) &&
+        if (envelope_matches(comm->context, source_world, tag, msg) && msg->announced &&
             envelope_here(me, msg, FALSE)) {
             *flag = 1;
             probe_status(msg, status);
@@ -1171,7 +1191,7 @@ MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     for (;;) {
         guint64 generation = me->generation;
         struct sim_msg *msg = probe_match(me, comm->context, source_world, tag);
-        if (msg != NULL) {
+        if (msg != NULL && msg->announced) {
             envelope_here(me, msg, TRUE);
             /* a receive posted meanwhile could not take it: only this rank receives */
             probe_status(msg, status);
@@ -1182,12 +1202,7 @@ MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
         struct sim_inbox_get *get = g_queue_peek_head(&me->pending_gets);
         if (me->generation != generation || get == NULL)
             continue;   /* a message came meanwhile: look at the queue again */
-        me->blocked_in = "MPI_Probe";
-        me->blocked_nreqs = 0;
-        sg_comm_wait(get->comm);
-        sim_after_yield();
-        me->blocked_in = NULL;
-        inbox_get_finished(get);
+        block_on_get(me, get, "MPI_Probe");
     }
 }
 
@@ -1200,20 +1215,19 @@ sim_p2p_rank_start(struct sim_rank *rank)
     g_queue_init(&rank->unexpected);
     g_queue_init(&rank->inbox_unfetched);
     g_queue_init(&rank->pending_gets);
-    g_queue_init(&rank->outbox);
+    g_queue_init(&rank->send_queue);
+    rank->in_flight = NULL;
 }
 
 /* Release what a rank still holds when it returns from main. */
 void
 sim_p2p_rank_finish(struct sim_rank *rank)
 {
-    /* the last eager sends may still be in flight: let them land */
-    struct sim_outbox_entry *entry;
-    while ((entry = g_queue_pop_head(&rank->outbox)) != NULL) {
-        sg_comm_wait(entry->put);
+    /* my last messages may still be queued or on the wire: let them all leave and land */
+    while (rank->in_flight != NULL) {
+        sg_comm_wait(rank->in_flight);
         sim_after_yield();
-        /* a message never received keeps pointing here */
-        g_free(entry);
+        injection_done(rank);
     }
     struct sim_inbox_get *get;
     while ((get = g_queue_pop_head(&rank->pending_gets)) != NULL) {

@@ -2,9 +2,14 @@
  * privatize.c — per-rank globals by remapping the program's writable pages.
  *
  * Invariant: while rank r runs user code, the writable, non-RELRO pages of the program object
- * are a MAP_SHARED view of slice r of a memfd; slice r is initialised from the pristine image
- * the first time r runs. Only user code reads those pages, and user code only runs between
- * SimGrid calls, after which the engine calls sim_privatize_switch().
+ * hold rank r's values. Two ways, by size:
+ *  - small segments (at most COPY_MAX bytes, the usual case: a few globals) are swapped by
+ *    copying: the leaving rank's bytes are saved to its slot, the arriving rank's loaded;
+ *  - larger ones are a MAP_SHARED view of slice r of a memfd, remapped on each switch, so
+ *    a switch costs one mmap whatever the size.
+ * A rank's copy starts as the pristine image the first time it runs. Only user code reads
+ * those pages, and user code only runs between SimGrid calls, after which the engine calls
+ * sim_privatize_switch().
  */
 #include "config.h"
 
@@ -21,6 +26,8 @@ static guint8 *segment;         /* start of the privatized pages */
 static gsize segment_len;
 static guint8 *pristine;        /* the image right after loading */
 static int memfd = -1;
+static guint8 *slots;           /* copy mode: one segment_len slot per rank */
+#define COPY_MAX (16 * 1024)
 static guint8 *initialised;     /* one flag per rank */
 static int current = -1;
 
@@ -76,14 +83,24 @@ sim_privatize_setup(gconstpointer anchor, int nranks, GError **error)
     segment = (guint8 *)start;
     segment_len = end - start;
     pristine = g_memdup2(segment, segment_len);
+    initialised = g_new0(guint8, nranks);
+    current = -1;
+    if (segment_len <= COPY_MAX) {
+        slots = g_try_malloc((gsize)nranks * segment_len);
+        if (slots == NULL) {
+            g_set_error(error, SIM_ERROR, SIM_ERROR_PROGRAM,
+                        "per-rank globals: no memory for %d copies of %zu bytes", nranks,
+                        segment_len);
+            return FALSE;
+        }
+        return TRUE;
+    }
     memfd = memfd_create("collsim-globals", MFD_CLOEXEC);
     if (memfd < 0 || ftruncate(memfd, (off_t)segment_len * nranks) != 0) {
         g_set_error(error, SIM_ERROR, SIM_ERROR_PROGRAM, "per-rank globals: %s",
                     g_strerror(errno));
         return FALSE;
     }
-    initialised = g_new0(guint8, nranks);
-    current = -1;
     return TRUE;
 }
 
@@ -92,6 +109,15 @@ sim_privatize_switch(int rank)
 {
     if (rank == current || segment_len == 0)
         return;
+    if (slots != NULL) {
+        if (current >= 0)
+            memcpy(slots + (gsize)current * segment_len, segment, segment_len);
+        memcpy(segment, initialised[rank] ? slots + (gsize)rank * segment_len : pristine,
+               segment_len);
+        initialised[rank] = 1;
+        current = rank;
+        return;
+    }
     void *p = mmap(segment, segment_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, memfd,
                    (off_t)segment_len * rank);
     if (p == MAP_FAILED)

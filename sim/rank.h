@@ -29,7 +29,8 @@ struct sim_rank {
     GQueue unexpected;            /* struct sim_msg * */
     GQueue inbox_unfetched;       /* struct sim_msg * put into the inbox, no get issued yet */
     GQueue pending_gets;          /* struct sim_inbox_get * issued, no message paired yet */
-    GQueue outbox;                /* sg_comm_t of my eager sends, oldest first */
+    GQueue send_queue;            /* struct sim_msg * waiting for the port, oldest first */
+    sg_comm_t in_flight;          /* my inbox transfer on the wire, or NULL */
     guint64 generation;           /* bumped whenever another rank changes these queues */
 
     const char *blocked_in;       /* MPI call this rank is blocked in, for deadlock reports */

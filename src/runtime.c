@@ -25,6 +25,13 @@ default_charge_op(MPI_Op op, MPI_Datatype dt, int count)
     (void)count;
 }
 
+static void
+default_coll_served(int kind, const char *algorithm)
+{
+    (void)kind;
+    (void)algorithm;
+}
+
 static void __attribute__((noreturn))
 default_abort(int exit_code)
 {
@@ -35,6 +42,7 @@ static const struct collsim_runtime_hooks default_hooks = {
     .world_rank = default_world_rank,
     .world_size = default_world_size,
     .charge_op = default_charge_op,
+    .coll_served = default_coll_served,
     .abort = default_abort,
 };
 
@@ -44,4 +52,10 @@ void
 collsim_runtime_install(const struct collsim_runtime_hooks *hooks)
 {
     collsim_runtime = hooks ? hooks : &default_hooks;
+}
+
+const struct collsim_runtime_hooks *
+collsim_runtime_defaults(void)
+{
+    return &default_hooks;
 }

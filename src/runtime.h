@@ -16,6 +16,8 @@ struct collsim_runtime_hooks {
     int (*world_size)(void);
     /* Charge the simulated compute time of applying op to count elements of dt. */
     void (*charge_op)(MPI_Op op, MPI_Datatype dt, int count);
+    /* A collective call of `kind` (enum coll_kind) was served by `algorithm`. */
+    void (*coll_served)(int kind, const char *algorithm);
     /* End the whole simulation with this exit code (MPI_Abort, fatal errors). */
     void (*abort)(int exit_code) __attribute__((noreturn));
 };
@@ -24,5 +26,8 @@ struct collsim_runtime_hooks {
 extern const struct collsim_runtime_hooks *collsim_runtime;
 
 void collsim_runtime_install(const struct collsim_runtime_hooks *hooks);
+
+/* The default hooks, for tests that replace a few of them (copy, then override). */
+const struct collsim_runtime_hooks *collsim_runtime_defaults(void);
 
 #endif

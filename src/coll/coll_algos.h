@@ -8,6 +8,10 @@
 
 #include "coll.h"
 
+/* Barrier */
+coll_barrier_fn coll_barrier_linear;
+coll_barrier_fn coll_barrier_dissemination;
+
 /* Bcast */
 coll_bcast_fn coll_bcast_linear;
 coll_bcast_fn coll_bcast_binomial;

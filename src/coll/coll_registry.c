@@ -11,10 +11,16 @@
 #include "coll_algos.h"
 #include "coll_registry.h"
 
-#define SEG_DEFAULT 8192
+#define SEG_DEFAULT 65536
 #define NO_PARAMS {0, 0}
 
 static const struct coll_algorithm rows[] = {
+    /* Barrier */
+    {COLL_BARRIER, "linear", {.barrier = coll_barrier_linear}, 0, 0, NO_PARAMS,
+     "flat fan-in to rank 0, then fan-out"},
+    {COLL_BARRIER, "dissemination", {.barrier = coll_barrier_dissemination}, 0, 0, NO_PARAMS,
+     "dissemination (Bruck): ceil(log2 P) rounds of shifted exchanges"},
+
     /* Bcast */
     {COLL_BCAST, "linear", {.bcast = coll_bcast_linear}, 0, 0, NO_PARAMS,
      "root sends to every rank in turn"},
@@ -32,19 +38,19 @@ static const struct coll_algorithm rows[] = {
      "the seed's sequential chain: 0 -> 1 -> ... -> P-1, then to the root"},
     {COLL_REDUCE, "linear", {.reduce = coll_reduce_linear}, 0, COLL_IN_PLACE, NO_PARAMS,
      "root receives every contribution and folds them in rank order"},
-    {COLL_REDUCE, "binomial", {.reduce = coll_reduce_binomial}, COLL_REQ_COMMUTATIVE, 0,
-     NO_PARAMS, "binomial tree rooted at root (rank order lost when root != 0)"},
+    {COLL_REDUCE, "binomial", {.reduce = coll_reduce_binomial}, 0, 0, NO_PARAMS,
+     "binomial tree; rooted at root, or for a non-commutative op at rank 0 then sent to root"},
     {COLL_REDUCE, "in_order_binary", {.reduce = coll_reduce_in_order_binary}, 0, 0, NO_PARAMS,
      "in-order binary tree over ranks 0..P-1, result sent to root"},
-    {COLL_REDUCE, "knomial", {.reduce = coll_reduce_knomial}, COLL_REQ_COMMUTATIVE, COLL_RADIX,
-     {0, 4}, "k-nomial tree of radix k rooted at root"},
+    {COLL_REDUCE, "knomial", {.reduce = coll_reduce_knomial}, 0, COLL_RADIX, {0, 4},
+     "k-nomial tree of radix k; rooted at root, or for a non-commutative op at rank 0 then sent "
+     "to root"},
     {COLL_REDUCE, "pipeline_chain", {.reduce = coll_reduce_pipeline_chain}, 0, COLL_SEGMENTED,
      {SEG_DEFAULT, 0}, "chain 0 -> ... -> P-1 in segments of segment_bytes, pipelined"},
     {COLL_REDUCE, "pipeline_binary", {.reduce = coll_reduce_pipeline_binary}, 0,
      COLL_SEGMENTED, {SEG_DEFAULT, 0}, "in-order binary tree in segments, pipelined"},
-    {COLL_REDUCE, "rabenseifner", {.reduce = coll_reduce_rabenseifner},
-     COLL_REQ_COMMUTATIVE | COLL_REQ_COUNT_GE_SIZE, 0, NO_PARAMS,
-     "reduce-scatter by recursive halving, then binomial gather to root"},
+    {COLL_REDUCE, "rabenseifner", {.reduce = coll_reduce_rabenseifner}, COLL_REQ_COUNT_GE_SIZE,
+     0, NO_PARAMS, "reduce-scatter by recursive halving (rank order kept), then binomial gather"},
 
     /* Allreduce */
     {COLL_ALLREDUCE, "reduce_bcast", {.allreduce = coll_allreduce_reduce_bcast}, 0,
@@ -61,8 +67,8 @@ static const struct coll_algorithm rows[] = {
      COLL_REQ_COMMUTATIVE | COLL_REQ_COUNT_GE_SIZE, COLL_IN_PLACE | COLL_SEGMENTED,
      {SEG_DEFAULT, 0}, "ring with each block sent in segments"},
     {COLL_ALLREDUCE, "rabenseifner", {.allreduce = coll_allreduce_rabenseifner},
-     COLL_REQ_COMMUTATIVE | COLL_REQ_COUNT_GE_SIZE, COLL_IN_PLACE, NO_PARAMS,
-     "reduce-scatter by recursive halving, allgather by recursive doubling"},
+     COLL_REQ_COUNT_GE_SIZE, COLL_IN_PLACE, NO_PARAMS,
+     "reduce-scatter by recursive halving, allgather by recursive doubling (rank order kept)"},
 
     /* Reduce_scatter */
     {COLL_REDUCE_SCATTER, "reduce_scatterv",

@@ -5,7 +5,13 @@
 
 #include "witness.h"
 
-static struct witness witnesses[WITNESS_KIND_COUNT];
+/* Shared by all ranks of the test process: kind, name and size are fixed; the MPI type and
+ * op are created by the first witness_setup() and freed by the last witness_teardown(). */
+static struct witness witnesses[WITNESS_KIND_COUNT] = {
+    [WITNESS_MATRIX] = {WITNESS_MATRIX, "matrix", MPI_DATATYPE_NULL, MPI_OP_NULL, 4},
+    [WITNESS_AFFINE] = {WITNESS_AFFINE, "affine", MPI_DATATYPE_NULL, MPI_OP_NULL, 2},
+};
+static int users;
 
 static int
 mulmod(int a, int b)
@@ -63,16 +69,12 @@ affine_op(void *in, void *inout, int *len, MPI_Datatype *dt)
 void
 witness_setup(void)
 {
+    if (users++ > 0)
+        return;
     struct witness *m = &witnesses[WITNESS_MATRIX], *a = &witnesses[WITNESS_AFFINE];
-    m->kind = WITNESS_MATRIX;
-    m->name = "matrix";
-    m->item_ints = 4;
     MPI_Type_contiguous(4, MPI_INT, &m->type);
     MPI_Type_commit(&m->type);
     MPI_Op_create(matrix_op, 0, &m->op);
-    a->kind = WITNESS_AFFINE;
-    a->name = "affine";
-    a->item_ints = 2;
     MPI_Type_contiguous(2, MPI_INT, &a->type);
     MPI_Type_commit(&a->type);
     MPI_Op_create(affine_op, 0, &a->op);
@@ -81,6 +83,8 @@ witness_setup(void)
 void
 witness_teardown(void)
 {
+    if (--users > 0)
+        return;
     for (int k = 0; k < WITNESS_KIND_COUNT; k++) {
         MPI_Type_free(&witnesses[k].type);
         MPI_Op_free(&witnesses[k].op);

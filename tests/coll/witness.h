@@ -10,7 +10,8 @@
  * so a swapped pair of ranks or items changes the result.
  *
  * Call witness_setup() after MPI_Init on every rank and witness_teardown() before
- * MPI_Finalize; the ops and types are then valid on all ranks.
+ * MPI_Finalize (they count users: the simulated ranks share one process); the ops and types
+ * are valid in between. witness_fill/fold/equal work without setup.
  */
 #ifndef COLLSIM_TEST_WITNESS_H
 #define COLLSIM_TEST_WITNESS_H

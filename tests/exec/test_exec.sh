@@ -40,6 +40,8 @@ rank 3 of 4: global rank 3, counter 1, table 1.5: ok
 rank 0 of 4: global rank 0, counter 1, table 0.0: ok
 OUT
 run globals 0 "$COLLSIM" exec "$PROGRAMS_DIR/globals.so" -n 4 && expect_file globals "$tmp/globals.expected"
+run globals-small 0 "$COLLSIM" exec "$PROGRAMS_DIR/globals_small.so" -n 4 &&
+    expect_file globals-small "$tmp/globals.expected"
 
 # Without privatization the ranks share their globals. All four set them at t = 0, before
 # the ring moves (rank 0's first send is eager; the others block in their receive), in rank

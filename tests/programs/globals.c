@@ -9,7 +9,12 @@
 
 int rank, size;
 static int counter;        /* bumped once per rank: must end at 1 everywhere */
-static double table[2048]; /* a .bss array larger than a page */
+/* Built twice: with a .bss array of 16 KiB + (the globals are remapped per rank) and with a
+ * small one (the globals are swapped by copying): both ways must keep ranks apart. */
+#ifndef TABLE_SIZE
+#define TABLE_SIZE 2048
+#endif
+static double table[TABLE_SIZE];
 
 int
 main(int argc, char **argv)
@@ -18,7 +23,7 @@ main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     counter++;
-    table[2047] = rank * 0.5;
+    table[TABLE_SIZE - 1] = rank * 0.5;
     /* the ring is steered by locals, so that it also runs when globals are shared */
     int me, n, token = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -31,7 +36,7 @@ main(int argc, char **argv)
         MPI_Send(&token, 1, MPI_INT, (me + 1) % n, 0, MPI_COMM_WORLD);
     }
     printf("rank %d of %d: global rank %d, counter %d, table %.1f: %s\n", me, size, rank, counter,
-           table[2047], rank == me && counter == 1 && table[2047] == me * 0.5 ? "ok" : "MIXED");
+           table[TABLE_SIZE - 1], rank == me && counter == 1 && table[TABLE_SIZE - 1] == me * 0.5 ? "ok" : "MIXED");
     MPI_Finalize();
     return 0;
 }

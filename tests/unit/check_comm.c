@@ -44,8 +44,18 @@ fake_abort(int code)
     exit(code);
 }
 
-static const struct collsim_runtime_hooks fake_hooks = {
-    fake_world_rank, fake_world_size, fake_charge_op, fake_abort};
+/* The default runtime hooks with this test's replacements. */
+static const struct collsim_runtime_hooks *
+fake_hooks(void)
+{
+    static struct collsim_runtime_hooks hooks;
+    hooks = *collsim_runtime_defaults();
+    hooks.world_rank = fake_world_rank;
+    hooks.world_size = fake_world_size;
+    hooks.charge_op = fake_charge_op;
+    hooks.abort = fake_abort;
+    return &hooks;
+}
 
 /* Pretend to be world rank `rank` of a world of `size`. */
 static void
@@ -54,7 +64,7 @@ become(int rank, int size)
     fake_rank = rank;
     fake_size = size;
     collsim_comm_world_setup(size);
-    collsim_runtime_install(&fake_hooks);
+    collsim_runtime_install(fake_hooks());
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
 }

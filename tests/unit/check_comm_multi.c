@@ -108,6 +108,37 @@ split_parity_reversed(int rank, void *arg)
     seen[rank].rc2 = c == MPI_COMM_NULL ? MPI_SUCCESS : -1;
 }
 
+static void
+split_sizes_only(int rank, void *arg)
+{
+    (void)arg;
+    MPI_Comm c;
+    seen[rank].rc = MPI_Comm_split(MPI_COMM_WORLD, rank % 3, rank, &c);
+    record(rank, c);
+    MPI_Comm_free(&c);
+}
+
+/* In payload mode none user messages carry no bytes, but communicator construction must
+ * still see the real addresses and colors: color = rank mod 3 on 7 ranks gives sizes 3,2,2. */
+START_TEST(test_comm_multi_split_in_payload_none_mode)
+{
+    struct sim_config config;
+    struct sim_outcome outcome;
+    sim_config_defaults(&config);
+    config.nranks = 7;
+    config.payload = SIM_PAYLOAD_NONE;
+    reset_seen();
+    ck_assert_int_eq(collsim_test_run_config(&config, split_sizes_only, NULL, &outcome), 0);
+    const int size[7] = {3, 2, 2, 3, 2, 2, 3};
+    const int new_rank[7] = {0, 0, 0, 1, 1, 1, 2};
+    for (int r = 0; r < 7; r++) {
+        ck_assert_int_eq(seen[r].rc, MPI_SUCCESS);
+        ck_assert_int_eq(seen[r].size, size[r]);
+        ck_assert_int_eq(seen[r].rank, new_rank[r]);
+    }
+}
+END_TEST
+
 /* World of 6, color = parity, key = -rank: evens {4,2,0}, odds {5,3,1}. */
 START_TEST(test_comm_multi_split_by_parity_with_reversed_keys)
 {
@@ -480,6 +511,7 @@ comm_multi_suite(void)
     tcase_add_checked_fixture(tc, NULL, teardown_world);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_comm_multi_split_by_parity_with_reversed_keys);
+    tcase_add_test(tc, test_comm_multi_split_in_payload_none_mode);
     tcase_add_test(tc, test_comm_multi_split_undefined_color_and_equal_keys);
     tcase_add_test(tc, test_comm_multi_dup_isolates_traffic);
     tcase_add_test(tc, test_comm_multi_create_from_subgroup);

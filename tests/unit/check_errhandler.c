@@ -66,8 +66,18 @@ fake_abort(int code)
     exit(code);
 }
 
-static const struct collsim_runtime_hooks fake_hooks = {
-    fake_world_rank, fake_world_size, fake_charge_op, fake_abort};
+/* The default runtime hooks with this test's replacements. */
+static const struct collsim_runtime_hooks *
+fake_hooks(void)
+{
+    static struct collsim_runtime_hooks hooks;
+    hooks = *collsim_runtime_defaults();
+    hooks.world_rank = fake_world_rank;
+    hooks.world_size = fake_world_size;
+    hooks.charge_op = fake_charge_op;
+    hooks.abort = fake_abort;
+    return &hooks;
+}
 
 static void
 setup_world4(void)
@@ -320,7 +330,7 @@ static void
 raise_send_error_as_rank_2(void)
 {
     fake_rank = 2;
-    collsim_runtime_install(&fake_hooks);
+    collsim_runtime_install(fake_hooks());
     collsim_error(MPI_COMM_WORLD, MPI_ERR_RANK, "MPI_Send",
                   "invalid destination rank %d (communicator size %d)", 7, 4);
 }

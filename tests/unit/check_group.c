@@ -44,8 +44,18 @@ fake_abort(int code)
     exit(code);
 }
 
-static const struct collsim_runtime_hooks fake_hooks = {
-    fake_world_rank, fake_world_size, fake_charge_op, fake_abort};
+/* The default runtime hooks with this test's replacements. */
+static const struct collsim_runtime_hooks *
+fake_hooks(void)
+{
+    static struct collsim_runtime_hooks hooks;
+    hooks = *collsim_runtime_defaults();
+    hooks.world_rank = fake_world_rank;
+    hooks.world_size = fake_world_size;
+    hooks.charge_op = fake_charge_op;
+    hooks.abort = fake_abort;
+    return &hooks;
+}
 
 static void
 setup_world6(void)
@@ -363,7 +373,7 @@ START_TEST(test_group_rank_is_the_callers)
     ck_assert_int_eq(rank, MPI_UNDEFINED);
     /* as world rank 4 */
     fake_rank = 4;
-    collsim_runtime_install(&fake_hooks);
+    collsim_runtime_install(fake_hooks());
     MPI_Group_rank(w, &rank);
     ck_assert_int_eq(rank, 4);
     MPI_Group_rank(a, &rank);

@@ -810,19 +810,25 @@ hook_abort(int code)
     exit(code);
 }
 
-static const struct collsim_runtime_hooks counting_hooks = {
-    .world_rank = hook_rank,
-    .world_size = hook_size,
-    .charge_op = hook_charge,
-    .abort = hook_abort,
-};
+/* The default runtime hooks with this test's replacements. */
+static const struct collsim_runtime_hooks *
+counting_hooks(void)
+{
+    static struct collsim_runtime_hooks hooks;
+    hooks = *collsim_runtime_defaults();
+    hooks.world_rank = hook_rank;
+    hooks.world_size = hook_size;
+    hooks.charge_op = hook_charge;
+    hooks.abort = hook_abort;
+    return &hooks;
+}
 
 START_TEST(test_op_reduce_local_charges_after_validation)
 {
     double a[3] = {1, 2, 3}, b[3] = {1, 1, 1};
     MPI_Datatype u;
 
-    collsim_runtime_install(&counting_hooks);
+    collsim_runtime_install(counting_hooks());
     charges = 0;
     ck_assert_int_eq(MPI_Reduce_local(a, b, 3, MPI_DOUBLE, MPI_SUM), MPI_SUCCESS);
     ck_assert_int_eq(charges, 1);

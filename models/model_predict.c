@@ -1,0 +1,1431 @@
+/*
+ * model_predict.c — α-β-γ predictions of every collective algorithm, one table row each.
+ *
+ * Notation: p ranks, n bytes (model_predict.h says what n counts per collective), L = ⌈lg p⌉,
+ * F = ⌊lg p⌋, p2 = 2^F, r = p - p2, b = n/p a block, S the number of segments.
+ *
+ * Every formula is written with a handful of primitives whose cost depends on the mode
+ * (model_predict.h): msg(m), one message of m bytes to a waiting receiver; xmsg(m), one
+ * message of a round in which every rank sends and receives (exchange or shift); fans of k
+ * messages out of or into one rank; and the tree evaluators for binomial, k-nomial and
+ * in-order binary trees. In TEXTBOOK mode the primitives are one-port Hockney (msg = α + mβ,
+ * a rank sends or receives one message at a time), so at power-of-two p every formula with a
+ * row in COST_MODELS.md gives exactly that row (the tests check it). In COLLSIM mode they are
+ * the transport's measured behaviour:
+ *
+ *   msg(m)   = α + max(m,1)β          m <= eager threshold E
+ *            = 2α + (m+1)β            m > E (one-byte envelope, then the data)
+ *   xmsg(m)  = the same with β(1 + crosstraffic)
+ *   k eager messages leaving one rank together: all arrive at α + k·mβ (equal sharing);
+ *   k rendezvous messages sent one after the other: k·msg(m);
+ *   k eager messages into one rank sent at once: all arrive at α + k·mβ; rendezvous ones:
+ *   envelopes at α + kβ, then the data one receive at a time, α + mβ each.
+ *
+ * Tree algorithms are evaluated on the tree itself (the shape depends on p only through
+ * subtree sizes, so a memo over sizes makes it O(log² p)), with the flows that share a link
+ * at the same time served by processor sharing (SimGrid's max-min sharing of equal flows).
+ * Simplifications, all below one β per message: a one-byte envelope is taken not to share its
+ * link; cross traffic is counted only in exchange rounds (tree fans are one-directional).
+ *
+ * Assumed algorithm structures (MPICH's unless said): blocking sends and receives in the
+ * order given; trees on ranks relative to the root; children of a k-nomial node sent to in
+ * descending mask order, received from in ascending mask order.
+ *
+ * Checked against collsim itself (CM02 and LV08, the default cluster, p = 4, 6, 8, 13, 16,
+ * eager, rendezvous and mixed sizes) with MPICH-style binomial bcast, reduce, gather and
+ * scatter, ring allgather, recursive-doubling allreduce, the registry's linear and
+ * dissemination barriers, fans and the pipelined chain: equal to 1e-10 relative, 3e-6 where
+ * envelopes share a link.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "model_predict.h"
+
+/* ---------------------------------------------------------------- context and primitives */
+
+struct ctx {
+    int p;
+    double n;
+    double a, b, g; /* α, β, γ */
+    double x;       /* cross-traffic weight (0 in TEXTBOOK mode) */
+    double eager;   /* eager threshold (INFINITY in TEXTBOOK mode) */
+    double seg;
+    int radix;
+    int root;
+    gboolean textbook;
+};
+
+static int
+floor_log2(int p)
+{
+    int k = 0;
+    while ((p >>= 1) > 0)
+        k++;
+    return k;
+}
+
+static int
+ceil_log2(int p)
+{
+    int k = 0;
+    while ((1LL << k) < (long long)p)
+        k++;
+    return k;
+}
+
+static gboolean
+is_pof2(int p)
+{
+    return (p & (p - 1)) == 0;
+}
+
+static gboolean
+is_eager(const struct ctx *c, double m)
+{
+    return c->textbook || m <= c->eager;
+}
+
+/* Bytes on the wire of an eager message: an empty one still travels as one byte. */
+static double
+wire(const struct ctx *c, double m)
+{
+    return c->textbook ? m : MAX(m, 1.0);
+}
+
+static double
+msg_beta(const struct ctx *c, double m, double beta)
+{
+    if (c->textbook)
+        return c->a + m * beta;
+    if (m <= c->eager)
+        return c->a + MAX(m, 1.0) * beta;
+    return 2.0 * c->a + (m + 1.0) * beta;
+}
+
+/* One message of m bytes to a receiver already waiting. */
+static double
+msg(const struct ctx *c, double m)
+{
+    return msg_beta(c, m, c->b);
+}
+
+/* One message of a round in which every rank sends and receives (cross traffic). */
+static double
+xmsg(const struct ctx *c, double m)
+{
+    return msg_beta(c, m, c->b * (1.0 + c->x));
+}
+
+/* k messages of m bytes sent one after the other by one rank to k distinct waiting ranks:
+ * the time the last one arrives. */
+static double
+fan_out_equal(const struct ctx *c, double k, double m)
+{
+    if (k <= 0)
+        return 0.0;
+    if (c->textbook)
+        return k * (c->a + m * c->b);
+    if (is_eager(c, m))
+        return c->a + k * wire(c, m) * c->b; /* all in flight together, sharing the link */
+    return k * msg(c, m);                    /* each send blocks until its data arrived */
+}
+
+/* k ranks each send m bytes at time 0 to one rank, which receives them in a fixed order and
+ * spends `reduce` seconds after each: the time it is done. */
+static double
+fan_in_equal(const struct ctx *c, double k, double m, double reduce)
+{
+    if (k <= 0)
+        return 0.0;
+    if (c->textbook)
+        return k * (c->a + m * c->b + reduce);
+    if (is_eager(c, m))
+        return c->a + k * wire(c, m) * c->b + k * reduce;
+    /* the k envelopes share the link; then one data transfer per posted receive */
+    return c->a + k * c->b + k * (c->a + m * c->b + reduce);
+}
+
+/* ---------------------------------------------------------------- processor sharing */
+
+/* A transfer on one link, its bandwidth phase starting at `start` (after its latency). */
+struct flow {
+    double start;
+    double bytes;
+    double finish; /* output */
+    double tag;    /* work: the virtual time at which it completes */
+};
+
+static int
+compare_start(gconstpointer a, gconstpointer b, gpointer data)
+{
+    const struct flow *f = data;
+    double x = f[*(const guint *)a].start, y = f[*(const guint *)b].start;
+    if (x != y)
+        return x < y ? -1 : 1;
+    return (int)*(const guint *)a - (int)*(const guint *)b;
+}
+
+/* Min-heap of flow indices by tag. */
+static void
+heap_push(guint *heap, guint *len, const struct flow *f, guint i)
+{
+    guint k = (*len)++;
+    heap[k] = i;
+    while (k > 0 && f[heap[(k - 1) / 2]].tag > f[heap[k]].tag) {
+        guint up = (k - 1) / 2, t = heap[up];
+        heap[up] = heap[k];
+        heap[k] = t;
+        k = up;
+    }
+}
+
+static guint
+heap_pop(guint *heap, guint *len, const struct flow *f)
+{
+    guint top = heap[0];
+    heap[0] = heap[--(*len)];
+    guint k = 0;
+    for (;;) {
+        guint l = 2 * k + 1, r = l + 1, m = k;
+        if (l < *len && f[heap[l]].tag < f[heap[m]].tag)
+            m = l;
+        if (r < *len && f[heap[r]].tag < f[heap[m]].tag)
+            m = r;
+        if (m == k)
+            break;
+        guint t = heap[m];
+        heap[m] = heap[k];
+        heap[k] = t;
+        k = m;
+    }
+    return top;
+}
+
+/*
+ * Finish times of `count` flows sharing one link of `beta` seconds per byte, every active
+ * flow served at the same rate (processor sharing). Virtual time V grows at 1/(β·active):
+ * a flow arriving when V = v completes when V reaches v + bytes. O(k log k).
+ */
+static void
+link_share(struct flow *f, guint count, double beta)
+{
+    if (count == 0)
+        return;
+    guint *order = g_new(guint, count), *heap = g_new(guint, count), heap_len = 0, next = 0;
+    for (guint i = 0; i < count; i++)
+        order[i] = i;
+    g_qsort_with_data(order, (gint)count, sizeof *order, compare_start, f);
+    double now = f[order[0]].start, v = 0.0;
+    while (next < count || heap_len > 0) {
+        if (heap_len == 0) {
+            now = MAX(now, f[order[next]].start);
+        }
+        while (next < count && f[order[next]].start <= now) {
+            f[order[next]].tag = v + f[order[next]].bytes;
+            heap_push(heap, &heap_len, f, order[next]);
+            next++;
+        }
+        double done_at = now + (f[heap[0]].tag - v) * beta * heap_len;
+        if (next < count && f[order[next]].start < done_at) {
+            v += (f[order[next]].start - now) / (beta * heap_len);
+            now = f[order[next]].start;
+            continue;
+        }
+        /* the flow with the smallest tag completes; those with the same tag complete too */
+        double tag = f[heap[0]].tag;
+        now = done_at;
+        v = tag;
+        while (heap_len > 0 && f[heap[0]].tag <= tag)
+            f[heap_pop(heap, &heap_len, f)].finish = now;
+    }
+    g_free(order);
+    g_free(heap);
+}
+
+/* ---------------------------------------------------------------- fans of a tree node */
+
+/*
+ * A node holding its data at time 0 sends messages of bytes[0..k) in that order (blocking
+ * sends) to k waiting children: arrival[i], when child i has its message. COLLSIM: eager
+ * sends return at once, so their transfers share the node's link; a rendezvous send waits
+ * for its envelope (α + β) and its data (α + mβ), sharing the link with eager transfers
+ * still in flight.
+ */
+static void
+fan_out(const struct ctx *c, const double *bytes, guint k, double *arrival)
+{
+    double t = 0.0;
+    if (c->textbook) {
+        for (guint i = 0; i < k; i++)
+            arrival[i] = t += c->a + bytes[i] * c->b;
+        return;
+    }
+    struct flow *f = g_new0(struct flow, k);
+    gboolean any_eager = FALSE;
+    for (guint i = 0; i < k; i++) {
+        if (is_eager(c, bytes[i])) {
+            f[i] = (struct flow){t + c->a, wire(c, bytes[i]), 0, 0};
+            any_eager = TRUE;
+            continue;
+        }
+        f[i] = (struct flow){t + 2.0 * c->a + c->b, bytes[i], 0, 0};
+        if (any_eager) {
+            link_share(f, i + 1, c->b);
+            t = f[i].finish;
+        } else {
+            t = f[i].start + bytes[i] * c->b;
+        }
+    }
+    link_share(f, k, c->b);
+    for (guint i = 0; i < k; i++)
+        arrival[i] = f[i].finish;
+    g_free(f);
+}
+
+/*
+ * A node receives from k children in that order (blocking receives): child i can send
+ * bytes[i] at ready[i]; after each receive the node spends reduce[i]. Returns when the node
+ * is done. COLLSIM: eager transfers flow at once and share the node's link; a rendezvous
+ * transfer starts when its envelope has arrived and the node has posted the receive.
+ */
+static double
+fan_in(const struct ctx *c, const double *ready, const double *bytes, const double *reduce, guint k)
+{
+    double t = 0.0;
+    if (c->textbook) {
+        for (guint i = 0; i < k; i++)
+            t = MAX(t, ready[i]) + c->a + bytes[i] * c->b + reduce[i];
+        return t;
+    }
+    struct flow *f = g_new0(struct flow, k);
+    guint n_eager = 0;
+    guint *eager_of = g_new(guint, k); /* flow index of child i, or G_MAXUINT */
+    for (guint i = 0; i < k; i++) {
+        eager_of[i] = G_MAXUINT;
+        if (is_eager(c, bytes[i])) {
+            f[n_eager] = (struct flow){ready[i] + c->a, wire(c, bytes[i]), 0, 0};
+            eager_of[i] = n_eager++;
+        }
+    }
+    guint nf = n_eager;
+    link_share(f, nf, c->b);
+    for (guint i = 0; i < k; i++) {
+        if (eager_of[i] != G_MAXUINT) {
+            t = MAX(t, f[eager_of[i]].finish) + reduce[i];
+            continue;
+        }
+        double start = MAX(t, ready[i] + c->a + c->b) + c->a;
+        f[nf++] = (struct flow){start, bytes[i], 0, 0};
+        if (n_eager > 0) {
+            link_share(f, nf, c->b); /* later flows start after this one: they cannot change it */
+            t = f[nf - 1].finish + reduce[i];
+        } else {
+            t = start + bytes[i] * c->b + reduce[i];
+        }
+    }
+    g_free(eager_of);
+    g_free(f);
+    return t;
+}
+
+/* ---------------------------------------------------------------- tree evaluators */
+
+enum tree_shape {
+    TREE_KNOMIAL,  /* node 0 of a subtree of s ranks; children j·k^i (j < k) cover k^i ranks */
+    TREE_IN_ORDER, /* Open MPI's in-order binary tree: root s-1; the subtree of the ⌈(s-1)/2⌉
+                      lowest ranks is received first, then that of the ⌊(s-1)/2⌋ others */
+};
+
+#define TREE_MEMO 512
+
+struct tree {
+    const struct ctx *c;
+    enum tree_shape shape;
+    int radix;
+    double bytes;  /* bytes of every message, when block < 0 */
+    double block;  /* >= 0: a child's message carries (its subtree's size) × block bytes */
+    double reduce; /* seconds spent after each receive (n·γ), 0 for data movement */
+    guint n_memo;
+    int memo_size[TREE_MEMO];
+    double memo_time[TREE_MEMO];
+};
+
+static void
+tree_init(struct tree *t, const struct ctx *c, enum tree_shape shape, int radix, double bytes,
+          double block, double reduce)
+{
+    memset(t, 0, sizeof *t);
+    t->c = c;
+    t->shape = shape;
+    t->radix = radix;
+    t->bytes = bytes;
+    t->block = block;
+    t->reduce = reduce;
+}
+
+/*
+ * Subtree sizes of the children of the root of a subtree of s ranks, in sending order
+ * (descending masks) if `down`, else in receiving order (ascending masks).
+ */
+static GArray *
+tree_children(const struct tree *t, int s, gboolean down)
+{
+    GArray *sizes = g_array_new(FALSE, FALSE, sizeof(int));
+    if (t->shape == TREE_IN_ORDER) {
+        int first = s / 2, second = (s - 1) / 2; /* ⌈(s-1)/2⌉ and ⌊(s-1)/2⌋ */
+        if (first > 0)
+            g_array_append_val(sizes, first);
+        if (second > 0)
+            g_array_append_val(sizes, second);
+        return sizes;
+    }
+    GArray *masks = g_array_new(FALSE, FALSE, sizeof(gint64));
+    for (gint64 mask = 1; mask < s; mask *= t->radix)
+        g_array_append_val(masks, mask);
+    for (guint l = 0; l < masks->len; l++) {
+        gint64 mask = g_array_index(masks, gint64, down ? masks->len - 1 - l : l);
+        for (gint64 j = 1; j < t->radix && j * mask < s; j++) {
+            int size = (int)MIN(mask, (gint64)s - j * mask);
+            g_array_append_val(sizes, size);
+        }
+    }
+    g_array_free(masks, TRUE);
+    return sizes;
+}
+
+static double
+tree_message_bytes(const struct tree *t, int size)
+{
+    return t->block >= 0 ? t->block * size : t->bytes;
+}
+
+static gboolean
+memo_get(const struct tree *t, int s, double *time)
+{
+    for (guint i = 0; i < t->n_memo; i++) {
+        if (t->memo_size[i] == s) {
+            *time = t->memo_time[i];
+            return TRUE;
+        }
+    }
+    return FALSE;
+}
+
+static void
+memo_put(struct tree *t, int s, double time)
+{
+    if (t->n_memo < TREE_MEMO) {
+        t->memo_size[t->n_memo] = s;
+        t->memo_time[t->n_memo++] = time;
+    }
+}
+
+/* Time from the subtree's root holding the data to every rank of the subtree having it. */
+static double
+tree_down(struct tree *t, int s)
+{
+    double time = 0.0;
+    if (s <= 1 || memo_get(t, s, &time))
+        return time;
+    GArray *sizes = tree_children(t, s, TRUE);
+    guint k = sizes->len;
+    double *bytes = g_new(double, k), *arrival = g_new(double, k);
+    for (guint i = 0; i < k; i++)
+        bytes[i] = tree_message_bytes(t, g_array_index(sizes, int, i));
+    fan_out(t->c, bytes, k, arrival);
+    for (guint i = 0; i < k; i++)
+        time = MAX(time, arrival[i] + tree_down(t, g_array_index(sizes, int, i)));
+    g_free(bytes);
+    g_free(arrival);
+    g_array_free(sizes, TRUE);
+    memo_put(t, s, time);
+    return time;
+}
+
+/* Time from every rank starting to the subtree's root having received (and reduced) all. */
+static double
+tree_up(struct tree *t, int s)
+{
+    double time = 0.0;
+    if (s <= 1 || memo_get(t, s, &time))
+        return time;
+    GArray *sizes = tree_children(t, s, FALSE);
+    guint k = sizes->len;
+    double *ready = g_new(double, k), *bytes = g_new(double, k), *reduce = g_new(double, k);
+    for (guint i = 0; i < k; i++) {
+        int size = g_array_index(sizes, int, i);
+        ready[i] = tree_up(t, size);
+        bytes[i] = tree_message_bytes(t, size);
+        reduce[i] = t->reduce;
+    }
+    time = fan_in(t->c, ready, bytes, reduce, k);
+    g_free(ready);
+    g_free(bytes);
+    g_free(reduce);
+    g_array_free(sizes, TRUE);
+    memo_put(t, s, time);
+    return time;
+}
+
+/* A broadcast of m bytes (block < 0) or a scatter of blocks (block >= 0) down a k-nomial tree. */
+static double
+knomial_down(const struct ctx *c, int ranks, int radix, double m, double block)
+{
+    struct tree *t = g_new(struct tree, 1);
+    tree_init(t, c, TREE_KNOMIAL, radix, m, block, 0.0);
+    double time = tree_down(t, ranks);
+    g_free(t);
+    return time;
+}
+
+/* A reduction of m bytes (block < 0) or a gather of blocks (block >= 0) up a tree. */
+static double
+tree_up_time(const struct ctx *c, enum tree_shape shape, int ranks, int radix, double m,
+             double block, double reduce)
+{
+    struct tree *t = g_new(struct tree, 1);
+    tree_init(t, c, shape, radix, m, block, reduce);
+    double time = tree_up(t, ranks);
+    g_free(t);
+    return time;
+}
+
+/* ---------------------------------------------------------------- shared building blocks */
+
+/*
+ * Allgather by recursive doubling of blocks of m bytes. p a power of two: round k (k = 0 …
+ * F-1) exchanges the 2^k blocks gathered so far: Σ xmsg(2^k m) = Fα + (p-1)mβ. Otherwise
+ * (approximate) L rounds, round k exchanging min(2^k, p - 2^k) blocks; MPICH's extra messages
+ * to ranks whose partner is missing are not counted.
+ */
+static double
+recursive_doubling_allgather(const struct ctx *c, double m)
+{
+    int rounds = is_pof2(c->p) ? floor_log2(c->p) : ceil_log2(c->p);
+    double time = 0.0;
+    for (int k = 0; k < rounds; k++)
+        time += xmsg(c, (double)MIN(1LL << k, (long long)c->p - (1LL << k)) * m);
+    return time;
+}
+
+/*
+ * Reduce-scatter by recursive halving among q = 2^F ranks of a vector of m bytes: round k
+ * (k = 1 … F) exchanges half of what is left, m/2^k, and reduces it:
+ * Σ (xmsg(m/2^k) + (m/2^k)γ) = Fα + m((q-1)/q)(β + γ).
+ */
+static double
+recursive_halving(const struct ctx *c, int q, double m)
+{
+    double time = 0.0;
+    for (int k = 1; (1LL << k) <= q; k++) {
+        double part = m / (double)(1LL << k);
+        time += xmsg(c, part) + part * c->g;
+    }
+    return time;
+}
+
+/* Allgather by recursive doubling among q = 2^F ranks of what recursive_halving left:
+ * Σ_{k=1..F} xmsg(m/2^k) = Fα + m((q-1)/q)β. */
+static double
+recursive_doubling_gather_back(const struct ctx *c, int q, double m)
+{
+    double time = 0.0;
+    for (int k = 1; (1LL << k) <= q; k++)
+        time += xmsg(c, m / (double)(1LL << k));
+    return time;
+}
+
+/* Segments: S = max(1, ⌈n/segment⌉) of n/S bytes each (equal; exact when the segment size
+ * divides n). */
+static double
+segments(const struct ctx *c, double m, double *segment)
+{
+    double s = MAX(1.0, ceil(m / c->seg));
+    *segment = m / s;
+    return s;
+}
+
+/*
+ * A pipeline along a chain of `hops` hops (hops >= 1) carrying m bytes in S segments of
+ * size s; every receiving rank spends s·γ' on each segment (γ' = reduce_gamma, 0 for a
+ * broadcast) and forwards it; `tail` > 0 adds one more hop without reduction (the reduce
+ * chain's last rank sending to a root elsewhere).
+ *
+ * TEXTBOOK: (hops + tail + S - 1) stages; a stage is α + sβ + sγ' (α + sβ for the tail):
+ *   T = (hops + S - 1)(α + sβ + sγ') + tail·(α + sβ).
+ * COLLSIM, rendezvous segments (s > E), blocking receive-then-send per segment: a rank
+ * posts the receive of segment j+1 only after its send of j has completed, so, with
+ * m_s = msg(s) = 2α + (s+1)β and d = α + sβ (the data part), derived from the transport's
+ * rules and checked against simulations:
+ *   hops = 1:  T = m_s + sγ' + (S-1)(max(α + β, sγ') + d)
+ *   hops >= 2: T = hops(m_s + sγ') + (S-1)(m_s + d + sγ')
+ *   plus tail·m_s (approximate).
+ * COLLSIM, eager segments (s <= E): a rank's eager sends complete at once, so the S segments
+ * of a hop travel together and arrive together: no pipelining. Broadcast (γ' = 0):
+ *   T = hops(α + mβ) (+ tail·(α + mβ)), checked against simulations.
+ * With γ' > 0 (approximate): the first hop delivers everything at α + mβ; if γ' >= β the
+ * later hops are paced by the reductions (each segment alone on the link):
+ *   T = α + mβ + S·sγ' + (hops-1)(α + sβ + sγ') + tail(α + sβ);
+ * else the link stays busy and each hop costs about a whole message:
+ *   T = hops(α + mβ + sγ') + (S-1)sγ' + tail(α + mβ).
+ */
+static double
+pipeline_chain(const struct ctx *c, int hops, double m, double reduce_gamma, int tail)
+{
+    double s;
+    double S = segments(c, m, &s);
+    double gs = s * reduce_gamma;
+    if (c->textbook)
+        return (hops + S - 1.0) * (c->a + s * c->b + gs) + tail * (c->a + s * c->b);
+    if (!is_eager(c, s)) {
+        double ms = msg(c, s), d = c->a + s * c->b;
+        double time = hops == 1 ? ms + gs + (S - 1.0) * (MAX(c->a + c->b, gs) + d)
+                                : hops * (ms + gs) + (S - 1.0) * (ms + d + gs);
+        return time + tail * ms;
+    }
+    double whole = c->a + wire(c, m) * c->b;
+    if (reduce_gamma <= 0.0)
+        return (hops + tail) * whole;
+    if (reduce_gamma >= c->b)
+        return whole + S * gs + (hops - 1) * (c->a + s * c->b + gs) + tail * (c->a + s * c->b);
+    return hops * (whole + gs) + (S - 1.0) * gs + tail * whole;
+}
+
+/* ---------------------------------------------------------------- barrier */
+
+/* linear: p-1 empty messages into rank 0, then p-1 out of it.
+ * TEXTBOOK 2(p-1)α. COLLSIM: the p-1 one-byte messages arrive together at α + (p-1)β and
+ * the answers likewise: 2α + 2(p-1)β. */
+static double
+barrier_linear(const struct ctx *c)
+{
+    return fan_in_equal(c, c->p - 1, 0, 0) + fan_out_equal(c, c->p - 1, 0);
+}
+
+/* dissemination: L rounds; in round k every rank sends an empty message to r + 2^k and
+ * receives one from r - 2^k (a shift): L·xmsg(0) = L(α + (1+x)β) in COLLSIM. */
+static double
+barrier_dissemination(const struct ctx *c)
+{
+    return ceil_log2(c->p) * xmsg(c, 0);
+}
+
+/* binomial: empty messages up a binomial tree to rank 0, then down it.
+ * TEXTBOOK 2Lα (the root receives L messages, then sends L). COLLSIM at p = 2^F: up
+ * F(α + β), down Fα + F(F+1)/2·β (a node's eager sends share its link). */
+static double
+barrier_binomial(const struct ctx *c)
+{
+    return tree_up_time(c, TREE_KNOMIAL, c->p, 2, 0, -1, 0) + knomial_down(c, c->p, 2, 0, -1);
+}
+
+/* recursive_doubling: p = 2^F: F pairwise exchanges (r xor 2^k) of empty messages.
+ * Otherwise the r ranks above p2 first send to a partner below (1 message), the p2 low ranks
+ * exchange F times, and the partners release the r ranks (1 message): 2·msg(0) + F·xmsg(0). */
+static double
+barrier_recursive_doubling(const struct ctx *c)
+{
+    double rounds = floor_log2(c->p) * xmsg(c, 0);
+    return is_pof2(c->p) ? rounds : rounds + 2.0 * msg(c, 0);
+}
+
+/* double_ring: a token goes round the ring 0 -> 1 -> … -> p-1 -> 0 twice: 2p messages, each
+ * sent when the previous has arrived: 2p·msg(0). */
+static double
+barrier_double_ring(const struct ctx *c)
+{
+    return 2.0 * c->p * msg(c, 0);
+}
+
+/* ---------------------------------------------------------------- bcast */
+
+/* linear: the root sends n to each of the p-1 others in turn.
+ * TEXTBOOK (p-1)(α + nβ). COLLSIM: eager α + (p-1)nβ (all in flight together); rendezvous
+ * (p-1)(2α + (n+1)β). */
+static double
+bcast_linear(const struct ctx *c)
+{
+    return fan_out_equal(c, c->p - 1, c->n);
+}
+
+/* binomial: node r sends to r + 2^(L-1), …, r + 1 (those that exist), largest subtree first.
+ * TEXTBOOK Lα + Lnβ (the root sends L messages in turn; every path fits under it).
+ * COLLSIM rendezvous: L·msg(n). COLLSIM eager at p = 2^F: a node with j children delivers
+ * them all at α + jnβ, and the path through the largest children costs
+ * Σ_{j=1..F} (α + jnβ) = Fα + F(F+1)/2·nβ. */
+static double
+bcast_binomial(const struct ctx *c)
+{
+    return knomial_down(c, c->p, 2, c->n, -1);
+}
+
+/* knomial: radix k; node r sends to r + j·k^i (j = 1 … k-1), largest k^i first.
+ * TEXTBOOK at p = k^d: d(k-1)(α + nβ). COLLSIM rendezvous: d(k-1)·msg(n); eager at p = k^d:
+ * Σ_{i=1..d} (α + i(k-1)nβ) = dα + (k-1)d(d+1)/2·nβ. */
+static double
+bcast_knomial(const struct ctx *c)
+{
+    return knomial_down(c, c->p, c->radix, c->n, -1);
+}
+
+/* pipeline_chain: root -> root+1 -> … (p-1 hops), n in segments; see pipeline_chain().
+ * TEXTBOOK (p + S - 2)(α + sβ). */
+static double
+bcast_pipeline_chain(const struct ctx *c)
+{
+    return pipeline_chain(c, c->p - 1, c->n, 0.0, 0);
+}
+
+/*
+ * pipeline_binary: a binary tree (children 2r+1, 2r+2 of relative rank r; height H = F),
+ * each node forwarding every segment to its f = min(2, p-1) children in turn.
+ * TEXTBOOK: the first segment reaches the deepest leaf after at most f messages per level,
+ * then a segment leaves the root every f messages: T = f(H + S - 1)(α + sβ).
+ * COLLSIM (approximate): rendezvous segments as the chain, the parent's next send waiting for
+ * the child to have forwarded the previous segment: f·H·msg(s) + (S-1)(f·msg(s) + α + sβ)
+ * (leaves only: (S-1)·f·msg(s)); eager segments travel together: H(α + f·nβ).
+ */
+static double
+bcast_pipeline_binary(const struct ctx *c)
+{
+    double s;
+    double S = segments(c, c->n, &s);
+    double f = MIN(2, c->p - 1), H = floor_log2(c->p);
+    if (c->textbook)
+        return f * (H + S - 1.0) * (c->a + s * c->b);
+    if (is_eager(c, s))
+        return H * (c->a + f * wire(c, c->n) * c->b);
+    double ms = msg(c, s);
+    double period = H >= 2 ? f * ms + c->a + s * c->b : f * ms;
+    return f * H * ms + (S - 1.0) * period;
+}
+
+/*
+ * split_binary (Open MPI's split binary tree): the root sends the first half of the message
+ * down its left subtree and the second half down its right one, both pipelined in segments
+ * (S_h = ⌈(n/2)/segment⌉ of s_h bytes), then every rank exchanges halves with its partner in
+ * the other subtree (n/2 bytes each way). p = 2: one message of n.
+ * TEXTBOOK: 2(H + S_h - 1)(α + s_hβ) + α + (n/2)β, H = F.
+ * COLLSIM (approximate): rendezvous segments: 2(H + S_h - 1)·msg(s_h) + xmsg(n/2); eager
+ * segments travel together, a node sending its half to both children: H(α + nβ) + xmsg(n/2).
+ */
+static double
+bcast_split_binary(const struct ctx *c)
+{
+    if (c->p == 2)
+        return msg(c, c->n);
+    double half = c->n / 2.0, s;
+    double S = segments(c, half, &s), H = floor_log2(c->p);
+    if (c->textbook)
+        return 2.0 * (H + S - 1.0) * (c->a + s * c->b) + c->a + half * c->b;
+    if (is_eager(c, s))
+        return H * (c->a + 2.0 * wire(c, half) * c->b) + xmsg(c, half);
+    return 2.0 * (H + S - 1.0) * msg(c, s) + xmsg(c, half);
+}
+
+/* scatter_ring_allgather (van de Geijn): binomial scatter of the p blocks of n/p, then a ring
+ * allgather of p-1 shifts. TEXTBOOK at p = 2^F: (F + p - 1)α + 2((p-1)/p)nβ (Thakur et al.). */
+static double
+bcast_scatter_ring_allgather(const struct ctx *c)
+{
+    double block = c->n / c->p;
+    return knomial_down(c, c->p, 2, 0, block) + (c->p - 1) * xmsg(c, block);
+}
+
+/* scatter_recursive_doubling_allgather: binomial scatter, then recursive-doubling allgather.
+ * TEXTBOOK at p = 2^F: 2Fα + 2((p-1)/p)nβ (Thakur et al.). Non-pof2 approximate. */
+static double
+bcast_scatter_recursive_doubling_allgather(const struct ctx *c)
+{
+    double block = c->n / c->p;
+    return knomial_down(c, c->p, 2, 0, block) + recursive_doubling_allgather(c, block);
+}
+
+/* ---------------------------------------------------------------- scatter, gather */
+
+/* linear scatter(v): the root sends each rank its block of n in turn: as bcast linear. */
+static double
+scatter_linear(const struct ctx *c)
+{
+    return fan_out_equal(c, c->p - 1, c->n);
+}
+
+/* binomial scatter: node r sends r + 2^i the blocks of its subtree (2^i·n or fewer), largest
+ * first. TEXTBOOK at p = 2^F: Fα + (p-1)nβ (Thakur et al.'s lg p α + ((p-1)/p)·pn·β). */
+static double
+scatter_binomial(const struct ctx *c)
+{
+    return knomial_down(c, c->p, 2, 0, c->n);
+}
+
+/* linear gather(v): every rank sends its block to the root, which receives in rank order.
+ * TEXTBOOK (p-1)(α + nβ). COLLSIM: eager α + (p-1)nβ; rendezvous α + (p-1)β (envelopes) +
+ * (p-1)(α + nβ). */
+static double
+gather_linear(const struct ctx *c)
+{
+    return fan_in_equal(c, c->p - 1, c->n, 0);
+}
+
+/* binomial gather: node r receives from r + 1, r + 2, r + 4 … their subtrees' blocks, then
+ * sends its own subtree's to its parent. TEXTBOOK at p = 2^F: Fα + (p-1)nβ. */
+static double
+gather_binomial(const struct ctx *c)
+{
+    return tree_up_time(c, TREE_KNOMIAL, c->p, 2, 0, c->n, 0);
+}
+
+/* ---------------------------------------------------------------- allgather(v) */
+
+/* ring: p-1 shifts of one block: (p-1)·xmsg(n). TEXTBOOK (p-1)α + (p-1)nβ. */
+static double
+allgather_ring(const struct ctx *c)
+{
+    return (c->p - 1) * xmsg(c, c->n);
+}
+
+/* recursive_doubling: see recursive_doubling_allgather(). TEXTBOOK at p = 2^F:
+ * Fα + (p-1)nβ. */
+static double
+allgather_recursive_doubling(const struct ctx *c)
+{
+    return recursive_doubling_allgather(c, c->n);
+}
+
+/* bruck: L rounds; in round k every rank sends min(2^k, p - 2^k) blocks to r - 2^k and
+ * receives as many from r + 2^k (p-1 blocks in all), then rotates locally.
+ * TEXTBOOK Lα + (p-1)nβ. */
+static double
+allgather_bruck(const struct ctx *c)
+{
+    double time = 0.0;
+    for (int k = 0; k < ceil_log2(c->p); k++)
+        time += xmsg(c, (double)MIN(1LL << k, (long long)c->p - (1LL << k)) * c->n);
+    return time;
+}
+
+/* neighbor_exchange (Chen et al.; Open MPI): p even: one exchange of 1 block with one
+ * neighbour, then p/2 - 1 exchanges of 2 blocks alternating neighbours:
+ * xmsg(n) + (p/2 - 1)·xmsg(2n); TEXTBOOK (p/2)α + (p-1)nβ. Odd p: Open MPI runs the ring. */
+static double
+allgather_neighbor_exchange(const struct ctx *c)
+{
+    if (c->p % 2 != 0)
+        return allgather_ring(c);
+    return xmsg(c, c->n) + (c->p / 2 - 1) * xmsg(c, 2.0 * c->n);
+}
+
+/* gather_bcast: binomial gather of the blocks to rank 0, then binomial broadcast of all p·n.
+ * TEXTBOOK at p = 2^F: Fα + (p-1)nβ + F(α + pnβ). */
+static double
+allgather_gather_bcast(const struct ctx *c)
+{
+    return gather_binomial(c) + knomial_down(c, c->p, 2, c->p * c->n, -1);
+}
+
+/* ---------------------------------------------------------------- alltoall(v,w) */
+
+/* pairwise: p-1 exchanges; at step k rank r sends its block to r + k (or r xor k) and receives
+ * from r - k: (p-1)·xmsg(n). TEXTBOOK (p-1)(α + nβ) (Thakur et al. write nβ for the p-1
+ * blocks sent, n their total). */
+static double
+alltoall_pairwise(const struct ctx *c)
+{
+    return (c->p - 1) * xmsg(c, c->n);
+}
+
+/* bruck: L rounds; in round k every rank sends the blocks whose index has bit k set,
+ * cnt_k = #{j < p : bit k of j is 1} (p/2 at p = 2^F), to r + 2^k.
+ * TEXTBOOK at p = 2^F: Fα + F(p/2)nβ (Thakur et al.'s lg p α + (n/2) lg p β, n = pn here). */
+static double
+alltoall_bruck(const struct ctx *c)
+{
+    double time = 0.0;
+    for (int k = 0; k < ceil_log2(c->p); k++) {
+        long long period = 1LL << (k + 1), half = 1LL << k, p = c->p;
+        long long cnt = (p / period) * half + MAX(0LL, p % period - half);
+        time += xmsg(c, (double)cnt * c->n);
+    }
+    return time;
+}
+
+/* linear: every rank posts all its receives and sends at once, then waits for them all.
+ * TEXTBOOK (one port) (p-1)(α + nβ). COLLSIM: the p-1 transfers out of each rank share its
+ * link while p-1 come in (cross traffic): eager α + (p-1)nβ(1+x); rendezvous
+ * 2α + (p-1)(n+1)β(1+x) (envelopes, then all data). */
+static double
+alltoall_linear(const struct ctx *c)
+{
+    double k = c->p - 1;
+    if (c->textbook)
+        return k * (c->a + c->n * c->b);
+    double bx = c->b * (1.0 + c->x);
+    if (is_eager(c, c->n))
+        return c->a + k * wire(c, c->n) * bx;
+    return 2.0 * c->a + k * (c->n + 1.0) * bx;
+}
+
+/* ring: at step k = 1 … p-1 rank r sends to r + k and receives from r - k: as pairwise. */
+static double
+alltoall_ring(const struct ctx *c)
+{
+    return alltoall_pairwise(c);
+}
+
+/* ---------------------------------------------------------------- reduce */
+
+static double
+reduce_gamma(const struct ctx *c)
+{
+    return c->n * c->g;
+}
+
+/* chain (the seed's): 0 -> 1 -> … -> p-1, each rank adding its contribution, then p-1 sends
+ * the result to the root: (p-1)(msg(n) + nγ) + [root != p-1]·msg(n).
+ * TEXTBOOK (p-1)(α + nβ + nγ) + [root != p-1](α + nβ). */
+static double
+reduce_chain(const struct ctx *c)
+{
+    double time = (c->p - 1) * (msg(c, c->n) + reduce_gamma(c));
+    return c->root != c->p - 1 ? time + msg(c, c->n) : time;
+}
+
+/* linear: the root receives every contribution in rank order, folding each as it comes.
+ * TEXTBOOK (p-1)(α + nβ + nγ). COLLSIM: eager α + (p-1)nβ + (p-1)nγ (all arrive together);
+ * rendezvous α + (p-1)β + (p-1)(α + nβ + nγ). */
+static double
+reduce_linear(const struct ctx *c)
+{
+    return fan_in_equal(c, c->p - 1, c->n, reduce_gamma(c));
+}
+
+/* binomial: node r receives from r + 1, r + 2, r + 4 … (ascending), reducing after each, then
+ * sends to its parent. TEXTBOOK (one-port) L(α + nβ + nγ) (Thakur et al.). COLLSIM at
+ * p = 2^F: F(msg(n) + nγ); otherwise fewer hops (the tree is F deep) but L reductions at the
+ * root, and children arriving together share its link. */
+static double
+reduce_binomial(const struct ctx *c)
+{
+    return tree_up_time(c, TREE_KNOMIAL, c->p, 2, c->n, -1, reduce_gamma(c));
+}
+
+/* knomial: as binomial with k-1 children per level: at p = k^d, TEXTBOOK d(k-1)(α + nβ + nγ). */
+static double
+reduce_knomial(const struct ctx *c)
+{
+    return tree_up_time(c, TREE_KNOMIAL, c->p, c->radix, c->n, -1, reduce_gamma(c));
+}
+
+/* in_order_binary (Open MPI's in-order binary tree): the tree's root is rank p-1 and the root
+ * of a subtree of s ranks has subtrees of ⌈(s-1)/2⌉ (lower ranks, received first) and
+ * ⌊(s-1)/2⌋ ranks, F levels; each node receives and reduces both, then the result goes to the
+ * root if it is not p-1. TEXTBOOK at p = 2^(F+1) - 1: 2F(α + nβ + nγ) + [root != p-1](α + nβ).
+ * COLLSIM: children whose messages are in flight together share the node's link. */
+static double
+reduce_in_order_binary_to(const struct ctx *c, int root)
+{
+    double time = tree_up_time(c, TREE_IN_ORDER, c->p, 2, c->n, -1, reduce_gamma(c));
+    return root != c->p - 1 ? time + msg(c, c->n) : time;
+}
+
+static double
+reduce_in_order_binary(const struct ctx *c)
+{
+    return reduce_in_order_binary_to(c, c->root);
+}
+
+/* pipeline_chain: the chain 0 -> … -> p-1 -> root in segments: see pipeline_chain(). */
+static double
+reduce_pipeline_chain(const struct ctx *c)
+{
+    return pipeline_chain(c, c->p - 1, c->n, c->g, c->root != c->p - 1);
+}
+
+/*
+ * pipeline_binary: the in-order binary tree (F levels, f = min(2, p-1) children) in segments;
+ * per segment a node receives from its children and reduces each.
+ * TEXTBOOK: (F + S - 1)·f(α + sβ + sγ) + [root != p-1](α + sβ).
+ * COLLSIM (approximate): rendezvous segments: the same with msg(s) for α + sβ; eager segments
+ * travel together: F(α + f·nβ + f·nγ) + [root != p-1]·msg(n).
+ */
+static double
+reduce_pipeline_binary(const struct ctx *c)
+{
+    double s;
+    double S = segments(c, c->n, &s);
+    double f = MIN(2, c->p - 1), H = floor_log2(c->p);
+    gboolean tail = c->root != c->p - 1;
+    if (c->textbook)
+        return (H + S - 1.0) * f * (c->a + s * c->b + s * c->g) + tail * (c->a + s * c->b);
+    if (is_eager(c, s))
+        return H * (c->a + f * wire(c, c->n) * c->b + f * c->n * c->g) + tail * msg(c, c->n);
+    return (H + S - 1.0) * f * (msg(c, s) + s * c->g) + tail * msg(c, s);
+}
+
+/*
+ * rabenseifner: reduce-scatter by recursive halving, then a binomial gather of the p2 pieces
+ * of n/p2 to the root. Non-pof2: first the 2r lowest ranks pair up, even sending its whole
+ * vector to odd (msg(n) + nγ). TEXTBOOK: Thakur et al.'s rows verbatim:
+ *   p = 2^F: 2Fα + 2((p-1)/p)nβ + ((p-1)/p)nγ
+ *   else:    (2F + 1)α + (2(p-1)/p + 1)nβ + (1 + (p-1)/p)nγ
+ */
+static double
+reduce_rabenseifner(const struct ctx *c)
+{
+    int p = c->p, F = floor_log2(p), q = 1 << F;
+    double frac = (p - 1.0) / p;
+    if (c->textbook) {
+        if (is_pof2(p))
+            return 2.0 * F * c->a + 2.0 * frac * c->n * c->b + frac * c->n * c->g;
+        return (2.0 * F + 1.0) * c->a + (2.0 * frac + 1.0) * c->n * c->b +
+               (1.0 + frac) * c->n * c->g;
+    }
+    double time = is_pof2(p) ? 0.0 : msg(c, c->n) + reduce_gamma(c);
+    time += recursive_halving(c, q, c->n);
+    return time + tree_up_time(c, TREE_KNOMIAL, q, 2, 0, c->n / q, 0);
+}
+
+/* ---------------------------------------------------------------- allreduce */
+
+/* reduce_bcast: in-order binary reduce to rank 0, then binomial broadcast from 0. */
+static double
+allreduce_reduce_bcast(const struct ctx *c)
+{
+    return reduce_in_order_binary_to(c, 0) + knomial_down(c, c->p, 2, c->n, -1);
+}
+
+/* recursive_doubling: p = 2^F: F exchanges of the whole vector, each followed by a reduction:
+ * F(xmsg(n) + nγ); TEXTBOOK Fα + Fnβ + Fnγ (Thakur et al.). Otherwise the 2r lowest ranks
+ * fold pairwise first (msg(n) + nγ) and the result is sent back at the end (msg(n)). */
+static double
+allreduce_recursive_doubling(const struct ctx *c)
+{
+    double time = floor_log2(c->p) * (xmsg(c, c->n) + reduce_gamma(c));
+    if (!is_pof2(c->p))
+        time += 2.0 * msg(c, c->n) + reduce_gamma(c);
+    return time;
+}
+
+/* halving_doubling (the textbook's doubling scheme): while s > 1 ranks the upper ⌊s/2⌋ ranks
+ * send the whole vector to their mirror ranks, which reduce (L steps), then the result
+ * doubles back along the same pairs (L steps): L(msg(n) + nγ) + L·msg(n). */
+static double
+allreduce_halving_doubling(const struct ctx *c)
+{
+    int L = ceil_log2(c->p);
+    return L * (msg(c, c->n) + reduce_gamma(c)) + L * msg(c, c->n);
+}
+
+/* ring: p-1 shifts of a block with a reduction (reduce-scatter), then p-1 shifts (allgather):
+ * (p-1)(xmsg(n/p) + (n/p)γ) + (p-1)xmsg(n/p); TEXTBOOK 2(p-1)α + 2((p-1)/p)nβ + ((p-1)/p)nγ. */
+static double
+allreduce_ring(const struct ctx *c)
+{
+    double block = c->n / c->p;
+    return (c->p - 1) * (2.0 * xmsg(c, block) + block * c->g);
+}
+
+/* ring_segmented (Open MPI): Q = ⌈(n/p)/segment⌉ phases, each a ring allreduce of blocks of
+ * n/(pQ): Q(p-1)(2·xmsg(n/(pQ)) + (n/(pQ))γ). Approximate: Open MPI overlaps the phases. */
+static double
+allreduce_ring_segmented(const struct ctx *c)
+{
+    double block = c->n / c->p, piece;
+    double Q = segments(c, block, &piece);
+    return Q * (c->p - 1) * (2.0 * xmsg(c, piece) + piece * c->g);
+}
+
+/* rabenseifner: reduce-scatter by recursive halving, allgather by recursive doubling, among
+ * p2 ranks; non-pof2: pairwise fold first (msg(n) + nγ), result back at the end (msg(n)).
+ * TEXTBOOK: Thakur et al.'s rows verbatim:
+ *   p = 2^F: 2Fα + 2((p-1)/p)nβ + ((p-1)/p)nγ
+ *   else:    (2F + 2)α + (2(p-1)/p + 2)nβ + (1 + (p-1)/p)nγ */
+static double
+allreduce_rabenseifner(const struct ctx *c)
+{
+    int p = c->p, F = floor_log2(p), q = 1 << F;
+    double frac = (p - 1.0) / p;
+    if (c->textbook) {
+        if (is_pof2(p))
+            return 2.0 * F * c->a + 2.0 * frac * c->n * c->b + frac * c->n * c->g;
+        return (2.0 * F + 2.0) * c->a + (2.0 * frac + 2.0) * c->n * c->b +
+               (1.0 + frac) * c->n * c->g;
+    }
+    double time = recursive_halving(c, q, c->n) + recursive_doubling_gather_back(c, q, c->n);
+    if (!is_pof2(p))
+        time += 2.0 * msg(c, c->n) + reduce_gamma(c);
+    return time;
+}
+
+/* ---------------------------------------------------------------- reduce_scatter(_block) */
+
+/* reduce_scatterv / reduce_scatter: in-order binary reduce to rank 0, then rank 0 sends each
+ * rank its block of n/p in turn. */
+static double
+reduce_scatter_reduce_then_scatter(const struct ctx *c)
+{
+    return reduce_in_order_binary_to(c, 0) + fan_out_equal(c, c->p - 1, c->n / c->p);
+}
+
+/* recursive_halving: p = 2^F: Σ_{k=1..F} (xmsg(n/2^k) + (n/2^k)γ);
+ * TEXTBOOK Fα + ((p-1)/p)n(β + γ) (Thakur et al.). Non-pof2: pairwise fold of the 2r lowest
+ * ranks first (msg(n) + nγ), halving among p2 ranks, then the odd ranks hand the even ones
+ * their block (msg(n/p)). */
+static double
+reduce_scatter_recursive_halving(const struct ctx *c)
+{
+    int p = c->p, q = 1 << floor_log2(p);
+    double time = recursive_halving(c, q, c->n);
+    if (!is_pof2(p))
+        time += msg(c, c->n) + reduce_gamma(c) + msg(c, c->n / p);
+    return time;
+}
+
+/* pairwise / ring: p-1 steps, each sending one block of n/p to r + k, receiving one from
+ * r - k and reducing it: (p-1)(xmsg(n/p) + (n/p)γ); TEXTBOOK (p-1)α + ((p-1)/p)n(β + γ). */
+static double
+reduce_scatter_pairwise(const struct ctx *c)
+{
+    double block = c->n / c->p;
+    return (c->p - 1) * (xmsg(c, block) + block * c->g);
+}
+
+/* recursive_doubling (order-keeping, MPICH): round k (k = 0 … F-1) exchanges everything but
+ * the 2^k blocks of the partner's own subgroup, n(p - 2^k)/p, and reduces it;
+ * TEXTBOOK at p = 2^F: Fα + (F - (p-1)/p)n(β + γ) (Thakur et al.). Non-pof2 (approximate):
+ * L rounds of the same. */
+static double
+reduce_scatter_recursive_doubling(const struct ctx *c)
+{
+    int rounds = is_pof2(c->p) ? floor_log2(c->p) : ceil_log2(c->p);
+    double time = 0.0;
+    for (int k = 0; k < rounds; k++) {
+        double part = c->n * (double)(c->p - (1LL << k)) / c->p;
+        time += xmsg(c, part) + part * c->g;
+    }
+    return time;
+}
+
+/* ---------------------------------------------------------------- scan, exscan */
+
+/* linear scan: rank i receives the prefix of 0 … i-1 from i-1, adds its own, passes it on:
+ * (p-1)(msg(n) + nγ). */
+static double
+scan_linear(const struct ctx *c)
+{
+    return (c->p - 1) * (msg(c, c->n) + reduce_gamma(c));
+}
+
+/* recursive_doubling scan (Hillis-Steele): L rounds; in round k rank r sends its partial
+ * prefix to r + 2^k, receives from r - 2^k and reduces once: L(xmsg(n) + nγ). */
+static double
+scan_recursive_doubling(const struct ctx *c)
+{
+    return ceil_log2(c->p) * (xmsg(c, c->n) + reduce_gamma(c));
+}
+
+/* linear exscan: as the scan chain, but rank 1 receives rank 0's value and the last rank
+ * needs no reduction: (p-1)·msg(n) + (p-2)nγ. */
+static double
+exscan_linear(const struct ctx *c)
+{
+    return (c->p - 1) * msg(c, c->n) + (c->p - 2) * reduce_gamma(c);
+}
+
+/* recursive_doubling exscan: L rounds as the scan, each updating both the inclusive partial
+ * and the exclusive result (2 reductions; the first round copies): L·xmsg(n) + (2L-1)nγ. */
+static double
+exscan_recursive_doubling(const struct ctx *c)
+{
+    int L = ceil_log2(c->p);
+    return L * xmsg(c, c->n) + (2.0 * L - 1.0) * reduce_gamma(c);
+}
+
+/* ---------------------------------------------------------------- the table */
+
+enum {
+    NEEDS_SEGMENT = 1 << 0, /* uses segment_bytes */
+    NEEDS_RADIX = 1 << 1,   /* uses radix */
+    ROOTED = 1 << 2,        /* uses root */
+    APPROXIMATE = 1 << 3,   /* COLLSIM mode is approximate */
+};
+
+struct row {
+    const char *collective;
+    const char *algorithm;
+    double (*time)(const struct ctx *c);
+    unsigned flags;
+    const char *formula; /* TEXTBOOK mode, ASCII */
+};
+
+#define LIN "(p-1)(a + n b)"
+
+static const struct row rows[] = {
+    {"barrier", "linear", barrier_linear, 0, "2(p-1)a"},
+    {"barrier", "dissemination", barrier_dissemination, 0, "ceil(lg p) a"},
+    {"barrier", "binomial", barrier_binomial, 0, "2 ceil(lg p) a"},
+    {"barrier", "recursive_doubling", barrier_recursive_doubling, 0,
+     "lg p a (pof2); (floor(lg p) + 2) a otherwise"},
+    {"barrier", "double_ring", barrier_double_ring, 0, "2p a"},
+
+    {"bcast", "linear", bcast_linear, ROOTED, LIN},
+    {"bcast", "binomial", bcast_binomial, ROOTED, "ceil(lg p)(a + n b)"},
+    {"bcast", "knomial", bcast_knomial, ROOTED | NEEDS_RADIX, "(k-1) log_k p (a + n b) (p = k^d)"},
+    {"bcast", "pipeline_chain", bcast_pipeline_chain, ROOTED | NEEDS_SEGMENT | APPROXIMATE,
+     "(p + S - 2)(a + s b), S = ceil(n/s)"},
+    {"bcast", "pipeline_binary", bcast_pipeline_binary, ROOTED | NEEDS_SEGMENT | APPROXIMATE,
+     "2(floor(lg p) + S - 1)(a + s b)"},
+    {"bcast", "split_binary", bcast_split_binary, ROOTED | NEEDS_SEGMENT | APPROXIMATE,
+     "2(floor(lg p) + S/2 - 1)(a + s b) + a + (n/2) b"},
+    {"bcast", "scatter_ring_allgather", bcast_scatter_ring_allgather, ROOTED,
+     "(lg p + p - 1) a + 2 ((p-1)/p) n b"},
+    {"bcast", "scatter_recursive_doubling_allgather", bcast_scatter_recursive_doubling_allgather,
+     ROOTED | APPROXIMATE, "2 lg p a + 2 ((p-1)/p) n b"},
+
+    {"scatter", "linear", scatter_linear, ROOTED, LIN},
+    {"scatter", "binomial", scatter_binomial, ROOTED, "lg p a + (p-1) n b"},
+    {"scatterv", "linear", scatter_linear, ROOTED, LIN},
+    {"gather", "linear", gather_linear, ROOTED, LIN},
+    {"gather", "binomial", gather_binomial, ROOTED, "lg p a + (p-1) n b"},
+    {"gatherv", "linear", gather_linear, ROOTED, LIN},
+
+    {"allgather", "ring", allgather_ring, 0, "(p-1) a + (p-1) n b"},
+    {"allgather", "recursive_doubling", allgather_recursive_doubling, APPROXIMATE,
+     "lg p a + (p-1) n b"},
+    {"allgather", "bruck", allgather_bruck, 0, "ceil(lg p) a + (p-1) n b"},
+    {"allgather", "neighbor_exchange", allgather_neighbor_exchange, 0, "(p/2) a + (p-1) n b"},
+    {"allgather", "gather_bcast", allgather_gather_bcast, 0,
+     "lg p a + (p-1) n b + lg p (a + p n b)"},
+    {"allgatherv", "ring", allgather_ring, 0, "(p-1) a + (p-1) n b"},
+    {"allgatherv", "recursive_doubling", allgather_recursive_doubling, APPROXIMATE,
+     "lg p a + (p-1) n b"},
+    {"allgatherv", "bruck", allgather_bruck, 0, "ceil(lg p) a + (p-1) n b"},
+    {"allgatherv", "neighbor_exchange", allgather_neighbor_exchange, 0, "(p/2) a + (p-1) n b"},
+    {"allgatherv", "gather_bcast", allgather_gather_bcast, 0,
+     "lg p a + (p-1) n b + lg p (a + p n b)"},
+
+    {"alltoall", "pairwise", alltoall_pairwise, 0, LIN},
+    {"alltoall", "bruck", alltoall_bruck, 0, "lg p a + lg p (p/2) n b"},
+    {"alltoall", "linear", alltoall_linear, 0, LIN},
+    {"alltoall", "ring", alltoall_ring, 0, LIN},
+    {"alltoallv", "pairwise", alltoall_pairwise, 0, LIN},
+    {"alltoallv", "bruck", alltoall_bruck, 0, "lg p a + lg p (p/2) n b"},
+    {"alltoallv", "linear", alltoall_linear, 0, LIN},
+    {"alltoallv", "ring", alltoall_ring, 0, LIN},
+    {"alltoallw", "pairwise", alltoall_pairwise, 0, LIN},
+    {"alltoallw", "bruck", alltoall_bruck, 0, "lg p a + lg p (p/2) n b"},
+    {"alltoallw", "linear", alltoall_linear, 0, LIN},
+    {"alltoallw", "ring", alltoall_ring, 0, LIN},
+
+    {"reduce", "chain", reduce_chain, ROOTED, "(p-1)(a + n b + n c) + [root != p-1](a + n b)"},
+    {"reduce", "linear", reduce_linear, ROOTED, "(p-1)(a + n b + n c)"},
+    {"reduce", "binomial", reduce_binomial, ROOTED, "ceil(lg p)(a + n b + n c)"},
+    {"reduce", "in_order_binary", reduce_in_order_binary, ROOTED,
+     "2 floor(lg p)(a + n b + n c) + [root != p-1](a + n b) (p = 2^k - 1)"},
+    {"reduce", "knomial", reduce_knomial, ROOTED | NEEDS_RADIX,
+     "(k-1) log_k p (a + n b + n c) (p = k^d)"},
+    {"reduce", "pipeline_chain", reduce_pipeline_chain, ROOTED | NEEDS_SEGMENT | APPROXIMATE,
+     "(p + S - 2)(a + s b + s c) + [root != p-1](a + s b)"},
+    {"reduce", "pipeline_binary", reduce_pipeline_binary, ROOTED | NEEDS_SEGMENT | APPROXIMATE,
+     "2(floor(lg p) + S - 1)(a + s b + s c) + [root != p-1](a + s b)"},
+    {"reduce", "rabenseifner", reduce_rabenseifner, ROOTED,
+     "2 lg p a + 2((p-1)/p) n b + ((p-1)/p) n c (pof2); "
+     "(2 floor(lg p) + 1) a + (2(p-1)/p + 1) n b + (1 + (p-1)/p) n c otherwise"},
+
+    {"allreduce", "reduce_bcast", allreduce_reduce_bcast, 0,
+     "2 floor(lg p)(a + n b + n c) + (a + n b) + ceil(lg p)(a + n b)"},
+    {"allreduce", "recursive_doubling", allreduce_recursive_doubling, 0,
+     "lg p (a + n b + n c) (pof2); + 2(a + n b) + n c otherwise"},
+    {"allreduce", "halving_doubling", allreduce_halving_doubling, 0,
+     "ceil(lg p)(a + n b + n c) + ceil(lg p)(a + n b)"},
+    {"allreduce", "ring", allreduce_ring, 0, "2(p-1) a + 2((p-1)/p) n b + ((p-1)/p) n c"},
+    {"allreduce", "ring_segmented", allreduce_ring_segmented, NEEDS_SEGMENT | APPROXIMATE,
+     "Q (2(p-1) a + 2((p-1)/p)(n/Q) b + ((p-1)/p)(n/Q) c), Q = ceil(n/(p s))"},
+    {"allreduce", "rabenseifner", allreduce_rabenseifner, 0,
+     "2 lg p a + 2((p-1)/p) n b + ((p-1)/p) n c (pof2); "
+     "(2 floor(lg p) + 2) a + (2(p-1)/p + 2) n b + (1 + (p-1)/p) n c otherwise"},
+
+    {"reduce_scatter", "reduce_scatterv", reduce_scatter_reduce_then_scatter, 0,
+     "2 floor(lg p)(a + n b + n c) + (a + n b) + (p-1)(a + (n/p) b)"},
+    {"reduce_scatter", "recursive_halving", reduce_scatter_recursive_halving, 0,
+     "lg p a + ((p-1)/p) n (b + c)"},
+    {"reduce_scatter", "pairwise", reduce_scatter_pairwise, 0, "(p-1) a + ((p-1)/p) n (b + c)"},
+    {"reduce_scatter", "ring", reduce_scatter_pairwise, 0, "(p-1) a + ((p-1)/p) n (b + c)"},
+    {"reduce_scatter", "recursive_doubling", reduce_scatter_recursive_doubling, APPROXIMATE,
+     "lg p a + (lg p - (p-1)/p) n (b + c)"},
+    {"reduce_scatter_block", "reduce_scatter", reduce_scatter_reduce_then_scatter, 0,
+     "2 floor(lg p)(a + n b + n c) + (a + n b) + (p-1)(a + (n/p) b)"},
+    {"reduce_scatter_block", "recursive_halving", reduce_scatter_recursive_halving, 0,
+     "lg p a + ((p-1)/p) n (b + c)"},
+    {"reduce_scatter_block", "pairwise", reduce_scatter_pairwise, 0,
+     "(p-1) a + ((p-1)/p) n (b + c)"},
+    {"reduce_scatter_block", "ring", reduce_scatter_pairwise, 0, "(p-1) a + ((p-1)/p) n (b + c)"},
+    {"reduce_scatter_block", "recursive_doubling", reduce_scatter_recursive_doubling, APPROXIMATE,
+     "lg p a + (lg p - (p-1)/p) n (b + c)"},
+
+    {"scan", "linear", scan_linear, 0, "(p-1)(a + n b + n c)"},
+    {"scan", "recursive_doubling", scan_recursive_doubling, 0, "ceil(lg p)(a + n b + n c)"},
+    {"exscan", "linear", exscan_linear, 0, "(p-1)(a + n b) + (p-2) n c"},
+    {"exscan", "recursive_doubling", exscan_recursive_doubling, 0,
+     "ceil(lg p)(a + n b) + (2 ceil(lg p) - 1) n c"},
+};
+
+#define N_ROWS (sizeof rows / sizeof rows[0])
+
+static const struct row *
+find_row(const char *collective, const char *algorithm)
+{
+    if (collective == NULL || algorithm == NULL)
+        return NULL;
+    for (gsize i = 0; i < N_ROWS; i++)
+        if (strcmp(rows[i].collective, collective) == 0 &&
+            strcmp(rows[i].algorithm, algorithm) == 0)
+            return &rows[i];
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- public API */
+
+void
+model_predict_params_init(struct model_predict_params *params)
+{
+    g_return_if_fail(params != NULL);
+    memset(params, 0, sizeof *params);
+    params->ranks = 1;
+    params->bytes = 0.0;
+    model_predict_route("LV08", 1e-6, 12.5e9, 2, &params->alpha, &params->beta);
+    params->gamma = model_predict_gamma(1.0 / 8.0, 1e10);
+    params->segment_bytes = MODEL_PREDICT_SEGMENT_BYTES;
+    params->radix = MODEL_PREDICT_RADIX;
+    params->root = 0;
+    params->eager_threshold = MODEL_PREDICT_EAGER_THRESHOLD;
+    params->crosstraffic = MODEL_PREDICT_CROSSTRAFFIC;
+    params->mode = MODEL_PREDICT_COLLSIM;
+}
+
+double
+model_predict_message_time(double n, double alpha, double beta, double eager_threshold)
+{
+    if (n <= eager_threshold)
+        return alpha + MAX(n, 1.0) * beta;
+    return 2.0 * alpha + (n + 1.0) * beta;
+}
+
+static gboolean
+finite_nonneg(double x)
+{
+    return isfinite(x) && x >= 0.0;
+}
+
+static gboolean
+params_valid(const struct row *row, const struct model_predict_params *p)
+{
+    if (p->ranks < 1 || !finite_nonneg(p->bytes) || !finite_nonneg(p->alpha) ||
+        !finite_nonneg(p->beta) || !finite_nonneg(p->gamma))
+        return FALSE;
+    if (p->mode != MODEL_PREDICT_COLLSIM && p->mode != MODEL_PREDICT_TEXTBOOK)
+        return FALSE;
+    if (p->mode == MODEL_PREDICT_COLLSIM &&
+        (isnan(p->eager_threshold) || p->eager_threshold < 0 || !finite_nonneg(p->crosstraffic)))
+        return FALSE;
+    if ((row->flags & NEEDS_SEGMENT) && !(isfinite(p->segment_bytes) && p->segment_bytes > 0))
+        return FALSE;
+    if ((row->flags & NEEDS_RADIX) && p->radix < 2)
+        return FALSE;
+    if ((row->flags & ROOTED) && (p->root < 0 || p->root >= p->ranks))
+        return FALSE;
+    return TRUE;
+}
+
+gboolean
+model_predict_time(const char *collective, const char *algorithm,
+                   const struct model_predict_params *params, double *seconds)
+{
+    g_return_val_if_fail(params != NULL, FALSE);
+    g_return_val_if_fail(seconds != NULL, FALSE);
+    const struct row *row = find_row(collective, algorithm);
+    if (row == NULL || !params_valid(row, params))
+        return FALSE;
+    if (params->ranks == 1) {
+        *seconds = 0.0;
+        return TRUE;
+    }
+    gboolean textbook = params->mode == MODEL_PREDICT_TEXTBOOK;
+    struct ctx c = {
+        .p = params->ranks,
+        .n = params->bytes,
+        .a = params->alpha,
+        .b = params->beta,
+        .g = params->gamma,
+        .x = textbook ? 0.0 : params->crosstraffic,
+        .eager = textbook ? INFINITY : params->eager_threshold,
+        .seg = params->segment_bytes,
+        .radix = params->radix,
+        .root = (row->flags & ROOTED) ? params->root : 0,
+        .textbook = textbook,
+    };
+    *seconds = row->time(&c);
+    return TRUE;
+}
+
+gboolean
+model_predict_known(const char *collective, const char *algorithm)
+{
+    return find_row(collective, algorithm) != NULL;
+}
+
+const char *
+model_predict_formula(const char *collective, const char *algorithm)
+{
+    const struct row *row = find_row(collective, algorithm);
+    return row != NULL ? row->formula : NULL;
+}
+
+const struct model_predict_entry *
+model_predict_entries(gsize *count)
+{
+    static struct model_predict_entry entries[N_ROWS];
+    static gsize initialized;
+    if (g_once_init_enter(&initialized)) {
+        for (gsize i = 0; i < N_ROWS; i++)
+            entries[i] =
+                (struct model_predict_entry){rows[i].collective, rows[i].algorithm, rows[i].formula,
+                                             (rows[i].flags & APPROXIMATE) != 0};
+        g_once_init_leave(&initialized, 1);
+    }
+    if (count != NULL)
+        *count = N_ROWS;
+    return entries;
+}
+
+gboolean
+model_predict_route(const char *network_model, double link_latency, double link_bandwidth,
+                    int links, double *alpha, double *beta)
+{
+    g_return_val_if_fail(alpha != NULL && beta != NULL, FALSE);
+    if (network_model == NULL || links < 1 || !(link_latency >= 0.0) || !isfinite(link_latency) ||
+        !(link_bandwidth > 0.0) || !isfinite(link_bandwidth))
+        return FALSE;
+    double latency_factor, bandwidth_factor;
+    if (g_ascii_strcasecmp(network_model, "CM02") == 0) {
+        latency_factor = 1.0;
+        bandwidth_factor = 1.0;
+    } else if (g_ascii_strcasecmp(network_model, "LV08") == 0) {
+        latency_factor = 13.01;
+        bandwidth_factor = 0.97;
+    } else {
+        return FALSE;
+    }
+    *alpha = latency_factor * links * link_latency;
+    *beta = 1.0 / (bandwidth_factor * link_bandwidth);
+    return TRUE;
+}
+
+double
+model_predict_gamma(double flops_per_byte, double host_speed)
+{
+    if (!(host_speed > 0.0) || !(flops_per_byte >= 0.0))
+        return -1.0;
+    return flops_per_byte / host_speed;
+}

@@ -1,0 +1,108 @@
+/*
+ * Allreduce: ring — a reduce-scatter ring, then an allgather ring.
+ *
+ * Origin:   Patarasuk & Yuan 2009; the scheme of MPICH's and Open MPI's ring allreduce.
+ * Requires: commutative op — block b is combined in the rotated order b, b+1, ..., p-1, 0,
+ *           ..., b-1 (only block 0 keeps rank order); count >= p, so that every rank owns a
+ *           non-empty block (a smaller count still gives the right result, with idle ranks).
+ *           Each block is reduced by one chain of ranks and then copied around, so all ranks
+ *           hold bitwise-identical results.
+ * Cost:     2(p-1)α + 2((p-1)/p)nβ + ((p-1)/p)nγ.
+ * Blocks:   p blocks of ⌊count/p⌋ items, the first count mod p of them one item longer.
+ * Steps (p = 4): rank r sends to r+1 and receives from r-1.
+ *
+ *     reduce-scatter, step k: send block (r-k) mod p, receive block (r-k-1) mod p and
+ *         combine it as received ∘ own. After p-1 steps rank r owns block (r+1) mod p:
+ *
+ *             rank 0      rank 1      rank 2      rank 3
+ *         k=0 sends b0    sends b1    sends b2    sends b3
+ *         k=1 sends b3    sends b0    sends b1    sends b2     (b0 = r0∘r1 at rank 1)
+ *         k=2 sends b2    sends b3    sends b0    sends b1     (b0 = r0∘r1∘r2 at rank 2)
+ *         end owns  b1    owns  b2    owns  b3    owns  b0     (b1 = r1∘r2∘r3∘r0)
+ *
+ *     allgather, step k: send block (r+1-k) mod p, receive block (r-k) mod p in place.
+ */
+#include <stdlib.h>
+
+#include "coll/coll_algos.h"
+#include "coll/coll_util.h"
+
+#define TAG_REDUCE_SCATTER 8
+#define TAG_ALLGATHER 9
+
+/* First item and length of block b of p over count items. */
+static int
+block_start(int count, int size, int b)
+{
+    int q = count / size, r = count % size;
+    return b * q + (b < r ? b : r);
+}
+
+static int
+block_len(int count, int size, int b)
+{
+    return count / size + (b < count % size ? 1 : 0);
+}
+
+int
+coll_allreduce_ring(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm, const struct coll_params *params)
+{
+    int rc, size, rank, left, right;
+    void *tmp_mem = NULL;
+    void *tmp;
+
+    (void)params;
+    rc = MPI_Comm_size(comm, &size);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = MPI_Comm_rank(comm, &rank);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (sendbuf != MPI_IN_PLACE) {
+        rc = coll_copy(sendbuf, recvbuf, count, datatype);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    if (count == 0 || size == 1)
+        return MPI_SUCCESS;
+
+    tmp = coll_tmp_alloc(block_len(count, size, 0), datatype, &tmp_mem);
+    if (tmp == NULL)
+        return MPI_ERR_NO_MEM;
+    left = (rank - 1 + size) % size;
+    right = (rank + 1) % size;
+
+    /* Reduce-scatter: the block received from the left is the lower part of the chain. */
+    for (int k = 0; k < size - 1; k++) {
+        int sb = (rank - k + size) % size;
+        int rb = (rank - k - 1 + size) % size;
+        void *own = coll_item(recvbuf, block_start(count, size, rb), datatype);
+        rc = MPI_Sendrecv(coll_item(recvbuf, block_start(count, size, sb), datatype),
+                          block_len(count, size, sb), datatype, right, TAG_REDUCE_SCATTER, tmp,
+                          block_len(count, size, rb), datatype, left, TAG_REDUCE_SCATTER, comm,
+                          MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            goto out_free_tmp;
+        rc = MPI_Reduce_local(tmp, own, block_len(count, size, rb), datatype, op);
+        if (rc != MPI_SUCCESS)
+            goto out_free_tmp;
+    }
+
+    /* Allgather: pass the finished blocks around. */
+    for (int k = 0; k < size - 1; k++) {
+        int sb = (rank + 1 - k + size) % size;
+        int rb = (rank - k + size) % size;
+        rc = MPI_Sendrecv(coll_item(recvbuf, block_start(count, size, sb), datatype),
+                          block_len(count, size, sb), datatype, right, TAG_ALLGATHER,
+                          coll_item(recvbuf, block_start(count, size, rb), datatype),
+                          block_len(count, size, rb), datatype, left, TAG_ALLGATHER, comm,
+                          MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            goto out_free_tmp;
+    }
+
+out_free_tmp:
+    free(tmp_mem);
+    return rc;
+}

@@ -1,0 +1,59 @@
+/*
+ * Bcast: binomial tree rooted at the root.
+ *
+ * Origin:   MPICH's MPIR_Bcast_intra_binomial (Thakur, Rabenseifner & Gropp 2005); Open MPI's
+ *           and SMPI's binomial broadcast have the same shape.
+ * Requires: nothing (any root, any count, any datatype).
+ * Cost:     ⌈lg p⌉(α + nβ).
+ * Steps: ranks are renumbered relative to the root (rel = (rank - root) mod p). A rank whose
+ * lowest set bit of rel is m receives from rel - m, then sends to rel + m/2, rel + m/4, ..., 1
+ * (those below p). For p = 8, root 0:
+ *
+ *     step 1:  0 -> 4
+ *     step 2:  0 -> 2                4 -> 6
+ *     step 3:  0 -> 1      2 -> 3    4 -> 5      6 -> 7
+ */
+#include "coll/coll_algos.h"
+
+#define TAG_BCAST_BINOMIAL 2
+
+int
+coll_bcast_binomial(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                    const struct coll_params *params)
+{
+    int rc, size, rank, relative, mask;
+
+    (void)params;
+    rc = MPI_Comm_size(comm, &size);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = MPI_Comm_rank(comm, &rank);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (size == 1 || count == 0)
+        return MPI_SUCCESS;
+
+    relative = (rank - root + size) % size;
+
+    /* Receive from the parent: the rank that differs in rel's lowest set bit. */
+    for (mask = 1; mask < size; mask <<= 1) {
+        if (relative & mask) {
+            rc = MPI_Recv(buffer, count, datatype, (rank - mask + size) % size,
+                          TAG_BCAST_BINOMIAL, comm, MPI_STATUS_IGNORE);
+            if (rc != MPI_SUCCESS)
+                return rc;
+            break;
+        }
+    }
+
+    /* Send to the children, farthest subtree first. */
+    for (mask >>= 1; mask > 0; mask >>= 1) {
+        if (relative + mask < size) {
+            rc = MPI_Send(buffer, count, datatype, (rank + mask) % size, TAG_BCAST_BINOMIAL,
+                          comm);
+            if (rc != MPI_SUCCESS)
+                return rc;
+        }
+    }
+    return MPI_SUCCESS;
+}

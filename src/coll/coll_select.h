@@ -1,0 +1,50 @@
+/*
+ * coll_select.h — which algorithm serves a collective call.
+ *
+ * A user may force an algorithm per collective (collsim exec --algorithm reduce=binomial);
+ * otherwise a documented decision table picks one by communicator size and bytes, among the
+ * algorithms whose requirements the call meets. A forced algorithm that cannot serve a call is
+ * refused with the requirement it lacks — never replaced by another one silently.
+ * The choices are global to the simulation (the same on every rank).
+ */
+#ifndef COLLSIM_COLL_SELECT_H
+#define COLLSIM_COLL_SELECT_H
+
+#include <stddef.h>
+
+#include "coll_registry.h"
+
+/* What a call is about, as selection needs it. */
+struct coll_call {
+    enum coll_kind kind;
+    int comm_size;
+    size_t bytes;          /* the call's data volume per rank (e.g. count * type size) */
+    int count;             /* items per rank (reductions: the vector's length) */
+    int commutative;       /* 1 unless a non-commutative op is involved */
+    int contiguous;        /* datatype has no holes */
+};
+
+/* Force `name` (with params, or the row's defaults when params is NULL) for `kind`.
+ * Returns 0 and fills `why` if the name is unknown or a parameter is invalid. */
+int coll_select_force(enum coll_kind kind, const char *name, const struct coll_params *params,
+                      char *why, size_t why_size);
+/* Forget every forced choice (a new simulation). */
+void coll_select_reset(void);
+/* The forced row of a kind, or NULL. */
+const struct coll_algorithm *coll_select_forced(enum coll_kind kind);
+
+/*
+ * The first requirement of `row` that `call` does not meet, as text ("requires commutative
+ * op"), or NULL if the row can serve the call.
+ */
+const char *coll_select_unmet(const struct coll_algorithm *row, const struct coll_call *call);
+
+/*
+ * Choose the algorithm for `call`: the forced one, or the decision table's. When the forced
+ * one cannot serve the call, returns NULL and points *refusal at the unmet requirement.
+ * *params receives the parameters to pass.
+ */
+const struct coll_algorithm *coll_select(const struct coll_call *call, struct coll_params *params,
+                                         const char **refusal);
+
+#endif

@@ -1,0 +1,91 @@
+/*
+ * Reduce_scatter: ring (commutative ops).
+ *
+ * Origin:   the reduce-scatter half of the ring allreduce (Patarasuk & Yuan 2009); the
+ *           scheme of Open MPI's coll_base reduce_scatter ring and NCCL's ring.
+ * Requires: commutative op: block b is folded around the ring starting at rank b+1, i.e. in
+ *           the order b+1, ..., p-1, 0, ..., b, which is rank order only for b = p-1.
+ *           Handles MPI_IN_PLACE.
+ * Cost:     (p-1)·α + n·((p-1)/p)·(β + γ)   (n = sum of recvcounts, blocks of n/p)
+ * Steps:    at step s = 0..p-2, rank r sends its partial of block (r-s-1) mod p to r+1 and
+ *           receives the partial of block (r-s-2) mod p from r-1, folding its own
+ *           contribution in behind it:  acc[b] = received[b] ∘ acc[b].
+ *              p = 3, block 0:  rank 1: x1;  rank 2: x1∘x2;  rank 0: (x1∘x2)∘x0
+ *           After p-1 steps rank r holds block r complete.
+ */
+#include <limits.h>
+#include <stdlib.h>
+
+#include "mpi.h"
+#include "coll/coll.h"
+#include "coll/coll_util.h"
+
+enum { TAG_RS_RING = 0 };
+
+int
+coll_reduce_scatter_ring(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                         const struct coll_params *params)
+{
+    int rank, size, rc, largest = 0;
+    int *displs;
+    long long total = 0;
+    void *acc = NULL, *acc_mem = NULL, *incoming = NULL, *incoming_mem = NULL;
+    const void *input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+
+    (void)params;
+    rc = MPI_Comm_rank(comm, &rank);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = MPI_Comm_size(comm, &size);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    displs = malloc(sizeof *displs * (size_t)size);
+    if (displs == NULL)
+        return MPI_ERR_NO_MEM;
+    for (int i = 0; i < size; i++) {
+        displs[i] = (int)total;
+        total += recvcounts[i];
+        if (total > INT_MAX) {
+            rc = MPI_ERR_COUNT;
+            goto out_free;
+        }
+        if (recvcounts[i] > largest)
+            largest = recvcounts[i];
+    }
+    if (total == 0)
+        goto out_free;
+
+    /* A working copy of the whole vector: partials replace the own contributions in it. */
+    acc = coll_tmp_alloc((int)total, datatype, &acc_mem);
+    incoming = coll_tmp_alloc(largest, datatype, &incoming_mem);
+    if (acc == NULL || incoming == NULL) {
+        rc = MPI_ERR_NO_MEM;
+        goto out_free;
+    }
+    rc = coll_copy(input, acc, (int)total, datatype);
+    if (rc != MPI_SUCCESS)
+        goto out_free;
+
+    int right = (rank + 1) % size, left = (rank - 1 + size) % size;
+    for (int s = 0; s < size - 1; s++) {
+        int send_block = ((rank - s - 1) % size + size) % size;
+        int recv_block = ((rank - s - 2) % size + size) % size;
+        void *recv_into = coll_item(acc, displs[recv_block], datatype);
+        rc = MPI_Sendrecv(coll_item(acc, displs[send_block], datatype), recvcounts[send_block],
+                          datatype, right, TAG_RS_RING, incoming, recvcounts[recv_block], datatype,
+                          left, TAG_RS_RING, comm, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            goto out_free;
+        /* the partial from the left first: rank order except across the wrap-around */
+        rc = MPI_Reduce_local(incoming, recv_into, recvcounts[recv_block], datatype, op);
+        if (rc != MPI_SUCCESS)
+            goto out_free;
+    }
+    rc = coll_copy(coll_item(acc, displs[rank], datatype), recvbuf, recvcounts[rank], datatype);
+out_free:
+    free(incoming_mem);
+    free(acc_mem);
+    free(displs);
+    return rc;
+}

@@ -1,0 +1,601 @@
+/*
+ * check_model_predict.c — the analytic predictions against values worked out by hand.
+ *
+ * Unless a test says otherwise: α = 1e-6 s, β = 1e-9 s/B, γ = 1e-10 s/B, so one eager message
+ * of 1000 B costs α + nβ = 2e-6 s and reducing 1000 B costs nγ = 1e-7 s. Every expected value
+ * is written out in the comment above its assertion, and compared to 1e-12 relative, so a
+ * wrong exponent, a missing round or a swapped ⌊lg p⌋/⌈lg p⌉ fails.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "models/model_predict.h"
+
+#define A 1e-6
+#define B 1e-9
+#define G 1e-10
+
+static struct model_predict_params
+params(enum model_predict_mode mode, int ranks, double bytes)
+{
+    struct model_predict_params p;
+    model_predict_params_init(&p);
+    p.mode = mode;
+    p.ranks = ranks;
+    p.bytes = bytes;
+    p.alpha = A;
+    p.beta = B;
+    p.gamma = G;
+    return p;
+}
+
+static double
+predict(const char *collective, const char *algorithm, const struct model_predict_params *p)
+{
+    double t = -1.0;
+    ck_assert_msg(model_predict_time(collective, algorithm, p, &t), "no prediction for %s/%s",
+                  collective, algorithm);
+    return t;
+}
+
+#define ck_assert_time(got, expected)                                                              \
+    do {                                                                                           \
+        double got_ = (got), exp_ = (expected);                                                    \
+        ck_assert_msg(fabs(got_ - exp_) <= 1e-12 * fabs(exp_) + 1e-21,                             \
+                      "%s = %.15g, expected %.15g", #got, got_, exp_);                             \
+    } while (0)
+
+/* ---------------------------------------------------------------- message time */
+
+START_TEST(test_model_predict_message_time_eager_and_rendezvous)
+{
+    /* eager, 1000 B: α + nβ = 1e-6 + 1e-6 */
+    ck_assert_time(model_predict_message_time(1000, A, B, 65536), 2e-6);
+    /* an empty message travels as one byte: α + β = 1e-6 + 1e-9 */
+    ck_assert_time(model_predict_message_time(0, A, B, 65536), 1.001e-6);
+    /* exactly the threshold is still eager: 1e-6 + 65536e-9 */
+    ck_assert_time(model_predict_message_time(65536, A, B, 65536), 6.6536e-5);
+    /* rendezvous, 100000 B: 2α + (n+1)β = 2e-6 + 100001e-9 = 1.02001e-4 */
+    ck_assert_time(model_predict_message_time(100000, A, B, 65536), 1.02001e-4);
+    /* an infinite threshold makes everything eager: 1e-6 + 1e-4 */
+    ck_assert_time(model_predict_message_time(100000, A, B, INFINITY), 1.01e-4);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- route and γ */
+
+START_TEST(test_model_predict_route_cm02_lv08)
+{
+    double a = 0, b = 0;
+    /* the default cluster: 2 links of 1 µs, 12.5 GB/s. CM02: α = 2·1e-6, β = 1/12.5e9 = 8e-11 */
+    ck_assert(model_predict_route("CM02", 1e-6, 12.5e9, 2, &a, &b));
+    ck_assert_time(a, 2e-6);
+    ck_assert_time(b, 8e-11);
+    /* LV08: α = 13.01·2e-6 = 2.602e-5, β = 1/(0.97·12.5e9) = 1/1.2125e10 */
+    ck_assert(model_predict_route("lv08", 1e-6, 12.5e9, 2, &a, &b));
+    ck_assert_time(a, 2.602e-5);
+    ck_assert_time(b, 8.247422680412371e-11);
+    /* 3 hops of 0.5 µs at 1 GB/s under CM02: α = 1.5e-6, β = 1e-9 */
+    ck_assert(model_predict_route("CM02", 0.5e-6, 1e9, 3, &a, &b));
+    ck_assert_time(a, 1.5e-6);
+    ck_assert_time(b, 1e-9);
+    /* piecewise SMPI factors, unknown models and bad links have no closed form */
+    ck_assert(!model_predict_route("SMPI", 1e-6, 12.5e9, 2, &a, &b));
+    ck_assert(!model_predict_route("nonsense", 1e-6, 12.5e9, 2, &a, &b));
+    ck_assert(!model_predict_route("CM02", 1e-6, 0, 2, &a, &b));
+    ck_assert(!model_predict_route("CM02", 1e-6, 1e9, 0, &a, &b));
+}
+END_TEST
+
+START_TEST(test_model_predict_gamma_from_compute_model)
+{
+    /* MPI_SUM on doubles: 1 flop per 8-byte element at 10 Gflop/s: 0.125 / 1e10 = 1.25e-11 */
+    ck_assert_time(model_predict_gamma(1.0 / 8.0, 1e10), 1.25e-11);
+    /* complex product: 6 flops per 16 bytes at 1 Gflop/s: 0.375e-9 */
+    ck_assert_time(model_predict_gamma(6.0 / 16.0, 1e9), 3.75e-10);
+    ck_assert_time(model_predict_gamma(0.0, 1e9), 0.0);
+    ck_assert(model_predict_gamma(1.0, 0.0) < 0);
+    ck_assert(model_predict_gamma(-1.0, 1e9) < 0);
+}
+END_TEST
+
+START_TEST(test_model_predict_defaults_are_collsims)
+{
+    struct model_predict_params p;
+    model_predict_params_init(&p);
+    ck_assert_int_eq(p.mode, MODEL_PREDICT_COLLSIM);
+    ck_assert_time(p.alpha, 2.602e-5);
+    ck_assert_time(p.beta, 8.247422680412371e-11);
+    ck_assert_time(p.gamma, 1.25e-11);
+    ck_assert_time(p.eager_threshold, 65536);
+    ck_assert_time(p.crosstraffic, 0.05);
+    ck_assert_time(p.segment_bytes, 8192);
+    ck_assert_int_eq(p.radix, 4);
+    ck_assert_int_eq(p.root, 0);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- reduce */
+
+START_TEST(test_model_predict_reduce_binomial_pof2)
+{
+    /* p = 8, n = 1000: 3 rounds of (α + nβ + nγ) = 3·(1e-6 + 1e-6 + 1e-7) = 6.3e-6, in both
+     * modes (each round one eager message, receiver waiting, no two children at once) */
+    struct model_predict_params p = params(MODEL_PREDICT_TEXTBOOK, 8, 1000);
+    ck_assert_time(predict("reduce", "binomial", &p), 6.3e-6);
+    p.mode = MODEL_PREDICT_COLLSIM;
+    ck_assert_time(predict("reduce", "binomial", &p), 6.3e-6);
+    /* rendezvous (threshold 500 < 1000): 3·(2α + (n+1)β + nγ) = 3·(2e-6 + 1.001e-6 + 1e-7)
+     * = 3·3.101e-6 = 9.303e-6 */
+    p.eager_threshold = 500;
+    ck_assert_time(predict("reduce", "binomial", &p), 9.303e-6);
+    /* the root does not matter */
+    p.root = 5;
+    ck_assert_time(predict("reduce", "binomial", &p), 9.303e-6);
+}
+END_TEST
+
+START_TEST(test_model_predict_reduce_binomial_non_pof2)
+{
+    /* p = 6, n = 1000. TEXTBOOK one-port: the root receives ⌈lg 6⌉ = 3 messages in turn:
+     * 3·2.1e-6 = 6.3e-6 */
+    struct model_predict_params p = params(MODEL_PREDICT_TEXTBOOK, 6, 1000);
+    ck_assert_time(predict("reduce", "binomial", &p), 6.3e-6);
+    /* COLLSIM: the root's children hold 1, 2 and 2 ranks. Child 1 sends at 0 and arrives at
+     * α + nβ = 2e-6; children 2 and 4 have each reduced one message (2.1e-6), send together
+     * and share the root's link: both arrive at 2.1e-6 + α + 2nβ = 5.1e-6. The root:
+     * 2e-6 + γn = 2.1e-6; then 5.1e-6 + 1e-7 = 5.2e-6; then 5.2e-6 + 1e-7 = 5.3e-6 */
+    p.mode = MODEL_PREDICT_COLLSIM;
+    ck_assert_time(predict("reduce", "binomial", &p), 5.3e-6);
+}
+END_TEST
+
+START_TEST(test_model_predict_reduce_chain_root)
+{
+    /* p = 4, n = 1000: 3 hops of (α + nβ + nγ) = 6.3e-6, plus α + nβ = 2e-6 to a root that is
+     * not p-1: 8.3e-6; with root = p-1 = 3 no last message */
+    struct model_predict_params p = params(MODEL_PREDICT_TEXTBOOK, 4, 1000);
+    ck_assert_time(predict("reduce", "chain", &p), 8.3e-6);
+    p.root = 3;
+    ck_assert_time(predict("reduce", "chain", &p), 6.3e-6);
+    p.mode = MODEL_PREDICT_COLLSIM;
+    ck_assert_time(predict("reduce", "chain", &p), 6.3e-6);
+    p.root = 1;
+    ck_assert_time(predict("reduce", "chain", &p), 8.3e-6);
+}
+END_TEST
+
+START_TEST(test_model_predict_reduce_linear_eager_fan_in)
+{
+    /* p = 5, n = 1000. TEXTBOOK: 4·(α + nβ + nγ) = 8.4e-6. COLLSIM eager: the 4 messages
+     * share the root's link and arrive together at α + 4nβ = 5e-6, then 4 reductions:
+     * 5e-6 + 4e-7 = 5.4e-6. Rendezvous (threshold 500): envelopes at α + 4β = 1.004e-6, then
+     * one transfer per receive: 1.004e-6 + 4·(1e-6 + 1e-6 + 1e-7) = 9.404e-6 */
+    struct model_predict_params p = params(MODEL_PREDICT_TEXTBOOK, 5, 1000);
+    ck_assert_time(predict("reduce", "linear", &p), 8.4e-6);
+    p.mode = MODEL_PREDICT_COLLSIM;
+    ck_assert_time(predict("reduce", "linear", &p), 5.4e-6);
+    p.eager_threshold = 500;
+    ck_assert_time(predict("reduce", "linear", &p), 9.404e-6);
+}
+END_TEST
+
+START_TEST(test_model_predict_rabenseifner_table)
+{
+    /* Thakur et al.'s rows, TEXTBOOK, n = 1e5.
+     * p = 16: 2·4α + 2(15/16)nβ + (15/16)nγ = 8e-6 + 1.875e-4 + 9.375e-6 = 2.04875e-4 */
+    struct model_predict_params p = params(MODEL_PREDICT_TEXTBOOK, 16, 1e5);
+    ck_assert_time(predict("reduce", "rabenseifner", &p), 2.04875e-4);
+    ck_assert_time(predict("allreduce", "rabenseifner", &p), 2.04875e-4);
+    /* p = 10 (⌊lg⌋ = 3): reduce (2·3 + 1)α + (2·0.9 + 1)nβ + (1 + 0.9)nγ
+     * = 7e-6 + 2.8e-4 + 1.9e-5 = 3.06e-4;
+     * allreduce (2·3 + 2)α + (2·0.9 + 2)nβ + 1.9nγ = 8e-6 + 3.8e-4 + 1.9e-5 = 4.07e-4 */
+    p.ranks = 10;
+    ck_assert_time(predict("reduce", "rabenseifner", &p), 3.06e-4);
+    ck_assert_time(predict("allreduce", "rabenseifner", &p), 4.07e-4);
+}
+END_TEST
+
+START_TEST(test_model_predict_reduce_in_order_binary)
+{
+    /* p = 4, n = 1000: the tree's root is rank 3, with subtrees of 2 ranks (received first)
+     * and 1 rank. TEXTBOOK one-port, root = 3: the 2-rank child is ready at 2.1e-6; the root
+     * receives and reduces it (4.2e-6), then the other child (6.3e-6) */
+    struct model_predict_params p = params(MODEL_PREDICT_TEXTBOOK, 4, 1000);
+    p.root = 3;
+    ck_assert_time(predict("reduce", "in_order_binary", &p), 6.3e-6);
+    /* COLLSIM, root = 3: the 1-rank child's message lands at 2e-6 while the root waits for
+     * the 2-rank child, whose message leaves at 2.1e-6 and lands at 4.1e-6: 4.1e-6 + 1e-7,
+     * then the waiting one: + 1e-7 = 4.3e-6 */
+    p.mode = MODEL_PREDICT_COLLSIM;
+    ck_assert_time(predict("reduce", "in_order_binary", &p), 4.3e-6);
+    /* root = 0: one more message of α + nβ = 2e-6: 6.3e-6 */
+    p.root = 0;
+    ck_assert_time(predict("reduce", "in_order_binary", &p), 6.3e-6);
+    /* allreduce reduce_bcast = that reduce to 0 (6.3e-6), then a binomial bcast: rank 0 sends
+     * to 2 and 1 at once (α + 2nβ = 3e-6), 2 to 3 (2e-6): 6.3e-6 + 5e-6 = 1.13e-5 */
+    ck_assert_time(predict("allreduce", "reduce_bcast", &p), 1.13e-5);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- bcast */
+
+START_TEST(test_model_predict_bcast_binomial_modes)
+{
+    /* p = 8, n = 1000. TEXTBOOK: 3(α + nβ) = 6e-6 */
+    struct model_predict_params p = params(MODEL_PREDICT_TEXTBOOK, 8, 1000);
+    ck_assert_time(predict("bcast", "binomial", &p), 6e-6);
+    /* COLLSIM eager: the root's 3 sends share its link and arrive at α + 3nβ; rank 4 then
+     * serves 2 children (α + 2nβ), rank 6 one (α + nβ): 3α + 6nβ = 3e-6 + 6e-6 = 9e-6 */
+    p.mode = MODEL_PREDICT_COLLSIM;
+    ck_assert_time(predict("bcast", "binomial", &p), 9e-6);
+    /* rendezvous: blocking sends, 3 in turn: 3(2α + (n+1)β) = 3·3.001e-6 = 9.003e-6 */
+    p.eager_threshold = 500;
+    ck_assert_time(predict("bcast", "binomial", &p), 9.003e-6);
+    /* p = 5, TEXTBOOK: ⌈lg 5⌉ = 3 sends from the root: 6e-6. COLLSIM eager: the root sends to
+     * 4, 2, 1 at once (α + 3nβ = 4e-6), rank 2 then to 3 (α + nβ): 6e-6 */
+    p = params(MODEL_PREDICT_TEXTBOOK, 5, 1000);
+    ck_assert_time(predict("bcast", "binomial", &p), 6e-6);
+    p.mode = MODEL_PREDICT_COLLSIM;
+    ck_assert_time(predict("bcast", "binomial", &p), 6e-6);
+}
+END_TEST
+
+START_TEST(test_model_predict_bcast_knomial)
+{
+    /* p = 16, radix 4, n = 1000. TEXTBOOK: (k-1)·log_k p = 3·2 = 6 sends: 12e-6.
+     * COLLSIM eager: the root sends 6 at once (α + 6nβ = 7e-6), a child of 4 ranks 3
+     * (α + 3nβ = 4e-6): 11e-6 */
+    struct model_predict_params p = params(MODEL_PREDICT_TEXTBOOK, 16, 1000);
+    p.radix = 4;
+    ck_assert_time(predict("bcast", "knomial", &p), 12e-6);
+    p.mode = MODEL_PREDICT_COLLSIM;
+    ck_assert_time(predict("bcast", "knomial", &p), 11e-6);
+    /* radix 2 is the binomial tree: 4α + 10nβ = 14e-6 at p = 16 */
+    p.radix = 2;
+    ck_assert_time(predict("bcast", "knomial", &p), 14e-6);
+    ck_assert_time(predict("bcast", "binomial", &p), 14e-6);
+}
+END_TEST
+
+START_TEST(test_model_predict_bcast_linear_eager_sharing)
+{
+    /* p = 5, n = 1000. TEXTBOOK 4(α + nβ) = 8e-6; COLLSIM eager α + 4nβ = 5e-6; COLLSIM
+     * rendezvous 4(2α + (n+1)β) = 1.2004e-5 */
+    struct model_predict_params p = params(MODEL_PREDICT_TEXTBOOK, 5, 1000);
+    ck_assert_time(predict("bcast", "linear", &p), 8e-6);
+    p.mode = MODEL_PREDICT_COLLSIM;
+    ck_assert_time(predict("bcast", "linear", &p), 5e-6);
+    p.eager_threshold = 500;
+    ck_assert_time(predict("bcast", "linear", &p), 1.2004e-5);
+}
+END_TEST
+
+START_TEST(test_model_predict_pipeline_chain_matches_simulation)
+{
+    /* CM02 default cluster (α = 2e-6, β = 8e-11), p = 4, n = 800000 in 10 segments of 80000
+     * (rendezvous). m = 2α + 80001β = 1.040008e-5, d = α + 80000β = 8.4e-6:
+     * 3m + 9(m + d) = 3.120024e-5 + 1.6920072e-4 = 2.0040096e-4 (the simulator: 2.00400996e-4,
+     * the difference being the envelopes' cross traffic) */
+    struct model_predict_params p = params(MODEL_PREDICT_COLLSIM, 4, 800000);
+    p.alpha = 2e-6;
+    p.beta = 8e-11;
+    p.segment_bytes = 80000;
+    ck_assert_time(predict("bcast", "pipeline_chain", &p), 2.0040096e-4);
+    /* eager segments of 8000 travel together: each hop α + nβ; p = 3, n = 16000:
+     * 2(2e-6 + 1.28e-6) = 6.56e-6 (the simulator: 6.56e-6) */
+    p.ranks = 3;
+    p.bytes = 16000;
+    p.segment_bytes = 8000;
+    ck_assert_time(predict("bcast", "pipeline_chain", &p), 6.56e-6);
+    /* TEXTBOOK, same: (p + S - 2)(α + sβ) = 3·(2e-6 + 6.4e-7) = 7.92e-6 */
+    p.mode = MODEL_PREDICT_TEXTBOOK;
+    ck_assert_time(predict("bcast", "pipeline_chain", &p), 7.92e-6);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- exchanges */
+
+START_TEST(test_model_predict_allreduce_ring_crosstraffic)
+{
+    /* p = 4, n = 4000 (blocks of 1000). TEXTBOOK: 2·3α + 2(3/4)nβ + (3/4)nγ
+     * = 6e-6 + 6e-6 + 3e-7 = 1.23e-5 */
+    struct model_predict_params p = params(MODEL_PREDICT_TEXTBOOK, 4, 4000);
+    ck_assert_time(predict("allreduce", "ring", &p), 1.23e-5);
+    /* COLLSIM: every shift carries cross traffic, β·1.05:
+     * 3·(2(α + 1000·1.05e-9) + 1e-7) = 3·(4.1e-6 + 1e-7) = 1.26e-5 */
+    p.mode = MODEL_PREDICT_COLLSIM;
+    ck_assert_time(predict("allreduce", "ring", &p), 1.26e-5);
+    /* without cross traffic COLLSIM equals TEXTBOOK here */
+    p.crosstraffic = 0;
+    ck_assert_time(predict("allreduce", "ring", &p), 1.23e-5);
+}
+END_TEST
+
+START_TEST(test_model_predict_allreduce_recursive_doubling_non_pof2)
+{
+    /* TEXTBOOK, n = 1000. p = 8: 3(α + nβ + nγ) = 6.3e-6. p = 6: fold (α + nβ + nγ), ⌊lg 6⌋ = 2
+     * exchanges, result back (α + nβ): 2.1e-6 + 4.2e-6 + 2e-6 = 8.3e-6 */
+    struct model_predict_params p = params(MODEL_PREDICT_TEXTBOOK, 8, 1000);
+    ck_assert_time(predict("allreduce", "recursive_doubling", &p), 6.3e-6);
+    p.ranks = 6;
+    ck_assert_time(predict("allreduce", "recursive_doubling", &p), 8.3e-6);
+}
+END_TEST
+
+START_TEST(test_model_predict_barriers)
+{
+    struct model_predict_params p = params(MODEL_PREDICT_TEXTBOOK, 5, 0);
+    /* dissemination p = 5: ⌈lg 5⌉ = 3 rounds: 3α; COLLSIM 3(α + 1.05β) = 3.00315e-6 */
+    ck_assert_time(predict("barrier", "dissemination", &p), 3e-6);
+    /* linear: 2(p-1)α = 8e-6; COLLSIM: 2α + 2(p-1)β = 2e-6 + 8e-9 = 2.008e-6 */
+    ck_assert_time(predict("barrier", "linear", &p), 8e-6);
+    /* recursive doubling p = 6: ⌊lg 6⌋ = 2 exchanges + 2 messages = 4α; p = 8: 3α */
+    p.ranks = 6;
+    ck_assert_time(predict("barrier", "recursive_doubling", &p), 4e-6);
+    p.ranks = 8;
+    ck_assert_time(predict("barrier", "recursive_doubling", &p), 3e-6);
+    /* binomial p = 8: 3 messages up, 3 down: 6α */
+    ck_assert_time(predict("barrier", "binomial", &p), 6e-6);
+    /* double ring p = 8: 16α */
+    ck_assert_time(predict("barrier", "double_ring", &p), 16e-6);
+    p.mode = MODEL_PREDICT_COLLSIM;
+    p.ranks = 5;
+    ck_assert_time(predict("barrier", "dissemination", &p), 3.00315e-6);
+    ck_assert_time(predict("barrier", "linear", &p), 2.008e-6);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- Thakur et al. at pof2 */
+
+START_TEST(test_model_predict_textbook_matches_thakur_at_pof2)
+{
+    /* p = 16 (lg p = 4), n = 1e5, every row of COST_MODELS.md that has an algorithm here */
+    const double n = 1e5, p = 16, lg = 4, f = (p - 1) / p;
+    struct model_predict_params q = params(MODEL_PREDICT_TEXTBOOK, 16, n);
+    ck_assert_time(predict("bcast", "binomial", &q), lg * A + n * lg * B);
+    ck_assert_time(predict("bcast", "scatter_recursive_doubling_allgather", &q),
+                   2 * lg * A + 2 * n * f * B);
+    ck_assert_time(predict("bcast", "scatter_ring_allgather", &q),
+                   (lg + p - 1) * A + 2 * n * f * B);
+    ck_assert_time(predict("reduce", "binomial", &q), lg * A + n * lg * B + n * lg * G);
+    ck_assert_time(predict("allreduce", "recursive_doubling", &q),
+                   lg * A + n * lg * B + n * lg * G);
+    ck_assert_time(predict("allreduce", "ring", &q), 2 * (p - 1) * A + 2 * n * f * B + n * f * G);
+    ck_assert_time(predict("reduce_scatter", "recursive_halving", &q), lg * A + n * f * (B + G));
+    ck_assert_time(predict("reduce_scatter", "pairwise", &q), (p - 1) * A + n * f * (B + G));
+    ck_assert_time(predict("reduce_scatter", "recursive_doubling", &q),
+                   lg * A + n * (lg - f) * (B + G));
+    ck_assert_time(predict("reduce_scatter_block", "recursive_halving", &q),
+                   lg * A + n * f * (B + G));
+    /* allgather, alltoall, gather, scatter: the table's n is the total p·m of blocks m */
+    const double m = 1000;
+    q.bytes = m;
+    ck_assert_time(predict("allgather", "bruck", &q), lg * A + (p * m) * f * B);
+    ck_assert_time(predict("allgather", "recursive_doubling", &q), lg * A + (p * m) * f * B);
+    ck_assert_time(predict("allgather", "ring", &q), (p - 1) * A + (p * m) * f * B);
+    ck_assert_time(predict("alltoall", "bruck", &q), lg * A + (p * m / 2) * lg * B);
+    ck_assert_time(predict("gather", "binomial", &q), lg * A + (p * m) * f * B);
+    ck_assert_time(predict("scatter", "binomial", &q), lg * A + (p * m) * f * B);
+    /* pairwise alltoall moves the p-1 blocks that leave the rank: (p-1)α + (p-1)mβ */
+    ck_assert_time(predict("alltoall", "pairwise", &q), (p - 1) * A + (p - 1) * m * B);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- coverage and errors */
+
+/* Every registry name today, and those announced next. */
+static const char *const names[][2] = {
+    {"barrier", "linear"},
+    {"barrier", "dissemination"},
+    {"barrier", "binomial"},
+    {"barrier", "recursive_doubling"},
+    {"barrier", "double_ring"},
+    {"bcast", "linear"},
+    {"bcast", "binomial"},
+    {"bcast", "knomial"},
+    {"bcast", "pipeline_chain"},
+    {"bcast", "pipeline_binary"},
+    {"bcast", "split_binary"},
+    {"bcast", "scatter_ring_allgather"},
+    {"bcast", "scatter_recursive_doubling_allgather"},
+    {"scatterv", "linear"},
+    {"gatherv", "linear"},
+    {"scatter", "linear"},
+    {"scatter", "binomial"},
+    {"gather", "linear"},
+    {"gather", "binomial"},
+    {"reduce", "chain"},
+    {"reduce", "linear"},
+    {"reduce", "binomial"},
+    {"reduce", "in_order_binary"},
+    {"reduce", "knomial"},
+    {"reduce", "pipeline_chain"},
+    {"reduce", "pipeline_binary"},
+    {"reduce", "rabenseifner"},
+    {"allreduce", "reduce_bcast"},
+    {"allreduce", "recursive_doubling"},
+    {"allreduce", "halving_doubling"},
+    {"allreduce", "ring"},
+    {"allreduce", "ring_segmented"},
+    {"allreduce", "rabenseifner"},
+    {"reduce_scatter", "reduce_scatterv"},
+    {"reduce_scatter", "recursive_halving"},
+    {"reduce_scatter", "pairwise"},
+    {"reduce_scatter", "ring"},
+    {"reduce_scatter", "recursive_doubling"},
+    {"reduce_scatter_block", "reduce_scatter"},
+    {"reduce_scatter_block", "recursive_halving"},
+    {"reduce_scatter_block", "pairwise"},
+    {"reduce_scatter_block", "ring"},
+    {"reduce_scatter_block", "recursive_doubling"},
+    {"scan", "linear"},
+    {"scan", "recursive_doubling"},
+    {"exscan", "linear"},
+    {"exscan", "recursive_doubling"},
+    {"allgather", "ring"},
+    {"allgather", "recursive_doubling"},
+    {"allgather", "bruck"},
+    {"allgather", "neighbor_exchange"},
+    {"allgather", "gather_bcast"},
+    {"allgatherv", "ring"},
+    {"allgatherv", "recursive_doubling"},
+    {"allgatherv", "bruck"},
+    {"allgatherv", "neighbor_exchange"},
+    {"allgatherv", "gather_bcast"},
+    {"alltoall", "pairwise"},
+    {"alltoall", "bruck"},
+    {"alltoall", "linear"},
+    {"alltoall", "ring"},
+    {"alltoallv", "pairwise"},
+    {"alltoallv", "bruck"},
+    {"alltoallv", "linear"},
+    {"alltoallv", "ring"},
+    {"alltoallw", "pairwise"},
+    {"alltoallw", "bruck"},
+    {"alltoallw", "linear"},
+    {"alltoallw", "ring"},
+};
+
+START_TEST(test_model_predict_covers_every_name)
+{
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        ck_assert_msg(model_predict_known(names[i][0], names[i][1]), "%s/%s unknown", names[i][0],
+                      names[i][1]);
+        ck_assert_ptr_nonnull(model_predict_formula(names[i][0], names[i][1]));
+    }
+    gsize count = 0;
+    const struct model_predict_entry *e = model_predict_entries(&count);
+    ck_assert_uint_eq(count, sizeof names / sizeof names[0]);
+    ck_assert_ptr_nonnull(e);
+}
+END_TEST
+
+/* p = 1 costs nothing; every row gives a finite positive time at p = 2 … 37 in both modes,
+ * growing with n except the barriers (ranks 2 … 37 cover pof2, odd, even non-pof2). */
+START_TEST(test_model_predict_every_row_sane)
+{
+    gsize count = 0;
+    const struct model_predict_entry *e = model_predict_entries(&count);
+    for (gsize i = 0; i < count; i++) {
+        for (int mode = 0; mode < 2; mode++) {
+            struct model_predict_params p = params((enum model_predict_mode)mode, 1, 5000);
+            double t = -1;
+            ck_assert(model_predict_time(e[i].collective, e[i].algorithm, &p, &t));
+            ck_assert_msg(t == 0.0, "%s/%s at p = 1: %g", e[i].collective, e[i].algorithm, t);
+            for (int ranks = 2; ranks <= 37; ranks++) {
+                p.ranks = ranks;
+                p.root = ranks / 3;
+                p.bytes = 5000;
+                double small = predict(e[i].collective, e[i].algorithm, &p);
+                p.bytes = 500000;
+                double large = predict(e[i].collective, e[i].algorithm, &p);
+                gboolean barrier = g_strcmp0(e[i].collective, "barrier") == 0;
+                ck_assert_msg(isfinite(small) && small > 0 &&
+                                  (barrier ? large == small : large > small),
+                              "%s/%s p = %d mode %d: %g then %g", e[i].collective, e[i].algorithm,
+                              ranks, mode, small, large);
+            }
+        }
+    }
+}
+END_TEST
+
+START_TEST(test_model_predict_unknown_and_invalid)
+{
+    struct model_predict_params p = params(MODEL_PREDICT_COLLSIM, 8, 1000);
+    double t = 42.0;
+    ck_assert(!model_predict_time("reduce", "no_such_algorithm", &p, &t));
+    ck_assert(!model_predict_time("no_such_collective", "linear", &p, &t));
+    ck_assert(!model_predict_time("allreduce", "chain", &p, &t)); /* a name of another kind */
+    ck_assert(!model_predict_time(NULL, "linear", &p, &t));
+    ck_assert(!model_predict_known("reduce", "Binomial")); /* names are exact */
+    ck_assert_ptr_null(model_predict_formula("reduce", "nope"));
+    p.ranks = 0;
+    ck_assert(!model_predict_time("reduce", "binomial", &p, &t));
+    p.ranks = 8;
+    p.bytes = -1;
+    ck_assert(!model_predict_time("reduce", "binomial", &p, &t));
+    p.bytes = NAN;
+    ck_assert(!model_predict_time("reduce", "binomial", &p, &t));
+    p.bytes = 1000;
+    p.root = 8;
+    ck_assert(!model_predict_time("reduce", "binomial", &p, &t));
+    ck_assert(model_predict_time("allreduce", "ring", &p, &t)); /* unrooted: root ignored */
+    p.root = 0;
+    p.radix = 1;
+    ck_assert(!model_predict_time("reduce", "knomial", &p, &t));
+    ck_assert(model_predict_time("reduce", "binomial", &p, &t)); /* radix unused */
+    p.radix = 4;
+    p.segment_bytes = 0;
+    ck_assert(!model_predict_time("bcast", "pipeline_chain", &p, &t));
+    ck_assert(model_predict_time("bcast", "binomial", &p, &t)); /* segment unused */
+    p.segment_bytes = 8192;
+    p.alpha = -1;
+    ck_assert(!model_predict_time("bcast", "binomial", &p, &t));
+    p.alpha = A;
+    p.eager_threshold = NAN;
+    ck_assert(!model_predict_time("bcast", "binomial", &p, &t));
+}
+END_TEST
+
+START_TEST(test_model_predict_large_scale_is_fast)
+{
+    /* a million ranks, every row: the tree evaluators work on subtree sizes, not ranks */
+    gsize count = 0;
+    const struct model_predict_entry *e = model_predict_entries(&count);
+    struct model_predict_params p = params(MODEL_PREDICT_COLLSIM, 1000000, 1 << 20);
+    p.radix = 8;
+    for (gsize i = 0; i < count; i++) {
+        double t = predict(e[i].collective, e[i].algorithm, &p);
+        ck_assert(isfinite(t) && t > 0);
+    }
+    /* reduce binomial at p = 2^20, n = 1 MiB, rendezvous: 20(2α + (n+1)β + nγ) */
+    p.ranks = 1 << 20;
+    double n = 1 << 20;
+    ck_assert_time(predict("reduce", "binomial", &p), 20 * (2 * A + (n + 1) * B + n * G));
+}
+END_TEST
+
+static Suite *
+model_predict_suite(void)
+{
+    Suite *s = suite_create("model_predict");
+    TCase *tc = tcase_create("formulas");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_model_predict_message_time_eager_and_rendezvous);
+    tcase_add_test(tc, test_model_predict_route_cm02_lv08);
+    tcase_add_test(tc, test_model_predict_gamma_from_compute_model);
+    tcase_add_test(tc, test_model_predict_defaults_are_collsims);
+    tcase_add_test(tc, test_model_predict_reduce_binomial_pof2);
+    tcase_add_test(tc, test_model_predict_reduce_binomial_non_pof2);
+    tcase_add_test(tc, test_model_predict_reduce_chain_root);
+    tcase_add_test(tc, test_model_predict_reduce_linear_eager_fan_in);
+    tcase_add_test(tc, test_model_predict_rabenseifner_table);
+    tcase_add_test(tc, test_model_predict_reduce_in_order_binary);
+    tcase_add_test(tc, test_model_predict_bcast_binomial_modes);
+    tcase_add_test(tc, test_model_predict_bcast_knomial);
+    tcase_add_test(tc, test_model_predict_bcast_linear_eager_sharing);
+    tcase_add_test(tc, test_model_predict_pipeline_chain_matches_simulation);
+    tcase_add_test(tc, test_model_predict_allreduce_ring_crosstraffic);
+    tcase_add_test(tc, test_model_predict_allreduce_recursive_doubling_non_pof2);
+    tcase_add_test(tc, test_model_predict_barriers);
+    tcase_add_test(tc, test_model_predict_textbook_matches_thakur_at_pof2);
+    tcase_add_test(tc, test_model_predict_covers_every_name);
+    tcase_add_test(tc, test_model_predict_every_row_sane);
+    tcase_add_test(tc, test_model_predict_unknown_and_invalid);
+    tcase_add_test(tc, test_model_predict_large_scale_is_fast);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int
+main(void)
+{
+    SRunner *runner = srunner_create(model_predict_suite());
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
