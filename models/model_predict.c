@@ -1117,12 +1117,13 @@ scan_linear(const struct ctx *c)
     return (c->p - 1) * (msg(c, c->n) + reduce_gamma(c));
 }
 
-/* recursive_doubling scan (Hillis-Steele): L rounds; in round k rank r sends its partial
- * prefix to r + 2^k, receives from r - 2^k and reduces once: L(xmsg(n) + nγ). */
+/* recursive_doubling scan (MPICH): L rounds; in round k rank r exchanges its partial prefix
+ * with r xor 2^k; the higher rank folds the incoming prefix into both its partial prefix and
+ * its result, and the highest rank is the higher one in every round: L(xmsg(n) + 2nγ). */
 static double
 scan_recursive_doubling(const struct ctx *c)
 {
-    return ceil_log2(c->p) * (xmsg(c, c->n) + reduce_gamma(c));
+    return ceil_log2(c->p) * (xmsg(c, c->n) + 2 * reduce_gamma(c));
 }
 
 /* linear exscan: as the scan chain, but rank 1 receives rank 0's value and the last rank
@@ -1265,7 +1266,7 @@ static const struct row rows[] = {
      "lg p a + (lg p - (p-1)/p) n (b + c)"},
 
     {"scan", "linear", scan_linear, 0, "(p-1)(a + n b + n c)"},
-    {"scan", "recursive_doubling", scan_recursive_doubling, 0, "ceil(lg p)(a + n b + n c)"},
+    {"scan", "recursive_doubling", scan_recursive_doubling, 0, "ceil(lg p)(a + n b + 2 n c)"},
     {"exscan", "linear", exscan_linear, 0, "(p-1)(a + n b) + (p-2) n c"},
     {"exscan", "recursive_doubling", exscan_recursive_doubling, 0,
      "ceil(lg p)(a + n b) + (2 ceil(lg p) - 1) n c"},
