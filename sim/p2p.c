@@ -687,21 +687,14 @@ check_initialized(const char *call)
     return MPI_SUCCESS;
 }
 
-#define RETURN_IF_ERROR(expr)                                                                  \
-    do {                                                                                       \
-        int rc_ = (expr);                                                                      \
-        if (rc_ != MPI_SUCCESS)                                                                \
-            return rc_;                                                                        \
-    } while (0)
-
 static int
 check_send_args(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
                 const char *call)
 {
-    RETURN_IF_ERROR(check_initialized(call));
-    RETURN_IF_ERROR(check_comm(comm, call));
-    RETURN_IF_ERROR(check_buffer(comm, buf, count, dt, call));
-    RETURN_IF_ERROR(check_peer(comm, dest, FALSE, "destination", call));
+    COLLSIM_TRY(check_initialized(call));
+    COLLSIM_TRY(check_comm(comm, call));
+    COLLSIM_TRY(check_buffer(comm, buf, count, dt, call));
+    COLLSIM_TRY(check_peer(comm, dest, FALSE, "destination", call));
     return check_tag(comm, tag, FALSE, call);
 }
 
@@ -709,10 +702,10 @@ static int
 check_recv_args(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
                 const char *call)
 {
-    RETURN_IF_ERROR(check_initialized(call));
-    RETURN_IF_ERROR(check_comm(comm, call));
-    RETURN_IF_ERROR(check_buffer(comm, buf, count, dt, call));
-    RETURN_IF_ERROR(check_peer(comm, source, TRUE, "source", call));
+    COLLSIM_TRY(check_initialized(call));
+    COLLSIM_TRY(check_comm(comm, call));
+    COLLSIM_TRY(check_buffer(comm, buf, count, dt, call));
+    COLLSIM_TRY(check_peer(comm, source, TRUE, "source", call));
     return check_tag(comm, tag, TRUE, call);
 }
 
@@ -756,7 +749,7 @@ int
 MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
           MPI_Request *request)
 {
-    RETURN_IF_ERROR(check_send_args(buf, count, datatype, dest, tag, comm, "MPI_Isend"));
+    COLLSIM_TRY(check_send_args(buf, count, datatype, dest, tag, comm, "MPI_Isend"));
     if (request == NULL)
         return collsim_error(comm, MPI_ERR_REQUEST, "MPI_Isend", "NULL request pointer");
     *request = start_send(buf, count, datatype, dest, tag, comm, comm->context, FALSE);
@@ -767,7 +760,7 @@ int
 MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
            MPI_Request *request)
 {
-    RETURN_IF_ERROR(check_send_args(buf, count, datatype, dest, tag, comm, "MPI_Issend"));
+    COLLSIM_TRY(check_send_args(buf, count, datatype, dest, tag, comm, "MPI_Issend"));
     if (request == NULL)
         return collsim_error(comm, MPI_ERR_REQUEST, "MPI_Issend", "NULL request pointer");
     *request = start_send(buf, count, datatype, dest, tag, comm, comm->context, TRUE);
@@ -778,7 +771,7 @@ int
 MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
           MPI_Request *request)
 {
-    RETURN_IF_ERROR(check_recv_args(buf, count, datatype, source, tag, comm, "MPI_Irecv"));
+    COLLSIM_TRY(check_recv_args(buf, count, datatype, source, tag, comm, "MPI_Irecv"));
     if (request == NULL)
         return collsim_error(comm, MPI_ERR_REQUEST, "MPI_Irecv", "NULL request pointer");
     *request = start_recv(buf, count, datatype, source, tag, comm, comm->context);
@@ -789,7 +782,7 @@ static int
 blocking_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
               gboolean synchronous, const char *call)
 {
-    RETURN_IF_ERROR(check_send_args(buf, count, dt, dest, tag, comm, call));
+    COLLSIM_TRY(check_send_args(buf, count, dt, dest, tag, comm, call));
     MPI_Request req = start_send(buf, count, dt, dest, tag, comm, comm->context, synchronous);
     progress_wait(&req, 1, WAIT_ALL, TRUE, call);
     return request_retire(&req, MPI_STATUS_IGNORE, call);
@@ -817,7 +810,7 @@ int
 MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
          MPI_Status *status)
 {
-    RETURN_IF_ERROR(check_recv_args(buf, count, datatype, source, tag, comm, "MPI_Recv"));
+    COLLSIM_TRY(check_recv_args(buf, count, datatype, source, tag, comm, "MPI_Recv"));
     MPI_Request req = start_recv(buf, count, datatype, source, tag, comm, comm->context);
     progress_wait(&req, 1, WAIT_ALL, TRUE, "MPI_Recv");
     return request_retire(&req, status, "MPI_Recv");
@@ -829,8 +822,8 @@ MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest
              MPI_Comm comm, MPI_Status *status)
 {
     const char *call = "MPI_Sendrecv";
-    RETURN_IF_ERROR(check_send_args(sendbuf, sendcount, sendtype, dest, sendtag, comm, call));
-    RETURN_IF_ERROR(check_recv_args(recvbuf, recvcount, recvtype, source, recvtag, comm, call));
+    COLLSIM_TRY(check_send_args(sendbuf, sendcount, sendtype, dest, sendtag, comm, call));
+    COLLSIM_TRY(check_recv_args(recvbuf, recvcount, recvtype, source, recvtag, comm, call));
     MPI_Request reqs[2];
     reqs[1] = start_recv(recvbuf, recvcount, recvtype, source, recvtag, comm, comm->context);
     reqs[0] = start_send(sendbuf, sendcount, sendtype, dest, sendtag, comm, comm->context, FALSE);
@@ -845,8 +838,8 @@ MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int 
                      int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     const char *call = "MPI_Sendrecv_replace";
-    RETURN_IF_ERROR(check_send_args(buf, count, datatype, dest, sendtag, comm, call));
-    RETURN_IF_ERROR(check_recv_args(buf, count, datatype, source, recvtag, comm, call));
+    COLLSIM_TRY(check_send_args(buf, count, datatype, dest, sendtag, comm, call));
+    COLLSIM_TRY(check_recv_args(buf, count, datatype, source, recvtag, comm, call));
     /* send from a packed copy so that the receive may overwrite buf */
     gsize bytes = collsim_datatype_packed_size(count, datatype);
     void *copy = g_malloc(MAX(bytes, 1));
@@ -864,7 +857,7 @@ MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int 
 static int
 check_request_array(int count, MPI_Request requests[], const char *call)
 {
-    RETURN_IF_ERROR(check_initialized(call));
+    COLLSIM_TRY(check_initialized(call));
     if (count < 0)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_COUNT, call, "negative count %d", count);
     if (count > 0 && requests == NULL)
@@ -887,7 +880,7 @@ status_empty(MPI_Status *status)
 int
 MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
-    RETURN_IF_ERROR(check_initialized("MPI_Wait"));
+    COLLSIM_TRY(check_initialized("MPI_Wait"));
     if (request == NULL)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Wait", "NULL request pointer");
     if (!request_valid(*request)) {
@@ -901,7 +894,7 @@ MPI_Wait(MPI_Request *request, MPI_Status *status)
 int
 MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
-    RETURN_IF_ERROR(check_request_array(count, requests, "MPI_Waitall"));
+    COLLSIM_TRY(check_request_array(count, requests, "MPI_Waitall"));
     progress_wait(requests, count, WAIT_ALL, TRUE, "MPI_Waitall");
     int rc = MPI_SUCCESS;
     for (int i = 0; i < count; i++) {
@@ -939,7 +932,7 @@ any_active(int count, MPI_Request requests[])
 int
 MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
 {
-    RETURN_IF_ERROR(check_request_array(count, requests, "MPI_Waitany"));
+    COLLSIM_TRY(check_request_array(count, requests, "MPI_Waitany"));
     if (!any_active(count, requests)) {
         *index = MPI_UNDEFINED;
         status_empty(status);
@@ -954,7 +947,7 @@ int
 MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
              MPI_Status statuses[])
 {
-    RETURN_IF_ERROR(check_request_array(incount, requests, "MPI_Waitsome"));
+    COLLSIM_TRY(check_request_array(incount, requests, "MPI_Waitsome"));
     if (!any_active(incount, requests)) {
         *outcount = MPI_UNDEFINED;
         return MPI_SUCCESS;
@@ -991,7 +984,7 @@ charge_failed_poll(void)
 int
 MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
-    RETURN_IF_ERROR(check_initialized("MPI_Test"));
+    COLLSIM_TRY(check_initialized("MPI_Test"));
     if (request == NULL || flag == NULL)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test", "NULL argument");
     if (!request_valid(*request)) {
@@ -1011,7 +1004,7 @@ MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 int
 MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
 {
-    RETURN_IF_ERROR(check_request_array(count, requests, "MPI_Testall"));
+    COLLSIM_TRY(check_request_array(count, requests, "MPI_Testall"));
     progress_wait(requests, count, WAIT_ALL, FALSE, "MPI_Testall");
     for (int i = 0; i < count; i++) {
         if (request_valid(requests[i]) && !requests[i]->complete) {
@@ -1037,7 +1030,7 @@ MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
 int
 MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
 {
-    RETURN_IF_ERROR(check_request_array(count, requests, "MPI_Testany"));
+    COLLSIM_TRY(check_request_array(count, requests, "MPI_Testany"));
     if (!any_active(count, requests)) {
         *flag = 1;
         *index = MPI_UNDEFINED;
@@ -1058,7 +1051,7 @@ MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status
 int
 MPI_Request_free(MPI_Request *request)
 {
-    RETURN_IF_ERROR(check_initialized("MPI_Request_free"));
+    COLLSIM_TRY(check_initialized("MPI_Request_free"));
     if (request == NULL || !request_valid(*request))
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free",
                              "invalid request");
@@ -1138,16 +1131,16 @@ envelope_here(struct sim_rank *me, struct sim_msg *msg, gboolean blocking)
 static int
 check_probe_args(int source, int tag, MPI_Comm comm, const char *call)
 {
-    RETURN_IF_ERROR(check_initialized(call));
-    RETURN_IF_ERROR(check_comm(comm, call));
-    RETURN_IF_ERROR(check_peer(comm, source, TRUE, "source", call));
+    COLLSIM_TRY(check_initialized(call));
+    COLLSIM_TRY(check_comm(comm, call));
+    COLLSIM_TRY(check_peer(comm, source, TRUE, "source", call));
     return check_tag(comm, tag, TRUE, call);
 }
 
 int
 MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
-    RETURN_IF_ERROR(check_probe_args(source, tag, comm, "MPI_Iprobe"));
+    COLLSIM_TRY(check_probe_args(source, tag, comm, "MPI_Iprobe"));
     if (source == MPI_PROC_NULL) {
         *flag = 1;
         if (status != MPI_STATUS_IGNORE) {
@@ -1177,7 +1170,7 @@ MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 int
 MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
-    RETURN_IF_ERROR(check_probe_args(source, tag, comm, "MPI_Probe"));
+    COLLSIM_TRY(check_probe_args(source, tag, comm, "MPI_Probe"));
     if (source == MPI_PROC_NULL) {
         if (status != MPI_STATUS_IGNORE) {
             status_empty(status);

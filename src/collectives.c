@@ -18,13 +18,6 @@
 #include "op.h"
 #include "runtime.h"
 
-#define RETURN_IF_ERROR(expr)                                                                  \
-    do {                                                                                       \
-        int rc_ = (expr);                                                                      \
-        if (rc_ != MPI_SUCCESS)                                                                \
-            return rc_;                                                                        \
-    } while (0)
-
 /* ---------------------------------------------------------------- argument checks */
 
 static int
@@ -79,9 +72,9 @@ check_op(MPI_Comm comm, MPI_Op op, MPI_Datatype dt, const char *call)
 static int
 check_reduction(MPI_Comm comm, int count, MPI_Datatype dt, MPI_Op op, const char *call)
 {
-    RETURN_IF_ERROR(check_comm(comm, call));
-    RETURN_IF_ERROR(check_count(comm, count, "count", call));
-    RETURN_IF_ERROR(check_type(comm, dt, "datatype", call));
+    COLLSIM_TRY(check_comm(comm, call));
+    COLLSIM_TRY(check_count(comm, count, "count", call));
+    COLLSIM_TRY(check_type(comm, dt, "datatype", call));
     return check_op(comm, op, dt, call);
 }
 
@@ -166,8 +159,8 @@ MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
            int root, MPI_Comm comm)
 {
     const char *name = "MPI_Reduce";
-    RETURN_IF_ERROR(check_reduction(comm, count, datatype, op, name));
-    RETURN_IF_ERROR(check_root(comm, root, name));
+    COLLSIM_TRY(check_reduction(comm, count, datatype, op, name));
+    COLLSIM_TRY(check_root(comm, root, name));
     int me = collsim_comm_my_rank(comm);
     if (sendbuf == MPI_IN_PLACE && me != root)
         return collsim_error(comm, MPI_ERR_BUFFER, name,
@@ -199,7 +192,7 @@ everyone_reduces(enum coll_kind kind, const void *sendbuf, void *recvbuf, int co
                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     const char *name = coll_kind_mpi_name(kind);
-    RETURN_IF_ERROR(check_reduction(comm, count, datatype, op, name));
+    COLLSIM_TRY(check_reduction(comm, count, datatype, op, name));
     if (recvbuf == MPI_IN_PLACE)
         return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
     struct coll_call call;
@@ -256,7 +249,7 @@ MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     const char *name = "MPI_Reduce_scatter";
-    RETURN_IF_ERROR(check_comm(comm, name));
+    COLLSIM_TRY(check_comm(comm, name));
     if (recvcounts == NULL)
         return collsim_error(comm, MPI_ERR_ARG, name, "NULL recvcounts");
     int size = collsim_comm_size(comm);
@@ -269,7 +262,7 @@ MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
     }
     if (total > 0x7fffffff)
         return collsim_error(comm, MPI_ERR_COUNT, name, "sum of recvcounts overflows an int");
-    RETURN_IF_ERROR(check_reduction(comm, (int)total, datatype, op, name));
+    COLLSIM_TRY(check_reduction(comm, (int)total, datatype, op, name));
     if (recvbuf == MPI_IN_PLACE)
         return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
     struct coll_call call;
@@ -296,12 +289,12 @@ MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     const char *name = "MPI_Reduce_scatter_block";
-    RETURN_IF_ERROR(check_comm(comm, name));
-    RETURN_IF_ERROR(check_count(comm, recvcount, "recvcount", name));
+    COLLSIM_TRY(check_comm(comm, name));
+    COLLSIM_TRY(check_count(comm, recvcount, "recvcount", name));
     long long total = (long long)recvcount * collsim_comm_size(comm);
     if (total > 0x7fffffff)
         return collsim_error(comm, MPI_ERR_COUNT, name, "recvcount x ranks overflows an int");
-    RETURN_IF_ERROR(check_reduction(comm, (int)total, datatype, op, name));
+    COLLSIM_TRY(check_reduction(comm, (int)total, datatype, op, name));
     if (recvbuf == MPI_IN_PLACE)
         return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
     struct coll_call call;
@@ -330,7 +323,7 @@ int
 MPI_Barrier(MPI_Comm comm)
 {
     const char *name = "MPI_Barrier";
-    RETURN_IF_ERROR(check_comm(comm, name));
+    COLLSIM_TRY(check_comm(comm, name));
     struct coll_call call;
     struct coll_params params;
     int rc;
@@ -346,10 +339,10 @@ int
 MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
     const char *name = "MPI_Bcast";
-    RETURN_IF_ERROR(check_comm(comm, name));
-    RETURN_IF_ERROR(check_count(comm, count, "count", name));
-    RETURN_IF_ERROR(check_type(comm, datatype, "datatype", name));
-    RETURN_IF_ERROR(check_root(comm, root, name));
+    COLLSIM_TRY(check_comm(comm, name));
+    COLLSIM_TRY(check_count(comm, count, "count", name));
+    COLLSIM_TRY(check_type(comm, datatype, "datatype", name));
+    COLLSIM_TRY(check_root(comm, root, name));
     struct coll_call call;
     struct coll_params params;
     int rc;
@@ -382,20 +375,20 @@ MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
              int root, MPI_Comm comm)
 {
     const char *name = "MPI_Scatterv";
-    RETURN_IF_ERROR(check_comm(comm, name));
-    RETURN_IF_ERROR(check_root(comm, root, name));
+    COLLSIM_TRY(check_comm(comm, name));
+    COLLSIM_TRY(check_root(comm, root, name));
     int me = collsim_comm_my_rank(comm);
     int in_place_root = me == root && recvbuf == MPI_IN_PLACE;
     if (me == root) {
-        RETURN_IF_ERROR(check_vector(comm, sendcounts, displs, "sendcounts", name));
-        RETURN_IF_ERROR(check_type(comm, sendtype, "sendtype", name));
+        COLLSIM_TRY(check_vector(comm, sendcounts, displs, "sendcounts", name));
+        COLLSIM_TRY(check_type(comm, sendtype, "sendtype", name));
     } else if (recvbuf == MPI_IN_PLACE) {
         return collsim_error(comm, MPI_ERR_BUFFER, name,
                              "MPI_IN_PLACE as recvbuf is only valid at the root");
     }
     if (!in_place_root) {
-        RETURN_IF_ERROR(check_count(comm, recvcount, "recvcount", name));
-        RETURN_IF_ERROR(check_type(comm, recvtype, "recvtype", name));
+        COLLSIM_TRY(check_count(comm, recvcount, "recvcount", name));
+        COLLSIM_TRY(check_type(comm, recvtype, "recvtype", name));
     }
     struct coll_call call;
     struct coll_params params;
@@ -416,20 +409,20 @@ MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *rec
             MPI_Comm comm)
 {
     const char *name = "MPI_Gatherv";
-    RETURN_IF_ERROR(check_comm(comm, name));
-    RETURN_IF_ERROR(check_root(comm, root, name));
+    COLLSIM_TRY(check_comm(comm, name));
+    COLLSIM_TRY(check_root(comm, root, name));
     int me = collsim_comm_my_rank(comm);
     int in_place_root = me == root && sendbuf == MPI_IN_PLACE;
     if (me == root) {
-        RETURN_IF_ERROR(check_vector(comm, recvcounts, displs, "recvcounts", name));
-        RETURN_IF_ERROR(check_type(comm, recvtype, "recvtype", name));
+        COLLSIM_TRY(check_vector(comm, recvcounts, displs, "recvcounts", name));
+        COLLSIM_TRY(check_type(comm, recvtype, "recvtype", name));
     } else if (sendbuf == MPI_IN_PLACE) {
         return collsim_error(comm, MPI_ERR_BUFFER, name,
                              "MPI_IN_PLACE as sendbuf is only valid at the root");
     }
     if (!in_place_root) {
-        RETURN_IF_ERROR(check_count(comm, sendcount, "sendcount", name));
-        RETURN_IF_ERROR(check_type(comm, sendtype, "sendtype", name));
+        COLLSIM_TRY(check_count(comm, sendcount, "sendcount", name));
+        COLLSIM_TRY(check_type(comm, sendtype, "sendtype", name));
     }
     struct coll_call call;
     struct coll_params params;

@@ -260,13 +260,6 @@ collsim_comm_visible(MPI_Comm comm)
 
 /* ---------------------------------------------------------------- argument checks */
 
-#define RETURN_IF_ERROR(expr)                                                                  \
-    do {                                                                                       \
-        int rc_ = (expr);                                                                      \
-        if (rc_ != MPI_SUCCESS)                                                                \
-            return rc_;                                                                        \
-    } while (0)
-
 static int
 check_comm(MPI_Comm comm, const char *call)
 {
@@ -289,8 +282,8 @@ check_out(MPI_Comm comm, const void *pointer, const char *what, const char *call
 int
 MPI_Comm_size(MPI_Comm comm, int *size)
 {
-    RETURN_IF_ERROR(check_comm(comm, "MPI_Comm_size"));
-    RETURN_IF_ERROR(check_out(comm, size, "size", "MPI_Comm_size"));
+    COLLSIM_TRY(check_comm(comm, "MPI_Comm_size"));
+    COLLSIM_TRY(check_out(comm, size, "size", "MPI_Comm_size"));
     *size = collsim_comm_size(comm);
     return MPI_SUCCESS;
 }
@@ -298,8 +291,8 @@ MPI_Comm_size(MPI_Comm comm, int *size)
 int
 MPI_Comm_rank(MPI_Comm comm, int *rank)
 {
-    RETURN_IF_ERROR(check_comm(comm, "MPI_Comm_rank"));
-    RETURN_IF_ERROR(check_out(comm, rank, "rank", "MPI_Comm_rank"));
+    COLLSIM_TRY(check_comm(comm, "MPI_Comm_rank"));
+    COLLSIM_TRY(check_out(comm, rank, "rank", "MPI_Comm_rank"));
     int me = collsim_comm_my_rank(comm);
     if (me == MPI_UNDEFINED)
         return collsim_error(comm, MPI_ERR_COMM, "MPI_Comm_rank",
@@ -314,8 +307,8 @@ MPI_Comm_rank(MPI_Comm comm, int *rank)
 int
 MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
-    RETURN_IF_ERROR(check_comm(comm, "MPI_Comm_group"));
-    RETURN_IF_ERROR(check_out(comm, group, "group", "MPI_Comm_group"));
+    COLLSIM_TRY(check_comm(comm, "MPI_Comm_group"));
+    COLLSIM_TRY(check_out(comm, group, "group", "MPI_Comm_group"));
     if (comm->group->caller_relative) {
         int me = collsim_runtime->world_rank();
         *group = collsim_group_new(1, &me);
@@ -329,9 +322,9 @@ MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 int
 MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 {
-    RETURN_IF_ERROR(check_comm(comm1, "MPI_Comm_compare"));
-    RETURN_IF_ERROR(check_comm(comm2, "MPI_Comm_compare"));
-    RETURN_IF_ERROR(check_out(comm1, result, "result", "MPI_Comm_compare"));
+    COLLSIM_TRY(check_comm(comm1, "MPI_Comm_compare"));
+    COLLSIM_TRY(check_comm(comm2, "MPI_Comm_compare"));
+    COLLSIM_TRY(check_out(comm1, result, "result", "MPI_Comm_compare"));
     if (comm1 == comm2) {
         *result = MPI_IDENT;
         return MPI_SUCCESS;
@@ -345,8 +338,8 @@ MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 int
 MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
-    RETURN_IF_ERROR(check_comm(comm, "MPI_Comm_test_inter"));
-    RETURN_IF_ERROR(check_out(comm, flag, "flag", "MPI_Comm_test_inter"));
+    COLLSIM_TRY(check_comm(comm, "MPI_Comm_test_inter"));
+    COLLSIM_TRY(check_out(comm, flag, "flag", "MPI_Comm_test_inter"));
     *flag = 0;
     return MPI_SUCCESS;
 }
@@ -355,8 +348,8 @@ MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 int
 MPI_Comm_set_name(MPI_Comm comm, const char *name)
 {
-    RETURN_IF_ERROR(check_comm(comm, "MPI_Comm_set_name"));
-    RETURN_IF_ERROR(check_out(comm, name, "name", "MPI_Comm_set_name"));
+    COLLSIM_TRY(check_comm(comm, "MPI_Comm_set_name"));
+    COLLSIM_TRY(check_out(comm, name, "name", "MPI_Comm_set_name"));
     comm = collsim_comm_visible(comm);
     g_strlcpy(comm->name, name, sizeof comm->name);
     return MPI_SUCCESS;
@@ -365,9 +358,9 @@ MPI_Comm_set_name(MPI_Comm comm, const char *name)
 int
 MPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
 {
-    RETURN_IF_ERROR(check_comm(comm, "MPI_Comm_get_name"));
-    RETURN_IF_ERROR(check_out(comm, name, "name", "MPI_Comm_get_name"));
-    RETURN_IF_ERROR(check_out(comm, resultlen, "resultlen", "MPI_Comm_get_name"));
+    COLLSIM_TRY(check_comm(comm, "MPI_Comm_get_name"));
+    COLLSIM_TRY(check_out(comm, name, "name", "MPI_Comm_get_name"));
+    COLLSIM_TRY(check_out(comm, resultlen, "resultlen", "MPI_Comm_get_name"));
     comm = collsim_comm_visible(comm);
     g_strlcpy(name, comm->name, MPI_MAX_OBJECT_NAME);
     *resultlen = (int)strlen(name);
@@ -684,7 +677,7 @@ construct(MPI_Comm comm, const struct ctor *how, const int mine[REC_INTS], MPI_C
 int
 MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
-    RETURN_IF_ERROR(check_comm(comm, "MPI_Comm_split"));
+    COLLSIM_TRY(check_comm(comm, "MPI_Comm_split"));
     int err = MPI_SUCCESS;
     if (newcomm == NULL)
         err = collsim_error(comm, MPI_ERR_ARG, "MPI_Comm_split", "newcomm is NULL");
@@ -707,7 +700,7 @@ int
 MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
     const char *call = "MPI_Comm_create";
-    RETURN_IF_ERROR(check_comm(comm, call));
+    COLLSIM_TRY(check_comm(comm, call));
     int mine[REC_INTS] = {MPI_UNDEFINED, 0, 0, MPI_SUCCESS};
     if (newcomm == NULL) {
         mine[REC_ERR] = collsim_error(comm, MPI_ERR_ARG, call, "newcomm is NULL");
@@ -744,7 +737,7 @@ int
 MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
     const char *call = "MPI_Comm_dup";
-    RETURN_IF_ERROR(check_comm(comm, call));
+    COLLSIM_TRY(check_comm(comm, call));
     int err = MPI_SUCCESS;
     if (newcomm == NULL)
         err = collsim_error(comm, MPI_ERR_ARG, call, "newcomm is NULL");
@@ -794,7 +787,7 @@ MPI_Comm_free(MPI_Comm *comm)
     const char *call = "MPI_Comm_free";
     if (comm == NULL)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, call, "comm is NULL");
-    RETURN_IF_ERROR(check_comm(*comm, call));
+    COLLSIM_TRY(check_comm(*comm, call));
     if ((*comm)->predefined || collsim_comm_is_internal(*comm)) {
         MPI_Comm visible = collsim_comm_visible(*comm);
         const char *what = visible == MPI_COMM_WORLD  ? "the predefined MPI_COMM_WORLD"

@@ -17,6 +17,19 @@ struct collsim_errhandler {
     MPI_Comm_errhandler_function *function; /* NULL for the two predefined handlers */
 };
 
+/*
+ * Argument checking in MPI entry points is a chain of checks, each returning an MPI error
+ * code (already reported through collsim_error). COLLSIM_TRY returns the first failure. It is
+ * the one macro with a hidden return in src/, kept because a dozen checks per entry point
+ * written out would bury what is checked; algorithms and cleanup paths never use it.
+ */
+#define COLLSIM_TRY(check)                                                                     \
+    do {                                                                                       \
+        int collsim_rc_ = (check);                                                             \
+        if (collsim_rc_ != MPI_SUCCESS)                                                        \
+            return collsim_rc_;                                                                \
+    } while (0)
+
 /* Exit code of a simulation ended by a fatal MPI error. */
 #define COLLSIM_EXIT_MPI_ERROR 3
 

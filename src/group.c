@@ -198,20 +198,13 @@ check_list(int n, const void *list, const char *what, const char *call)
     return MPI_SUCCESS;
 }
 
-#define RETURN_IF_ERROR(expr)                                                                  \
-    do {                                                                                       \
-        int rc_ = (expr);                                                                      \
-        if (rc_ != MPI_SUCCESS)                                                                \
-            return rc_;                                                                        \
-    } while (0)
-
 /* ---------------------------------------------------------------- queries */
 
 int
 MPI_Group_size(MPI_Group group, int *size)
 {
-    RETURN_IF_ERROR(check_group(group, "group", "MPI_Group_size"));
-    RETURN_IF_ERROR(check_out(size, "size", "MPI_Group_size"));
+    COLLSIM_TRY(check_group(group, "group", "MPI_Group_size"));
+    COLLSIM_TRY(check_out(size, "size", "MPI_Group_size"));
     *size = group->size;
     return MPI_SUCCESS;
 }
@@ -220,8 +213,8 @@ MPI_Group_size(MPI_Group group, int *size)
 int
 MPI_Group_rank(MPI_Group group, int *rank)
 {
-    RETURN_IF_ERROR(check_group(group, "group", "MPI_Group_rank"));
-    RETURN_IF_ERROR(check_out(rank, "rank", "MPI_Group_rank"));
+    COLLSIM_TRY(check_group(group, "group", "MPI_Group_rank"));
+    COLLSIM_TRY(check_out(rank, "rank", "MPI_Group_rank"));
     *rank = collsim_group_local_rank(group, collsim_runtime->world_rank());
     return MPI_SUCCESS;
 }
@@ -232,10 +225,10 @@ MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group
                           int ranks2[])
 {
     const char *call = "MPI_Group_translate_ranks";
-    RETURN_IF_ERROR(check_group(group1, "group1", call));
-    RETURN_IF_ERROR(check_group(group2, "group2", call));
-    RETURN_IF_ERROR(check_list(n, ranks1, "ranks1", call));
-    RETURN_IF_ERROR(check_list(n, ranks2, "ranks2", call));
+    COLLSIM_TRY(check_group(group1, "group1", call));
+    COLLSIM_TRY(check_group(group2, "group2", call));
+    COLLSIM_TRY(check_list(n, ranks1, "ranks1", call));
+    COLLSIM_TRY(check_list(n, ranks2, "ranks2", call));
     for (int i = 0; i < n; i++) {
         int r = ranks1[i];
         if (r != MPI_PROC_NULL && (r < 0 || r >= group1->size))
@@ -255,9 +248,9 @@ MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group
 int
 MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
 {
-    RETURN_IF_ERROR(check_group(group1, "group1", "MPI_Group_compare"));
-    RETURN_IF_ERROR(check_group(group2, "group2", "MPI_Group_compare"));
-    RETURN_IF_ERROR(check_out(result, "result", "MPI_Group_compare"));
+    COLLSIM_TRY(check_group(group1, "group1", "MPI_Group_compare"));
+    COLLSIM_TRY(check_group(group2, "group2", "MPI_Group_compare"));
+    COLLSIM_TRY(check_out(result, "result", "MPI_Group_compare"));
     *result = collsim_group_compare(group1, group2);
     return MPI_SUCCESS;
 }
@@ -268,15 +261,15 @@ MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
 static int
 check_binary(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup, const char *call)
 {
-    RETURN_IF_ERROR(check_group(group1, "group1", call));
-    RETURN_IF_ERROR(check_group(group2, "group2", call));
+    COLLSIM_TRY(check_group(group1, "group1", call));
+    COLLSIM_TRY(check_group(group2, "group2", call));
     return check_out(newgroup, "newgroup", call);
 }
 
 int
 MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
-    RETURN_IF_ERROR(check_binary(group1, group2, newgroup, "MPI_Group_union"));
+    COLLSIM_TRY(check_binary(group1, group2, newgroup, "MPI_Group_union"));
     int n1 = group1->size;
     int *ranks = g_new(int, (gsize)n1 + (gsize)group2->size + 1);
     for (int i = 0; i < n1; i++)
@@ -314,7 +307,7 @@ filter(MPI_Group group1, MPI_Group group2, int keep_members)
 int
 MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
-    RETURN_IF_ERROR(check_binary(group1, group2, newgroup, "MPI_Group_intersection"));
+    COLLSIM_TRY(check_binary(group1, group2, newgroup, "MPI_Group_intersection"));
     *newgroup = filter(group1, group2, 1);
     return MPI_SUCCESS;
 }
@@ -322,7 +315,7 @@ MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 int
 MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
-    RETURN_IF_ERROR(check_binary(group1, group2, newgroup, "MPI_Group_difference"));
+    COLLSIM_TRY(check_binary(group1, group2, newgroup, "MPI_Group_difference"));
     *newgroup = filter(group1, group2, 0);
     return MPI_SUCCESS;
 }
@@ -386,10 +379,10 @@ int
 MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
     const char *call = "MPI_Group_incl";
-    RETURN_IF_ERROR(check_group(group, "group", call));
-    RETURN_IF_ERROR(check_list(n, ranks, "ranks", call));
-    RETURN_IF_ERROR(check_out(newgroup, "newgroup", call));
-    RETURN_IF_ERROR(check_rank_list(group, n, ranks, call));
+    COLLSIM_TRY(check_group(group, "group", call));
+    COLLSIM_TRY(check_list(n, ranks, "ranks", call));
+    COLLSIM_TRY(check_out(newgroup, "newgroup", call));
+    COLLSIM_TRY(check_rank_list(group, n, ranks, call));
     *newgroup = incl_checked(group, n, ranks);
     return MPI_SUCCESS;
 }
@@ -398,10 +391,10 @@ int
 MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
     const char *call = "MPI_Group_excl";
-    RETURN_IF_ERROR(check_group(group, "group", call));
-    RETURN_IF_ERROR(check_list(n, ranks, "ranks", call));
-    RETURN_IF_ERROR(check_out(newgroup, "newgroup", call));
-    RETURN_IF_ERROR(check_rank_list(group, n, ranks, call));
+    COLLSIM_TRY(check_group(group, "group", call));
+    COLLSIM_TRY(check_list(n, ranks, "ranks", call));
+    COLLSIM_TRY(check_out(newgroup, "newgroup", call));
+    COLLSIM_TRY(check_rank_list(group, n, ranks, call));
     if (n == 0 && !group->caller_relative) {
         *newgroup = collsim_group_ref(group);   /* "identical to group" */
         return MPI_SUCCESS;
@@ -459,11 +452,11 @@ int
 MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
 {
     const char *call = "MPI_Group_range_incl";
-    RETURN_IF_ERROR(check_group(group, "group", call));
-    RETURN_IF_ERROR(check_list(n, ranges, "ranges", call));
-    RETURN_IF_ERROR(check_out(newgroup, "newgroup", call));
+    COLLSIM_TRY(check_group(group, "group", call));
+    COLLSIM_TRY(check_list(n, ranges, "ranges", call));
+    COLLSIM_TRY(check_out(newgroup, "newgroup", call));
     int *ranks, count;
-    RETURN_IF_ERROR(expand_ranges(group, n, ranges, &ranks, &count, call));
+    COLLSIM_TRY(expand_ranges(group, n, ranges, &ranks, &count, call));
     int rc = check_rank_list(group, count, ranks, call);
     if (rc == MPI_SUCCESS)
         *newgroup = incl_checked(group, count, ranks);
@@ -475,11 +468,11 @@ int
 MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
 {
     const char *call = "MPI_Group_range_excl";
-    RETURN_IF_ERROR(check_group(group, "group", call));
-    RETURN_IF_ERROR(check_list(n, ranges, "ranges", call));
-    RETURN_IF_ERROR(check_out(newgroup, "newgroup", call));
+    COLLSIM_TRY(check_group(group, "group", call));
+    COLLSIM_TRY(check_list(n, ranges, "ranges", call));
+    COLLSIM_TRY(check_out(newgroup, "newgroup", call));
     int *ranks, count;
-    RETURN_IF_ERROR(expand_ranges(group, n, ranges, &ranks, &count, call));
+    COLLSIM_TRY(expand_ranges(group, n, ranges, &ranks, &count, call));
     guint8 *excluded = g_malloc0((gsize)group->size + 1);
     int rc = MPI_SUCCESS;
     for (int i = 0; i < count && rc == MPI_SUCCESS; i++) {
@@ -501,8 +494,8 @@ MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgrou
 int
 MPI_Group_free(MPI_Group *group)
 {
-    RETURN_IF_ERROR(check_out(group, "group", "MPI_Group_free"));
-    RETURN_IF_ERROR(check_group(*group, "group", "MPI_Group_free"));
+    COLLSIM_TRY(check_out(group, "group", "MPI_Group_free"));
+    COLLSIM_TRY(check_group(*group, "group", "MPI_Group_free"));
     collsim_group_unref(*group);
     *group = MPI_GROUP_NULL;
     return MPI_SUCCESS;
