@@ -196,11 +196,13 @@ command_exec(int argc, char **argv)
     int rc = 0;
     gchar **args = g_strdupv(argv);
     int nargs = argc;
-    if (!g_option_context_parse(context, &nargs, &args, &error)) {
+    /* the strv variant frees the arguments it consumes */
+    if (!g_option_context_parse_strv(context, &args, &error)) {
         rc = usage_error("exec: %s", error->message);
         goto out;
     }
     /* args: "exec" PROG.so [--] ARGS... */
+    nargs = (int)g_strv_length(args);
     if (nargs < 2) {
         rc = usage_error("exec: which program? (collsim exec PROG.so -n P)");
         goto out;
