@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -472,8 +473,8 @@ simgrid_arguments(const struct sim_config *config, int *argc)
     return (gchar **)g_ptr_array_free(args, FALSE);
 }
 
-gboolean
-sim_engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError **error)
+static gboolean
+engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError **error)
 {
     memset(outcome, 0, sizeof *outcome);
     if (config->nranks < 1) {
@@ -574,4 +575,44 @@ sim_engine_run(const struct sim_config *config, struct sim_outcome *outcome, GEr
     g_strfreev(argv_owned);
     g_free(argv);
     return TRUE;
+}
+
+/* SimGrid's kernel runs on the calling thread's stack and recurses through the network
+ * model's constraint graph: a ring of 65536 ranks nests 2^17 deep, more than the 8 MiB of a
+ * main thread. The simulation therefore runs on a thread of its own with a large stack
+ * (virtual memory: only the pages used are paid for). */
+#define ENGINE_STACK_BYTES ((gsize)1 << 30)
+
+struct engine_job {
+    const struct sim_config *config;
+    struct sim_outcome *outcome;
+    GError *error;
+    gboolean ok;
+};
+
+static void *
+engine_thread(void *data)
+{
+    struct engine_job *job = data;
+    job->ok = engine_run(job->config, job->outcome, &job->error);
+    return NULL;
+}
+
+gboolean
+sim_engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError **error)
+{
+    struct engine_job job = {config, outcome, NULL, FALSE};
+    pthread_attr_t attr;
+    pthread_t thread;
+    pthread_attr_init(&attr);
+    if (pthread_attr_setstacksize(&attr, ENGINE_STACK_BYTES) != 0 ||
+        pthread_create(&thread, &attr, engine_thread, &job) != 0) {
+        pthread_attr_destroy(&attr);
+        return engine_run(config, outcome, error);   /* the caller's stack, then */
+    }
+    pthread_attr_destroy(&attr);
+    pthread_join(thread, NULL);
+    if (job.error != NULL)
+        g_propagate_error(error, job.error);
+    return job.ok;
 }

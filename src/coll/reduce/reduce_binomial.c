@@ -36,8 +36,8 @@ coll_reduce_binomial(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     int rank, size, commutative, rc;
     void *mem[2] = {NULL, NULL};
     void *buf[2] = {NULL, NULL};
-    const void *acc = sendbuf;   /* this rank's partial result so far */
-    int acc_index = -1;          /* which buf[] holds acc (-1: still sendbuf) */
+    const void *acc = sendbuf; /* this rank's partial result so far */
+    int acc_index = -1;        /* which buf[] holds acc (-1: still sendbuf) */
 
     (void)params;
     if (count == 0)
@@ -55,7 +55,7 @@ coll_reduce_binomial(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     int tree_root = commutative ? root : 0;
     int relrank = (rank - tree_root + size) % size;
     if (rank == root)
-        buf[0] = recvbuf;   /* only significant here, overwritten by the result at the end */
+        buf[0] = recvbuf; /* only significant here, overwritten by the result at the end */
 
     /* Phase 1: reduce up the tree rooted at tree_root. */
     for (int mask = 1; mask < size; mask <<= 1) {
@@ -93,8 +93,7 @@ coll_reduce_binomial(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
         if (rank == tree_root)
             rc = MPI_Send(acc, count, datatype, root, TAG_RESULT, comm);
         else if (rank == root)
-            rc = MPI_Recv(recvbuf, count, datatype, tree_root, TAG_RESULT, comm,
-                          MPI_STATUS_IGNORE);
+            rc = MPI_Recv(recvbuf, count, datatype, tree_root, TAG_RESULT, comm, MPI_STATUS_IGNORE);
     } else if (rank == root && acc != recvbuf) {
         rc = coll_copy(acc, recvbuf, count, datatype);
     }

@@ -22,8 +22,8 @@
 enum { TAG_CHAIN = 1, TAG_RESULT = 2 };
 
 int
-coll_reduce_chain(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                  MPI_Op op, int root, MPI_Comm comm, const struct coll_params *params)
+coll_reduce_chain(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                  int root, MPI_Comm comm, const struct coll_params *params)
 {
     int rank, size, rc;
     void *in_mem = NULL, *acc_mem = NULL;
@@ -76,7 +76,7 @@ coll_reduce_chain(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
     } else if (rank == root && rank != size - 1) {
         rc = MPI_Recv(recvbuf, count, datatype, size - 1, TAG_RESULT, comm, MPI_STATUS_IGNORE);
     } else if (rank == root && result != recvbuf) {
-        rc = coll_copy(result, recvbuf, count, datatype);   /* P = 1 */
+        rc = coll_copy(result, recvbuf, count, datatype); /* P = 1 */
     }
 
 out_free:

@@ -54,9 +54,8 @@ in_order_tree(int rank, int size, int *parent, int *low, int *high)
 }
 
 int
-coll_reduce_in_order_binary(const void *sendbuf, void *recvbuf, int count,
-                            MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
-                            const struct coll_params *params)
+coll_reduce_in_order_binary(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                            MPI_Op op, int root, MPI_Comm comm, const struct coll_params *params)
 {
     int rank, size, parent, low, high, rc;
     void *low_mem = NULL, *high_mem = NULL, *acc_mem = NULL;
@@ -125,7 +124,7 @@ coll_reduce_in_order_binary(const void *sendbuf, void *recvbuf, int count,
     else if (rank == root && rank != top)
         rc = MPI_Recv(recvbuf, count, datatype, top, TAG_RESULT, comm, MPI_STATUS_IGNORE);
     else if (rank == root && result != recvbuf)
-        rc = coll_copy(result, recvbuf, count, datatype);   /* P = 1 */
+        rc = coll_copy(result, recvbuf, count, datatype); /* P = 1 */
 
 out_free:
     free(acc_mem);

@@ -31,16 +31,16 @@
 enum { TAG_TREE = 1, TAG_RESULT = 2 };
 
 int
-coll_reduce_knomial(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                    MPI_Op op, int root, MPI_Comm comm, const struct coll_params *params)
+coll_reduce_knomial(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                    int root, MPI_Comm comm, const struct coll_params *params)
 {
     int rank, size, commutative, rc;
     int radix = params != NULL && params->radix >= 2 ? params->radix : 4;
     void **mem = NULL, **buf = NULL;
     MPI_Request *reqs = NULL;
-    int *slot = NULL;             /* buf[] index receiving each child of a round */
-    const void *acc = sendbuf;    /* this rank's partial result so far */
-    int acc_index = -1;           /* which buf[] holds acc (-1: still sendbuf) */
+    int *slot = NULL;          /* buf[] index receiving each child of a round */
+    const void *acc = sendbuf; /* this rank's partial result so far */
+    int acc_index = -1;        /* which buf[] holds acc (-1: still sendbuf) */
 
     if (count == 0)
         return MPI_SUCCESS;
@@ -54,7 +54,7 @@ coll_reduce_knomial(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     if (rc != MPI_SUCCESS)
         return rc;
     if (radix > size)
-        radix = size > 2 ? size : 2;   /* more children than ranks is pointless */
+        radix = size > 2 ? size : 2; /* more children than ranks is pointless */
 
     /* radix buffers: up to radix-1 receiving in a round, plus the one holding acc */
     mem = calloc((size_t)radix, sizeof *mem);
@@ -69,7 +69,7 @@ coll_reduce_knomial(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     int tree_root = commutative ? root : 0;
     int relrank = (rank - tree_root + size) % size;
     if (rank == root)
-        buf[0] = recvbuf;   /* only significant here, overwritten by the result at the end */
+        buf[0] = recvbuf; /* only significant here, overwritten by the result at the end */
 
     /* Phase 1: reduce up the tree rooted at tree_root. */
     for (long long mask = 1; mask < size; mask *= radix) {
@@ -119,8 +119,7 @@ coll_reduce_knomial(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
         if (rank == tree_root)
             rc = MPI_Send(acc, count, datatype, root, TAG_RESULT, comm);
         else if (rank == root)
-            rc = MPI_Recv(recvbuf, count, datatype, tree_root, TAG_RESULT, comm,
-                          MPI_STATUS_IGNORE);
+            rc = MPI_Recv(recvbuf, count, datatype, tree_root, TAG_RESULT, comm, MPI_STATUS_IGNORE);
     } else if (rank == root && acc != recvbuf) {
         rc = coll_copy(acc, recvbuf, count, datatype);
     }

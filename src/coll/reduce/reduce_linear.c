@@ -22,8 +22,8 @@
 enum { TAG_LINEAR = 1 };
 
 int
-coll_reduce_linear(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                   MPI_Op op, int root, MPI_Comm comm, const struct coll_params *params)
+coll_reduce_linear(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   int root, MPI_Comm comm, const struct coll_params *params)
 {
     int rank, size, rc;
     void *own_mem = NULL, *tmp_mem = NULL;

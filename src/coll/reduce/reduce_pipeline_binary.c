@@ -73,13 +73,12 @@ segment_items(int count, MPI_Datatype datatype, const struct coll_params *params
 }
 
 int
-coll_reduce_pipeline_binary(const void *sendbuf, void *recvbuf, int count,
-                            MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
-                            const struct coll_params *params)
+coll_reduce_pipeline_binary(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                            MPI_Op op, int root, MPI_Comm comm, const struct coll_params *params)
 {
     int rank, size, parent, child[2], rc;
     void *mem[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
-    void *rbuf[2][2] = {{NULL, NULL}, {NULL, NULL}};   /* [child][segment parity] */
+    void *rbuf[2][2] = {{NULL, NULL}, {NULL, NULL}}; /* [child][segment parity] */
     void *abuf[2] = {NULL, NULL};
     MPI_Request rreq[2][2] = {{MPI_REQUEST_NULL, MPI_REQUEST_NULL},
                               {MPI_REQUEST_NULL, MPI_REQUEST_NULL}};
@@ -103,7 +102,7 @@ coll_reduce_pipeline_binary(const void *sendbuf, void *recvbuf, int count,
     int top = size - 1;
     int dest = parent >= 0 ? parent : (rank != root ? root : -1);
     int tag_out = parent >= 0 ? TAG_TREE : TAG_RESULT;
-    int internal = child[LOW] >= 0;   /* a node with children always has a low child */
+    int internal = child[LOW] >= 0; /* a node with children always has a low child */
     int into_recvbuf = rank == top && rank == root;
 
     /* The root's receives of the finished segments, posted before anything else. */
@@ -113,8 +112,8 @@ coll_reduce_pipeline_binary(const void *sendbuf, void *recvbuf, int count,
             return MPI_ERR_NO_MEM;
         for (int s = 0; s < nseg; s++) {
             int off = s * seg, len = count - off < seg ? count - off : seg;
-            rc = MPI_Irecv(coll_item(recvbuf, off, datatype), len, datatype, top, TAG_RESULT,
-                           comm, &final[s]);
+            rc = MPI_Irecv(coll_item(recvbuf, off, datatype), len, datatype, top, TAG_RESULT, comm,
+                           &final[s]);
             if (rc != MPI_SUCCESS)
                 goto out_free;
         }
@@ -177,7 +176,7 @@ coll_reduce_pipeline_binary(const void *sendbuf, void *recvbuf, int count,
             out = acc;
         }
         if (dest >= 0) {
-            rc = MPI_Wait(&sreq, MPI_STATUS_IGNORE);   /* frees the other accumulation buffer */
+            rc = MPI_Wait(&sreq, MPI_STATUS_IGNORE); /* frees the other accumulation buffer */
             if (rc != MPI_SUCCESS)
                 goto out_free;
             rc = MPI_Isend(out, len, datatype, dest, tag_out, comm, &sreq);

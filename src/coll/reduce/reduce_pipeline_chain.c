@@ -49,9 +49,8 @@ segment_items(int count, MPI_Datatype datatype, const struct coll_params *params
 }
 
 int
-coll_reduce_pipeline_chain(const void *sendbuf, void *recvbuf, int count,
-                           MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
-                           const struct coll_params *params)
+coll_reduce_pipeline_chain(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, int root, MPI_Comm comm, const struct coll_params *params)
 {
     int rank, size, rc;
     void *mem[4] = {NULL, NULL, NULL, NULL};
@@ -85,8 +84,8 @@ coll_reduce_pipeline_chain(const void *sendbuf, void *recvbuf, int count,
             return MPI_ERR_NO_MEM;
         for (int s = 0; s < nseg; s++) {
             int off = s * seg, len = count - off < seg ? count - off : seg;
-            rc = MPI_Irecv(coll_item(recvbuf, off, datatype), len, datatype, last, TAG_RESULT,
-                           comm, &final[s]);
+            rc = MPI_Irecv(coll_item(recvbuf, off, datatype), len, datatype, last, TAG_RESULT, comm,
+                           &final[s]);
             if (rc != MPI_SUCCESS)
                 goto out_free;
         }
@@ -100,7 +99,7 @@ coll_reduce_pipeline_chain(const void *sendbuf, void *recvbuf, int count,
                 goto out_free;
             }
             if (rank == last && rank == root)
-                continue;   /* folds straight into recvbuf */
+                continue; /* folds straight into recvbuf */
             abuf[b] = coll_tmp_alloc(seg, datatype, &mem[2 + b]);
             if (abuf[b] == NULL) {
                 rc = MPI_ERR_NO_MEM;
@@ -137,7 +136,7 @@ coll_reduce_pipeline_chain(const void *sendbuf, void *recvbuf, int count,
             out = acc;
         }
         if (next >= 0) {
-            rc = MPI_Wait(&sreq, MPI_STATUS_IGNORE);   /* frees the other accumulation buffer */
+            rc = MPI_Wait(&sreq, MPI_STATUS_IGNORE); /* frees the other accumulation buffer */
             if (rc != MPI_SUCCESS)
                 goto out_free;
             rc = MPI_Isend(out, len, datatype, next, tag_out, comm, &sreq);

@@ -71,7 +71,7 @@ coll_reduce_rabenseifner(const void *sendbuf, void *recvbuf, int count, MPI_Data
 {
     int rank, size, rc;
     void *mem[2] = {NULL, NULL};
-    void *cur = NULL, *other = NULL;   /* this rank's partial; the receiving buffer */
+    void *cur = NULL, *other = NULL; /* this rank's partial; the receiving buffer */
     int lo[MAX_STEPS + 1], hi[MAX_STEPS + 1];
 
     (void)params;
@@ -146,15 +146,15 @@ coll_reduce_rabenseifner(const void *sendbuf, void *recvbuf, int count, MPI_Data
             if (newrank < partner) {
                 /* mine ∘ partner's, into the receiving buffer, which becomes cur */
                 rc = MPI_Reduce_local(coll_item(cur, keep_first, datatype),
-                                      coll_item(other, keep_first, datatype), keep_items,
-                                      datatype, op);
+                                      coll_item(other, keep_first, datatype), keep_items, datatype,
+                                      op);
                 void *t = cur;
                 cur = other;
                 other = t;
             } else {
                 rc = MPI_Reduce_local(coll_item(other, keep_first, datatype),
-                                      coll_item(cur, keep_first, datatype), keep_items,
-                                      datatype, op);
+                                      coll_item(cur, keep_first, datatype), keep_items, datatype,
+                                      op);
             }
             if (rc != MPI_SUCCESS)
                 goto out_free;
@@ -166,8 +166,7 @@ coll_reduce_rabenseifner(const void *sendbuf, void *recvbuf, int count, MPI_Data
         if (newrank == 0) {
             int first = block_start(lo[steps], count, pof2);
             int items = block_start(hi[steps], count, pof2) - first;
-            rc = MPI_Send(coll_item(cur, first, datatype), items, datatype, root, TAG_GATHER,
-                          comm);
+            rc = MPI_Send(coll_item(cur, first, datatype), items, datatype, root, TAG_GATHER, comm);
             goto out_free;
         }
         if (rank == root) {
@@ -175,8 +174,8 @@ coll_reduce_rabenseifner(const void *sendbuf, void *recvbuf, int count, MPI_Data
             halving_ranges(0, pof2, steps, lo, hi);
             int first = block_start(lo[steps], count, pof2);
             int items = block_start(hi[steps], count, pof2) - first;
-            rc = MPI_Recv(coll_item(cur, first, datatype), items, datatype, 0, TAG_GATHER,
-                          comm, MPI_STATUS_IGNORE);
+            rc = MPI_Recv(coll_item(cur, first, datatype), items, datatype, 0, TAG_GATHER, comm,
+                          MPI_STATUS_IGNORE);
             if (rc != MPI_SUCCESS)
                 goto out_free;
         }
