@@ -7,6 +7,7 @@
  * algorithm that cannot serve the call is refused (MPI_ERR_OTHER naming it and the unmet
  * requirement), never replaced; errors go through the user communicator's handler.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -435,4 +436,347 @@ MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *rec
     rc = row->fn.gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                          root, comm->coll, &params);
     return algorithm_failed(comm, COLL_GATHERV, row, rc);
+}
+
+/* ---------------------------------------------------------------- allgather, alltoall */
+
+/*
+ * The local half of the standard's type-signature rule: the block a rank sends itself must
+ * have as many bytes as the block it receives from itself (the other ranks are not
+ * visible from here).
+ */
+static int
+check_own_block(MPI_Comm comm, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype,
+                const char *call)
+{
+    size_t sent = collsim_datatype_packed_size(scount, stype);
+    size_t received = collsim_datatype_packed_size(rcount, rtype);
+    if (sent != received)
+        return collsim_error(comm, MPI_ERR_TRUNCATE, call,
+                             "the block this rank sends itself has %zu bytes but the one it "
+                             "receives from itself %zu (type signatures must match)",
+                             sent, received);
+    return MPI_SUCCESS;
+}
+
+/* counts[i] >= 0 for every rank; *total their sum, which must fit an int. */
+static int
+check_counts(MPI_Comm comm, const int counts[], const char *what, const char *call, int *total)
+{
+    int size = collsim_comm_size(comm);
+    long long sum = 0;
+    for (int i = 0; i < size; i++) {
+        if (counts[i] < 0)
+            return collsim_error(comm, MPI_ERR_COUNT, call, "negative %s[%d] = %d", what, i,
+                                 counts[i]);
+        sum += counts[i];
+    }
+    if (sum > INT_MAX)
+        return collsim_error(comm, MPI_ERR_COUNT, call, "sum of %s overflows an int", what);
+    *total = (int)sum;
+    return MPI_SUCCESS;
+}
+
+/* count x ranks, the items of a whole Allgather or Alltoall buffer, must fit an int. */
+static int
+check_all_blocks(MPI_Comm comm, int count, const char *what, const char *call)
+{
+    if ((long long)count * collsim_comm_size(comm) > INT_MAX)
+        return collsim_error(comm, MPI_ERR_COUNT, call, "%s x ranks overflows an int", what);
+    return MPI_SUCCESS;
+}
+
+/* The mean of `total` bytes over the ranks, rounded up: what `bytes` means for v-variants. */
+static size_t
+mean_block(size_t total, MPI_Comm comm)
+{
+    size_t size = (size_t)collsim_comm_size(comm);
+    return (total + size - 1) / size;
+}
+
+int
+MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+              int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    const char *name = "MPI_Allgather";
+    COLLSIM_TRY(check_comm(comm, name));
+    if (recvbuf == MPI_IN_PLACE)
+        return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
+    COLLSIM_TRY(check_count(comm, recvcount, "recvcount", name));
+    COLLSIM_TRY(check_type(comm, recvtype, "recvtype", name));
+    COLLSIM_TRY(check_all_blocks(comm, recvcount, "recvcount", name));
+    if (sendbuf != MPI_IN_PLACE) {
+        COLLSIM_TRY(check_count(comm, sendcount, "sendcount", name));
+        COLLSIM_TRY(check_type(comm, sendtype, "sendtype", name));
+        COLLSIM_TRY(check_own_block(comm, sendcount, sendtype, recvcount, recvtype, name));
+    }
+    struct coll_call call;
+    struct coll_params params;
+    int rc;
+    describe_call(&call, COLL_ALLGATHER, comm, recvcount, recvtype, 1);
+    const struct coll_algorithm *row = choose(&call, comm, &params, &rc);
+    if (row == NULL)
+        return rc;
+    void *mem = NULL;
+    if (sendbuf == MPI_IN_PLACE && !(row->caps & COLL_IN_PLACE)) {
+        int me = collsim_comm_my_rank(comm);
+        rc = in_place_copy(coll_item(recvbuf, (MPI_Aint)me * recvcount, recvtype), recvcount,
+                           recvtype, &sendbuf, &mem);
+        if (rc != MPI_SUCCESS)
+            return collsim_error(comm, rc, name, "no memory for the MPI_IN_PLACE copy");
+        sendcount = recvcount;
+        sendtype = recvtype;
+    }
+    rc = row->fn.allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm->coll,
+                           &params);
+    free(mem);
+    return algorithm_failed(comm, COLL_ALLGATHER, row, rc);
+}
+
+int
+MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+               const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    const char *name = "MPI_Allgatherv";
+    int total;
+    COLLSIM_TRY(check_comm(comm, name));
+    if (recvbuf == MPI_IN_PLACE)
+        return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
+    COLLSIM_TRY(check_vector(comm, recvcounts, displs, "recvcounts", name));
+    COLLSIM_TRY(check_counts(comm, recvcounts, "recvcounts", name, &total));
+    COLLSIM_TRY(check_type(comm, recvtype, "recvtype", name));
+    int me = collsim_comm_my_rank(comm);
+    if (sendbuf != MPI_IN_PLACE) {
+        COLLSIM_TRY(check_count(comm, sendcount, "sendcount", name));
+        COLLSIM_TRY(check_type(comm, sendtype, "sendtype", name));
+        COLLSIM_TRY(check_own_block(comm, sendcount, sendtype, recvcounts[me], recvtype, name));
+    }
+    struct coll_call call;
+    struct coll_params params;
+    int rc;
+    describe_call(&call, COLL_ALLGATHERV, comm, total, recvtype, 1);
+    call.bytes = mean_block(collsim_datatype_packed_size(total, recvtype), comm);
+    const struct coll_algorithm *row = choose(&call, comm, &params, &rc);
+    if (row == NULL)
+        return rc;
+    void *mem = NULL;
+    if (sendbuf == MPI_IN_PLACE && !(row->caps & COLL_IN_PLACE)) {
+        rc = in_place_copy(coll_item(recvbuf, displs[me], recvtype), recvcounts[me], recvtype,
+                           &sendbuf, &mem);
+        if (rc != MPI_SUCCESS)
+            return collsim_error(comm, rc, name, "no memory for the MPI_IN_PLACE copy");
+        sendcount = recvcounts[me];
+        sendtype = recvtype;
+    }
+    rc = row->fn.allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                            comm->coll, &params);
+    free(mem);
+    return algorithm_failed(comm, COLL_ALLGATHERV, row, rc);
+}
+
+/*
+ * For an Alltoallv/w algorithm that does not take MPI_IN_PLACE: a private copy of the blocks
+ * an in-place caller left in recvbuf, at the same byte offsets, to pass as sendbuf. Block i
+ * is counts[i] items of types[i] (or of `type` when types is NULL) at byte displs[i] * unit.
+ * *mem is what to free.
+ */
+static int
+in_place_copy_blocks(const void *recvbuf, int size, const int counts[], const int displs[],
+                     MPI_Aint unit, const MPI_Datatype types[], MPI_Datatype type,
+                     const void **sendbuf, void **mem)
+{
+    MPI_Aint lo = 0, hi = 0, lb, extent, true_lb, true_extent;
+    int any = 0;
+    *mem = NULL;
+    *sendbuf = recvbuf;
+    /* the byte span the blocks cover, relative to recvbuf */
+    for (int i = 0; i < size; i++) {
+        MPI_Datatype t = types != NULL ? types[i] : type;
+        if (counts[i] == 0)
+            continue;
+        MPI_Type_get_extent(t, &lb, &extent);
+        MPI_Type_get_true_extent(t, &true_lb, &true_extent);
+        MPI_Aint at = (MPI_Aint)displs[i] * unit + true_lb;
+        MPI_Aint last = (MPI_Aint)(counts[i] - 1) * extent;
+        MPI_Aint first = at + (last < 0 ? last : 0);
+        MPI_Aint end = at + (last > 0 ? last : 0) + true_extent;
+        if (!any || first < lo)
+            lo = first;
+        if (!any || end > hi)
+            hi = end;
+        any = 1;
+    }
+    if (!any)
+        return MPI_SUCCESS;
+    *mem = malloc(hi > lo ? (size_t)(hi - lo) : 1);
+    if (*mem == NULL)
+        return MPI_ERR_NO_MEM;
+    char *copy = (char *)*mem - lo;
+    for (int i = 0; i < size; i++) {
+        MPI_Datatype t = types != NULL ? types[i] : type;
+        MPI_Aint at = (MPI_Aint)displs[i] * unit;
+        int rc = coll_copy((const char *)recvbuf + at, copy + at, counts[i], t);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    *sendbuf = copy;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    const char *name = "MPI_Alltoall";
+    COLLSIM_TRY(check_comm(comm, name));
+    if (recvbuf == MPI_IN_PLACE)
+        return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
+    COLLSIM_TRY(check_count(comm, recvcount, "recvcount", name));
+    COLLSIM_TRY(check_type(comm, recvtype, "recvtype", name));
+    COLLSIM_TRY(check_all_blocks(comm, recvcount, "recvcount", name));
+    if (sendbuf != MPI_IN_PLACE) {
+        COLLSIM_TRY(check_count(comm, sendcount, "sendcount", name));
+        COLLSIM_TRY(check_type(comm, sendtype, "sendtype", name));
+        COLLSIM_TRY(check_all_blocks(comm, sendcount, "sendcount", name));
+        COLLSIM_TRY(check_own_block(comm, sendcount, sendtype, recvcount, recvtype, name));
+    }
+    struct coll_call call;
+    struct coll_params params;
+    int rc;
+    describe_call(&call, COLL_ALLTOALL, comm, recvcount, recvtype, 1);
+    const struct coll_algorithm *row = choose(&call, comm, &params, &rc);
+    if (row == NULL)
+        return rc;
+    void *mem = NULL;
+    if (sendbuf == MPI_IN_PLACE && !(row->caps & COLL_IN_PLACE)) {
+        rc = in_place_copy(recvbuf, recvcount * collsim_comm_size(comm), recvtype, &sendbuf, &mem);
+        if (rc != MPI_SUCCESS)
+            return collsim_error(comm, rc, name, "no memory for the MPI_IN_PLACE copy");
+        sendcount = recvcount;
+        sendtype = recvtype;
+    }
+    rc = row->fn.alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm->coll,
+                          &params);
+    free(mem);
+    return algorithm_failed(comm, COLL_ALLTOALL, row, rc);
+}
+
+int
+MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+              MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+              MPI_Datatype recvtype, MPI_Comm comm)
+{
+    const char *name = "MPI_Alltoallv";
+    int total, stotal;
+    COLLSIM_TRY(check_comm(comm, name));
+    if (recvbuf == MPI_IN_PLACE)
+        return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
+    COLLSIM_TRY(check_vector(comm, recvcounts, rdispls, "recvcounts", name));
+    COLLSIM_TRY(check_counts(comm, recvcounts, "recvcounts", name, &total));
+    COLLSIM_TRY(check_type(comm, recvtype, "recvtype", name));
+    int me = collsim_comm_my_rank(comm);
+    if (sendbuf != MPI_IN_PLACE) {
+        COLLSIM_TRY(check_vector(comm, sendcounts, sdispls, "sendcounts", name));
+        COLLSIM_TRY(check_counts(comm, sendcounts, "sendcounts", name, &stotal));
+        COLLSIM_TRY(check_type(comm, sendtype, "sendtype", name));
+        COLLSIM_TRY(
+            check_own_block(comm, sendcounts[me], sendtype, recvcounts[me], recvtype, name));
+    }
+    struct coll_call call;
+    struct coll_params params;
+    int rc;
+    describe_call(&call, COLL_ALLTOALLV, comm, total, recvtype, 1);
+    call.bytes = mean_block(collsim_datatype_packed_size(total, recvtype), comm);
+    const struct coll_algorithm *row = choose(&call, comm, &params, &rc);
+    if (row == NULL)
+        return rc;
+    void *mem = NULL;
+    if (sendbuf == MPI_IN_PLACE && !(row->caps & COLL_IN_PLACE)) {
+        MPI_Aint lb, extent;
+        MPI_Type_get_extent(recvtype, &lb, &extent);
+        rc = in_place_copy_blocks(recvbuf, collsim_comm_size(comm), recvcounts, rdispls, extent,
+                                  NULL, recvtype, &sendbuf, &mem);
+        if (rc != MPI_SUCCESS) {
+            free(mem);
+            return collsim_error(comm, rc, name, "cannot copy recvbuf for MPI_IN_PLACE");
+        }
+        sendcounts = recvcounts;
+        sdispls = rdispls;
+        sendtype = recvtype;
+    }
+    rc = row->fn.alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                           recvtype, comm->coll, &params);
+    free(mem);
+    return algorithm_failed(comm, COLL_ALLTOALLV, row, rc);
+}
+
+/* Every types[i] is a valid datatype; *contiguous: all of them are. */
+static int
+check_types(MPI_Comm comm, const MPI_Datatype types[], const char *what, const char *call,
+            int *contiguous)
+{
+    int size = collsim_comm_size(comm);
+    if (types == NULL)
+        return collsim_error(comm, MPI_ERR_ARG, call, "NULL %s", what);
+    for (int i = 0; i < size; i++) {
+        if (collsim_datatype_check(types[i]) != MPI_SUCCESS)
+            return collsim_error(comm, MPI_ERR_TYPE, call, "invalid %s[%d]", what, i);
+        *contiguous = *contiguous && collsim_datatype_is_contiguous(types[i]);
+    }
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+              const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+              const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    const char *name = "MPI_Alltoallw";
+    int total, stotal, contiguous = 1;
+    COLLSIM_TRY(check_comm(comm, name));
+    if (recvbuf == MPI_IN_PLACE)
+        return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
+    COLLSIM_TRY(check_vector(comm, recvcounts, rdispls, "recvcounts", name));
+    COLLSIM_TRY(check_counts(comm, recvcounts, "recvcounts", name, &total));
+    COLLSIM_TRY(check_types(comm, recvtypes, "recvtypes", name, &contiguous));
+    int me = collsim_comm_my_rank(comm);
+    int size = collsim_comm_size(comm);
+    if (sendbuf != MPI_IN_PLACE) {
+        COLLSIM_TRY(check_vector(comm, sendcounts, sdispls, "sendcounts", name));
+        COLLSIM_TRY(check_counts(comm, sendcounts, "sendcounts", name, &stotal));
+        COLLSIM_TRY(check_types(comm, sendtypes, "sendtypes", name, &contiguous));
+        COLLSIM_TRY(check_own_block(comm, sendcounts[me], sendtypes[me], recvcounts[me],
+                                    recvtypes[me], name));
+    }
+    struct coll_call call;
+    struct coll_params params;
+    int rc;
+    size_t bytes = 0;
+    for (int i = 0; i < size; i++)
+        bytes += collsim_datatype_packed_size(recvcounts[i], recvtypes[i]);
+    call.kind = COLL_ALLTOALLW;
+    call.comm_size = size;
+    call.count = total;
+    call.bytes = mean_block(bytes, comm);
+    call.commutative = 1;
+    call.contiguous = contiguous;
+    const struct coll_algorithm *row = choose(&call, comm, &params, &rc);
+    if (row == NULL)
+        return rc;
+    void *mem = NULL;
+    if (sendbuf == MPI_IN_PLACE && !(row->caps & COLL_IN_PLACE)) {
+        rc = in_place_copy_blocks(recvbuf, size, recvcounts, rdispls, 1, recvtypes,
+                                  MPI_DATATYPE_NULL, &sendbuf, &mem);
+        if (rc != MPI_SUCCESS) {
+            free(mem);
+            return collsim_error(comm, rc, name, "cannot copy recvbuf for MPI_IN_PLACE");
+        }
+        sendcounts = recvcounts;
+        sdispls = rdispls;
+        sendtypes = recvtypes;
+    }
+    rc = row->fn.alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                           recvtypes, comm->coll, &params);
+    free(mem);
+    return algorithm_failed(comm, COLL_ALLTOALLW, row, rc);
 }

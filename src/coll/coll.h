@@ -51,6 +51,7 @@ enum coll_requirement {
     COLL_REQ_POWER_OF_TWO = 1 << 1,  /* the communicator size must be a power of two */
     COLL_REQ_COUNT_GE_SIZE = 1 << 2, /* count must be at least the communicator size */
     COLL_REQ_CONTIGUOUS = 1 << 3,    /* datatype must be contiguous (true extent == size) */
+    COLL_REQ_EVEN_RANKS = 1 << 4,    /* the communicator size must be even */
 };
 
 /* Capabilities. */

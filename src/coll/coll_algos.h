@@ -20,6 +20,29 @@ coll_bcast_fn coll_bcast_binomial;
 coll_scatterv_fn coll_scatterv_linear;
 coll_gatherv_fn coll_gatherv_linear;
 
+/* Allgather / Allgatherv */
+coll_allgather_fn coll_allgather_ring;
+coll_allgather_fn coll_allgather_recursive_doubling;
+coll_allgather_fn coll_allgather_bruck;
+coll_allgather_fn coll_allgather_neighbor_exchange;
+coll_allgather_fn coll_allgather_gather_bcast;
+coll_allgatherv_fn coll_allgatherv_ring;
+coll_allgatherv_fn coll_allgatherv_recursive_doubling;
+coll_allgatherv_fn coll_allgatherv_bruck;
+coll_allgatherv_fn coll_allgatherv_neighbor_exchange;
+coll_allgatherv_fn coll_allgatherv_gather_bcast;
+
+/* Alltoall / Alltoallv / Alltoallw */
+coll_alltoall_fn coll_alltoall_pairwise;
+coll_alltoall_fn coll_alltoall_bruck;
+coll_alltoall_fn coll_alltoall_linear;
+coll_alltoall_fn coll_alltoall_ring;
+coll_alltoallv_fn coll_alltoallv_pairwise;
+coll_alltoallv_fn coll_alltoallv_linear;
+coll_alltoallv_fn coll_alltoallv_ring;
+coll_alltoallw_fn coll_alltoallw_pairwise;
+coll_alltoallw_fn coll_alltoallw_linear;
+
 /* Reduce */
 coll_reduce_fn coll_reduce_chain;
 coll_reduce_fn coll_reduce_linear;

@@ -33,6 +33,54 @@ static const struct coll_algorithm rows[] = {
     {COLL_GATHERV, "linear", {.gatherv = coll_gatherv_linear}, 0, COLL_IN_PLACE, NO_PARAMS,
      "root receives each rank's block"},
 
+    /* Allgather / Allgatherv */
+    {COLL_ALLGATHER, "ring", {.allgather = coll_allgather_ring}, 0, COLL_IN_PLACE, NO_PARAMS,
+     "p-1 shifts of one block around the ring"},
+    {COLL_ALLGATHER, "recursive_doubling", {.allgather = coll_allgather_recursive_doubling}, 0,
+     COLL_IN_PLACE, NO_PARAMS,
+     "exchanges with rank xor 2^k doubling the blocks held; fix-up messages when P is not a "
+     "power of two"},
+    {COLL_ALLGATHER, "bruck", {.allgather = coll_allgather_bruck}, 0, COLL_IN_PLACE, NO_PARAMS,
+     "Bruck's dissemination: ceil(log2 P) rounds to rank - 2^k, then a local rotation"},
+    {COLL_ALLGATHER, "neighbor_exchange", {.allgather = coll_allgather_neighbor_exchange},
+     COLL_REQ_EVEN_RANKS, COLL_IN_PLACE, NO_PARAMS,
+     "P/2 exchanges of block pairs with the two neighbours in turn"},
+    {COLL_ALLGATHER, "gather_bcast", {.allgather = coll_allgather_gather_bcast}, 0,
+     COLL_IN_PLACE, NO_PARAMS, "binomial gather to rank 0, then binomial broadcast"},
+    {COLL_ALLGATHERV, "ring", {.allgatherv = coll_allgatherv_ring}, 0, COLL_IN_PLACE,
+     NO_PARAMS, "p-1 shifts of one block around the ring"},
+    {COLL_ALLGATHERV, "recursive_doubling",
+     {.allgatherv = coll_allgatherv_recursive_doubling}, 0, COLL_IN_PLACE, NO_PARAMS,
+     "exchanges with rank xor 2^k doubling the blocks held; fix-up messages when P is not a "
+     "power of two"},
+    {COLL_ALLGATHERV, "bruck", {.allgatherv = coll_allgatherv_bruck}, 0, COLL_IN_PLACE,
+     NO_PARAMS, "Bruck's dissemination: ceil(log2 P) rounds to rank - 2^k, then a local rotation"},
+    {COLL_ALLGATHERV, "neighbor_exchange", {.allgatherv = coll_allgatherv_neighbor_exchange},
+     COLL_REQ_EVEN_RANKS, COLL_IN_PLACE, NO_PARAMS,
+     "P/2 exchanges of block pairs with the two neighbours in turn"},
+    {COLL_ALLGATHERV, "gather_bcast", {.allgatherv = coll_allgatherv_gather_bcast}, 0,
+     COLL_IN_PLACE, NO_PARAMS, "binomial gather to rank 0, then binomial broadcast"},
+
+    /* Alltoall / Alltoallv / Alltoallw (MPI_IN_PLACE: the dispatcher copies recvbuf) */
+    {COLL_ALLTOALL, "pairwise", {.alltoall = coll_alltoall_pairwise}, 0, 0, NO_PARAMS,
+     "P-1 exchanges with rank xor k (P a power of two) or rank +- k"},
+    {COLL_ALLTOALL, "bruck", {.alltoall = coll_alltoall_bruck}, 0, 0, NO_PARAMS,
+     "Bruck's index algorithm: ceil(log2 P) rounds of the blocks whose bit k is set"},
+    {COLL_ALLTOALL, "linear", {.alltoall = coll_alltoall_linear}, 0, 0, NO_PARAMS,
+     "all sends and receives posted at once, then one wait"},
+    {COLL_ALLTOALL, "ring", {.alltoall = coll_alltoall_ring}, 0, 0, NO_PARAMS,
+     "P-1 shifts: send to rank + k, receive from rank - k"},
+    {COLL_ALLTOALLV, "pairwise", {.alltoallv = coll_alltoallv_pairwise}, 0, 0, NO_PARAMS,
+     "P-1 exchanges with rank xor k (P a power of two) or rank +- k"},
+    {COLL_ALLTOALLV, "linear", {.alltoallv = coll_alltoallv_linear}, 0, 0, NO_PARAMS,
+     "all sends and receives posted at once, then one wait"},
+    {COLL_ALLTOALLV, "ring", {.alltoallv = coll_alltoallv_ring}, 0, 0, NO_PARAMS,
+     "P-1 shifts: send to rank + k, receive from rank - k"},
+    {COLL_ALLTOALLW, "pairwise", {.alltoallw = coll_alltoallw_pairwise}, 0, 0, NO_PARAMS,
+     "P-1 exchanges with rank xor k (P a power of two) or rank +- k"},
+    {COLL_ALLTOALLW, "linear", {.alltoallw = coll_alltoallw_linear}, 0, 0, NO_PARAMS,
+     "all sends and receives posted at once, then one wait"},
+
     /* Reduce */
     {COLL_REDUCE, "chain", {.reduce = coll_reduce_chain}, 0, 0, NO_PARAMS,
      "the seed's sequential chain: 0 -> 1 -> ... -> P-1, then to the root"},
@@ -228,6 +276,7 @@ coll_requirements_describe(unsigned requires, char *buf, size_t size)
         {COLL_REQ_POWER_OF_TWO, "power-of-two ranks"},
         {COLL_REQ_COUNT_GE_SIZE, "count >= ranks"},
         {COLL_REQ_CONTIGUOUS, "contiguous datatype"},
+        {COLL_REQ_EVEN_RANKS, "even number of ranks"},
     };
     size_t used = 0;
     buf[0] = '\0';

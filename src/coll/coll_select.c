@@ -13,6 +13,14 @@
  *   Reduce_scatter(_block)  non-commutative op: recursive_doubling;
  *                       commutative: recursive_halving if n <= 512 KiB, else pairwise
  *   Scan, Exscan        recursive_doubling
+ *   Allgather(v)        (MPICH's MPIR_Allgather(v)_intra_auto; T = P·n, the bytes gathered on
+ *                       each rank) recursive_doubling if T < 512 KiB and P a power of two,
+ *                       else bruck if T < 80 KiB, else ring
+ *   Alltoall            (MPICH's MPIR_Alltoall_intra_auto; n = the bytes of one block) bruck
+ *                       if n <= 256 B and P >= 8, else linear if n <= 32 KiB, else pairwise
+ *   Alltoallv, Alltoallw  linear
+ * For Allgatherv, Alltoallv and Alltoallw, n is the mean block (the call's total bytes over P,
+ * rounded up), so T = P·n may exceed MPICH's exact total by less than P bytes.
  * If the table's choice cannot serve the call, the first applicable row of the kind serves.
  */
 #include <stdio.h>
@@ -75,6 +83,8 @@ coll_select_unmet(const struct coll_algorithm *row, const struct coll_call *call
         return "requires count >= ranks";
     if ((row->requires & COLL_REQ_CONTIGUOUS) && !call->contiguous)
         return "requires contiguous datatype";
+    if ((row->requires & COLL_REQ_EVEN_RANKS) && call->comm_size % 2 != 0)
+        return "requires an even number of ranks";
     return NULL;
 }
 
@@ -96,6 +106,18 @@ table_choice(const struct coll_call *call)
     case COLL_SCAN:
     case COLL_EXSCAN:
         return "recursive_doubling";
+    case COLL_ALLGATHER:
+    case COLL_ALLGATHERV: {
+        size_t total = call->bytes * (size_t)call->comm_size;
+        int pof2 = (call->comm_size & (call->comm_size - 1)) == 0;
+        if (total < 512 * 1024 && pof2)
+            return "recursive_doubling";
+        return total < 80 * 1024 ? "bruck" : "ring";
+    }
+    case COLL_ALLTOALL:
+        if (call->bytes <= 256 && call->comm_size >= 8)
+            return "bruck";
+        return call->bytes <= 32 * 1024 ? "linear" : "pairwise";
     case COLL_BCAST:
         return "binomial";
     case COLL_BARRIER:

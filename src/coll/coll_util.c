@@ -88,3 +88,67 @@ coll_ceil_log2(int n)
         k++;
     return k;
 }
+
+int
+coll_copy_typed(const void *src, int scount, MPI_Datatype stype, void *dst, int rcount,
+                MPI_Datatype rtype)
+{
+    int rc, ssize, rsize, packed, position = 0;
+    long long bytes;
+    void *tmp;
+
+    if (stype == rtype && scount == rcount)
+        return coll_copy(src, dst, scount, stype);
+    rc = MPI_Type_size(stype, &ssize);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = MPI_Type_size(rtype, &rsize);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    bytes = (long long)scount * ssize;
+    if (bytes == 0)
+        return MPI_SUCCESS;
+    if (rsize == 0 || bytes % rsize != 0 || bytes / rsize > rcount)
+        return MPI_ERR_TRUNCATE;
+    rc = MPI_Pack_size(scount, stype, MPI_COMM_SELF, &packed);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    tmp = malloc(packed > 0 ? (size_t)packed : 1);
+    if (tmp == NULL)
+        return MPI_ERR_NO_MEM;
+    rc = MPI_Pack(src, scount, stype, tmp, packed, &position, MPI_COMM_SELF);
+    if (rc == MPI_SUCCESS) {
+        packed = position;
+        position = 0;
+        rc = MPI_Unpack(tmp, packed, &position, dst, (int)(bytes / rsize), rtype, MPI_COMM_SELF);
+    }
+    free(tmp);
+    return rc;
+}
+
+int
+coll_sendrecv_nonempty(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                       int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                       int source, int recvtag, MPI_Comm comm)
+{
+    int rc, ssize = 0, rsize = 0;
+
+    if (sendcount > 0) {
+        rc = MPI_Type_size(sendtype, &ssize);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    if (recvcount > 0) {
+        rc = MPI_Type_size(recvtype, &rsize);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    if (ssize > 0 && rsize > 0)
+        return MPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                            recvtype, source, recvtag, comm, MPI_STATUS_IGNORE);
+    if (ssize > 0)
+        return MPI_Send(sendbuf, sendcount, sendtype, dest, sendtag, comm);
+    if (rsize > 0)
+        return MPI_Recv(recvbuf, recvcount, recvtype, source, recvtag, comm, MPI_STATUS_IGNORE);
+    return MPI_SUCCESS;
+}

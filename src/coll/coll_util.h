@@ -19,6 +19,25 @@ void *coll_tmp_alloc(int count, MPI_Datatype dt, void **mem);
  * message, no simulated time. */
 int coll_copy(const void *src, void *dst, int count, MPI_Datatype dt);
 
+/*
+ * Copy `scount` items of `stype` at `src` into `dst` as items of `rtype` (at most `rcount`),
+ * as a message to oneself would: the two types may differ in layout but not in signature.
+ * MPI_ERR_TRUNCATE when the data does not fit rcount items or ends inside an item. Local:
+ * no message, no simulated time.
+ */
+int coll_copy_typed(const void *src, int scount, MPI_Datatype stype, void *dst, int rcount,
+                    MPI_Datatype rtype);
+
+/*
+ * MPI_Sendrecv, leaving out a side whose message is empty (count 0 or a type of size 0): a
+ * send of no bytes is not sent and a receive of no bytes is not posted. The standard makes
+ * the sender's and the receiver's type signatures equal, so both ends of a message decide
+ * alike; the caller must make sure that they also agree on every non-empty message.
+ */
+int coll_sendrecv_nonempty(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                           int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                           int source, int recvtag, MPI_Comm comm);
+
 /* Address of item `index` in a buffer of `dt` items. */
 void *coll_item(void *buf, MPI_Aint index, MPI_Datatype dt);
 const void *coll_citem(const void *buf, MPI_Aint index, MPI_Datatype dt);

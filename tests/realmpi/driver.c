@@ -232,6 +232,62 @@ run_movement(const struct coll_algorithm *row)
                       rank == root));
         break;
     }
+    case COLL_ALLGATHER:
+    case COLL_ALLGATHERV: {
+        int mine[4];
+        if ((row->requires & COLL_REQ_EVEN_RANKS) && size % 2 != 0)
+            break;
+        for (int i = 0; i < 4; i++)
+            mine[i] = 100 * rank + i;
+        for (int i = 0; i < 256 * 4; i++)
+            all[i] = -1;
+        if (row->kind == COLL_ALLGATHER) {
+            rc = row->fn.allgather(mine, 3, MPI_INT, all, 3, MPI_INT, work, &params);
+            report(row, "-", IN_INT, rc, digest(all, (int)sizeof(int) * 3 * size, 1));
+        } else {
+            rc = row->fn.allgatherv(mine, counts[rank], MPI_INT, all, counts, displs, MPI_INT,
+                                    work, &params);
+            report(row, "-", IN_INT, rc,
+                   digest(all, (int)sizeof(int) * (displs[size - 1] + counts[size - 1]), 1));
+        }
+        break;
+    }
+    case COLL_ALLTOALL:
+    case COLL_ALLTOALLV:
+    case COLL_ALLTOALLW: {
+        /* rank s sends d the (s + d) % 3 ints 1000s + 10d + j (Alltoall: always 2) */
+        int out[256 * 2], scounts[256], sdispls[256], rcounts[256], rdispls[256];
+        int sbytes[256], rbytes[256];
+        MPI_Datatype types[256];
+        for (int d = 0, at = 0; d < size; d++) {
+            scounts[d] = row->kind == COLL_ALLTOALL ? 2 : (rank + d) % 3;
+            sdispls[d] = at;
+            sbytes[d] = at * (int)sizeof(int);
+            for (int j = 0; j < scounts[d]; j++)
+                out[at + j] = 1000 * rank + 10 * d + j;
+            at += scounts[d];
+        }
+        for (int s = 0, at = 0; s < size; s++) {
+            rcounts[s] = row->kind == COLL_ALLTOALL ? 2 : (s + rank) % 3;
+            rdispls[s] = at;
+            rbytes[s] = at * (int)sizeof(int);
+            types[s] = MPI_INT;
+            at += rcounts[s] + 1;   /* gaps between blocks */
+        }
+        for (int i = 0; i < 256 * 4; i++)
+            all[i] = -1;
+        if (row->kind == COLL_ALLTOALL)
+            rc = row->fn.alltoall(out, 2, MPI_INT, all, 2, MPI_INT, work, &params);
+        else if (row->kind == COLL_ALLTOALLV)
+            rc = row->fn.alltoallv(out, scounts, sdispls, MPI_INT, all, rcounts, rdispls,
+                                   MPI_INT, work, &params);
+        else
+            rc = row->fn.alltoallw(out, scounts, sbytes, types, all, rcounts, rbytes, types,
+                                   work, &params);
+        report(row, "-", IN_INT, rc,
+               digest(all, (int)sizeof(int) * (rdispls[size - 1] + rcounts[size - 1] + 1), 1));
+        break;
+    }
     default:
         break;
     }

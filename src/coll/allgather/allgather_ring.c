@@ -1,0 +1,64 @@
+/*
+ * Allgather: ring.
+ *
+ * Origin:   MPICH's MPIR_Allgather_intra_ring (Thakur, Rabenseifner & Gropp 2005); Open MPI's
+ *           ompi_coll_base_allgather_intra_ring and SMPI's allgather ring have the same shape.
+ * Requires: nothing (any number of ranks, any datatypes). Handles MPI_IN_PLACE: sendbuf ==
+ *           MPI_IN_PLACE means the rank's own block is already in place in recvbuf.
+ * Cost:     (p-1)α + ((p-1)/p)nβ, n the bytes gathered on each rank.
+ * Steps:    each rank copies its own block into recvbuf, then in step k = 0 … p-2 sends block
+ *           (r-k) mod p to r+1 and receives block (r-k-1) mod p from r-1, straight into its
+ *           place. For p = 4, the blocks that arrive at rank 0:
+ *
+ *               step 0: block 3 (from 3)   step 1: block 2 (via 3)   step 2: block 1 (via 3)
+ *
+ * Every message is one block; a call whose blocks have no bytes sends nothing.
+ */
+#include "mpi.h"
+#include "coll/coll.h"
+#include "coll/coll_util.h"
+
+enum { TAG_ALLGATHER_RING = 0 };
+
+int
+coll_allgather_ring(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                    const struct coll_params *params)
+{
+    int rc, rank, size, tsize, left, right;
+
+    (void)params;
+    rc = MPI_Comm_rank(comm, &rank);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = MPI_Comm_size(comm, &size);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = MPI_Type_size(recvtype, &tsize);
+    if (rc != MPI_SUCCESS)
+        return rc;
+
+    if (sendbuf != MPI_IN_PLACE) {
+        rc = coll_copy_typed(sendbuf, sendcount, sendtype,
+                             coll_item(recvbuf, (MPI_Aint)rank * recvcount, recvtype), recvcount,
+                             recvtype);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    if (size == 1 || recvcount == 0 || tsize == 0)
+        return MPI_SUCCESS;
+
+    left = (rank - 1 + size) % size;
+    right = (rank + 1) % size;
+    for (int k = 0; k < size - 1; k++) {
+        int sblock = (rank - k + size) % size;
+        int rblock = (rank - k - 1 + size) % size;
+        rc = MPI_Sendrecv(coll_item(recvbuf, (MPI_Aint)sblock * recvcount, recvtype), recvcount,
+                          recvtype, right, TAG_ALLGATHER_RING,
+                          coll_item(recvbuf, (MPI_Aint)rblock * recvcount, recvtype), recvcount,
+                          recvtype, left, TAG_ALLGATHER_RING, comm, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,58 @@
+/*
+ * Alltoall: pairwise exchange.
+ *
+ * Origin:   MPICH's MPIR_Alltoall_intra_pairwise (Thakur, Rabenseifner & Gropp 2005): partners
+ *           by exclusive or when p is a power of two, else by shifts; Open MPI's
+ *           ompi_coll_base_alltoall_intra_pairwise uses the shifts always (collsim's "ring").
+ * Requires: nothing (any number of ranks, any datatypes). MPI_IN_PLACE is resolved by the
+ *           dispatcher (a copy of recvbuf becomes sendbuf).
+ * Cost:     (p-1)(α + bβ), b the bytes of one block (what one rank sends one other rank).
+ * Steps:    the own block is copied locally; then in step k = 1 … p-1 rank r exchanges one
+ *           block with one partner: p a power of two: r xor k (both ways); otherwise it sends
+ *           to r+k and receives from r-k. For p = 4, rank 0 meets 1, 2, 3 in turn; for p = 3,
+ *           rank 0 sends to 1 and receives from 2, then sends to 2 and receives from 1.
+ *           A call whose blocks have no bytes sends nothing.
+ */
+#include "mpi.h"
+#include "coll/coll.h"
+#include "coll/coll_util.h"
+
+enum { TAG_ALLTOALL_PAIRWISE = 0 };
+
+int
+coll_alltoall_pairwise(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                       const struct coll_params *params)
+{
+    int rc, rank, size, tsize, pof2;
+
+    (void)params;
+    rc = MPI_Comm_rank(comm, &rank);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = MPI_Comm_size(comm, &size);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = MPI_Type_size(recvtype, &tsize);
+    if (rc != MPI_SUCCESS)
+        return rc;
+
+    rc = coll_copy_typed(coll_citem(sendbuf, (MPI_Aint)rank * sendcount, sendtype), sendcount,
+                         sendtype, coll_item(recvbuf, (MPI_Aint)rank * recvcount, recvtype),
+                         recvcount, recvtype);
+    if (rc != MPI_SUCCESS || recvcount == 0 || tsize == 0)
+        return rc;
+
+    pof2 = (size & (size - 1)) == 0;
+    for (int k = 1; k < size; k++) {
+        int dst = pof2 ? rank ^ k : (rank + k) % size;
+        int src = pof2 ? rank ^ k : (rank - k + size) % size;
+        rc = MPI_Sendrecv(coll_citem(sendbuf, (MPI_Aint)dst * sendcount, sendtype), sendcount,
+                          sendtype, dst, TAG_ALLTOALL_PAIRWISE,
+                          coll_item(recvbuf, (MPI_Aint)src * recvcount, recvtype), recvcount,
+                          recvtype, src, TAG_ALLTOALL_PAIRWISE, comm, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
