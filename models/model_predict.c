@@ -678,10 +678,45 @@ bcast_pipeline_chain(const struct ctx *c)
 }
 
 /*
+ * The messages before the last node of a heap binary tree (children 2r+1, 2r+2) has its data
+ * when every node sends to its first child, then to its second: a first child is one message
+ * after its parent, a second child two. Node r = i - 1 is reached through the bits of i after
+ * its leading one (0: first child, 1: second), so its depth is (bits after the leading one) +
+ * (ones among them); the deepest of the i <= p is p itself, or p with one of its ones cleared
+ * and every lower bit set, or 2^(bits of p - 1) - 1.
+ */
+static int
+heap_binary_depth(int p)
+{
+    int top = floor_log2(MAX(p, 1)), best = 0;
+    for (int b = -1; b <= top; b++) {
+        long long i;
+        if (b < 0)
+            i = p;                                            /* p itself */
+        else if (b == top)
+            i = (1LL << top) - 1;                             /* one bit shorter, all ones */
+        else if ((p >> b) & 1)
+            i = ((long long)p & ~((1LL << (b + 1)) - 1)) | ((1LL << b) - 1);
+        else
+            continue;
+        if (i < 1)
+            continue;
+        int bits = 0, ones = 0;
+        for (long long x = i; x > 0; x >>= 1) {
+            bits++;
+            ones += (int)(x & 1);
+        }
+        best = MAX(best, (bits - 1) + (ones - 1));
+    }
+    return best;
+}
+
+/*
  * pipeline_binary: a binary tree (children 2r+1, 2r+2 of relative rank r; height H = F),
  * each node forwarding every segment to its f = min(2, p-1) children in turn.
- * TEXTBOOK: the first segment reaches the deepest leaf after at most f messages per level,
- * then a segment leaves the root every f messages: T = f(H + S - 1)(α + sβ).
+ * TEXTBOOK: the first segment reaches the last node after D messages (D = heap_binary_depth:
+ * 2H - 2 for p = 2^H >= 4, 2H for p = 2^(H+1) - 1), then a segment leaves the root every f
+ * messages: T = (f(S - 1) + D)(α + sβ).
  * COLLSIM (approximate): rendezvous segments as the chain, the parent's next send waiting for
  * the child to have forwarded the previous segment: f·H·msg(s) + (S-1)(f·msg(s) + α + sβ)
  * (leaves only: (S-1)·f·msg(s)); eager segments travel together: H(α + f·nβ).
@@ -693,7 +728,7 @@ bcast_pipeline_binary(const struct ctx *c)
     double S = segments(c, c->n, &s);
     double f = MIN(2, c->p - 1), H = floor_log2(c->p);
     if (c->textbook)
-        return f * (H + S - 1.0) * (c->a + s * c->b);
+        return (f * (S - 1.0) + heap_binary_depth(c->p)) * (c->a + s * c->b);
     if (is_eager(c, s))
         return H * (c->a + f * wire(c, c->n) * c->b);
     double ms = msg(c, s);
@@ -1176,7 +1211,7 @@ static const struct row rows[] = {
     {"bcast", "pipeline_chain", bcast_pipeline_chain, ROOTED | NEEDS_SEGMENT | APPROXIMATE,
      "(p + S - 2)(a + s b), S = ceil(n/s)"},
     {"bcast", "pipeline_binary", bcast_pipeline_binary, ROOTED | NEEDS_SEGMENT | APPROXIMATE,
-     "2(floor(lg p) + S - 1)(a + s b)"},
+     "(2(S - 1) + D)(a + s b), D = 2 lg p - 2 (p = 2^k >= 4)"},
     {"bcast", "split_binary", bcast_split_binary, ROOTED | NEEDS_SEGMENT | APPROXIMATE,
      "2(floor(lg p) + S/2 - 1)(a + s b) + a + (n/2) b"},
     {"bcast", "scatter_ring_allgather", bcast_scatter_ring_allgather, ROOTED,

@@ -355,6 +355,17 @@ MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm com
     return algorithm_failed(comm, COLL_BCAST, row, rc);
 }
 
+/*
+ * For an algorithm that does not take MPI_IN_PLACE in a rooted gather or scatter: the address
+ * of the root's block (item `index` of `dt` in `buf`), to pass as the root's own buffer; the
+ * algorithm then copies the block onto itself.
+ */
+static void *
+root_block(const void *buf, MPI_Aint index, MPI_Datatype dt)
+{
+    return (char *)buf + index * collsim_datatype_extent(dt);
+}
+
 /* Root-side checks of a v-variant's counts and displacements. */
 static int
 check_vector(MPI_Comm comm, const int counts[], const int displs[], const char *what,
@@ -399,6 +410,12 @@ MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
     const struct coll_algorithm *row = choose(&call, comm, &params, &rc);
     if (row == NULL)
         return rc;
+    if (in_place_root && !(row->caps & COLL_IN_PLACE)) {
+        /* the root's block, received onto itself */
+        recvbuf = root_block(sendbuf, displs[root], sendtype);
+        recvcount = sendcounts[root];
+        recvtype = sendtype;
+    }
     rc = row->fn.scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
                           root, comm->coll, &params);
     return algorithm_failed(comm, COLL_SCATTERV, row, rc);
@@ -433,6 +450,12 @@ MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *rec
     const struct coll_algorithm *row = choose(&call, comm, &params, &rc);
     if (row == NULL)
         return rc;
+    if (in_place_root && !(row->caps & COLL_IN_PLACE)) {
+        /* the root's block, sent from where it already is */
+        sendbuf = root_block(recvbuf, displs[root], recvtype);
+        sendcount = recvcounts[root];
+        sendtype = recvtype;
+    }
     rc = row->fn.gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                          root, comm->coll, &params);
     return algorithm_failed(comm, COLL_GATHERV, row, rc);
@@ -779,4 +802,94 @@ MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
                            recvtypes, comm->coll, &params);
     free(mem);
     return algorithm_failed(comm, COLL_ALLTOALLW, row, rc);
+}
+
+/* ---------------------------------------------------------------- gather, scatter */
+
+int
+MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+           int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    const char *name = "MPI_Gather";
+    COLLSIM_TRY(check_comm(comm, name));
+    COLLSIM_TRY(check_root(comm, root, name));
+    int me = collsim_comm_my_rank(comm);
+    int in_place_root = me == root && sendbuf == MPI_IN_PLACE;
+    if (me != root && sendbuf == MPI_IN_PLACE)
+        return collsim_error(comm, MPI_ERR_BUFFER, name,
+                             "MPI_IN_PLACE as sendbuf is only valid at the root");
+    if (!in_place_root) {
+        COLLSIM_TRY(check_count(comm, sendcount, "sendcount", name));
+        COLLSIM_TRY(check_type(comm, sendtype, "sendtype", name));
+    }
+    if (me == root) {
+        if (recvbuf == MPI_IN_PLACE)
+            return collsim_error(comm, MPI_ERR_BUFFER, name,
+                                 "MPI_IN_PLACE is not a valid recvbuf");
+        COLLSIM_TRY(check_count(comm, recvcount, "recvcount", name));
+        COLLSIM_TRY(check_type(comm, recvtype, "recvtype", name));
+        if (!in_place_root)
+            COLLSIM_TRY(check_own_block(comm, sendcount, sendtype, recvcount, recvtype, name));
+    }
+    /* bytes per rank, the same on every rank: the root's receive side, the others' send side */
+    struct coll_call call;
+    struct coll_params params;
+    int rc;
+    describe_call(&call, COLL_GATHER, comm, me == root ? recvcount : sendcount,
+                  me == root ? recvtype : sendtype, 1);
+    const struct coll_algorithm *row = choose(&call, comm, &params, &rc);
+    if (row == NULL)
+        return rc;
+    if (in_place_root && !(row->caps & COLL_IN_PLACE)) {
+        sendbuf = root_block(recvbuf, (MPI_Aint)root * recvcount, recvtype);
+        sendcount = recvcount;
+        sendtype = recvtype;
+    }
+    rc = row->fn.gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                        comm->coll, &params);
+    return algorithm_failed(comm, COLL_GATHER, row, rc);
+}
+
+int
+MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+            int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    const char *name = "MPI_Scatter";
+    COLLSIM_TRY(check_comm(comm, name));
+    COLLSIM_TRY(check_root(comm, root, name));
+    int me = collsim_comm_my_rank(comm);
+    int in_place_root = me == root && recvbuf == MPI_IN_PLACE;
+    if (me != root && recvbuf == MPI_IN_PLACE)
+        return collsim_error(comm, MPI_ERR_BUFFER, name,
+                             "MPI_IN_PLACE as recvbuf is only valid at the root");
+    if (!in_place_root) {
+        COLLSIM_TRY(check_count(comm, recvcount, "recvcount", name));
+        COLLSIM_TRY(check_type(comm, recvtype, "recvtype", name));
+    }
+    if (me == root) {
+        if (sendbuf == MPI_IN_PLACE)
+            return collsim_error(comm, MPI_ERR_BUFFER, name,
+                                 "MPI_IN_PLACE is not a valid sendbuf");
+        COLLSIM_TRY(check_count(comm, sendcount, "sendcount", name));
+        COLLSIM_TRY(check_type(comm, sendtype, "sendtype", name));
+        if (!in_place_root)
+            COLLSIM_TRY(check_own_block(comm, sendcount, sendtype, recvcount, recvtype, name));
+    }
+    /* bytes per rank, the same on every rank: the root's send side, the others' receive side */
+    struct coll_call call;
+    struct coll_params params;
+    int rc;
+    describe_call(&call, COLL_SCATTER, comm, me == root ? sendcount : recvcount,
+                  me == root ? sendtype : recvtype, 1);
+    const struct coll_algorithm *row = choose(&call, comm, &params, &rc);
+    if (row == NULL)
+        return rc;
+    if (in_place_root && !(row->caps & COLL_IN_PLACE)) {
+        recvbuf = root_block(sendbuf, (MPI_Aint)root * sendcount, sendtype);
+        recvcount = sendcount;
+        recvtype = sendtype;
+    }
+    rc = row->fn.scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                         comm->coll, &params);
+    return algorithm_failed(comm, COLL_SCATTER, row, rc);
 }

@@ -11,14 +11,31 @@
 /* Barrier */
 coll_barrier_fn coll_barrier_linear;
 coll_barrier_fn coll_barrier_dissemination;
+coll_barrier_fn coll_barrier_binomial;
+coll_barrier_fn coll_barrier_recursive_doubling;
+coll_barrier_fn coll_barrier_double_ring;
 
 /* Bcast */
 coll_bcast_fn coll_bcast_linear;
 coll_bcast_fn coll_bcast_binomial;
+coll_bcast_fn coll_bcast_knomial;
+coll_bcast_fn coll_bcast_pipeline_chain;
+coll_bcast_fn coll_bcast_pipeline_binary;
+coll_bcast_fn coll_bcast_split_binary;
+coll_bcast_fn coll_bcast_scatter_ring_allgather;
+coll_bcast_fn coll_bcast_scatter_recursive_doubling_allgather;
+
+/* Gather / Scatter */
+coll_gather_fn coll_gather_linear;
+coll_gather_fn coll_gather_binomial;
+coll_scatter_fn coll_scatter_linear;
+coll_scatter_fn coll_scatter_binomial;
 
 /* Scatterv / Gatherv */
 coll_scatterv_fn coll_scatterv_linear;
+coll_scatterv_fn coll_scatterv_binomial;
 coll_gatherv_fn coll_gatherv_linear;
+coll_gatherv_fn coll_gatherv_binomial;
 
 /* Allgather / Allgatherv */
 coll_allgather_fn coll_allgather_ring;

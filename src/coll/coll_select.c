@@ -4,7 +4,10 @@
  * The default table (by collective; n = bytes per rank, P = ranks), chosen among algorithms
  * that apply to the call, after MPICH's and Open MPI's defaults:
  *   Barrier             dissemination
- *   Bcast               binomial
+ *   Bcast               MPICH's choice: binomial if n < 12 KiB or P < 8; else, for a
+ *                       power-of-two P and n < 512 KiB, scatter_recursive_doubling_allgather;
+ *                       else scatter_ring_allgather
+ *   Gather, Scatter     binomial
  *   Scatterv, Gatherv   linear
  *   Reduce              rabenseifner if n > 2 KiB and count >= P, else binomial (both keep
  *                       rank order for a non-commutative op)
@@ -119,6 +122,14 @@ table_choice(const struct coll_call *call)
             return "bruck";
         return call->bytes <= 32 * 1024 ? "linear" : "pairwise";
     case COLL_BCAST:
+        /* MPICH's MPIR_CVAR_BCAST_SHORT_MSG_SIZE, _LONG_MSG_SIZE and _MIN_PROCS */
+        if (call->bytes < 12 * 1024 || call->comm_size < 8)
+            return "binomial";
+        if (call->bytes < 512 * 1024 && (call->comm_size & (call->comm_size - 1)) == 0)
+            return "scatter_recursive_doubling_allgather";
+        return "scatter_ring_allgather";
+    case COLL_GATHER:
+    case COLL_SCATTER:
         return "binomial";
     case COLL_BARRIER:
         return "dissemination";

@@ -49,6 +49,7 @@ static const struct {
     {COLL_REDUCE, "linear"},           {COLL_REDUCE, "in_order_binary"},
     {COLL_REDUCE, "knomial"},          {COLL_REDUCE, "pipeline_binary"},
     {COLL_ALLREDUCE, "reduce_bcast"},  {COLL_REDUCE_SCATTER_BLOCK, "reduce_scatter"},
+    {COLL_BCAST, "split_binary"},      /* a rank's swap partner sends while its parent does */
 };
 
 static gboolean

@@ -232,6 +232,21 @@ run_movement(const struct coll_algorithm *row)
                       rank == root));
         break;
     }
+    case COLL_SCATTER: {
+        int mine[3] = {-1, -1, -1};
+        rc = row->fn.scatter(all, 3, MPI_INT, mine, 3, MPI_INT, root, work, &params);
+        report(row, "root_mid", IN_INT, rc, digest(mine, sizeof mine, 1));
+        break;
+    }
+    case COLL_GATHER: {
+        int mine[3] = {100 * rank, 100 * rank + 1, 100 * rank + 2};
+        for (int i = 0; i < 256 * 4; i++)
+            all[i] = -1;
+        rc = row->fn.gather(mine, 3, MPI_INT, all, 3, MPI_INT, root, work, &params);
+        report(row, "root_mid", IN_INT, rc,
+               digest(all, (int)sizeof(int) * 3 * size, rank == root));
+        break;
+    }
     case COLL_ALLGATHER:
     case COLL_ALLGATHERV: {
         int mine[4];
