@@ -214,6 +214,40 @@ barrier_from_messages(int p)
     return 0;
 }
 
+/* Exercise 9: P blocks of n ints rank*1000+i gathered at rank 0. */
+static void
+gather_from_messages(int p, int argc, char **argv)
+{
+    int n = argc > 0 ? atoi(argv[0]) : 100;
+    long long sum = 0;
+    for (int r = 0; r < p; r++)
+        for (int i = 0; i < n; i++)
+            sum += r * 1000 + i;
+    printf("gathered %d x %d ints, sum %lld, last %d\n", p, n, sum, (p - 1) * 1000 + n - 1);
+    printf("hand-written gather equals MPI_Gather: yes\n");
+}
+
+/* Exercise 6: the broadcast gives all P*n values 0..P*n-1, the scatter block r: r*n..r*n+n-1. */
+static void
+bcast_vs_scatter(int p, int argc, char **argv)
+{
+    int n = argc > 0 ? atoi(argv[0]) : 4;
+    for (int r = 0; r < p; r++)
+        printf("rank %d: MPI_Bcast gave %d ints [0..%d], MPI_Scatter gave %d ints [%d..%d]\n", r,
+               p * n, p * n - 1, n, r * n, r * n + n - 1);
+}
+
+/* Exercise 4: the pending receive never catches the broadcast; it gets the root's later
+ * point-to-point message (value r, tag 5, from rank 0). */
+static void
+recv_from_bcast(int p)
+{
+    for (int r = 1; r < p; r++)
+        printf("rank %d: broadcast gave 42; the pending receive did not catch the broadcast; "
+               "it then got %d (tag 5) from rank 0\n",
+               r, r);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -241,6 +275,18 @@ main(int argc, char **argv)
         return doubling_sum(p);
     if (strcmp(name, "allreduce_from_reduce_bcast") == 0)
         return allreduce_from_reduce_bcast(p, argc, argv);
+    if (strcmp(name, "gather_from_messages") == 0) {
+        gather_from_messages(p, argc, argv);
+        return 0;
+    }
+    if (strcmp(name, "bcast_vs_scatter") == 0) {
+        bcast_vs_scatter(p, argc, argv);
+        return 0;
+    }
+    if (strcmp(name, "recv_from_bcast") == 0) {
+        recv_from_bcast(p);
+        return 0;
+    }
     if (strcmp(name, "barrier_from_messages") == 0)
         return barrier_from_messages(p);
     fprintf(stderr, "reference: unknown program '%s'\n", name);

@@ -51,6 +51,9 @@ for p in 1 2 3 8; do
     check "par_blas2-$p" par_blas2 "$p"
     check "allreduce_from_reduce_bcast-$p" allreduce_from_reduce_bcast "$p"
     check "barrier_from_messages-$p" barrier_from_messages "$p"
+    check "gather_from_messages-$p" gather_from_messages "$p"
+    check "bcast_vs_scatter-$p" bcast_vs_scatter "$p"
+    check "recv_from_bcast-$p" recv_from_bcast "$p"
 done
 # the textbook's doubling scheme: powers of two only
 for p in 1 2 8; do
