@@ -21,42 +21,6 @@
 
 enum { TAG_SCATTERV = 0 };
 
-/* scount items of stype at src into at most rcount items of rtype at dst, locally (as a
- * message to oneself would: a longer receive is allowed, a shorter one truncates). */
-static int
-local_copy(const void *src, int scount, MPI_Datatype stype, void *dst, int rcount,
-           MPI_Datatype rtype, MPI_Comm comm)
-{
-    int rc, bytes, rsize, position = 0;
-    void *packed;
-
-    if (stype == rtype && scount <= rcount)
-        return coll_copy(src, dst, scount, stype);
-    rc = MPI_Pack_size(scount, stype, comm, &bytes);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Type_size(rtype, &rsize);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    packed = malloc(bytes > 0 ? (size_t)bytes : 1);
-    if (packed == NULL)
-        return MPI_ERR_NO_MEM;
-    rc = MPI_Pack(src, scount, stype, packed, bytes, &position, comm);
-    if (rc != MPI_SUCCESS)
-        goto out_free_packed;
-    bytes = position;   /* what was really packed */
-    if (bytes > 0 && (rsize == 0 || bytes / rsize > rcount || bytes % rsize != 0)) {
-        rc = MPI_ERR_TRUNCATE;
-        goto out_free_packed;
-    }
-    position = 0;
-    if (bytes > 0)
-        rc = MPI_Unpack(packed, bytes, &position, dst, bytes / rsize, rtype, comm);
-out_free_packed:
-    free(packed);
-    return rc;
-}
-
 int
 coll_scatterv_linear(const void *sendbuf, const int sendcounts[], const int displs[],
                      MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
@@ -96,8 +60,8 @@ coll_scatterv_linear(const void *sendbuf, const int sendcounts[], const int disp
         nreq++;
     }
     if (recvbuf != MPI_IN_PLACE)
-        rc = local_copy(coll_citem(sendbuf, displs[root], sendtype), sendcounts[root], sendtype,
-                        recvbuf, recvcount, recvtype, comm);
+        rc = coll_copy_typed(coll_citem(sendbuf, displs[root], sendtype), sendcounts[root],
+                             sendtype, recvbuf, recvcount, recvtype);
 out_wait:
     /* Posted sends are always completed, even after an error, so that no request leaks. */
     if (nreq > 0) {
