@@ -95,6 +95,26 @@ printf 'rank 0: 0\nrank 1: 1\n' >"$tmp/bigstack-ok.expected"
 run bigstack-ok 0 "$COLLSIM" exec "$PROGRAMS_DIR/bigstack.so" -n 2 --stack-kib 2048 &&
     expect_file bigstack-ok "$tmp/bigstack-ok.expected"
 
+# Forcing algorithms. The concatenation op is not commutative: rank order gives 1234 on 5
+# ranks (rank 0's digit 0 leads, so it does not show). An order-preserving algorithm serves
+# it and --stats says so; one that needs a commutative op is refused, never replaced.
+echo 1234 >"$tmp/noncomm.expected"
+run noncomm-rd 0 "$COLLSIM" exec "$PROGRAMS_DIR/noncommutative.so" -n 5 --stats \
+    --algorithm allreduce=recursive_doubling && {
+    expect_file noncomm-rd "$tmp/noncomm.expected"
+    expect_err noncomm-rd "MPI_Allreduce: 1 call served by recursive_doubling"
+}
+run noncomm-auto 0 "$COLLSIM" exec "$PROGRAMS_DIR/noncommutative.so" -n 7 --stats &&
+    expect_err noncomm-auto "MPI_Allreduce: 1 call served by recursive_doubling"
+run noncomm-ring 3 "$COLLSIM" exec "$PROGRAMS_DIR/noncommutative.so" -n 5 --algorithm allreduce=ring &&
+    expect_err noncomm-ring "MPI_Allreduce: algorithm 'ring' cannot serve this call: requires commutative op"
+run bad-collective 2 "$COLLSIM" exec "$PROGRAMS_DIR/noncommutative.so" -n 2 --algorithm allsum=ring &&
+    expect_err bad-collective "unknown collective 'allsum'"
+run bad-algorithm 2 "$COLLSIM" exec "$PROGRAMS_DIR/noncommutative.so" -n 2 --algorithm reduce=fastest &&
+    expect_err bad-algorithm "MPI_Reduce has no algorithm named 'fastest'"
+run bad-parameter 2 "$COLLSIM" exec "$PROGRAMS_DIR/noncommutative.so" -n 2 \
+    --algorithm reduce=knomial,radix=1 && expect_err bad-parameter "bad value in 'radix=1'"
+
 # Bad command lines: one message, exit code 2, nothing runs.
 run no-program 2 "$COLLSIM" exec -n 2 && expect_err no-program "which program?"
 run missing-so 2 "$COLLSIM" exec "$tmp/nothing.so" -n 2 && expect_err missing-so "cannot load"
