@@ -35,19 +35,7 @@ typedef int (*sim_rank_main)(int argc, char **argv);
 struct sim_config {
     int nranks;
     const char *platform_file;   /* NULL: a generated flat cluster of nranks hosts */
-    /*
- * The flat cluster generated when no platform is given: one single-core host per rank, each
- * with a private full-duplex link to a non-blocking switch (no backbone limit). A message
- * crosses two links: latency 2 x 1 us, bandwidth 12.5 GB/s (100 Gb/s InfiniBand-class).
- * Hosts compute at 10 Gflop/s. platforms/cluster.xml is the same cluster for 1024 hosts.
- */
-#define SIM_DEFAULT_SPEED "10Gf"
-#define SIM_DEFAULT_BW "12.5GBps"
-#define SIM_DEFAULT_LAT "1us"
-#define SIM_DEFAULT_LOOPBACK_BW "50GBps"
-#define SIM_DEFAULT_LOOPBACK_LAT "0.1us"
-
-enum sim_placement placement;
+    enum sim_placement placement;
     gboolean oversubscribe;
     guint stack_kib;             /* per-rank stack in KiB; 0 = automatic (sim_engine_stack_kib) */
     enum sim_payload payload;

@@ -1,0 +1,77 @@
+/*
+ * point.c — ownership of sweep points and their results, and the results' wire form between
+ * the child that simulates a point and the parent that reports it.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "point.h"
+
+void
+run_point_free(struct run_point *point)
+{
+    if (point == NULL)
+        return;
+    g_free(point->platform);
+    g_free(point->network_model);
+    g_free(point->program);
+    g_strfreev(point->program_args);
+    g_free(point->expected_output);
+    g_free(point->algorithm);
+    g_free(point->datatype);
+    g_free(point->op);
+    g_free(point);
+}
+
+struct run_point *
+run_point_copy(const struct run_point *point)
+{
+    struct run_point *copy = g_memdup2(point, sizeof *point);
+    copy->platform = g_strdup(point->platform);
+    copy->network_model = g_strdup(point->network_model);
+    copy->program = g_strdup(point->program);
+    copy->program_args = g_strdupv(point->program_args);
+    copy->expected_output = g_strdup(point->expected_output);
+    copy->algorithm = g_strdup(point->algorithm);
+    copy->datatype = g_strdup(point->datatype);
+    copy->op = g_strdup(point->op);
+    return copy;
+}
+
+void
+point_result_clear(struct point_result *result)
+{
+    g_free(result->served);
+    g_free(result->fallback_reason);
+    g_free(result->check_detail);
+    g_free(result->output);
+    *result = (struct point_result){.predicted = NAN};
+}
+
+/* "ms" = maybe string: NULL travels as nothing */
+#define POINT_RESULT_FORMAT "(imsmsddddttimsdms)"
+
+GVariant *
+point_result_to_variant(const struct point_result *r)
+{
+    return g_variant_new(POINT_RESULT_FORMAT, r->exit_code, r->served, r->fallback_reason,
+                         r->time_max, r->time_min, r->time_mean, r->predicted,
+                         (guint64)r->messages, (guint64)r->bytes_moved,
+                         (gint32)r->check, r->check_detail, r->wall_seconds, r->output);
+}
+
+gboolean
+point_result_from_variant(GVariant *v, struct point_result *r)
+{
+    if (v == NULL || !g_variant_is_of_type(v, G_VARIANT_TYPE(POINT_RESULT_FORMAT)))
+        return FALSE;
+    gint32 check;
+    *r = (struct point_result){0};
+    g_variant_get(v, POINT_RESULT_FORMAT, &r->exit_code, &r->served, &r->fallback_reason,
+                  &r->time_max, &r->time_min, &r->time_mean, &r->predicted, &r->messages,
+                  &r->bytes_moved, &check, &r->check_detail, &r->wall_seconds,
+                  &r->output);
+    r->check = (enum point_check)check;
+    return TRUE;
+}

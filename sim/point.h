@@ -1,0 +1,90 @@
+/*
+ * point.h — one point of a scenario's sweep, and what running it produced.
+ *
+ * A scenario (sim/scenario.c) expands into points; `collsim run` runs each point as a fresh
+ * simulation in a child process (sim/bench.c) and hands the results to the reports
+ * (sim/report.c). A point is either a built-in benchmark of one collective (program == NULL)
+ * or a user MPI program run on `nranks` ranks.
+ *
+ * What `bytes` means per collective is model_predict.h's table: the whole buffer for bcast and
+ * the reductions (reduce_scatter(_block): the whole vector each rank contributes), one rank's
+ * block for gather(v)/scatter(v)/allgather(v), the block sent to one destination for
+ * alltoall(v,w); ignored by barrier. count = bytes / size of the datatype.
+ */
+#ifndef COLLSIM_SIM_POINT_H
+#define COLLSIM_SIM_POINT_H
+
+#include <glib.h>
+
+#include "engine.h"
+#include "src/coll/coll.h"
+
+struct run_point {
+    guint index;                /* position in the sweep, from 0 */
+
+    /* where */
+    gchar *platform;            /* platform file; NULL = the generated cluster of nranks hosts */
+    enum sim_placement placement;
+    gboolean oversubscribe;
+    gchar *network_model;       /* SimGrid network/model (e.g. "LV08", "CM02"); NULL = default */
+    struct model_transport transport;
+    int nranks;
+
+    /* what: a user program ... */
+    gchar *program;             /* path of an MPI program (.so) or NULL */
+    gchar **program_args;       /* its arguments after argv[0], or NULL */
+    gchar *expected_output;     /* file the program's stdout must equal, or NULL */
+
+    /* ... or one collective */
+    enum coll_kind kind;
+    gchar *algorithm;           /* registry name, or NULL for the default decision table */
+    struct coll_params params;  /* 0 fields = the registry row's defaults */
+    guint64 bytes;
+    int count;                  /* elements of `datatype` (see above) */
+    gchar *datatype;            /* basic type name as `collsim list ops` spells it: "double" */
+    gchar *op;                  /* "sum", "complex_prod", "smod5", "witness_matrix",
+                                   "plugin:FILE.so:symbol"; NULL for data movement */
+    gboolean commutative;       /* user ops: the flag given to MPI_Op_create */
+    int root;
+    gboolean in_place;
+    enum sim_payload payload;
+    int iterations;             /* timed calls, >= 1 */
+    int warmup;                 /* untimed calls before them, >= 0 */
+    gboolean check;             /* compare results with the sequential reference (data mode) */
+};
+
+void run_point_free(struct run_point *point);
+struct run_point *run_point_copy(const struct run_point *point);
+
+enum point_check {
+    POINT_CHECK_OK,
+    POINT_CHECK_FAIL,           /* a result differs from the reference */
+    POINT_CHECK_SKIPPED,        /* payload none, or checks turned off */
+    POINT_CHECK_ERROR,          /* the simulation ended badly (exit_code != 0) */
+};
+
+struct point_result {
+    int exit_code;              /* of the simulation: 0, or an engine/MPI exit code */
+    gchar *served;              /* algorithm that served the timed calls ("" for programs) */
+    gchar *fallback_reason;     /* why the requested algorithm could not serve, or NULL */
+    double time_max;            /* simulated seconds per timed call: slowest rank */
+    double time_min;            /* fastest rank */
+    double time_mean;           /* mean over ranks */
+    guint64 messages;           /* point-to-point messages per timed call, all ranks */
+    guint64 bytes_moved;        /* their payload bytes */
+    enum point_check check;
+    gchar *check_detail;        /* first difference ("rank 3 element 17: got 5, expected 6"),
+                                   the error's message, or NULL */
+    double predicted;           /* analytic prediction in seconds, or NAN */
+    gchar *output;              /* a program's standard output, or NULL */
+    double wall_seconds;        /* not part of any digest */
+};
+
+/* Free the strings and reset every field (predicted = NAN). */
+void point_result_clear(struct point_result *result);
+
+/* The result as one serialised value (child -> parent through a pipe), and back. */
+GVariant *point_result_to_variant(const struct point_result *result);
+gboolean point_result_from_variant(GVariant *value, struct point_result *result);
+
+#endif
