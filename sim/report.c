@@ -858,6 +858,9 @@ report_finish(struct report *report, GError **error)
     g_return_val_if_fail(report->digest_hex == NULL, NULL);
     g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 
+    gboolean ok = TRUE;
+    GError *first_error = NULL;
+
     progress_erase(report);
     report->progress = FALSE;
     report->digest_hex = g_strdup(g_checksum_get_string(report->digest));
@@ -879,20 +882,22 @@ report_finish(struct report *report, GError **error)
         g_string_append_printf(text, "digest sha256:%s\n", report->digest_hex);
         fputs(text->str, report->table);
         g_string_free(text, TRUE);
-        if (!flush_table(report, error))
-            return NULL;
+        ok = flush_table(report, &first_error);
     }
 
+    /* the files are completed even if the table could not be: the first failure is reported */
     if (report->csv != NULL) {
         FILE *csv = report->csv;
         report->csv = NULL;
-        if (fclose(csv) != 0) {
-            set_errno_error(error, errno, "write", report->csv_path);
-            return NULL;
-        }
+        if (fclose(csv) != 0 && ok)
+            ok = set_errno_error(&first_error, errno, "write", report->csv_path);
     }
-    if (!write_json(report, error))
+    if (!write_json(report, ok ? &first_error : NULL))
+        ok = FALSE;
+    if (!ok) {
+        g_propagate_error(error, first_error);
         return NULL;
+    }
     return g_strdup(report->digest_hex);
 }
 

@@ -678,6 +678,39 @@ START_TEST(test_report_json_failure_keeps_other_outputs)
 }
 END_TEST
 
+START_TEST(test_report_finish_failure_still_ends_table_and_csv)
+{
+    struct scratch s;
+    scratch_init(&s);
+    g_autofree gchar *json_dir = g_build_filename(s.dir, "sub", NULL);
+    ck_assert_int_eq(g_mkdir(json_dir, 0700), 0);
+    g_autofree gchar *json = g_build_filename(json_dir, "out.json", NULL);
+    struct table_capture capture;
+    capture_open(&capture);
+    struct report_options options = {.table = capture.stream, .csv_path = s.csv, .json_path = json};
+    struct report *report = open_or_fail(&options, 1);
+    struct run_point point = collective_point(0, COLL_EXSCAN, "linear", 3, 16);
+    struct point_result result = ok_result("linear", 3e-6, NAN);
+    add_or_fail(report, &point, &result);
+
+    ck_assert_int_eq(g_unlink(json), 0);
+    ck_assert_int_eq(g_rmdir(json_dir), 0);
+    GError *error = NULL;
+    ck_assert_ptr_null(report_finish(report, &error));
+    ck_assert_ptr_nonnull(error);
+    ck_assert_ptr_nonnull(strstr(error->message, "out.json.tmp"));
+    g_error_free(error);
+    fflush(capture.stream);
+    ck_assert_ptr_nonnull(strstr(capture.text, "\n1 point: 1 ok, 0 FAIL, 0 ERROR, 0 skipped\n"
+                                               "digest sha256:"));
+    report_free(report);
+    g_free(capture_close(&capture));
+    g_autofree gchar *csv = read_text(s.csv);
+    ck_assert_uint_eq(count_occurrences(csv, "\n"), 2);
+    scratch_clear(&s);
+}
+END_TEST
+
 START_TEST(test_report_open_refuses_unwritable_files)
 {
     struct scratch s;
@@ -1005,6 +1038,7 @@ report_suite(void)
     tcase_add_test(files, test_report_json_parses_back);
     tcase_add_test(files, test_report_files_complete_after_each_add);
     tcase_add_test(files, test_report_json_failure_keeps_other_outputs);
+    tcase_add_test(files, test_report_finish_failure_still_ends_table_and_csv);
     tcase_add_test(files, test_report_open_refuses_unwritable_files);
     suite_add_tcase(s, files);
 
