@@ -52,20 +52,28 @@ point_result_clear(struct point_result *result)
 /* "ms" = maybe string: NULL travels as nothing */
 #define POINT_RESULT_FORMAT "(imsmsddddttimsdms)"
 
-GVariant *
-point_result_to_variant(const struct point_result *r)
+GBytes *
+point_result_serialize(const struct point_result *r)
 {
-    return g_variant_new(POINT_RESULT_FORMAT, r->exit_code, r->served, r->fallback_reason,
+    GVariant *v = g_variant_ref_sink(g_variant_new(POINT_RESULT_FORMAT, r->exit_code, r->served, r->fallback_reason,
                          r->time_max, r->time_min, r->time_mean, r->predicted,
                          (guint64)r->messages, (guint64)r->bytes_moved,
-                         (gint32)r->check, r->check_detail, r->wall_seconds, r->output);
+                         (gint32)r->check, r->check_detail, r->wall_seconds, r->output));
+    GBytes *bytes = g_variant_get_data_as_bytes(v);
+    g_variant_unref(v);
+    return bytes;
 }
 
 gboolean
-point_result_from_variant(GVariant *v, struct point_result *r)
+point_result_deserialize(GBytes *bytes, struct point_result *r)
 {
-    if (v == NULL || !g_variant_is_of_type(v, G_VARIANT_TYPE(POINT_RESULT_FORMAT)))
+    GVariant *v = g_variant_ref_sink(
+        g_variant_new_from_bytes(G_VARIANT_TYPE(POINT_RESULT_FORMAT), bytes, FALSE));
+    /* bytes from a child that died while writing must not be trusted */
+    if (!g_variant_is_normal_form(v)) {
+        g_variant_unref(v);
         return FALSE;
+    }
     gint32 check;
     *r = (struct point_result){0};
     g_variant_get(v, POINT_RESULT_FORMAT, &r->exit_code, &r->served, &r->fallback_reason,
@@ -73,5 +81,6 @@ point_result_from_variant(GVariant *v, struct point_result *r)
                   &r->bytes_moved, &check, &r->check_detail, &r->wall_seconds,
                   &r->output);
     r->check = (enum point_check)check;
+    g_variant_unref(v);
     return TRUE;
 }

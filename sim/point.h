@@ -83,8 +83,8 @@ struct point_result {
 /* Free the strings and reset every field (predicted = NAN). */
 void point_result_clear(struct point_result *result);
 
-/* The result as one serialised value (child -> parent through a pipe), and back. */
-GVariant *point_result_to_variant(const struct point_result *result);
-gboolean point_result_from_variant(GVariant *value, struct point_result *result);
+/* The result as bytes (child -> parent), and back; FALSE for bytes that are not a result. */
+GBytes *point_result_serialize(const struct point_result *result);
+gboolean point_result_deserialize(GBytes *bytes, struct point_result *result);
 
 #endif
