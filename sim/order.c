@@ -2,7 +2,8 @@
  * order.c — reduction order certificates (order.h) and the `collsim order` command.
  *
  *   collsim order COLLECTIVE ALGORITHM -n P[,P...] [--count N] [--root R] [--commutative]
- *                 [--tree] [--expressions] [--certificate] [--against FILE]
+ *                 [--segment-bytes B] [--radix K] [--tree] [--expressions] [--certificate]
+ *                 [--against FILE]
  *
  * Each (collective, algorithm, P) point runs as its own simulation in a forked child (SimGrid
  * starts once per process, and a fatal MPI error ends the process); the child writes the
@@ -77,6 +78,12 @@ order_request_check(const struct order_request *request, GError **error)
     if ((long long)request->count * request->nranks > G_MAXINT / 8) {
         g_set_error(error, ORDER_ERROR, ORDER_ERROR_REQUEST,
                     "count x ranks is too large (%d x %d)", request->count, request->nranks);
+        return FALSE;
+    }
+    if (request->params.segment_bytes < 0 || request->params.radix < 0 ||
+        request->params.radix == 1) {
+        g_set_error(error, ORDER_ERROR, ORDER_ERROR_REQUEST,
+                    "segment bytes must be positive and the radix at least 2");
         return FALSE;
     }
     if (request->kind == COLL_REDUCE && (request->root < 0 || request->root >= request->nranks)) {
@@ -321,7 +328,8 @@ order_certify(const struct order_request *request, struct order_certificate *cer
     char why[256];
     coll_select_reset();
     /* forcing an algorithm that cannot serve is refused: let the decision table choose */
-    if (unmet == NULL && !coll_select_force(request->kind, row->name, NULL, why, sizeof why)) {
+    if (unmet == NULL &&
+        !coll_select_force(request->kind, row->name, &request->params, why, sizeof why)) {
         g_set_error(error, ORDER_ERROR, ORDER_ERROR_REQUEST, "%s", why);
         return FALSE;
     }
@@ -385,6 +393,14 @@ order_certificate_line(const struct order_certificate *cert)
                            q->nranks, q->count);
     if (q->kind == COLL_REDUCE)
         g_string_append_printf(line, " root=%d", q->root);
+    const struct coll_algorithm *row = coll_registry_find(q->kind, q->algorithm);
+    if (row != NULL && (row->caps & COLL_SEGMENTED))
+        g_string_append_printf(line, " segment_bytes=%d",
+                               q->params.segment_bytes > 0 ? q->params.segment_bytes
+                                                           : row->defaults.segment_bytes);
+    if (row != NULL && (row->caps & COLL_RADIX))
+        g_string_append_printf(line, " radix=%d",
+                               q->params.radix > 0 ? q->params.radix : row->defaults.radix);
     g_string_append_printf(line, " op=%s", q->commutative ? "commutative" : "noncommutative");
     if (cert->fallback_reason != NULL)
         g_string_append_printf(line, " fallback: %s (%s)", cert->served, cert->fallback_reason);
@@ -723,7 +739,7 @@ static const enum coll_kind reducing_kinds[] = {
  */
 static gboolean
 expand_requests(const char *collective, const char *algorithm, GArray *ranks, int count,
-                int root, gboolean commutative, GArray *requests)
+                int root, gboolean commutative, struct coll_params params, GArray *requests)
 {
     gboolean all_kinds = strcmp(collective, "all") == 0;
     enum coll_kind only = COLL_REDUCE;
@@ -753,6 +769,7 @@ expand_requests(const char *collective, const char *algorithm, GArray *ranks, in
                     .count = count,
                     .root = root >= 0 ? root : 0,
                     .commutative = commutative,
+                    .params = params,
                 };
                 g_array_append_val(requests, q);
             }
@@ -790,6 +807,8 @@ struct order_options {
     gint count;
     gint root;
     gboolean commutative;
+    gint segment_bytes;
+    gint radix;
     gboolean tree;
     gboolean expressions;
     gboolean certificate;
@@ -858,6 +877,10 @@ command_order(int argc, char **argv)
         {"commutative", 0, 0, G_OPTION_ARG_NONE, &opt.commutative,
          "Declare the witness op commutative: every algorithm runs and shows its true order",
          NULL},
+        {"segment-bytes", 0, 0, G_OPTION_ARG_INT, &opt.segment_bytes,
+         "Segment size of the pipelined algorithms (default: the registry's)", "B"},
+        {"radix", 0, 0, G_OPTION_ARG_INT, &opt.radix,
+         "Radix of the k-nomial algorithms (default: the registry's)", "K"},
         {"tree", 0, 0, G_OPTION_ARG_NONE, &opt.tree,
          "Draw each expression's bracketing as an indented tree", NULL},
         {"expressions", 0, 0, G_OPTION_ARG_NONE, &opt.expressions,
@@ -919,7 +942,12 @@ command_order(int argc, char **argv)
         rc = order_usage("--count must not be negative (got %d)", opt.count);
         goto out;
     }
-    if (!expand_requests(args[1], args[2], ranks, opt.count, opt.root, opt.commutative,
+    if (opt.segment_bytes < 0 || opt.radix < 0 || opt.radix == 1) {
+        rc = order_usage("--segment-bytes must be positive and --radix at least 2");
+        goto out;
+    }
+    struct coll_params params = {opt.segment_bytes, opt.radix};
+    if (!expand_requests(args[1], args[2], ranks, opt.count, opt.root, opt.commutative, params,
                          requests)) {
         rc = ORDER_EXIT_USAGE;
         goto out;

@@ -39,6 +39,7 @@ struct order_request {
     int count;                 /* elements per rank; Reduce_scatter(_block): of each block */
     int root;                  /* Reduce only */
     gboolean commutative;      /* the commutativity declared to MPI_Op_create */
+    struct coll_params params; /* segment size, radix; 0 fields: the registry row's defaults */
 };
 
 enum order_verdict {
@@ -77,7 +78,8 @@ GQuark order_error_quark(void);
 enum { ORDER_ERROR_REQUEST, ORDER_ERROR_RUN };
 
 /* Is the request well formed: a reducing collective, a known algorithm of it,
- * 1 <= nranks <= ORDER_MAX_RANKS, count >= 0, root a rank? */
+ * 1 <= nranks <= ORDER_MAX_RANKS, count >= 0, root a rank, parameters valid (>= 0 segment
+ * bytes, radix 0 or >= 2)? */
 gboolean order_request_check(const struct order_request *request, GError **error);
 
 /* The requirement the requested algorithm lacks for this call ("requires commutative op"),
@@ -108,7 +110,8 @@ gboolean order_certificate_acceptable(const struct order_certificate *cert);
 
 /* The certificate as one line (no newline), e.g.
  * "allreduce recursive_doubling P=8 count=2 op=noncommutative order=rank depth=3
- *  applications=48 op_calls=24 same=yes sha256=..." (on one line). */
+ *  applications=48 op_calls=24 same=yes sha256=..." (on one line). Reduce adds root=R;
+ * segmented and k-ary algorithms add segment_bytes=B and radix=K (the values in force). */
 gchar *order_certificate_line(const struct order_certificate *cert);
 
 /* The part of a certificate line that names its point: everything up to and including
