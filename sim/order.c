@@ -32,7 +32,11 @@
 #include "src/coll/coll_select.h"
 #include "witness_expr.h"
 
-G_DEFINE_QUARK(collsim-order-error-quark, order_error)
+GQuark
+order_error_quark(void)
+{
+    return g_quark_from_static_string("collsim-order-error-quark");
+}
 
 /* Expressions are printed up to this many ranks unless asked for (they grow as P log P). */
 #define ORDER_SHOW_RANKS_MAX 16
@@ -58,7 +62,8 @@ order_request_check(const struct order_request *request, GError **error)
                     kind);
         return FALSE;
     }
-    if (request->algorithm == NULL || coll_registry_find(request->kind, request->algorithm) == NULL) {
+    if (request->algorithm == NULL ||
+        coll_registry_find(request->kind, request->algorithm) == NULL) {
         g_set_error(error, ORDER_ERROR, ORDER_ERROR_REQUEST,
                     "%s has no algorithm named '%s' (see collsim list algorithms)", kind,
                     request->algorithm != NULL ? request->algorithm : "");
@@ -76,8 +81,8 @@ order_request_check(const struct order_request *request, GError **error)
         return FALSE;
     }
     if ((long long)request->count * request->nranks > G_MAXINT / 8) {
-        g_set_error(error, ORDER_ERROR, ORDER_ERROR_REQUEST,
-                    "count x ranks is too large (%d x %d)", request->count, request->nranks);
+        g_set_error(error, ORDER_ERROR, ORDER_ERROR_REQUEST, "count x ranks is too large (%d x %d)",
+                    request->count, request->nranks);
         return FALSE;
     }
     if (request->params.segment_bytes < 0 || request->params.radix < 0 ||
@@ -130,7 +135,7 @@ order_unmet_requirement(const struct order_request *request)
 
 /* Shared by the simulated ranks of one run (they live in this process). */
 static struct order_request witness_request;
-static gint64 **witness_results;   /* [rank] -> its recvbuf, or NULL if it has not finished */
+static gint64 **witness_results; /* [rank] -> its recvbuf, or NULL if it has not finished */
 
 void
 order_witness_begin(const struct order_request *request)
@@ -158,9 +163,9 @@ order_witness_rank(MPI_Comm comm)
     if (size != q->nranks || witness_results == NULL)
         return MPI_ERR_COMM;
     int nsend = send_count(q);
-    int nrecv = q->count;   /* reduce_scatter: one block */
+    int nrecv = q->count; /* reduce_scatter: one block */
     gint64 *send = g_new(gint64, MAX(nsend, 1));
-    gint64 *recv = g_new0(gint64, MAX(nrecv, 1));   /* 0: undefined until written */
+    gint64 *recv = g_new0(gint64, MAX(nrecv, 1)); /* 0: undefined until written */
     gint64 leaf = witness_expr_leaf(rank);
     for (int k = 0; k < nsend; k++)
         send[k] = leaf;
@@ -317,8 +322,7 @@ witness_rank_main(int argc, char **argv)
 }
 
 gboolean
-order_certify(const struct order_request *request, struct order_certificate *cert,
-              GError **error)
+order_certify(const struct order_request *request, struct order_certificate *cert, GError **error)
 {
     memset(cert, 0, sizeof *cert);
     if (!order_request_check(request, error))
@@ -342,8 +346,8 @@ order_certify(const struct order_request *request, struct order_certificate *cer
     config.program = witness_rank_main;
     config.argc = 1;
     config.argv = argv;
-    config.privatize = FALSE;   /* the rank program is collsim's own code */
-    config.compute_scale = 0;   /* only the order matters, not the time */
+    config.privatize = FALSE; /* the rank program is collsim's own code */
+    config.compute_scale = 0; /* only the order matters, not the time */
     struct sim_outcome outcome;
     if (!sim_engine_run(&config, &outcome, error))
         return FALSE;
@@ -417,10 +421,9 @@ order_certificate_line(const struct order_certificate *cert)
                                cert->bad_element);
         break;
     }
-    g_string_append_printf(line,
-                           " depth=%u applications=%" G_GUINT64_FORMAT
-                           " op_calls=%" G_GUINT64_FORMAT,
-                           cert->depth, cert->applications, cert->op_calls);
+    g_string_append_printf(
+        line, " depth=%u applications=%" G_GUINT64_FORMAT " op_calls=%" G_GUINT64_FORMAT,
+        cert->depth, cert->applications, cert->op_calls);
     if (cert->invalid > 0)
         g_string_append_printf(line, " invalid=%" G_GUINT64_FORMAT, cert->invalid);
     if (cert->same >= 0)
@@ -446,7 +449,7 @@ order_line_key(const char *line)
 /* ---------------------------------------------------------------- a point's text */
 
 struct order_show {
-    gboolean expressions;   /* force the expressions at any P */
+    gboolean expressions; /* force the expressions at any P */
     gboolean tree;
 };
 
@@ -482,8 +485,8 @@ point_text(const struct order_certificate *cert, const struct order_show *show)
 struct saved_point {
     gchar *key;
     gchar *line;
-    GPtrArray *labels;   /* "rank R element K" */
-    GPtrArray *bodies;   /* "depth=D EXPR", same index */
+    GPtrArray *labels; /* "rank R element K" */
+    GPtrArray *bodies; /* "depth=D EXPR", same index */
 };
 
 static void
@@ -531,9 +534,8 @@ parse_points(const char *text, const char *origin, GPtrArray *points, GError **e
             continue;
         }
         int rank, element, consumed = 0;
-        if (sscanf(l, "  rank %d element %d %n", &rank, &element, &consumed) != 2 ||
-            consumed == 0)
-            continue;   /* a tree line */
+        if (sscanf(l, "  rank %d element %d %n", &rank, &element, &consumed) != 2 || consumed == 0)
+            continue; /* a tree line */
         if (current == NULL) {
             g_set_error(error, ORDER_ERROR, ORDER_ERROR_REQUEST,
                         "%s:%u: an element line before any certificate line", origin, n + 1);
@@ -606,8 +608,8 @@ report_change(const struct saved_point *old, const struct saved_point *now, cons
 /* ---------------------------------------------------------------- running points */
 
 struct point_run {
-    gchar *text;        /* what the child wrote, or NULL */
-    int exit_code;      /* ORDER_EXIT_OK, _ORDER or _FAILED */
+    gchar *text;   /* what the child wrote, or NULL */
+    int exit_code; /* ORDER_EXIT_OK, _ORDER or _FAILED */
 };
 
 static void
@@ -636,8 +638,7 @@ run_in_child(const struct order_request *request, const struct order_show *show,
 }
 
 static void
-run_point(const struct order_request *request, const struct order_show *show,
-          struct point_run *run)
+run_point(const struct order_request *request, const struct order_show *show, struct point_run *run)
 {
     run->text = NULL;
     run->exit_code = ORDER_EXIT_FAILED;
@@ -693,8 +694,7 @@ run_point(const struct order_request *request, const struct order_show *show,
 
 /* ---------------------------------------------------------------- the command */
 
-static int
-order_usage(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+static int order_usage(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 
 static int
 order_usage(const char *fmt, ...)
@@ -738,8 +738,8 @@ static const enum coll_kind reducing_kinds[] = {
  * then algorithm in registry order, then P. FALSE after printing one message.
  */
 static gboolean
-expand_requests(const char *collective, const char *algorithm, GArray *ranks, int count,
-                int root, gboolean commutative, struct coll_params params, GArray *requests)
+expand_requests(const char *collective, const char *algorithm, GArray *ranks, int count, int root,
+                gboolean commutative, struct coll_params params, GArray *requests)
 {
     gboolean all_kinds = strcmp(collective, "all") == 0;
     enum coll_kind only = COLL_REDUCE;
@@ -857,8 +857,8 @@ run_requests(GArray *requests, const struct order_options *opt, GPtrArray *saved
     }
     fflush(stdout);
     if (changed > 0) {
-        fprintf(stderr, "collsim: order: %u of %u points differ from %s\n", changed,
-                requests->len, opt->against);
+        fprintf(stderr, "collsim: order: %u of %u points differ from %s\n", changed, requests->len,
+                opt->against);
         rc = MAX(rc, ORDER_EXIT_CHANGED);
     }
     return rc;
@@ -875,8 +875,7 @@ command_order(int argc, char **argv)
          "Elements per rank (reduce_scatter: per block; default 1)", "N"},
         {"root", 0, 0, G_OPTION_ARG_INT, &opt.root, "Root of reduce (default 0)", "R"},
         {"commutative", 0, 0, G_OPTION_ARG_NONE, &opt.commutative,
-         "Declare the witness op commutative: every algorithm runs and shows its true order",
-         NULL},
+         "Declare the witness op commutative: every algorithm runs and shows its true order", NULL},
         {"segment-bytes", 0, 0, G_OPTION_ARG_INT, &opt.segment_bytes,
          "Segment size of the pipelined algorithms (default: the registry's)", "B"},
         {"radix", 0, 0, G_OPTION_ARG_INT, &opt.radix,
@@ -909,7 +908,7 @@ command_order(int argc, char **argv)
     g_option_context_add_main_entries(context, entries, NULL);
     GError *error = NULL;
     int rc = ORDER_EXIT_OK;
-    (void)argc;   /* argv ends with NULL, as main's does */
+    (void)argc; /* argv ends with NULL, as main's does */
     gchar **args = g_strdupv(argv);
     GArray *ranks = g_array_new(FALSE, FALSE, sizeof(gint));
     GArray *requests = g_array_new(FALSE, FALSE, sizeof(struct order_request));

@@ -33,8 +33,8 @@
 #define ORDER_MAX_RANKS 4096
 
 struct order_request {
-    enum coll_kind kind;       /* a collective that reduces */
-    const char *algorithm;     /* registry name of the algorithm asked for */
+    enum coll_kind kind;   /* a collective that reduces */
+    const char *algorithm; /* registry name of the algorithm asked for */
     int nranks;
     int count;                 /* elements per rank; Reduce_scatter(_block): of each block */
     int root;                  /* Reduce only */
@@ -43,33 +43,33 @@ struct order_request {
 };
 
 enum order_verdict {
-    ORDER_RANK,        /* every defined element folds exactly the expected ranks in order */
-    ORDER_PERMUTED,    /* the expected ranks, each once, but not in rank order */
-    ORDER_BROKEN,      /* missing, repeated or foreign leaves, or an undefined result */
+    ORDER_RANK,     /* every defined element folds exactly the expected ranks in order */
+    ORDER_PERMUTED, /* the expected ranks, each once, but not in rank order */
+    ORDER_BROKEN,   /* missing, repeated or foreign leaves, or an undefined result */
 };
 
 struct order_element {
     int rank;
-    int element;           /* index in the rank's result (its block, for reduce_scatter) */
-    gint64 handle;         /* witness_expr handle; valid until the next witness reset */
-    int first, last;       /* the ranks it must fold, in order */
+    int element;     /* index in the rank's result (its block, for reduce_scatter) */
+    gint64 handle;   /* witness_expr handle; valid until the next witness reset */
+    int first, last; /* the ranks it must fold, in order */
     enum order_verdict verdict;
 };
 
 struct order_certificate {
     struct order_request request;
-    const char *served;        /* registry name of the algorithm that ran */
-    gchar *fallback_reason;    /* why the requested one could not serve, or NULL */
-    enum order_verdict verdict;   /* the worst over the elements */
-    int bad_rank, bad_element;    /* the first element with that verdict (if not ORDER_RANK) */
-    guint depth;                  /* the deepest element's critical path */
-    guint64 applications;         /* element applications of the op, all ranks */
-    guint64 op_calls;             /* calls of the user function, all ranks */
-    guint64 invalid;              /* applications to an undefined operand */
-    int same;                     /* Allreduce: 1 if all ranks hold the same expressions,
-                                     0 if not; -1 for the other collectives */
-    gchar *digest_hex;            /* SHA-256 over the elements' structural hashes */
-    GArray *elements;             /* struct order_element, by rank then element */
+    const char *served;         /* registry name of the algorithm that ran */
+    gchar *fallback_reason;     /* why the requested one could not serve, or NULL */
+    enum order_verdict verdict; /* the worst over the elements */
+    int bad_rank, bad_element;  /* the first element with that verdict (if not ORDER_RANK) */
+    guint depth;                /* the deepest element's critical path */
+    guint64 applications;       /* element applications of the op, all ranks */
+    guint64 op_calls;           /* calls of the user function, all ranks */
+    guint64 invalid;            /* applications to an undefined operand */
+    int same;                   /* Allreduce: 1 if all ranks hold the same expressions,
+                                   0 if not; -1 for the other collectives */
+    gchar *digest_hex;          /* SHA-256 over the elements' structural hashes */
+    GArray *elements;           /* struct order_element, by rank then element */
 };
 
 /* Quark of the errors below; the message says what is wrong with the request. */

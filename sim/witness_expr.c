@@ -14,18 +14,18 @@
 #include "witness_expr.h"
 
 struct witness_node {
-    gint64 left, right;   /* operands; UNDEFINED for a leaf */
-    gint32 leaf;          /* the rank of a leaf, -1 for an application */
-    gint32 first, last;   /* leftmost and rightmost leaf */
+    gint64 left, right; /* operands; UNDEFINED for a leaf */
+    gint32 leaf;        /* the rank of a leaf, -1 for an application */
+    gint32 first, last; /* leftmost and rightmost leaf */
     guint32 depth;
     guint32 size;
-    gboolean range;       /* leaves are first, first+1, ..., last */
+    gboolean range; /* leaves are first, first+1, ..., last */
     gboolean hashed;
     guint8 hash[WITNESS_EXPR_HASH_BYTES];
 };
 
-static GArray *nodes;          /* struct witness_node, handle h at index h - 1 */
-static GHashTable *index_of;   /* handle -> handle, keyed by the node's contents */
+static GArray *nodes;        /* struct witness_node, handle h at index h - 1 */
+static GHashTable *index_of; /* handle -> handle, keyed by the node's contents */
 static guint64 applications, op_calls, invalid;
 
 static struct witness_node *
@@ -101,8 +101,8 @@ gint64
 witness_expr_leaf(int rank)
 {
     g_return_val_if_fail(rank >= 0, WITNESS_EXPR_UNDEFINED);
-    struct witness_node leaf = {.leaf = rank, .first = rank, .last = rank, .size = 1,
-                                .range = TRUE};
+    struct witness_node leaf = {
+        .leaf = rank, .first = rank, .last = rank, .size = 1, .range = TRUE};
     return intern(&leaf);
 }
 
@@ -131,7 +131,7 @@ witness_expr_apply(gint64 left, gint64 right)
 void
 witness_expr_op(void *in, void *inout, int *len, MPI_Datatype *datatype)
 {
-    (void)datatype;   /* the op x type table does not apply to user ops; MPI_INT64_T only */
+    (void)datatype; /* the op x type table does not apply to user ops; MPI_INT64_T only */
     const gint64 *a = in;
     gint64 *b = inout;
     op_calls++;

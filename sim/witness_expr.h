@@ -47,10 +47,10 @@ gint64 witness_expr_apply(gint64 left, gint64 right);
 void witness_expr_op(void *in, void *inout, int *len, MPI_Datatype *datatype);
 
 /* What happened since the last reset. */
-guint64 witness_expr_applications(void);   /* element applications (a · b) */
-guint64 witness_expr_op_calls(void);       /* calls of witness_expr_op */
-guint64 witness_expr_invalid(void);        /* applications with an undefined operand */
-gsize witness_expr_node_count(void);       /* distinct expressions, leaves included */
+guint64 witness_expr_applications(void); /* element applications (a · b) */
+guint64 witness_expr_op_calls(void);     /* calls of witness_expr_op */
+guint64 witness_expr_invalid(void);      /* applications with an undefined operand */
+gsize witness_expr_node_count(void);     /* distinct expressions, leaves included */
 
 /* Queries on a handle; all are FALSE / 0 / NULL for an invalid one. */
 gboolean witness_expr_valid(gint64 handle);

@@ -100,7 +100,12 @@ static void
 certify(enum coll_kind kind, const char *algorithm, int nranks, int count, int root,
         gboolean commutative, struct order_certificate *cert)
 {
-    struct order_request request = {kind, algorithm, nranks, count, root, commutative};
+    struct order_request request = {.kind = kind,
+                                    .algorithm = algorithm,
+                                    .nranks = nranks,
+                                    .count = count,
+                                    .root = root,
+                                    .commutative = commutative};
     GError *error = NULL;
     gboolean ok = order_certify(&request, cert, &error);
     ck_assert_msg(ok, "%s", error != NULL ? error->message : "?");
@@ -124,8 +129,8 @@ assert_element_text(const struct order_certificate *cert, int rank, int element,
     const struct order_element *e = element_at(cert, rank, element);
     ck_assert_msg(e != NULL, "rank %d element %d is not defined", rank, element);
     gchar *text = witness_expr_text(e->handle);
-    ck_assert_msg(strcmp(text, expected) == 0, "rank %d element %d: %s, expected %s", rank,
-                  element, text, expected);
+    ck_assert_msg(strcmp(text, expected) == 0, "rank %d element %d: %s, expected %s", rank, element,
+                  text, expected);
     g_free(text);
 }
 
@@ -140,7 +145,7 @@ START_TEST(test_order_allreduce_recursive_doubling_four_ranks)
     ck_assert_int_eq(cert.verdict, ORDER_RANK);
     ck_assert_int_eq(cert.same, 1);
     ck_assert_uint_eq(cert.depth, 2);
-    ck_assert_uint_eq(cert.applications, 8);   /* 4 ranks x 2 steps */
+    ck_assert_uint_eq(cert.applications, 8); /* 4 ranks x 2 steps */
     ck_assert(order_certificate_acceptable(&cert));
     /* the digest is SHA-256 of the four elements' structural hashes, computed outside */
     gchar *line = order_certificate_line(&cert);
@@ -175,8 +180,7 @@ START_TEST(test_order_allreduce_recursive_doubling_folds_extra_ranks_first)
     struct order_certificate cert;
     certify(COLL_ALLREDUCE, "recursive_doubling", 5, 1, 0, FALSE, &cert);
     for (int r = 0; r < 5; r++)
-        assert_element_text(&cert, r, 0,
-                            "(((r0" DOT "r1)" DOT "r2)" DOT "(r3" DOT "r4))");
+        assert_element_text(&cert, r, 0, "(((r0" DOT "r1)" DOT "r2)" DOT "(r3" DOT "r4))");
     ck_assert_int_eq(cert.same, 1);
     order_certificate_clear(&cert);
 }
@@ -188,7 +192,7 @@ START_TEST(test_order_reduce_chain_is_the_seed_chain)
     struct order_certificate cert;
     certify(COLL_REDUCE, "chain", _i, 3, _i - 1, FALSE, &cert);
     gchar *expected = chain_text(0, _i - 1);
-    ck_assert_uint_eq(cert.elements->len, 3);   /* the root's three elements only */
+    ck_assert_uint_eq(cert.elements->len, 3); /* the root's three elements only */
     for (int k = 0; k < 3; k++)
         assert_element_text(&cert, _i - 1, k, expected);
     g_free(expected);
@@ -297,7 +301,11 @@ END_TEST
 START_TEST(test_order_missing_results_are_broken)
 {
     /* no simulation: no rank left a result, so every element is undefined */
-    struct order_request request = {COLL_ALLREDUCE, "recursive_doubling", 2, 1, 0, TRUE};
+    struct order_request request = {.kind = COLL_ALLREDUCE,
+                                    .algorithm = "recursive_doubling",
+                                    .nranks = 2,
+                                    .count = 1,
+                                    .commutative = TRUE};
     struct order_certificate cert;
     order_witness_begin(&request);
     order_witness_finish("recursive_doubling", NULL, &cert);
@@ -318,12 +326,24 @@ START_TEST(test_order_request_check_names_the_problem)
         struct order_request request;
         const char *says;
     } bad[] = {
-        {{COLL_BCAST, "binomial", 4, 1, 0, FALSE}, "does not reduce"},
-        {{COLL_ALLREDUCE, "nosuch", 4, 1, 0, FALSE}, "no algorithm named 'nosuch'"},
-        {{COLL_ALLREDUCE, "ring", 0, 1, 0, FALSE}, "between 1 and"},
-        {{COLL_ALLREDUCE, "ring", ORDER_MAX_RANKS + 1, 1, 0, FALSE}, "between 1 and"},
-        {{COLL_ALLREDUCE, "ring", 4, -1, 0, FALSE}, "must not be negative"},
-        {{COLL_REDUCE, "binomial", 4, 1, 4, FALSE}, "root must be a rank"},
+        {{.kind = COLL_BCAST, .algorithm = "binomial", .nranks = 4, .count = 1}, "does not reduce"},
+        {{.kind = COLL_ALLREDUCE, .algorithm = "nosuch", .nranks = 4, .count = 1},
+         "no algorithm named 'nosuch'"},
+        {{.kind = COLL_ALLREDUCE, .algorithm = "ring", .nranks = 0, .count = 1}, "between 1 and"},
+        {{.kind = COLL_ALLREDUCE, .algorithm = "ring", .nranks = ORDER_MAX_RANKS + 1, .count = 1},
+         "between 1 and"},
+        {{.kind = COLL_ALLREDUCE, .algorithm = "ring", .nranks = 4, .count = -1},
+         "must not be negative"},
+        {{.kind = COLL_REDUCE, .algorithm = "binomial", .nranks = 4, .count = 1, .root = 4},
+         "root must be a rank"},
+        {{.kind = COLL_REDUCE, .algorithm = "knomial", .nranks = 4, .count = 1, .params = {0, 1}},
+         "radix at least 2"},
+        {{.kind = COLL_REDUCE,
+          .algorithm = "pipeline_chain",
+          .nranks = 4,
+          .count = 1,
+          .params = {-8, 0}},
+         "segment bytes must be positive"},
     };
     for (gsize i = 0; i < G_N_ELEMENTS(bad); i++) {
         GError *error = NULL;
@@ -331,20 +351,22 @@ START_TEST(test_order_request_check_names_the_problem)
         ck_assert_msg(strstr(error->message, bad[i].says) != NULL, "%s", error->message);
         g_error_free(error);
     }
-    struct order_request good = {COLL_SCAN, "linear", 4, 0, 0, FALSE};
+    struct order_request good = {.kind = COLL_SCAN, .algorithm = "linear", .nranks = 4};
     ck_assert(order_request_check(&good, NULL));
 }
 END_TEST
 
 START_TEST(test_order_unmet_requirement_as_the_selector_says)
 {
-    struct order_request ring = {COLL_ALLREDUCE, "ring", 4, 4, 0, FALSE};
+    struct order_request ring = {
+        .kind = COLL_ALLREDUCE, .algorithm = "ring", .nranks = 4, .count = 4};
     ck_assert_str_eq(order_unmet_requirement(&ring), "requires commutative op");
     ring.commutative = TRUE;
     ck_assert_ptr_null(order_unmet_requirement(&ring));
     ring.count = 3;
     ck_assert_str_eq(order_unmet_requirement(&ring), "requires count >= ranks");
-    struct order_request raben = {COLL_REDUCE, "rabenseifner", 8, 7, 0, FALSE};
+    struct order_request raben = {
+        .kind = COLL_REDUCE, .algorithm = "rabenseifner", .nranks = 8, .count = 7};
     ck_assert_str_eq(order_unmet_requirement(&raben), "requires count >= ranks");
 }
 END_TEST

@@ -97,8 +97,8 @@ START_TEST(test_witness_expr_depth_is_the_critical_path)
     ck_assert_uint_eq(witness_expr_depth(chain(4)), 3);
     ck_assert_uint_eq(witness_expr_size(chain(4)), 4);
     /* unbalanced: (r0·((r1·r2)·r3)) */
-    gint64 inner = witness_expr_apply(witness_expr_apply(witness_expr_leaf(1), witness_expr_leaf(2)),
-                                      witness_expr_leaf(3));
+    gint64 inner = witness_expr_apply(
+        witness_expr_apply(witness_expr_leaf(1), witness_expr_leaf(2)), witness_expr_leaf(3));
     ck_assert_uint_eq(witness_expr_depth(witness_expr_apply(witness_expr_leaf(0), inner)), 3);
 }
 END_TEST
@@ -160,8 +160,8 @@ START_TEST(test_witness_expr_hash_ignores_handles)
     g_free(hex);
     ck_assert_int_gt(late, 7);
     /* and different structures over the same leaves differ */
-    ck_assert(memcmp(witness_expr_hash(chain(4)), witness_expr_hash(late),
-                     WITNESS_EXPR_HASH_BYTES) != 0);
+    ck_assert(
+        memcmp(witness_expr_hash(chain(4)), witness_expr_hash(late), WITNESS_EXPR_HASH_BYTES) != 0);
 }
 END_TEST
 
@@ -216,10 +216,10 @@ START_TEST(test_witness_expr_tree_drawing)
                            "  \u2502   \u2514\u2500\u2500 r1\n"
                            "  \u2514\u2500\u2500 r2\n");
     g_free(tree);
-    tree = witness_expr_tree(witness_expr_apply(witness_expr_leaf(0),
-                                                witness_expr_apply(witness_expr_leaf(1),
-                                                                   witness_expr_leaf(2))),
-                             "");
+    tree = witness_expr_tree(
+        witness_expr_apply(witness_expr_leaf(0),
+                           witness_expr_apply(witness_expr_leaf(1), witness_expr_leaf(2))),
+        "");
     ck_assert_str_eq(tree, "\u00b7\n"
                            "\u251c\u2500\u2500 r0\n"
                            "\u2514\u2500\u2500 \u00b7\n"
