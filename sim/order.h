@@ -88,13 +88,16 @@ const char *order_unmet_requirement(const struct order_request *request);
 
 /*
  * Run the request's witness simulation in this process and certify it. FALSE (with `error`)
- * for a bad request or a simulation that ended badly (its messages are on stderr). The
+ * for a bad request or a simulation that ended badly (its messages are on stderr). Forced
+ * algorithm choices of this process are forgotten (coll_select_reset) before and after. The
  * elements' handles stay valid until the next witness reset.
  */
 gboolean order_certify(const struct order_request *request, struct order_certificate *cert,
                        GError **error);
 
-/* Before a simulation that calls order_witness_rank: reset the witness table and results. */
+/* Before a simulation that calls order_witness_rank: reset the witness table and results.
+ * That simulation must move data (payload data): the handles travel in the messages. The
+ * caller forces the algorithm, or not when order_unmet_requirement() names a reason. */
 void order_witness_begin(const struct order_request *request);
 /* On every rank of `comm` (its size must be request->nranks): the witness call. Returns the
  * MPI error code of the first failing call. */
