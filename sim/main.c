@@ -3,6 +3,7 @@
  *
  *   collsim exec PROG.so -n P [options] [-- ARGS]   run an MPI program on P simulated ranks
  *   collsim list [platforms]                         what is available
+ *   collsim order COLLECTIVE ALGORITHM -n P [...]    reduction order certificates (order.c)
  *
  * Exit codes: 0 success; 2 bad command line, program or platform (nothing ran);
  * 3 fatal MPI error; 4 deadlock; 5 a rank skipped MPI_Finalize; otherwise the program's
@@ -19,6 +20,7 @@
 #include <gmodule.h>
 
 #include "engine.h"
+#include "order.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
 
@@ -391,6 +393,7 @@ print_usage(FILE *out)
           "Commands:\n"
           "  exec PROG.so -n P [-- ARGS]  run an MPI program (a shared object) on P simulated ranks\n"
           "  list [algorithms|platforms]  show what is available\n"
+          "  order COLLECTIVE ALGORITHM -n P  in which order a reduction combines the ranks\n"
           "\n"
           "Run 'collsim COMMAND --help' for a command's options.\n",
           out);
@@ -417,6 +420,8 @@ main(int argc, char **argv)
         return command_exec(argc - 1, argv + 1);
     if (strcmp(command, "list") == 0)
         return command_list(argc - 1, argv + 1);
+    if (strcmp(command, "order") == 0)
+        return command_order(argc - 1, argv + 1);
     fprintf(stderr, "collsim: unknown command '%s'\n", command);
     print_usage(stderr);
     return EXIT_USAGE;
