@@ -25,7 +25,8 @@ gboolean bench_datatype_size(const char *name, gsize *size);
  * collective, the root is one of the ranks, MPI_IN_PLACE is allowed for the collective,
  * the size is a whole number of elements that fits an int count, a plugin op loads.
  * NULL if the point is fine; otherwise a message (caller frees) and *key names the scenario
- * key at fault: "datatype", "op", "algorithms", "root", "in_place", "sizes", "program".
+ * key at fault: "datatype", "op", "algorithms", "root", "in_place", "sizes", "program", and
+ * "ranks" (fewer than one) or "iterations" (no timed call, negative warm-up).
  */
 gchar *bench_point_invalid(const struct run_point *point, const char **key);
 

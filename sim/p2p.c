@@ -1212,16 +1212,22 @@ sim_p2p_rank_start(struct sim_rank *rank)
     rank->in_flight = NULL;
 }
 
-/* Release what a rank still holds when it returns from main. */
 void
-sim_p2p_rank_finish(struct sim_rank *rank)
+sim_p2p_drain_port(struct sim_rank *rank)
 {
-    /* my last messages may still be queued or on the wire: let them all leave and land */
     while (rank->in_flight != NULL) {
         sg_comm_wait(rank->in_flight);
         sim_after_yield();
         injection_done(rank);
     }
+}
+
+/* Release what a rank still holds when it returns from main. */
+void
+sim_p2p_rank_finish(struct sim_rank *rank)
+{
+    /* my last messages may still be queued or on the wire: let them all leave and land */
+    sim_p2p_drain_port(rank);
     struct sim_inbox_get *get;
     while ((get = g_queue_pop_head(&rank->pending_gets)) != NULL) {
         sg_comm_unref(get->comm);

@@ -59,6 +59,10 @@ void sim_engine_abort(int exit_code) G_GNUC_NORETURN;
 /* Transport hooks used by the engine. */
 void sim_p2p_rank_start(struct sim_rank *rank);
 void sim_p2p_rank_finish(struct sim_rank *rank);
+/* Block the calling rank until every message it sent has left its port and landed: its
+ * eager messages leave one after another, and only the rank itself launches the next one, so
+ * a rank about to wait outside MPI (the benchmark's barrier) must let them all go first. */
+void sim_p2p_drain_port(struct sim_rank *rank);
 /* One line per blocked rank explaining what it waits for. */
 void sim_p2p_describe_blocked(const struct sim_rank *rank, GString *out);
 

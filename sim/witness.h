@@ -11,7 +11,10 @@
  *
  * Call witness_setup() after MPI_Init on every rank and witness_teardown() before
  * MPI_Finalize (they count users: the simulated ranks share one process); the ops and types
- * are valid in between. witness_fill/fold/equal work without setup.
+ * are valid in between. witness_fill/fold/equal/function work without setup.
+ *
+ * Plain MPI code (no SimGrid, no GLib): the unit tests, the built-in benchmark (sim/bench.c)
+ * and the real-MPI cross-check (tests/realmpi/, compiled against Open MPI) share this file.
  */
 #ifndef COLLSIM_TEST_WITNESS_H
 #define COLLSIM_TEST_WITNESS_H
@@ -36,6 +39,10 @@ struct witness {
 void witness_setup(void);
 void witness_teardown(void);
 const struct witness *witness_get(enum witness_kind kind);
+
+/* The witness's user function, for an op created with another commute flag (the benchmark
+ * takes the flag from its scenario, to show what a false claim of commutativity does). */
+MPI_User_function *witness_function(enum witness_kind kind);
 
 /* Fill count items with rank r's contribution (salt varies the data between calls). */
 void witness_fill(const struct witness *w, int rank, int salt, int *items, int count);

@@ -91,6 +91,12 @@ witness_teardown(void)
     }
 }
 
+MPI_User_function *
+witness_function(enum witness_kind kind)
+{
+    return kind == WITNESS_MATRIX ? matrix_op : affine_op;
+}
+
 const struct witness *
 witness_get(enum witness_kind kind)
 {
