@@ -258,12 +258,17 @@ write_default_platform(int nhosts, GError **error)
     return path;
 }
 
+/* How the child of inspect_platform() reports the core count among SimGrid's own messages. */
+#define CORES_MARKER "\ncollsim-platform-cores="
+
 /*
  * SimGrid aborts the process on a malformed platform. Parse it once in a child first, so that
- * a bad file ends in one clear message instead of a core dump.
+ * a bad file ends in one clear message instead of a core dump. The child also counts the
+ * platform's cores, which the parent cannot ask SimGrid for without starting it (and SimGrid
+ * starts only once per process).
  */
 static gboolean
-validate_platform(const char *path, GError **error)
+inspect_platform(const char *path, guint64 *cores, GError **error)
 {
     if (!g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
         g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM, "platform file %s: %s", path,
@@ -284,7 +289,15 @@ validate_platform(const char *path, GError **error)
         char *argv[] = {"collsim", "--log=root.fmt:%m%n", NULL};
         simgrid_init(&argc, argv);
         simgrid_load_platform(path);
-        _exit(0);
+        size_t nhosts = sg_host_count();
+        sg_host_t *hosts = sg_host_list();
+        guint64 total = 0;
+        for (size_t i = 0; i < nhosts; i++)
+            total += (guint64)sg_host_core_count(hosts[i]);
+        xbt_free(hosts);
+        char report[64];
+        int len = g_snprintf(report, sizeof report, CORES_MARKER "%" G_GUINT64_FORMAT "\n", total);
+        _exit(write(pipefd[1], report, (size_t)len) == len ? 0 : 1);
     }
     close(pipefd[1]);
     GString *messages = g_string_new(NULL);
@@ -295,7 +308,10 @@ validate_platform(const char *path, GError **error)
     close(pipefd[0]);
     int status = 0;
     waitpid(pid, &status, 0);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    const char *marker = strstr(messages->str, CORES_MARKER);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && marker != NULL) {
+        if (cores != NULL)
+            *cores = g_ascii_strtoull(marker + strlen(CORES_MARKER), NULL, 10);
         g_string_free(messages, TRUE);
         return TRUE;
     }
@@ -312,6 +328,13 @@ validate_platform(const char *path, GError **error)
     g_strfreev(lines);
     g_string_free(messages, TRUE);
     return FALSE;
+}
+
+gboolean
+sim_engine_platform_cores(const char *path, guint64 *cores, GError **error)
+{
+    g_return_val_if_fail(path != NULL && cores != NULL, FALSE);
+    return inspect_platform(path, cores, error);
 }
 
 /* Natural order of host names: node-2 before node-10 (keys precomputed once per host). */
@@ -488,7 +511,7 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
         if (generated == NULL)
             return FALSE;
         platform = generated;
-    } else if (!validate_platform(platform, error)) {
+    } else if (!inspect_platform(platform, NULL, error)) {
         return FALSE;
     }
 

@@ -87,6 +87,13 @@ struct sim_outcome {
 gboolean sim_engine_run(const struct sim_config *config, struct sim_outcome *outcome,
                         GError **error);
 
+/*
+ * Validate a platform file as sim_engine_run() would (in a child process, since SimGrid
+ * starts only once per process and aborts on a bad file) and count its cores: the sum of
+ * every host's core count. Lets a caller judge a sweep's rank counts before running anything.
+ */
+gboolean sim_engine_platform_cores(const char *path, guint64 *cores, GError **error);
+
 #define SIM_ERROR (sim_error_quark())
 GQuark sim_error_quark(void);
 enum { SIM_ERROR_PLATFORM, SIM_ERROR_PLACEMENT, SIM_ERROR_PROGRAM };

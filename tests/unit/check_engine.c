@@ -142,6 +142,41 @@ START_TEST(test_malformed_platform_names_file_and_line)
 }
 END_TEST
 
+START_TEST(test_platform_cores_counts_every_host)
+{
+    char *platform = collsim_test_platform(three_hosts_xml);
+    guint64 cores = 0;
+    GError *error = NULL;
+    ck_assert_msg(sim_engine_platform_cores(platform, &cores, &error), "%s",
+                  error != NULL ? error->message : "");
+    ck_assert_uint_eq(cores, 6);
+    /* the parent did not start SimGrid: a second inspection works the same */
+    ck_assert(sim_engine_platform_cores(platform, &cores, &error));
+    ck_assert_uint_eq(cores, 6);
+    g_unlink(platform);
+    g_free(platform);
+}
+END_TEST
+
+START_TEST(test_platform_cores_of_a_bad_platform_is_an_error)
+{
+    char *platform = collsim_test_platform("<?xml version='1.0'?>\n<platform version=\"4.1\">\n"
+                                           "  <zone id=\"z\" routing=\"Full\">\n"
+                                           "</platform>\n");
+    guint64 cores = 99;
+    GError *error = NULL;
+    ck_assert(!sim_engine_platform_cores(platform, &cores, &error));
+    ck_assert_ptr_nonnull(strstr(error->message, platform));
+    ck_assert_uint_eq(cores, 99);
+    g_clear_error(&error);
+    ck_assert(!sim_engine_platform_cores("/nonexistent/platform.xml", &cores, &error));
+    ck_assert_ptr_nonnull(strstr(error->message, "/nonexistent/platform.xml"));
+    g_error_free(error);
+    g_unlink(platform);
+    g_free(platform);
+}
+END_TEST
+
 static void
 abort_rank(int rank, void *arg)
 {
@@ -213,6 +248,8 @@ engine_suite(void)
     TCase *platform = tcase_create("platform");
     tcase_add_test(platform, test_missing_platform_is_refused);
     tcase_add_test(platform, test_malformed_platform_names_file_and_line);
+    tcase_add_test(platform, test_platform_cores_counts_every_host);
+    tcase_add_test(platform, test_platform_cores_of_a_bad_platform_is_an_error);
     suite_add_tcase(s, platform);
     TCase *outcome = tcase_create("outcome");
     tcase_add_exit_test(outcome, test_abort_ends_with_its_code, 7);
