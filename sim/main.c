@@ -1,11 +1,12 @@
 /*
  * main.c — the collsim command.
  *
+ *   collsim run FILE.ini [options]                   run a scenario's sweep (sim/run.c)
  *   collsim exec PROG.so -n P [options] [-- ARGS]   run an MPI program on P simulated ranks
- *   collsim list [platforms]                         what is available
+ *   collsim list [TOPIC]                             what is available
  *   collsim order COLLECTIVE ALGORITHM -n P [...]    reduction order certificates (order.c)
  *
- * Exit codes: 0 success; 2 bad command line, program or platform (nothing ran);
+ * Exit codes of exec: 0 success; 2 bad command line, program or platform (nothing ran);
  * 3 fatal MPI error; 4 deadlock; 5 a rank skipped MPI_Finalize; otherwise the program's
  * own non-zero return or MPI_Abort code.
  */
@@ -19,8 +20,10 @@
 #include <glib.h>
 #include <gmodule.h>
 
+#include "bench.h"
 #include "engine.h"
 #include "order.h"
+#include "run.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
 
@@ -349,39 +352,124 @@ list_algorithms(void)
     }
 }
 
+/* The installed data directory, or the source tree's when running from the build tree. */
 static const char *
-platform_dir(void)
+data_dir(const char *installed, const char *source)
 {
-    return g_file_test(COLLSIM_PLATFORM_DIR, G_FILE_TEST_IS_DIR) ? COLLSIM_PLATFORM_DIR
-                                                                  : COLLSIM_SOURCE_PLATFORM_DIR;
+    return g_file_test(installed, G_FILE_TEST_IS_DIR) ? installed : source;
+}
+
+/* File names in `dir` ending in `suffix`, sorted (directory order is not deterministic). */
+static GPtrArray *
+sorted_files(const char *dir, const char *suffix)
+{
+    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+    GDir *handle = g_dir_open(dir, 0, NULL);
+    const char *name;
+    while (handle != NULL && (name = g_dir_read_name(handle)) != NULL)
+        if (g_str_has_suffix(name, suffix))
+            g_ptr_array_add(names, g_strdup(name));
+    if (handle != NULL)
+        g_dir_close(handle);
+    g_ptr_array_sort(names, compare_names);
+    return names;
+}
+
+static void
+list_collectives(void)
+{
+    printf("collectives (scenario key run.collectives; --algorithm COLLECTIVE=NAME):\n");
+    for (int k = 0; k < COLL_KIND_COUNT; k++) {
+        size_t nrows;
+        const struct coll_algorithm *rows = coll_registry_rows(&nrows);
+        int count = 0;
+        for (size_t i = 0; i < nrows; i++)
+            count += rows[i].kind == (enum coll_kind)k;
+        printf("  %-22s %-22s %d algorithm%s\n", coll_kind_name((enum coll_kind)k),
+               coll_kind_mpi_name((enum coll_kind)k), count, count == 1 ? "" : "s");
+    }
+}
+
+static void
+list_names(const char *title, const struct bench_name *names, gsize count)
+{
+    printf("%s\n", title);
+    for (gsize i = 0; i < count; i++)
+        printf("  %-22s %s\n", names[i].name, names[i].summary);
+}
+
+static void
+list_platforms(void)
+{
+    const char *dir = data_dir(COLLSIM_PLATFORM_DIR, COLLSIM_SOURCE_PLATFORM_DIR);
+    printf("platforms (in %s):\n", dir);
+    GPtrArray *names = sorted_files(dir, ".xml");
+    for (guint i = 0; i < names->len; i++)
+        printf("  %s\n", (char *)names->pdata[i]);
+    printf("  (generated) a flat cluster of one %s host per rank, links %s / %s\n",
+           SIM_DEFAULT_SPEED, SIM_DEFAULT_BW, SIM_DEFAULT_LAT);
+    g_ptr_array_free(names, TRUE);
+}
+
+/* A scenario's [scenario] description, or NULL if the file has none or does not parse. */
+static gchar *
+scenario_summary(const char *path)
+{
+    GKeyFile *keys = g_key_file_new();
+    gchar *text = NULL;
+    if (g_key_file_load_from_file(keys, path, G_KEY_FILE_NONE, NULL))
+        text = g_key_file_get_string(keys, "scenario", "description", NULL);
+    g_key_file_free(keys);
+    return text;
+}
+
+static void
+list_scenarios(void)
+{
+    const char *dir = data_dir(COLLSIM_SCENARIO_DIR, COLLSIM_SOURCE_SCENARIO_DIR);
+    printf("scenarios (in %s; collsim run FILE):\n", dir);
+    GPtrArray *names = sorted_files(dir, ".ini");
+    for (guint i = 0; i < names->len; i++) {
+        gchar *path = g_build_filename(dir, names->pdata[i], NULL);
+        gchar *summary = scenario_summary(path);
+        printf("  %-28s %s\n", (char *)names->pdata[i], summary != NULL ? summary : "");
+        g_free(summary);
+        g_free(path);
+    }
+    g_ptr_array_free(names, TRUE);
 }
 
 static int
 command_list(int argc, char **argv)
 {
+    static const char *const topics[] = {"collectives", "algorithms", "ops", "datatypes",
+                                         "platforms", "scenarios"};
     const char *what = argc > 1 ? argv[1] : "all";
     gboolean all = strcmp(what, "all") == 0;
-    if (!all && strcmp(what, "platforms") != 0 && strcmp(what, "algorithms") != 0)
-        return usage_error("list: unknown topic '%s' (try: algorithms, platforms)", what);
+    gboolean known = all;
+    for (gsize i = 0; i < G_N_ELEMENTS(topics); i++)
+        known = known || strcmp(what, topics[i]) == 0;
+    if (!known)
+        return usage_error("list: unknown topic '%s' (try: collectives, algorithms, ops, "
+                           "datatypes, platforms, scenarios)",
+                           what);
+    gsize n;
+    if (all || strcmp(what, "collectives") == 0)
+        list_collectives();
     if (all || strcmp(what, "algorithms") == 0)
         list_algorithms();
-    if (!all && strcmp(what, "platforms") != 0)
-        return 0;
-    printf("platforms (in %s):\n", platform_dir());
-    GDir *dir = g_dir_open(platform_dir(), 0, NULL);
-    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
-    const char *name;
-    while (dir != NULL && (name = g_dir_read_name(dir)) != NULL)
-        if (g_str_has_suffix(name, ".xml"))
-            g_ptr_array_add(names, g_strdup(name));
-    if (dir != NULL)
-        g_dir_close(dir);
-    g_ptr_array_sort(names, compare_names);
-    for (guint i = 0; i < names->len; i++)
-        printf("  %s\n", (char *)names->pdata[i]);
-    printf("  (default) a generated flat cluster of one %s host per rank, links %s / %s\n",
-           SIM_DEFAULT_SPEED, SIM_DEFAULT_BW, SIM_DEFAULT_LAT);
-    g_ptr_array_free(names, TRUE);
+    if (all || strcmp(what, "ops") == 0) {
+        const struct bench_name *ops = bench_ops(&n);
+        list_names("ops (scenario key run.op):", ops, n);
+    }
+    if (all || strcmp(what, "datatypes") == 0) {
+        const struct bench_name *types = bench_datatypes(&n);
+        list_names("datatypes (scenario key run.datatype):", types, n);
+    }
+    if (all || strcmp(what, "platforms") == 0)
+        list_platforms();
+    if (all || strcmp(what, "scenarios") == 0)
+        list_scenarios();
     return 0;
 }
 
@@ -391,8 +479,11 @@ print_usage(FILE *out)
     fputs("Usage: collsim COMMAND [OPTIONS]\n"
           "\n"
           "Commands:\n"
+          "  run FILE.ini [--set G.K=V]   run a scenario: a sweep of collectives, algorithms, ranks\n"
+          "                               and sizes, each point checked; table, CSV, JSON, digest\n"
           "  exec PROG.so -n P [-- ARGS]  run an MPI program (a shared object) on P simulated ranks\n"
-          "  list [algorithms|platforms]  show what is available\n"
+          "  list [TOPIC]                 show collectives, algorithms, ops, datatypes, platforms,\n"
+          "                               scenarios (all of them without TOPIC)\n"
           "  order COLLECTIVE ALGORITHM -n P  in which order a reduction combines the ranks\n"
           "\n"
           "Run 'collsim COMMAND --help' for a command's options.\n",
@@ -416,6 +507,8 @@ main(int argc, char **argv)
         printf("collsim %s\n", PACKAGE_VERSION);
         return 0;
     }
+    if (strcmp(command, "run") == 0)
+        return collsim_command_run(argc - 1, argv + 1);
     if (strcmp(command, "exec") == 0)
         return command_exec(argc - 1, argv + 1);
     if (strcmp(command, "list") == 0)
