@@ -22,6 +22,7 @@
 
 #include "bench.h"
 #include "engine.h"
+#include "models/model_predict.h"
 #include "order.h"
 #include "run.h"
 #include "src/coll/coll_registry.h"
@@ -398,6 +399,19 @@ list_names(const char *title, const struct bench_name *names, gsize count)
         printf("  %-22s %s\n", names[i].name, names[i].summary);
 }
 
+/* One line per formula: "COLLECTIVE ALGORITHM exact|approx FORMULA" (tests read it). */
+static void
+list_models(void)
+{
+    gsize n;
+    const struct model_predict_entry *entries = model_predict_entries(&n);
+    printf("models (COLLECTIVE ALGORITHM exact|approx: the textbook formula; a = latency, "
+           "b = seconds per byte, c = op seconds per byte):\n");
+    for (gsize i = 0; i < n; i++)
+        printf("%s %s %s %s\n", entries[i].collective, entries[i].algorithm,
+               entries[i].approximate ? "approx" : "exact", entries[i].formula);
+}
+
 static void
 list_platforms(void)
 {
@@ -442,22 +456,24 @@ list_scenarios(void)
 static int
 command_list(int argc, char **argv)
 {
-    static const char *const topics[] = {"collectives", "algorithms", "ops", "datatypes",
-                                         "platforms", "scenarios"};
+    static const char *const topics[] = {"collectives", "algorithms", "models", "ops",
+                                         "datatypes",   "platforms",  "scenarios"};
     const char *what = argc > 1 ? argv[1] : "all";
     gboolean all = strcmp(what, "all") == 0;
     gboolean known = all;
     for (gsize i = 0; i < G_N_ELEMENTS(topics); i++)
         known = known || strcmp(what, topics[i]) == 0;
     if (!known)
-        return usage_error("list: unknown topic '%s' (try: collectives, algorithms, ops, "
-                           "datatypes, platforms, scenarios)",
+        return usage_error("list: unknown topic '%s' (try: collectives, algorithms, models, "
+                           "ops, datatypes, platforms, scenarios)",
                            what);
     gsize n;
     if (all || strcmp(what, "collectives") == 0)
         list_collectives();
     if (all || strcmp(what, "algorithms") == 0)
         list_algorithms();
+    if (all || strcmp(what, "models") == 0)
+        list_models();
     if (all || strcmp(what, "ops") == 0) {
         const struct bench_name *ops = bench_ops(&n);
         list_names("ops (scenario key run.op):", ops, n);

@@ -1,0 +1,164 @@
+#!/bin/bash
+# test_scenarios.sh — `collsim run` end to end on every shipped scenario.
+#
+# Each scenario's table must equal its golden file (tests/golden/scenarios/NAME.out). How the
+# golden files were derived, so that they are not just the program's own output:
+#  - the check column: every point's result is compared by collsim with a sequential fold in
+#    rank order of regenerated inputs (sim/bench.c), and this test demands "ok" everywhere;
+#  - the times: every row that has an analytic prediction must agree with it — within 1e-6
+#    where models/model_predict.c says its formula is exact for collsim's transport, within the
+#    stated band below where it is an approximation (check_predictions) — and only then were
+#    the tables frozen; any change to a simulated value changes the digest line.
+# Then: README's first command's scenario run from the source tree as README says, byte-identical
+# CSV and digest run after run, bad scenarios and overrides (exit 2, FILE:LINE), a failing
+# check (exit 1) that keeps the finished rows.
+set -u
+: "${COLLSIM:?}" "${top_srcdir:?}" "${top_builddir:?}" "${PROGRAMS_DIR:?}"
+failures=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+golden=$top_srcdir/tests/golden/scenarios
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+pass() { echo "ok: $*"; }
+
+# The program of a program scenario lives in the build tree (VPATH builds, distcheck).
+program_override() {
+    local prog
+    prog=$(sed -n 's/^program *= *//p' "$1")
+    [ -n "$prog" ] && printf -- '--set\nrun.program=%s\n' "$top_builddir/scenarios/$prog"
+}
+
+# Rows with a prediction must agree with it. The exactness of each formula comes from
+# `collsim list models` ("exact" or "approx"); approximations must be within a factor of 2.
+check_predictions() {  # NAME CSV
+    awk -F, -v name="$1" -v models="$tmp/models.txt" '
+        BEGIN { while ((getline line < models) > 0) { split(line, f, " "); kind[f[1] " " f[2]] = f[3] } }
+        NR == 1 { next }
+        $21 != "" && $21 + 0 > 0 {
+            r = $14 / $21; k = kind[$2 " " $4]
+            if (k == "exact" && (r < 0.999999 || r > 1.000001)) {
+                printf "    %s: %s %s P=%s bytes=%s: %.9g s vs exact formula %.9g s\n", name, $2, $4, $6, $7, $14, $21; bad++ }
+            else if (k != "exact" && (r < 0.5 || r > 2)) {
+                printf "    %s: %s %s P=%s bytes=%s: ratio %.3f outside [0.5, 2]\n", name, $2, $4, $6, $7, r; bad++ }
+        }
+        END { exit bad > 0 }' "$2"
+}
+
+"$COLLSIM" list models >"$tmp/models.txt" 2>/dev/null ||
+    fail "collsim list models"
+
+for ini in "$top_srcdir"/scenarios/*.ini; do
+    name=$(basename "$ini" .ini)
+    mapfile -t extra < <(program_override "$ini")
+    "$COLLSIM" run "$ini" -j 2 "${extra[@]}" -o "$tmp/$name.csv" >"$tmp/$name.out" 2>"$tmp/$name.err"
+    rc=$?
+    if [ "$rc" -ne 0 ]; then
+        fail "$name: exit code $rc"; head -5 "$tmp/$name.err" | sed 's/^/    /'; continue
+    fi
+    if [ ! -f "$golden/$name.out" ]; then
+        fail "$name: no golden file $golden/$name.out"; continue
+    fi
+    if diff -u "$golden/$name.out" "$tmp/$name.out" >"$tmp/$name.diff"; then
+        pass "$name: table equals its golden file"
+    else
+        fail "$name: table differs from its golden file"; head -20 "$tmp/$name.diff" | sed 's/^/    /'
+    fi
+    if awk -F, 'NR > 1 && $19 != "ok" { bad = 1 } END { exit bad }' "$tmp/$name.csv"; then
+        pass "$name: every point checked ok against the sequential reference"
+    else
+        fail "$name: a point is not ok"
+    fi
+    if check_predictions "$name" "$tmp/$name.csv"; then
+        pass "$name: simulated times agree with the analytic formulas"
+    else
+        fail "$name: simulated times disagree with the analytic formulas"
+    fi
+done
+
+# README's first command runs the quick start from the source tree; its table is the golden one.
+first=$(sed -n '/^## Two commands/,/^## /p' "$top_srcdir/README.md" | grep -m1 'setup.sh')
+case "$first" in
+*"./collsim run scenarios/quickstart.ini"*) pass "README's first command runs the quick start" ;;
+*) fail "README's first command is not the quick start: $first" ;;
+esac
+(cd "$top_srcdir" && "$COLLSIM" run scenarios/quickstart.ini) >"$tmp/readme.out" 2>"$tmp/readme.err"
+if diff -u "$golden/quickstart.out" "$tmp/readme.out" >/dev/null; then
+    pass "quick start as README says equals its golden table"
+else
+    fail "quick start as README says differs"; diff -u "$golden/quickstart.out" "$tmp/readme.out" | head -10
+fi
+
+# Run after run, -j 1 or -j 2: byte-identical CSV (wall time aside), JSON and digest.
+q=$top_srcdir/scenarios/quickstart.ini
+"$COLLSIM" run "$q" -q -o "$tmp/a.csv" --json "$tmp/a.json" >/dev/null 2>&1
+"$COLLSIM" run "$q" -j 2 -o "$tmp/b.csv" --json "$tmp/b.json" >"$tmp/b.out" 2>&1
+strip_wall() { sed 's/,[^,]*$//' "$1"; }
+if [ -s "$tmp/a.csv" ] && diff <(strip_wall "$tmp/a.csv") <(strip_wall "$tmp/b.csv") >/dev/null; then
+    pass "CSV identical run after run"
+else
+    fail "CSV differs between runs"
+fi
+if diff <(sed 's/"wall_s" *: *[0-9.e+-]*//' "$tmp/a.json") \
+        <(sed 's/"wall_s" *: *[0-9.e+-]*//' "$tmp/b.json") >/dev/null; then
+    pass "JSON identical run after run"
+else
+    fail "JSON differs between runs"
+fi
+if [ "$(grep '^digest' "$tmp/b.out")" = "$(grep '^digest' "$golden/quickstart.out")" ]; then
+    pass "digest identical run after run"
+else
+    fail "digest differs"
+fi
+
+# Bad input: one message naming file and line (or the override), exit 2, nothing run.
+expect_bad() {  # NAME EXPECTED-MESSAGE-PREFIX INI-TEXT [ARGS...]
+    local name=$1 want=$2 text=$3; shift 3
+    printf '%s\n' "$text" >"$tmp/$name.ini"
+    "$COLLSIM" run "$tmp/$name.ini" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+    local rc=$?
+    if [ "$rc" -eq 2 ] && grep -qF -- "$want" "$tmp/$name.err" && [ ! -s "$tmp/$name.out" ] &&
+        [ "$(wc -l <"$tmp/$name.err")" -eq 1 ]; then
+        pass "$name: exit 2 with '$want'"
+    else
+        fail "$name: exit $rc, stderr:"; sed 's/^/    /' "$tmp/$name.err" | head -3
+    fi
+}
+expect_bad unknown_key "$tmp/unknown_key.ini:3: [run] colectives:" \
+    $'[run]\nranks = 4\ncolectives = bcast'
+expect_bad bad_size "$tmp/bad_size.ini:4: [run] sizes:" \
+    $'[run]\nranks = 4\ncollectives = bcast\nsizes = 12XB'
+expect_bad bad_root "$tmp/bad_root.ini:4: [run] root:" \
+    $'[run]\nranks = 2, 8\ncollectives = reduce\nroot = 3'
+expect_bad illegal_op "$tmp/illegal_op.ini:5: [run] op:" \
+    $'[run]\nranks = 4\ncollectives = allreduce\ndatatype = double\nop = band'
+expect_bad too_many_ranks "$tmp/too_many_ranks.ini:3: [run] ranks:" \
+    $'[platform]\nfile = platforms/cluster.xml\n[run]\nranks = 2048\ncollectives = bcast' 
+expect_bad missing_platform "$tmp/missing_platform.ini:2: [platform] file:" \
+    $'[platform]\nfile = no/such/platform.xml\n[run]\nranks = 4\ncollectives = bcast'
+expect_bad bad_override "--set run.ranks=0:" \
+    $'[run]\nranks = 4\ncollectives = bcast' --set run.ranks=0
+
+# A failing check: a non-associative plugin op under two algorithms that bracket differently.
+# Exit 1, the FAIL row with its detail, and the CSV keeps every finished row.
+cat >"$tmp/fails.ini" <<EOF
+[run]
+ranks = 8
+collectives = reduce
+algorithms = linear, binomial
+datatype = int
+op = plugin:$PROGRAMS_DIR/userops.so:int_subtract
+commutative = false
+sizes = 16
+EOF
+"$COLLSIM" run "$tmp/fails.ini" -o "$tmp/fails.csv" >"$tmp/fails.out" 2>"$tmp/fails.err"
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q ' FAIL ' "$tmp/fails.out" && grep -q 'element' "$tmp/fails.out" &&
+    [ "$(wc -l <"$tmp/fails.csv")" -eq 3 ]; then
+    pass "a failing check exits 1, shows the difference and keeps both rows"
+else
+    fail "failing check: exit $rc"; sed 's/^/    /' "$tmp/fails.out" | head -12
+fi
+
+echo "$failures failure(s)"
+[ "$failures" -eq 0 ]
