@@ -54,7 +54,7 @@
 /* The defaults of model_predict_params_init: collsim's transport and default cluster. */
 #define MODEL_PREDICT_EAGER_THRESHOLD 65536.0 /* model_transport_defaults() */
 #define MODEL_PREDICT_CROSSTRAFFIC 0.05       /* SimGrid's reverse-route weight */
-#define MODEL_PREDICT_SEGMENT_BYTES 8192.0    /* the registry's default segment */
+#define MODEL_PREDICT_SEGMENT_BYTES 65536.0   /* the registry's default (SEG_DEFAULT) */
 #define MODEL_PREDICT_RADIX 4                 /* the registry's default k-nomial radix */
 
 enum model_predict_mode {
@@ -81,7 +81,7 @@ struct model_predict_params {
  * Fill `params` with collsim's defaults: COLLSIM mode; the default flat cluster under LV08
  * (two links of 1 µs and 12.5 GB/s: α = 26.02 µs, β = 1/(0.97 × 12.5e9) s/B); γ of MPI_SUM
  * on doubles at 10 Gflop/s (1 flop per 8 bytes: 1.25e-11 s/B); eager threshold 65536 B,
- * crosstraffic 0.05, segments of 8192 B, radix 4, root 0; ranks 1 and bytes 0.
+ * crosstraffic 0.05, segments of 65536 B, radix 4, root 0; ranks 1 and bytes 0.
  */
 void model_predict_params_init(struct model_predict_params *params);
 
@@ -101,6 +101,17 @@ double model_predict_message_time(double n, double alpha, double beta, double ea
  */
 gboolean model_predict_time(const char *collective, const char *algorithm,
                             const struct model_predict_params *params, double *seconds);
+
+/*
+ * Whether the COLLSIM prediction of the pair with `params` equals collsim's simulated time
+ * (to rounding) on a contention-free flat cluster with the CM02 network model, all ranks
+ * starting at the same instant and no software overheads: FALSE for approximations (see
+ * model_predict.c per formula), for TEXTBOOK mode, unknown pairs and invalid params.
+ * Exactness may depend on p (power of two or not) and on cross traffic (exact with it only
+ * for algorithms in which every rank does the same at the same time).
+ */
+gboolean model_predict_exact(const char *collective, const char *algorithm,
+                             const struct model_predict_params *params);
 
 /* Whether a formula is known for the pair. */
 gboolean model_predict_known(const char *collective, const char *algorithm);
