@@ -1685,6 +1685,8 @@ enum {
     APPROXIMATE_NON_POF2 = 1 << 4, /* COLLSIM mode is exact at power-of-two p only */
     SYMMETRIC = 1 << 5,     /* every rank does the same at the same time: cross traffic is
                                counted exactly (β(1+x)); otherwise exact without it only */
+    ONE_WAY = 1 << 8,       /* no rank sends while a transfer into it flows, so the reverse
+                               traffic meets no other flow: exact with cross traffic too */
     MOVES_DATA = 1 << 6,    /* data movement: a call of 0 bytes returns at once */
 };
 
@@ -1699,17 +1701,17 @@ struct row {
 #define LIN "(p-1)(a + n b)"
 
 static const struct row rows[] = {
-    {"barrier", "linear", barrier_linear, 0, "2(p-1)a"},
+    {"barrier", "linear", barrier_linear, ONE_WAY, "2(p-1)a"},
     {"barrier", "dissemination", barrier_dissemination, SYMMETRIC, "ceil(lg p) a"},
-    {"barrier", "binomial", barrier_binomial, 0, "2 ceil(lg p) a"},
+    {"barrier", "binomial", barrier_binomial, ONE_WAY, "2 ceil(lg p) a"},
     {"barrier", "recursive_doubling", barrier_recursive_doubling,
      SYMMETRIC | APPROXIMATE_NON_POF2,
      "lg p a (pof2); (floor(lg p) + 2) a otherwise"},
-    {"barrier", "double_ring", barrier_double_ring, 0, "2p a"},
+    {"barrier", "double_ring", barrier_double_ring, ONE_WAY, "2p a"},
 
-    {"bcast", "linear", bcast_linear, ROOTED | MOVES_DATA, LIN},
-    {"bcast", "binomial", bcast_binomial, ROOTED | MOVES_DATA, "ceil(lg p)(a + n b)"},
-    {"bcast", "knomial", bcast_knomial, ROOTED | NEEDS_RADIX | MOVES_DATA, "(k-1) log_k p (a + n b) (p = k^d)"},
+    {"bcast", "linear", bcast_linear, ROOTED | MOVES_DATA | ONE_WAY, LIN},
+    {"bcast", "binomial", bcast_binomial, ROOTED | MOVES_DATA | ONE_WAY, "ceil(lg p)(a + n b)"},
+    {"bcast", "knomial", bcast_knomial, ROOTED | NEEDS_RADIX | MOVES_DATA | ONE_WAY, "(k-1) log_k p (a + n b) (p = k^d)"},
     {"bcast", "pipeline_chain", bcast_pipeline_chain, ROOTED | NEEDS_SEGMENT | MOVES_DATA,
      "(p + S - 2)(a + s b), S = ceil(n/s)"},
     {"bcast", "pipeline_binary", bcast_pipeline_binary, ROOTED | NEEDS_SEGMENT | MOVES_DATA,
@@ -1721,15 +1723,15 @@ static const struct row rows[] = {
     {"bcast", "scatter_recursive_doubling_allgather", bcast_scatter_recursive_doubling_allgather,
      ROOTED | MOVES_DATA | APPROXIMATE_NON_POF2, "2 lg p a + 2 ((p-1)/p) n b"},
 
-    {"scatter", "linear", scatter_linear, ROOTED | MOVES_DATA, LIN},
-    {"scatter", "binomial", scatter_binomial, ROOTED | MOVES_DATA, "lg p a + (p-1) n b"},
-    {"scatterv", "linear", scatter_linear, ROOTED | MOVES_DATA, LIN},
-    {"scatterv", "binomial", scatterv_binomial, ROOTED | MOVES_DATA,
+    {"scatter", "linear", scatter_linear, ROOTED | MOVES_DATA | ONE_WAY, LIN},
+    {"scatter", "binomial", scatter_binomial, ROOTED | MOVES_DATA | ONE_WAY, "lg p a + (p-1) n b"},
+    {"scatterv", "linear", scatter_linear, ROOTED | MOVES_DATA | ONE_WAY, LIN},
+    {"scatterv", "binomial", scatterv_binomial, ROOTED | MOVES_DATA | ONE_WAY,
      "lg p a + (p-1) n b, plus (a + 4 j b) before each subtree of j > 1 ranks"},
-    {"gather", "linear", gather_linear, ROOTED | MOVES_DATA, LIN},
-    {"gather", "binomial", gather_binomial, ROOTED | MOVES_DATA, "lg p a + (p-1) n b"},
-    {"gatherv", "linear", gather_linear, ROOTED | MOVES_DATA, LIN},
-    {"gatherv", "binomial", gatherv_binomial, ROOTED | MOVES_DATA,
+    {"gather", "linear", gather_linear, ROOTED | MOVES_DATA | ONE_WAY, LIN},
+    {"gather", "binomial", gather_binomial, ROOTED | MOVES_DATA | ONE_WAY, "lg p a + (p-1) n b"},
+    {"gatherv", "linear", gather_linear, ROOTED | MOVES_DATA | ONE_WAY, LIN},
+    {"gatherv", "binomial", gatherv_binomial, ROOTED | MOVES_DATA | ONE_WAY,
      "lg p a + (p-1) n b, plus (a + 4 b) from each rank whose parent is not the root"},
 
     {"allgather", "ring", allgather_ring, SYMMETRIC | MOVES_DATA, "(p-1) a + (p-1) n b"},
@@ -1738,7 +1740,7 @@ static const struct row rows[] = {
      "lg p a + (p-1) n b"},
     {"allgather", "bruck", allgather_bruck, SYMMETRIC | MOVES_DATA, "ceil(lg p) a + (p-1) n b"},
     {"allgather", "neighbor_exchange", allgather_neighbor_exchange, SYMMETRIC | MOVES_DATA, "(p/2) a + (p-1) n b"},
-    {"allgather", "gather_bcast", allgather_gather_bcast, MOVES_DATA,
+    {"allgather", "gather_bcast", allgather_gather_bcast, MOVES_DATA | ONE_WAY,
      "lg p a + (p-1) n b + lg p (a + p n b)"},
     {"allgatherv", "ring", allgather_ring, SYMMETRIC | MOVES_DATA, "(p-1) a + (p-1) n b"},
     {"allgatherv", "recursive_doubling", allgather_recursive_doubling,
@@ -1746,7 +1748,7 @@ static const struct row rows[] = {
      "lg p a + (p-1) n b"},
     {"allgatherv", "bruck", allgather_bruck, SYMMETRIC | MOVES_DATA, "ceil(lg p) a + (p-1) n b"},
     {"allgatherv", "neighbor_exchange", allgather_neighbor_exchange, SYMMETRIC | MOVES_DATA, "(p/2) a + (p-1) n b"},
-    {"allgatherv", "gather_bcast", allgather_gather_bcast, MOVES_DATA,
+    {"allgatherv", "gather_bcast", allgather_gather_bcast, MOVES_DATA | ONE_WAY,
      "lg p a + (p-1) n b + lg p (a + p n b)"},
 
     {"alltoall", "pairwise", alltoall_pairwise, SYMMETRIC | MOVES_DATA, LIN},
@@ -1759,9 +1761,9 @@ static const struct row rows[] = {
     {"alltoallw", "pairwise", alltoall_pairwise, SYMMETRIC | MOVES_DATA, LIN},
     {"alltoallw", "linear", alltoall_linear, SYMMETRIC | MOVES_DATA, LIN},
 
-    {"reduce", "chain", reduce_chain, ROOTED, "(p-1)(a + n b + n c) + [root != p-1](a + n b)"},
-    {"reduce", "linear", reduce_linear, ROOTED, "(p-1)(a + n b + n c)"},
-    {"reduce", "binomial", reduce_binomial, ROOTED, "ceil(lg p)(a + n b + n c)"},
+    {"reduce", "chain", reduce_chain, ROOTED | ONE_WAY, "(p-1)(a + n b + n c) + [root != p-1](a + n b)"},
+    {"reduce", "linear", reduce_linear, ROOTED | ONE_WAY, "(p-1)(a + n b + n c)"},
+    {"reduce", "binomial", reduce_binomial, ROOTED | ONE_WAY, "ceil(lg p)(a + n b + n c)"},
     {"reduce", "in_order_binary", reduce_in_order_binary, ROOTED | APPROXIMATE,
      "2 floor(lg p)(a + n b + n c) + [root != p-1](a + n b) (p = 2^k - 1)"},
     {"reduce", "knomial", reduce_knomial, ROOTED | NEEDS_RADIX | APPROXIMATE,
@@ -1805,9 +1807,9 @@ static const struct row rows[] = {
     {"reduce_scatter_block", "recursive_doubling", reduce_scatter_recursive_doubling, APPROXIMATE,
      "lg p a + (lg p - (p-1)/p) n (b + c)"},
 
-    {"scan", "linear", scan_linear, 0, "(p-1)(a + n b + n c)"},
+    {"scan", "linear", scan_linear, ONE_WAY, "(p-1)(a + n b + n c)"},
     {"scan", "recursive_doubling", scan_recursive_doubling, APPROXIMATE_NON_POF2, "ceil(lg p)(a + n b + 2 n c)"},
-    {"exscan", "linear", exscan_linear, 0, "(p-1)(a + n b) + (p-2) n c"},
+    {"exscan", "linear", exscan_linear, ONE_WAY, "(p-1)(a + n b) + (p-2) n c"},
     {"exscan", "recursive_doubling", exscan_recursive_doubling, APPROXIMATE_NON_POF2,
      "ceil(lg p)(a + n b) + (2 ceil(lg p) - 1) n c"},
 };
@@ -1927,7 +1929,7 @@ model_predict_exact(const char *collective, const char *algorithm,
     gboolean pof2 = is_pof2(params->ranks);
     if ((row->flags & APPROXIMATE) || ((row->flags & APPROXIMATE_NON_POF2) && !pof2))
         return FALSE;
-    return (row->flags & SYMMETRIC) || params->crosstraffic == 0.0;
+    return (row->flags & (SYMMETRIC | ONE_WAY)) || params->crosstraffic == 0.0;
 }
 
 gboolean

@@ -110,7 +110,8 @@ gboolean model_predict_time(const char *collective, const char *algorithm,
  * starting at the same instant and no software overheads: FALSE for approximations (see
  * model_predict.c per formula), for TEXTBOOK mode, unknown pairs and invalid params.
  * Exactness may depend on p (power of two or not) and on cross traffic (exact with it only
- * for algorithms in which every rank does the same at the same time).
+ * for algorithms in which every rank does the same at the same time, or in which no rank
+ * sends while a transfer into it is flowing).
  */
 gboolean model_predict_exact(const char *collective, const char *algorithm,
                              const struct model_predict_params *params);
