@@ -661,21 +661,12 @@ segments(const struct ctx *c, double m, double *segment)
  *
  * TEXTBOOK: (hops + tail + S - 1) stages; a stage is α + sβ + sγ' (α + sβ for the tail):
  *   T = (hops + S - 1)(α + sβ + sγ') + tail·(α + sβ).
- * COLLSIM, rendezvous segments (s > E), blocking receive-then-send per segment: a rank
- * posts the receive of segment j+1 only after its send of j has completed, so, with
- * m_s = msg(s) = 2α + (s+1)β and d = α + sβ (the data part), derived from the transport's
- * rules and checked against simulations:
+ * COLLSIM (used for the reduce chain's rendezvous segments only; approximate, derived before
+ * the one-port transport): a rank posts the receive of segment j+1 only after its send of j
+ * has completed, so, with m_s = msg(s) = 2α + (s+1)β and d = α + sβ (the data part):
  *   hops = 1:  T = m_s + sγ' + (S-1)(max(α + β, sγ') + d)
  *   hops >= 2: T = hops(m_s + sγ') + (S-1)(m_s + d + sγ')
- *   plus tail·m_s (approximate).
- * COLLSIM, eager segments (s <= E): a rank's eager sends complete at once, so the S segments
- * of a hop travel together and arrive together: no pipelining. Broadcast (γ' = 0):
- *   T = hops(α + mβ) (+ tail·(α + mβ)), checked against simulations.
- * With γ' > 0 (approximate): the first hop delivers everything at α + mβ; if γ' >= β the
- * later hops are paced by the reductions (each segment alone on the link):
- *   T = α + mβ + S·sγ' + (hops-1)(α + sβ + sγ') + tail(α + sβ);
- * else the link stays busy and each hop costs about a whole message:
- *   T = hops(α + mβ + sγ') + (S-1)sγ' + tail(α + mβ).
+ *   plus tail·m_s. Eager segments: pipelined_tree_reducing.
  */
 static double
 pipeline_chain(const struct ctx *c, int hops, double m, double reduce_gamma, int tail)
@@ -685,18 +676,10 @@ pipeline_chain(const struct ctx *c, int hops, double m, double reduce_gamma, int
     double gs = s * reduce_gamma;
     if (c->textbook)
         return (hops + S - 1.0) * (c->a + s * c->b + gs) + tail * (c->a + s * c->b);
-    if (!is_eager(c, s)) {
-        double ms = msg(c, s), d = c->a + s * c->b;
-        double time = hops == 1 ? ms + gs + (S - 1.0) * (MAX(c->a + c->b, gs) + d)
-                                : hops * (ms + gs) + (S - 1.0) * (ms + d + gs);
-        return time + tail * ms;
-    }
-    double whole = c->a + wire(c, m) * c->b;
-    if (reduce_gamma <= 0.0)
-        return (hops + tail) * whole;
-    if (reduce_gamma >= c->b)
-        return whole + S * gs + (hops - 1) * (c->a + s * c->b + gs) + tail * (c->a + s * c->b);
-    return hops * (whole + gs) + (S - 1.0) * gs + tail * whole;
+    double ms = msg(c, s), d = c->a + s * c->b;
+    double time = hops == 1 ? ms + gs + (S - 1.0) * (MAX(c->a + c->b, gs) + d)
+                            : hops * (ms + gs) + (S - 1.0) * (ms + d + gs);
+    return time + tail * ms;
 }
 
 /* ---------------------------------------------------------------- rank-by-rank evaluation */
@@ -999,21 +982,27 @@ enum pipe_tree { PIPE_CHAIN, PIPE_HEAP_BINARY };
  *    receiver waits for that segment (MPI_Wait: it has finished sending the previous one);
  *    the send returns when the data has arrived.
  * Every rank receives from its parent only, and a rank's messages never overlap: exact.
+ * With gamma > 0 (the reduce chain, eager segments) every rank but the first spends
+ * len·gamma on a segment before forwarding it, and `tail` adds one more rank receiving from
+ * the last (the root elsewhere): approximate, since a send queued behind the port while the
+ * rank reduces the next segment leaves only when the reduction ends (not counted).
  */
 static double
-pipelined_tree(const struct ctx *c, enum pipe_tree shape, double m)
+pipelined_tree_reducing(const struct ctx *c, enum pipe_tree shape, double m, double gamma,
+                        gboolean tail)
 {
-    int p = c->p;
+    int p = c->p, nodes = p + (tail ? 1 : 0); /* the tail: one more rank, receiving only */
     double last;
     double S = segment_count(c, m, &last);
-    double *arrival = g_new0(double, p), *now = g_new0(double, p), *port = g_new0(double, p);
+    double *arrival = g_new0(double, nodes), *now = g_new0(double, nodes);
+    double *port = g_new0(double, nodes);
     for (double s = 0; s < S; s++) {
         double len = s + 1 < S ? c->seg : last;
-        for (int v = 0; v < p; v++) {
-            now[v] = MAX(now[v], arrival[v]);
+        for (int v = 0; v < nodes; v++) {
+            now[v] = MAX(now[v], arrival[v]) + (v > 0 && v < p ? len * gamma : 0.0);
             long long first = shape == PIPE_CHAIN ? v + 1LL : 2LL * v + 1;
             long long past = shape == PIPE_CHAIN ? v + 2LL : 2LL * v + 3;
-            for (long long ch = first; ch < past && ch < p; ch++) {
+            for (long long ch = first; ch < past && ch < nodes; ch++) {
                 double leave = MAX(now[v], port[v]);
                 if (is_eager(c, len)) {
                     port[v] = leave + c->a + wire(c, len) * c->b;
@@ -1027,12 +1016,18 @@ pipelined_tree(const struct ctx *c, enum pipe_tree shape, double m)
         }
     }
     double end = 0.0;
-    for (int v = 0; v < p; v++)
+    for (int v = 0; v < nodes; v++)
         end = MAX(end, now[v]);
     g_free(arrival);
     g_free(now);
     g_free(port);
     return end;
+}
+
+static double
+pipelined_tree(const struct ctx *c, enum pipe_tree shape, double m)
+{
+    return pipelined_tree_reducing(c, shape, m, 0.0, FALSE);
 }
 
 /* pipeline_chain: root -> root+1 -> … (p-1 hops), n in segments.
@@ -1471,7 +1466,12 @@ reduce_in_order_binary(const struct ctx *c)
 static double
 reduce_pipeline_chain(const struct ctx *c)
 {
-    return pipeline_chain(c, c->p - 1, c->n, c->g, c->root != c->p - 1);
+    if (c->textbook || !is_eager(c, MIN(c->n, c->seg)))
+        return pipeline_chain(c, c->p - 1, c->n, c->g, c->root != c->p - 1);
+    /* eager segments, one port: as the broadcast's pipeline, each rank reducing a segment
+     * before forwarding it; approximate: a queued send whose port frees while the rank is
+     * reducing the next segment leaves only when the reduction ends */
+    return pipelined_tree_reducing(c, PIPE_CHAIN, c->n, c->g, c->root != c->p - 1);
 }
 
 /*
