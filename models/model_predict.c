@@ -440,9 +440,9 @@ struct tree {
     const struct ctx *c;
     enum tree_shape shape;
     int radix;
-    double bytes;  /* bytes of every message, when block < 0 */
-    double block;  /* >= 0: a child's message carries (its subtree's size) × block bytes */
-    double reduce; /* seconds spent after each receive (n·γ), 0 for data movement */
+    double bytes;      /* bytes of every message, when block < 0 */
+    double block;      /* >= 0: a child's message carries (its subtree's size) × block bytes */
+    double reduce;     /* seconds spent after each receive (n·γ), 0 for data movement */
     gboolean announce; /* v-variants: gatherv's children of a non-root node send their byte
                           count (one int) first; scatterv's subtrees of several ranks get
                           their ranks' sizes (one int each) first */
@@ -1056,9 +1056,9 @@ heap_binary_depth(int p)
     for (int b = -1; b <= top; b++) {
         long long i;
         if (b < 0)
-            i = p;                                            /* p itself */
+            i = p; /* p itself */
         else if (b == top)
-            i = (1LL << top) - 1;                             /* one bit shorter, all ones */
+            i = (1LL << top) - 1; /* one bit shorter, all ones */
         else if ((p >> b) & 1)
             i = ((long long)p & ~((1LL << (b + 1)) - 1)) | ((1LL << b) - 1);
         else
@@ -1678,16 +1678,16 @@ exscan_recursive_doubling(const struct ctx *c)
 /* ---------------------------------------------------------------- the table */
 
 enum {
-    NEEDS_SEGMENT = 1 << 0, /* uses segment_bytes */
-    NEEDS_RADIX = 1 << 1,   /* uses radix */
-    ROOTED = 1 << 2,        /* uses root */
-    APPROXIMATE = 1 << 3,   /* COLLSIM mode is approximate */
+    NEEDS_SEGMENT = 1 << 0,        /* uses segment_bytes */
+    NEEDS_RADIX = 1 << 1,          /* uses radix */
+    ROOTED = 1 << 2,               /* uses root */
+    APPROXIMATE = 1 << 3,          /* COLLSIM mode is approximate */
     APPROXIMATE_NON_POF2 = 1 << 4, /* COLLSIM mode is exact at power-of-two p only */
-    SYMMETRIC = 1 << 5,     /* every rank does the same at the same time: cross traffic is
-                               counted exactly (β(1+x)); otherwise exact without it only */
-    ONE_WAY = 1 << 8,       /* no rank sends while a transfer into it flows, so the reverse
-                               traffic meets no other flow: exact with cross traffic too */
-    MOVES_DATA = 1 << 6,    /* data movement: a call of 0 bytes returns at once */
+    SYMMETRIC = 1 << 5,            /* every rank does the same at the same time: cross traffic is
+                                      counted exactly (β(1+x)); otherwise exact without it only */
+    ONE_WAY = 1 << 8,              /* no rank sends while a transfer into it flows, so the reverse
+                                      traffic meets no other flow: exact with cross traffic too */
+    MOVES_DATA = 1 << 6,           /* data movement: a call of 0 bytes returns at once */
 };
 
 struct row {
@@ -1704,14 +1704,14 @@ static const struct row rows[] = {
     {"barrier", "linear", barrier_linear, ONE_WAY, "2(p-1)a"},
     {"barrier", "dissemination", barrier_dissemination, SYMMETRIC, "ceil(lg p) a"},
     {"barrier", "binomial", barrier_binomial, ONE_WAY, "2 ceil(lg p) a"},
-    {"barrier", "recursive_doubling", barrier_recursive_doubling,
-     SYMMETRIC | APPROXIMATE_NON_POF2,
+    {"barrier", "recursive_doubling", barrier_recursive_doubling, SYMMETRIC | APPROXIMATE_NON_POF2,
      "lg p a (pof2); (floor(lg p) + 2) a otherwise"},
     {"barrier", "double_ring", barrier_double_ring, ONE_WAY, "2p a"},
 
     {"bcast", "linear", bcast_linear, ROOTED | MOVES_DATA | ONE_WAY, LIN},
     {"bcast", "binomial", bcast_binomial, ROOTED | MOVES_DATA | ONE_WAY, "ceil(lg p)(a + n b)"},
-    {"bcast", "knomial", bcast_knomial, ROOTED | NEEDS_RADIX | MOVES_DATA | ONE_WAY, "(k-1) log_k p (a + n b) (p = k^d)"},
+    {"bcast", "knomial", bcast_knomial, ROOTED | NEEDS_RADIX | MOVES_DATA | ONE_WAY,
+     "(k-1) log_k p (a + n b) (p = k^d)"},
     {"bcast", "pipeline_chain", bcast_pipeline_chain, ROOTED | NEEDS_SEGMENT | MOVES_DATA,
      "(p + S - 2)(a + s b), S = ceil(n/s)"},
     {"bcast", "pipeline_binary", bcast_pipeline_binary, ROOTED | NEEDS_SEGMENT | MOVES_DATA,
@@ -1736,18 +1736,18 @@ static const struct row rows[] = {
 
     {"allgather", "ring", allgather_ring, SYMMETRIC | MOVES_DATA, "(p-1) a + (p-1) n b"},
     {"allgather", "recursive_doubling", allgather_recursive_doubling,
-     SYMMETRIC | APPROXIMATE_NON_POF2 | MOVES_DATA,
-     "lg p a + (p-1) n b"},
+     SYMMETRIC | APPROXIMATE_NON_POF2 | MOVES_DATA, "lg p a + (p-1) n b"},
     {"allgather", "bruck", allgather_bruck, SYMMETRIC | MOVES_DATA, "ceil(lg p) a + (p-1) n b"},
-    {"allgather", "neighbor_exchange", allgather_neighbor_exchange, SYMMETRIC | MOVES_DATA, "(p/2) a + (p-1) n b"},
+    {"allgather", "neighbor_exchange", allgather_neighbor_exchange, SYMMETRIC | MOVES_DATA,
+     "(p/2) a + (p-1) n b"},
     {"allgather", "gather_bcast", allgather_gather_bcast, MOVES_DATA | ONE_WAY,
      "lg p a + (p-1) n b + lg p (a + p n b)"},
     {"allgatherv", "ring", allgather_ring, SYMMETRIC | MOVES_DATA, "(p-1) a + (p-1) n b"},
     {"allgatherv", "recursive_doubling", allgather_recursive_doubling,
-     SYMMETRIC | APPROXIMATE_NON_POF2 | MOVES_DATA,
-     "lg p a + (p-1) n b"},
+     SYMMETRIC | APPROXIMATE_NON_POF2 | MOVES_DATA, "lg p a + (p-1) n b"},
     {"allgatherv", "bruck", allgather_bruck, SYMMETRIC | MOVES_DATA, "ceil(lg p) a + (p-1) n b"},
-    {"allgatherv", "neighbor_exchange", allgather_neighbor_exchange, SYMMETRIC | MOVES_DATA, "(p/2) a + (p-1) n b"},
+    {"allgatherv", "neighbor_exchange", allgather_neighbor_exchange, SYMMETRIC | MOVES_DATA,
+     "(p/2) a + (p-1) n b"},
     {"allgatherv", "gather_bcast", allgather_gather_bcast, MOVES_DATA | ONE_WAY,
      "lg p a + (p-1) n b + lg p (a + p n b)"},
 
@@ -1761,7 +1761,8 @@ static const struct row rows[] = {
     {"alltoallw", "pairwise", alltoall_pairwise, SYMMETRIC | MOVES_DATA, LIN},
     {"alltoallw", "linear", alltoall_linear, SYMMETRIC | MOVES_DATA, LIN},
 
-    {"reduce", "chain", reduce_chain, ROOTED | ONE_WAY, "(p-1)(a + n b + n c) + [root != p-1](a + n b)"},
+    {"reduce", "chain", reduce_chain, ROOTED | ONE_WAY,
+     "(p-1)(a + n b + n c) + [root != p-1](a + n b)"},
     {"reduce", "linear", reduce_linear, ROOTED | ONE_WAY, "(p-1)(a + n b + n c)"},
     {"reduce", "binomial", reduce_binomial, ROOTED | ONE_WAY, "ceil(lg p)(a + n b + n c)"},
     {"reduce", "in_order_binary", reduce_in_order_binary, ROOTED | APPROXIMATE,
@@ -1793,22 +1794,25 @@ static const struct row rows[] = {
      "2 floor(lg p)(a + n b + n c) + (a + n b) + (p-1)(a + (n/p) b)"},
     {"reduce_scatter", "recursive_halving", reduce_scatter_recursive_halving, APPROXIMATE_NON_POF2,
      "lg p a + ((p-1)/p) n (b + c)"},
-    {"reduce_scatter", "pairwise", reduce_scatter_pairwise, SYMMETRIC, "(p-1) a + ((p-1)/p) n (b + c)"},
+    {"reduce_scatter", "pairwise", reduce_scatter_pairwise, SYMMETRIC,
+     "(p-1) a + ((p-1)/p) n (b + c)"},
     {"reduce_scatter", "ring", reduce_scatter_pairwise, SYMMETRIC, "(p-1) a + ((p-1)/p) n (b + c)"},
     {"reduce_scatter", "recursive_doubling", reduce_scatter_recursive_doubling, APPROXIMATE,
      "lg p a + (lg p - (p-1)/p) n (b + c)"},
     {"reduce_scatter_block", "reduce_scatter", reduce_scatter_reduce_then_scatter, APPROXIMATE,
      "2 floor(lg p)(a + n b + n c) + (a + n b) + (p-1)(a + (n/p) b)"},
-    {"reduce_scatter_block", "recursive_halving", reduce_scatter_recursive_halving, APPROXIMATE_NON_POF2,
-     "lg p a + ((p-1)/p) n (b + c)"},
+    {"reduce_scatter_block", "recursive_halving", reduce_scatter_recursive_halving,
+     APPROXIMATE_NON_POF2, "lg p a + ((p-1)/p) n (b + c)"},
     {"reduce_scatter_block", "pairwise", reduce_scatter_pairwise, SYMMETRIC,
      "(p-1) a + ((p-1)/p) n (b + c)"},
-    {"reduce_scatter_block", "ring", reduce_scatter_pairwise, SYMMETRIC, "(p-1) a + ((p-1)/p) n (b + c)"},
+    {"reduce_scatter_block", "ring", reduce_scatter_pairwise, SYMMETRIC,
+     "(p-1) a + ((p-1)/p) n (b + c)"},
     {"reduce_scatter_block", "recursive_doubling", reduce_scatter_recursive_doubling, APPROXIMATE,
      "lg p a + (lg p - (p-1)/p) n (b + c)"},
 
     {"scan", "linear", scan_linear, ONE_WAY, "(p-1)(a + n b + n c)"},
-    {"scan", "recursive_doubling", scan_recursive_doubling, APPROXIMATE_NON_POF2, "ceil(lg p)(a + n b + 2 n c)"},
+    {"scan", "recursive_doubling", scan_recursive_doubling, APPROXIMATE_NON_POF2,
+     "ceil(lg p)(a + n b + 2 n c)"},
     {"exscan", "linear", exscan_linear, ONE_WAY, "(p-1)(a + n b) + (p-2) n c"},
     {"exscan", "recursive_doubling", exscan_recursive_doubling, APPROXIMATE_NON_POF2,
      "ceil(lg p)(a + n b) + (2 ceil(lg p) - 1) n c"},
@@ -1952,9 +1956,9 @@ model_predict_entries(gsize *count)
     static gsize initialized;
     if (g_once_init_enter(&initialized)) {
         for (gsize i = 0; i < N_ROWS; i++)
-            entries[i] =
-                (struct model_predict_entry){rows[i].collective, rows[i].algorithm, rows[i].formula,
-                                             (rows[i].flags & (APPROXIMATE | APPROXIMATE_NON_POF2)) != 0};
+            entries[i] = (struct model_predict_entry){
+                rows[i].collective, rows[i].algorithm, rows[i].formula,
+                (rows[i].flags & (APPROXIMATE | APPROXIMATE_NON_POF2)) != 0};
         g_once_init_leave(&initialized, 1);
     }
     if (count != NULL)
