@@ -11,31 +11,31 @@
  * in-order binary trees. In TEXTBOOK mode the primitives are one-port Hockney (msg = α + mβ,
  * a rank sends or receives one message at a time), so at power-of-two p every formula with a
  * row in COST_MODELS.md gives exactly that row (the tests check it). In COLLSIM mode they are
- * the transport's measured behaviour:
+ * the rules of collsim's transport (sim/p2p.c):
  *
  *   msg(m)   = α + max(m,1)β          m <= eager threshold E
  *            = 2α + (m+1)β            m > E (one-byte envelope, then the data)
  *   xmsg(m)  = the same with β(1 + crosstraffic)
- *   k eager messages leaving one rank together: all arrive at α + k·mβ (equal sharing);
- *   k rendezvous messages sent one after the other: k·msg(m);
- *   k eager messages into one rank sent at once: all arrive at α + k·mβ; rendezvous ones:
- *   envelopes at α + kβ, then the data one receive at a time, α + mβ each.
+ *   one port: a rank puts one transfer (an eager message or an envelope) on the wire at a
+ *   time, the next when the previous has landed, so k messages out of one rank cost k·msg(m)
+ *   whether eager or blocking rendezvous; rendezvous data does not use the port, so the data
+ *   of MPI_Isend'ed rendezvous messages flow together (isend_rendezvous);
+ *   receivers are not serialised: transfers arriving at one rank together share its link
+ *   (processor sharing, envelopes included: fan_in_announced, fan_in_posted).
  *
  * Tree algorithms are evaluated on the tree itself (the shape depends on p only through
- * subtree sizes, so a memo over sizes makes it O(log² p)), with the flows that share a link
- * at the same time served by processor sharing (SimGrid's max-min sharing of equal flows).
- * Simplifications, all below one β per message: a one-byte envelope is taken not to share its
- * link; cross traffic is counted only in exchange rounds (tree fans are one-directional).
+ * subtree sizes, so a memo over sizes makes it O(log² p)); pipelines segment by segment and
+ * rank by rank (O(pS)); a few algorithms rank by rank with clocks and ports (O(p log p)).
  *
- * Assumed algorithm structures (MPICH's unless said): blocking sends and receives in the
- * order given; trees on ranks relative to the root; children of a k-nomial node sent to in
- * descending mask order, received from in ascending mask order.
+ * Assumed algorithm structures: those of src/coll/ (read from the sources): blocking sends
+ * and receives in the order given; trees on ranks relative to the root; children of a
+ * k-nomial node sent to in descending mask order, received from in ascending mask order.
  *
- * Checked against collsim itself (CM02 and LV08, the default cluster, p = 4, 6, 8, 13, 16,
- * eager, rendezvous and mixed sizes) with MPICH-style binomial bcast, reduce, gather and
- * scatter, ring allgather, recursive-doubling allreduce, the registry's linear and
- * dissemination barriers, fans and the pipelined chain: equal to 1e-10 relative, 3e-6 where
- * envelopes share a link.
+ * model_predict_exact() says where COLLSIM equals collsim's simulated time (CM02, no
+ * overheads, all ranks starting together); tests/coll/check_timing.c checks every
+ * registry row at p = 5, 8, 12, 16, eager and rendezvous sizes, to 1e-6 relative where
+ * exact (with SimGrid's surf/precision lowered to 1e-15: its default 1e-9 s rounds event
+ * times), within stated bounds elsewhere. Each formula's comment says which it is.
  */
 #include <math.h>
 #include <string.h>
@@ -117,22 +117,18 @@ xmsg(const struct ctx *c, double m)
     return msg_beta(c, m, c->b * (1.0 + c->x));
 }
 
-/* k messages of m bytes sent one after the other by one rank to k distinct waiting ranks:
- * the time the last one arrives. */
+/* k messages of m bytes sent one after the other by one rank to k distinct waiting ranks with
+ * blocking sends: the time the last one arrives. One port: an eager message leaves when the
+ * previous one has landed, a rendezvous send returns once its data has arrived, so in both
+ * modes the messages follow each other: k·msg(m). */
 static double
 fan_out_equal(const struct ctx *c, double k, double m)
 {
-    if (k <= 0)
-        return 0.0;
-    if (c->textbook)
-        return k * (c->a + m * c->b);
-    if (is_eager(c, m))
-        return c->a + k * wire(c, m) * c->b; /* all in flight together, sharing the link */
-    return k * msg(c, m);                    /* each send blocks until its data arrived */
+    return k <= 0 ? 0.0 : k * msg(c, m);
 }
 
-/* k ranks each send m bytes at time 0 to one rank, which receives them in a fixed order and
- * spends `reduce` seconds after each: the time it is done. */
+/* k ranks each send m bytes at time 0 to one rank, which receives them in a fixed order with
+ * blocking receives and spends `reduce` seconds after each: the time it is done. */
 static double
 fan_in_equal(const struct ctx *c, double k, double m, double reduce)
 {
@@ -146,186 +142,287 @@ fan_in_equal(const struct ctx *c, double k, double m, double reduce)
     return c->a + k * c->b + k * (c->a + m * c->b + reduce);
 }
 
+/* k ranks each send m bytes at time 0 to one rank that has posted all k receives at once
+ * (MPI_Irecv, MPI_Waitall): every transfer shares its link from the start. Eager:
+ * α + k·max(m,1)β. Rendezvous: the k one-byte envelopes arrive together at α + kβ, the
+ * receiver asks for every data transfer at once: 2α + k(m+1)β. */
+static double
+fan_in_posted(const struct ctx *c, double k, double m)
+{
+    if (k <= 0)
+        return 0.0;
+    if (c->textbook)
+        return k * (c->a + m * c->b);
+    if (is_eager(c, m))
+        return c->a + k * wire(c, m) * c->b;
+    return 2.0 * c->a + k * (m + 1.0) * c->b;
+}
+
 /* ---------------------------------------------------------------- processor sharing */
 
 /* A transfer on one link, its bandwidth phase starting at `start` (after its latency). */
 struct flow {
     double start;
-    double bytes;
-    double finish; /* output */
-    double tag;    /* work: the virtual time at which it completes */
+    double bytes; /* what remains to be sent */
+    double tag;   /* what the caller knows it by */
 };
-
-static int
-compare_start(gconstpointer a, gconstpointer b, gpointer data)
-{
-    const struct flow *f = data;
-    double x = f[*(const guint *)a].start, y = f[*(const guint *)b].start;
-    if (x != y)
-        return x < y ? -1 : 1;
-    return (int)*(const guint *)a - (int)*(const guint *)b;
-}
-
-/* Min-heap of flow indices by tag. */
-static void
-heap_push(guint *heap, guint *len, const struct flow *f, guint i)
-{
-    guint k = (*len)++;
-    heap[k] = i;
-    while (k > 0 && f[heap[(k - 1) / 2]].tag > f[heap[k]].tag) {
-        guint up = (k - 1) / 2, t = heap[up];
-        heap[up] = heap[k];
-        heap[k] = t;
-        k = up;
-    }
-}
-
-static guint
-heap_pop(guint *heap, guint *len, const struct flow *f)
-{
-    guint top = heap[0];
-    heap[0] = heap[--(*len)];
-    guint k = 0;
-    for (;;) {
-        guint l = 2 * k + 1, r = l + 1, m = k;
-        if (l < *len && f[heap[l]].tag < f[heap[m]].tag)
-            m = l;
-        if (r < *len && f[heap[r]].tag < f[heap[m]].tag)
-            m = r;
-        if (m == k)
-            break;
-        guint t = heap[m];
-        heap[m] = heap[k];
-        heap[k] = t;
-        k = m;
-    }
-    return top;
-}
-
-/*
- * Finish times of `count` flows sharing one link of `beta` seconds per byte, every active
- * flow served at the same rate (processor sharing). Virtual time V grows at 1/(β·active):
- * a flow arriving when V = v completes when V reaches v + bytes. O(k log k).
- */
-static void
-link_share(struct flow *f, guint count, double beta)
-{
-    if (count == 0)
-        return;
-    guint *order = g_new(guint, count), *heap = g_new(guint, count), heap_len = 0, next = 0;
-    for (guint i = 0; i < count; i++)
-        order[i] = i;
-    g_qsort_with_data(order, (gint)count, sizeof *order, compare_start, f);
-    double now = f[order[0]].start, v = 0.0;
-    while (next < count || heap_len > 0) {
-        if (heap_len == 0) {
-            now = MAX(now, f[order[next]].start);
-        }
-        while (next < count && f[order[next]].start <= now) {
-            f[order[next]].tag = v + f[order[next]].bytes;
-            heap_push(heap, &heap_len, f, order[next]);
-            next++;
-        }
-        double done_at = now + (f[heap[0]].tag - v) * beta * heap_len;
-        if (next < count && f[order[next]].start < done_at) {
-            v += (f[order[next]].start - now) / (beta * heap_len);
-            now = f[order[next]].start;
-            continue;
-        }
-        /* the flow with the smallest tag completes; those with the same tag complete too */
-        double tag = f[heap[0]].tag;
-        now = done_at;
-        v = tag;
-        while (heap_len > 0 && f[heap[0]].tag <= tag)
-            f[heap_pop(heap, &heap_len, f)].finish = now;
-    }
-    g_free(order);
-    g_free(heap);
-}
 
 /* ---------------------------------------------------------------- fans of a tree node */
 
 /*
  * A node holding its data at time 0 sends messages of bytes[0..k) in that order (blocking
- * sends) to k waiting children: arrival[i], when child i has its message. COLLSIM: eager
- * sends return at once, so their transfers share the node's link; a rendezvous send waits
- * for its envelope (α + β) and its data (α + mβ), sharing the link with eager transfers
- * still in flight.
+ * sends) to k waiting children: arrival[i], when child i has its message. One port in both
+ * modes: an eager message leaves when the previous one has landed; a rendezvous send puts
+ * its envelope on the wire when the port is free and returns when its data has arrived.
+ * Each child receives from this node only, so nothing shares a link: exact.
  */
 static void
 fan_out(const struct ctx *c, const double *bytes, guint k, double *arrival)
 {
     double t = 0.0;
-    if (c->textbook) {
-        for (guint i = 0; i < k; i++)
-            arrival[i] = t += c->a + bytes[i] * c->b;
-        return;
-    }
-    struct flow *f = g_new0(struct flow, k);
-    gboolean any_eager = FALSE;
-    for (guint i = 0; i < k; i++) {
-        if (is_eager(c, bytes[i])) {
-            f[i] = (struct flow){t + c->a, wire(c, bytes[i]), 0, 0};
-            any_eager = TRUE;
-            continue;
-        }
-        f[i] = (struct flow){t + 2.0 * c->a + c->b, bytes[i], 0, 0};
-        if (any_eager) {
-            link_share(f, i + 1, c->b);
-            t = f[i].finish;
-        } else {
-            t = f[i].start + bytes[i] * c->b;
-        }
-    }
-    link_share(f, k, c->b);
     for (guint i = 0; i < k; i++)
-        arrival[i] = f[i].finish;
-    g_free(f);
+        arrival[i] = t += msg(c, bytes[i]);
 }
 
 /*
- * A node receives from k children in that order (blocking receives): child i can send
- * bytes[i] at ready[i]; after each receive the node spends reduce[i]. Returns when the node
- * is done. COLLSIM: eager transfers flow at once and share the node's link; a rendezvous
- * transfer starts when its envelope has arrived and the node has posted the receive.
+ * Processor sharing on one link with flows that start while others run: the completions in
+ * time order. Every active flow is served at the same rate (SimGrid's max-min sharing of
+ * flows whose only bottleneck is this link). With `virtual` the bytes each active flow has
+ * received since the start, a flow that starts at virtual v with b bytes completes when
+ * virtual reaches v + b, so completions come off a heap in that order: O(log n) each.
+ * Flows must be added with a start no earlier than the last completion returned.
+ */
+struct ps_link {
+    double beta;
+    double now;
+    double virtual;
+    GArray *active;  /* struct flow, a min-heap on bytes = the virtual finish */
+    GArray *pending; /* struct flow, sorted by start, latest first */
+};
+
+static void
+ps_init(struct ps_link *l, double beta)
+{
+    l->beta = beta;
+    l->now = 0.0;
+    l->virtual = 0.0;
+    l->active = g_array_new(FALSE, FALSE, sizeof(struct flow));
+    l->pending = g_array_new(FALSE, FALSE, sizeof(struct flow));
+}
+
+static void
+ps_free(struct ps_link *l)
+{
+    g_array_free(l->active, TRUE);
+    g_array_free(l->pending, TRUE);
+}
+
+static void
+ps_add(struct ps_link *l, double start, double bytes, double tag)
+{
+    struct flow f = {start, bytes, tag};
+    guint i = l->pending->len;
+    while (i > 0 && g_array_index(l->pending, struct flow, i - 1).start < start)
+        i--; /* equal starts keep their order of addition: later ones nearer the front */
+    g_array_insert_val(l->pending, i, f);
+}
+
+static gboolean
+heap_less(const struct flow *x, const struct flow *y)
+{
+    return x->bytes < y->bytes || (x->bytes == y->bytes && x->tag < y->tag);
+}
+
+static void
+ps_heap_push(GArray *heap, struct flow f)
+{
+    g_array_append_val(heap, f);
+    struct flow *h = (struct flow *)(void *)heap->data;
+    for (guint k = heap->len - 1; k > 0 && heap_less(&h[k], &h[(k - 1) / 2]); k = (k - 1) / 2) {
+        struct flow t = h[k];
+        h[k] = h[(k - 1) / 2];
+        h[(k - 1) / 2] = t;
+    }
+}
+
+static struct flow
+ps_heap_pop(GArray *heap)
+{
+    struct flow *h = (struct flow *)(void *)heap->data;
+    struct flow top = h[0];
+    h[0] = h[heap->len - 1];
+    g_array_set_size(heap, heap->len - 1);
+    h = (struct flow *)(void *)heap->data;
+    for (guint k = 0;;) {
+        guint l = 2 * k + 1, r = l + 1, m = k;
+        if (l < heap->len && heap_less(&h[l], &h[m]))
+            m = l;
+        if (r < heap->len && heap_less(&h[r], &h[m]))
+            m = r;
+        if (m == k)
+            break;
+        struct flow t = h[k];
+        h[k] = h[m];
+        h[m] = t;
+        k = m;
+    }
+    return top;
+}
+
+/* Advance to the next completion; its tag and time. FALSE when nothing is left. */
+static gboolean
+ps_next(struct ps_link *l, double *tag, double *when)
+{
+    for (;;) {
+        guint n = l->active->len, np = l->pending->len;
+        if (n == 0 && np == 0)
+            return FALSE;
+        double next_start =
+            np > 0 ? g_array_index(l->pending, struct flow, np - 1).start : INFINITY;
+        if (n > 0) {
+            const struct flow *first = &g_array_index(l->active, struct flow, 0);
+            double done_at = l->now + (first->bytes - l->virtual) * l->beta * n;
+            if (done_at <= next_start) {
+                struct flow f = ps_heap_pop(l->active);
+                l->now = done_at;
+                l->virtual = f.bytes;
+                *tag = f.tag;
+                *when = done_at;
+                return TRUE;
+            }
+            l->virtual += (next_start - l->now) / (l->beta * n);
+        }
+        l->now = next_start;
+        while (l->pending->len > 0 &&
+               g_array_index(l->pending, struct flow, l->pending->len - 1).start <= l->now) {
+            struct flow f = g_array_index(l->pending, struct flow, l->pending->len - 1);
+            g_array_set_size(l->pending, l->pending->len - 1);
+            f.bytes += l->virtual;
+            ps_heap_push(l->active, f);
+        }
+    }
+}
+
+/*
+ * A rank posts k rendezvous sends of m bytes at once (MPI_Isend, then MPI_Waitall) to k
+ * ranks already waiting for them: the envelopes leave one after the other through the
+ * port, each launched when the previous has landed; each data transfer starts once its
+ * envelope has landed, and all of them share the sender's link with each other and with
+ * the later envelopes. Link time per byte `beta`. Returns when the last data has arrived.
+ * O(k log k).
  */
 static double
-fan_in(const struct ctx *c, const double *ready, const double *bytes, const double *reduce, guint k)
+isend_rendezvous(const struct ctx *c, guint k, double m, double beta)
+{
+    struct ps_link l;
+    ps_init(&l, beta);
+    double last = 0.0, tag, when;
+    guint sent = 1;
+    ps_add(&l, c->a, 1.0, -1.0); /* envelope tags are negative, data tags positive */
+    while (ps_next(&l, &tag, &when)) {
+        last = MAX(last, when);
+        if (tag >= 0)
+            continue;
+        ps_add(&l, when + c->a, m, 1.0);
+        if (sent++ < k)
+            ps_add(&l, when + c->a, 1.0, -1.0);
+    }
+    ps_free(&l);
+    return last;
+}
+
+/* k messages of m bytes posted at once by one rank (MPI_Isend to k waiting ranks, then
+ * MPI_Waitall): the time the last arrives. Eager: they leave one after the other,
+ * k·msg(m). Rendezvous: isend_rendezvous. */
+static double
+fan_out_posted(const struct ctx *c, guint k, double m)
+{
+    if (k == 0)
+        return 0.0;
+    if (c->textbook || is_eager(c, m))
+        return k * msg(c, m);
+    return isend_rendezvous(c, k, m, c->b);
+}
+
+/*
+ * A node receives from k children in that order (blocking receives): child i can start
+ * sending at ready[i]; it first sends a `header`-byte message when header > 0 (gatherv's
+ * size announcement), then bytes[i]; after each data receive the node spends reduce[i].
+ * Returns when the node is done. COLLSIM: a child's second message leaves when its first
+ * has landed (one port); eager transfers flow at once, rendezvous envelopes too (one byte),
+ * and a rendezvous data transfer starts when its envelope has landed and the node has
+ * posted that receive; everything arriving at the node shares its link (processor sharing,
+ * envelopes included). Exact on a contention-free network without cross traffic.
+ */
+static double
+fan_in_announced(const struct ctx *c, const double *ready, const double *bytes,
+                 const double *reduce, guint k, double header)
 {
     double t = 0.0;
+    guint per = header > 0 ? 2 : 1, total = k * per;
     if (c->textbook) {
-        for (guint i = 0; i < k; i++)
+        for (guint i = 0; i < k; i++) {
+            if (header > 0)
+                t = MAX(t, ready[i]) + c->a + header * c->b;
             t = MAX(t, ready[i]) + c->a + bytes[i] * c->b + reduce[i];
+        }
         return t;
     }
-    struct flow *f = g_new0(struct flow, k);
-    guint n_eager = 0;
-    guint *eager_of = g_new(guint, k); /* flow index of child i, or G_MAXUINT */
+    /* per message m = i·per + j: its size, protocol and progress */
+    double *size = g_new(double, total), *landed = g_new(double, total);
+    double *envelope = g_new(double, total);
+    gboolean *started = g_new0(gboolean, total);
     for (guint i = 0; i < k; i++) {
-        eager_of[i] = G_MAXUINT;
-        if (is_eager(c, bytes[i])) {
-            f[n_eager] = (struct flow){ready[i] + c->a, wire(c, bytes[i]), 0, 0};
-            eager_of[i] = n_eager++;
-        }
+        if (header > 0)
+            size[i * per] = header;
+        size[i * per + per - 1] = bytes[i];
     }
-    guint nf = n_eager;
-    link_share(f, nf, c->b);
+    for (guint m = 0; m < total; m++)
+        landed[m] = envelope[m] = -1.0;
+    struct ps_link l;
+    ps_init(&l, c->b);
+    /* tags: 2m for a whole eager message or a rendezvous data transfer, 2m + 1 an envelope */
     for (guint i = 0; i < k; i++) {
-        if (eager_of[i] != G_MAXUINT) {
-            t = MAX(t, f[eager_of[i]].finish) + reduce[i];
-            continue;
-        }
-        double start = MAX(t, ready[i] + c->a + c->b) + c->a;
-        f[nf++] = (struct flow){start, bytes[i], 0, 0};
-        if (n_eager > 0) {
-            link_share(f, nf, c->b); /* later flows start after this one: they cannot change it */
-            t = f[nf - 1].finish + reduce[i];
+        guint m = i * per;
+        ps_add(&l, ready[i] + c->a, is_eager(c, size[m]) ? wire(c, size[m]) : 1.0,
+               is_eager(c, size[m]) ? 2.0 * m : 2.0 * m + 1.0);
+    }
+    guint cur = 0;
+    double tag, when;
+    while (cur < total && ps_next(&l, &tag, &when)) {
+        guint m = (guint)(tag / 2.0);
+        gboolean is_envelope = ((guint)tag) % 2 == 1;
+        if (is_envelope) {
+            envelope[m] = when;
         } else {
-            t = start + bytes[i] * c->b + reduce[i];
+            landed[m] = when;
+            /* the child's next message leaves once this one has landed or been received */
+            if (m % per + 1 < per) {
+                guint next = m + 1;
+                gboolean eager = is_eager(c, size[next]);
+                ps_add(&l, when + c->a, eager ? wire(c, size[next]) : 1.0,
+                       eager ? 2.0 * next : 2.0 * next + 1.0);
+            }
+        }
+        /* the node takes its receives in order as far as it can */
+        while (cur < total) {
+            if (landed[cur] >= 0) {
+                t = MAX(t, landed[cur]) + (cur % per + 1 == per ? reduce[cur / per] : 0.0);
+                cur++;
+                continue;
+            }
+            if (!is_eager(c, size[cur]) && envelope[cur] >= 0 && !started[cur]) {
+                started[cur] = TRUE;
+                ps_add(&l, MAX(t, envelope[cur]) + c->a, size[cur], 2.0 * cur);
+            }
+            break;
         }
     }
-    g_free(eager_of);
-    g_free(f);
+    ps_free(&l);
+    g_free(size);
+    g_free(landed);
+    g_free(envelope);
+    g_free(started);
     return t;
 }
 
@@ -343,9 +440,12 @@ struct tree {
     const struct ctx *c;
     enum tree_shape shape;
     int radix;
-    double bytes;  /* bytes of every message, when block < 0 */
-    double block;  /* >= 0: a child's message carries (its subtree's size) × block bytes */
-    double reduce; /* seconds spent after each receive (n·γ), 0 for data movement */
+    double bytes;      /* bytes of every message, when block < 0 */
+    double block;      /* >= 0: a child's message carries (its subtree's size) × block bytes */
+    double reduce;     /* seconds spent after each receive (n·γ), 0 for data movement */
+    gboolean announce; /* v-variants: gatherv's children of a non-root node send their byte
+                          count (one int) first; scatterv's subtrees of several ranks get
+                          their ranks' sizes (one int each) first */
     guint n_memo;
     int memo_size[TREE_MEMO];
     double memo_time[TREE_MEMO];
@@ -434,8 +534,13 @@ tree_down(struct tree *t, int s)
     for (guint i = 0; i < k; i++)
         bytes[i] = tree_message_bytes(t, g_array_index(sizes, int, i));
     fan_out(t->c, bytes, k, arrival);
-    for (guint i = 0; i < k; i++)
-        time = MAX(time, arrival[i] + tree_down(t, g_array_index(sizes, int, i)));
+    double headers = 0.0; /* the size messages sent so far: blocking sends, one port */
+    for (guint i = 0; i < k; i++) {
+        int size = g_array_index(sizes, int, i);
+        if (t->announce && size > 1)
+            headers += msg(t->c, 4.0 * size);
+        time = MAX(time, headers + arrival[i] + tree_down(t, size));
+    }
     g_free(bytes);
     g_free(arrival);
     g_array_free(sizes, TRUE);
@@ -443,28 +548,30 @@ tree_down(struct tree *t, int s)
     return time;
 }
 
-/* Time from every rank starting to the subtree's root having received (and reduced) all. */
+/* Time from every rank starting to the subtree's root having received (and reduced) all;
+ * `top`: the subtree is the whole tree (its root is the collective's root). */
 static double
-tree_up(struct tree *t, int s)
+tree_up(struct tree *t, int s, gboolean top)
 {
     double time = 0.0;
-    if (s <= 1 || memo_get(t, s, &time))
+    if (s <= 1 || (!top && memo_get(t, s, &time)))
         return time;
     GArray *sizes = tree_children(t, s, FALSE);
     guint k = sizes->len;
     double *ready = g_new(double, k), *bytes = g_new(double, k), *reduce = g_new(double, k);
     for (guint i = 0; i < k; i++) {
         int size = g_array_index(sizes, int, i);
-        ready[i] = tree_up(t, size);
+        ready[i] = tree_up(t, size, FALSE);
         bytes[i] = tree_message_bytes(t, size);
         reduce[i] = t->reduce;
     }
-    time = fan_in(t->c, ready, bytes, reduce, k);
+    time = fan_in_announced(t->c, ready, bytes, reduce, k, t->announce && !top ? 4.0 : 0.0);
     g_free(ready);
     g_free(bytes);
     g_free(reduce);
     g_array_free(sizes, TRUE);
-    memo_put(t, s, time);
+    if (!top)
+        memo_put(t, s, time);
     return time;
 }
 
@@ -486,7 +593,7 @@ tree_up_time(const struct ctx *c, enum tree_shape shape, int ranks, int radix, d
 {
     struct tree *t = g_new(struct tree, 1);
     tree_init(t, c, shape, radix, m, block, reduce);
-    double time = tree_up(t, ranks);
+    double time = tree_up(t, ranks, TRUE);
     g_free(t);
     return time;
 }
@@ -554,21 +661,12 @@ segments(const struct ctx *c, double m, double *segment)
  *
  * TEXTBOOK: (hops + tail + S - 1) stages; a stage is α + sβ + sγ' (α + sβ for the tail):
  *   T = (hops + S - 1)(α + sβ + sγ') + tail·(α + sβ).
- * COLLSIM, rendezvous segments (s > E), blocking receive-then-send per segment: a rank
- * posts the receive of segment j+1 only after its send of j has completed, so, with
- * m_s = msg(s) = 2α + (s+1)β and d = α + sβ (the data part), derived from the transport's
- * rules and checked against simulations:
+ * COLLSIM (used for the reduce chain's rendezvous segments only; approximate, derived before
+ * the one-port transport): a rank posts the receive of segment j+1 only after its send of j
+ * has completed, so, with m_s = msg(s) = 2α + (s+1)β and d = α + sβ (the data part):
  *   hops = 1:  T = m_s + sγ' + (S-1)(max(α + β, sγ') + d)
  *   hops >= 2: T = hops(m_s + sγ') + (S-1)(m_s + d + sγ')
- *   plus tail·m_s (approximate).
- * COLLSIM, eager segments (s <= E): a rank's eager sends complete at once, so the S segments
- * of a hop travel together and arrive together: no pipelining. Broadcast (γ' = 0):
- *   T = hops(α + mβ) (+ tail·(α + mβ)), checked against simulations.
- * With γ' > 0 (approximate): the first hop delivers everything at α + mβ; if γ' >= β the
- * later hops are paced by the reductions (each segment alone on the link):
- *   T = α + mβ + S·sγ' + (hops-1)(α + sβ + sγ') + tail(α + sβ);
- * else the link stays busy and each hop costs about a whole message:
- *   T = hops(α + mβ + sγ') + (S-1)sγ' + tail(α + mβ).
+ *   plus tail·m_s. Eager segments: pipelined_tree_reducing.
  */
 static double
 pipeline_chain(const struct ctx *c, int hops, double m, double reduce_gamma, int tail)
@@ -578,25 +676,178 @@ pipeline_chain(const struct ctx *c, int hops, double m, double reduce_gamma, int
     double gs = s * reduce_gamma;
     if (c->textbook)
         return (hops + S - 1.0) * (c->a + s * c->b + gs) + tail * (c->a + s * c->b);
-    if (!is_eager(c, s)) {
-        double ms = msg(c, s), d = c->a + s * c->b;
-        double time = hops == 1 ? ms + gs + (S - 1.0) * (MAX(c->a + c->b, gs) + d)
-                                : hops * (ms + gs) + (S - 1.0) * (ms + d + gs);
-        return time + tail * ms;
+    double ms = msg(c, s), d = c->a + s * c->b;
+    double time = hops == 1 ? ms + gs + (S - 1.0) * (MAX(c->a + c->b, gs) + d)
+                            : hops * (ms + gs) + (S - 1.0) * (ms + d + gs);
+    return time + tail * ms;
+}
+
+/* ---------------------------------------------------------------- rank-by-rank evaluation */
+
+/*
+ * Some algorithms are evaluated rank by rank: every rank has a clock (the time its program
+ * reaches the next call) and a port (the time its last message through the port lands).
+ * collsim's rules for one message of m bytes from s to d, s at its send and d at (or past)
+ * the matching receive:
+ *  - eager: leaves at max(clock_s, port_s), lands α + max(m,1)β later; the send returns at
+ *    once and the receive completes at the landing (or when d gets there, if later);
+ *  - rendezvous: the envelope leaves at max(clock_s, port_s) and lands α + β later; the data
+ *    flows (α + mβ) once d has reached the receive; the send and the receive complete when
+ *    it has arrived.
+ * A rank's incoming transfers are taken not to overlap (exact when they do not; otherwise
+ * they would share its link).
+ */
+struct rank_clocks {
+    int p;
+    double *clock;
+    double *port;
+};
+
+static void
+clocks_init(struct rank_clocks *rc, int p)
+{
+    rc->p = p;
+    rc->clock = g_new0(double, p);
+    rc->port = g_new0(double, p);
+}
+
+static void
+clocks_free(struct rank_clocks *rc)
+{
+    g_free(rc->clock);
+    g_free(rc->port);
+}
+
+static double
+clocks_max(const struct rank_clocks *rc)
+{
+    double end = 0.0;
+    for (int r = 0; r < rc->p; r++)
+        end = MAX(end, rc->clock[r]);
+    return end;
+}
+
+/* One message s -> d of m bytes with blocking calls on both sides (MPI_Send, MPI_Recv), the
+ * receiver's clock at its receive: advances both clocks. `beta` per byte. */
+static void
+clocks_message(const struct ctx *c, struct rank_clocks *rc, int s, int d, double m, double beta)
+{
+    double leave = MAX(rc->clock[s], rc->port[s]);
+    if (is_eager(c, m)) {
+        rc->port[s] = leave + c->a + wire(c, m) * beta;
+        rc->clock[d] = MAX(rc->clock[d], rc->port[s]);
+        return;
     }
-    double whole = c->a + wire(c, m) * c->b;
-    if (reduce_gamma <= 0.0)
-        return (hops + tail) * whole;
-    if (reduce_gamma >= c->b)
-        return whole + S * gs + (hops - 1) * (c->a + s * c->b + gs) + tail * (c->a + s * c->b);
-    return hops * (whole + gs) + (S - 1.0) * gs + tail * whole;
+    rc->port[s] = leave + c->a + beta;
+    double arrival = MAX(rc->port[s], rc->clock[d]) + c->a + m * beta;
+    rc->clock[s] = rc->clock[d] = arrival;
+}
+
+/*
+ * One round of MPI_Sendrecv on every rank r with `active[r]` (NULL: all): r sends out[r]
+ * bytes to to[r] and receives from from[r] (to and from are inverse permutations on the
+ * active ranks). Clocks are those at entering the call; all messages of the round are
+ * computed from them, then the clocks advance.
+ */
+static void
+clocks_exchange(const struct ctx *c, struct rank_clocks *rc, const int *to, const int *from,
+                const double *out, const gboolean *active, double beta)
+{
+    int p = rc->p;
+    double *arrival = g_new(double, p); /* of r's message at to[r] */
+    double *done = g_new(double, p);    /* when r's send is complete */
+    for (int r = 0; r < p; r++) {
+        if (active != NULL && !active[r])
+            continue;
+        double leave = MAX(rc->clock[r], rc->port[r]);
+        if (is_eager(c, out[r])) {
+            rc->port[r] = leave + c->a + wire(c, out[r]) * beta;
+            arrival[r] = rc->port[r];
+            done[r] = rc->clock[r];
+        } else {
+            rc->port[r] = leave + c->a + beta;
+            arrival[r] = MAX(rc->port[r], rc->clock[to[r]]) + c->a + out[r] * beta;
+            done[r] = arrival[r];
+        }
+    }
+    for (int r = 0; r < p; r++)
+        if (active == NULL || active[r])
+            rc->clock[r] = MAX(MAX(rc->clock[r], done[r]), arrival[from[r]]);
+    g_free(arrival);
+    g_free(done);
+}
+
+/*
+ * Binomial scatter of blocks of m bytes from relative rank 0 (bcast's scatter phase): every
+ * rank's clock set to when it has its blocks and the root's port to its last landing.
+ * Node v sends v + 2^i (largest first) the min(2^i, p - v - 2^i) blocks of its subtree.
+ */
+static void
+clocks_binomial_scatter(const struct ctx *c, struct rank_clocks *rc, double m)
+{
+    int p = rc->p;
+    for (int v = 0; v < p; v++) {
+        int low = v == 0 ? 1 << ceil_log2(p) : v & -v;
+        for (int mask = low >> 1; mask > 0; mask >>= 1) {
+            if (v + mask >= p)
+                continue;
+            int blocks = MIN(mask, p - v - mask);
+            clocks_message(c, rc, v, v + mask, blocks * m, c->b);
+        }
+    }
+}
+
+/*
+ * MPICH's recursive-doubling allgather of blocks of m bytes on relative ranks, including the
+ * fix-up for p not a power of two (allgather_recursive_doubling.c): in round mask every rank
+ * whose partner r xor mask exists exchanges its group's blocks (cut at p) with it; in a
+ * group whose partner group is cut, the first `completed` ranks then pass the partner's
+ * blocks on along a binomial tree inside the group.
+ */
+static void
+clocks_recursive_doubling_allgather(const struct ctx *c, struct rank_clocks *rc, double m)
+{
+    int p = rc->p;
+    int *partner = g_new(int, p);
+    double *out = g_new(double, p);
+    gboolean *active = g_new(gboolean, p);
+    double beta = c->b * (1.0 + c->x);
+    for (int mask = 1; mask < p; mask <<= 1) {
+        for (int r = 0; r < p; r++) {
+            partner[r] = r ^ mask;
+            active[r] = partner[r] < p;
+            int group = r & ~(mask - 1);
+            out[r] = (MIN(group + mask, p) - group) * m;
+        }
+        clocks_exchange(c, rc, partner, partner, out, active, beta);
+        /* fix-ups, in the one group [g, g + mask) whose partner group is cut by p: sub-steps
+         * from mask/2 down to 1, senders before receivers in each */
+        int g = ((p - 1) / (2 * mask)) * (2 * mask);
+        for (int sub = mask >> 1; sub > 0 && g + mask < p; sub >>= 1) {
+            for (int r = g; r < g + mask; r++) {
+                int group = r & ~(mask - 1), peer = r ^ sub;
+                int partner_group = (r ^ mask) & ~(mask - 1);
+                if (!(partner_group > group && partner_group + mask > p))
+                    continue;
+                int completed = p - group - mask, tree_root = r & ~(2 * sub - 1);
+                if (completed <= 0 || peer >= p)
+                    continue;
+                if (peer > r && r < tree_root + completed && peer >= tree_root + completed)
+                    clocks_message(c, rc, r, peer, (p - group - mask) * m, c->b);
+            }
+        }
+    }
+    g_free(partner);
+    g_free(out);
+    g_free(active);
 }
 
 /* ---------------------------------------------------------------- barrier */
 
-/* linear: p-1 empty messages into rank 0, then p-1 out of it.
- * TEXTBOOK 2(p-1)α. COLLSIM: the p-1 one-byte messages arrive together at α + (p-1)β and
- * the answers likewise: 2α + 2(p-1)β. */
+/* linear: the p-1 others send an empty message (one byte) to rank 0 at once, which then
+ * releases them one after the other.
+ * TEXTBOOK 2(p-1)α. COLLSIM: the one-byte messages share rank 0's link and all arrive at
+ * α + (p-1)β; the releases leave one at a time: pα + 2(p-1)β. Exact. */
 static double
 barrier_linear(const struct ctx *c)
 {
@@ -604,34 +855,76 @@ barrier_linear(const struct ctx *c)
 }
 
 /* dissemination: L rounds; in round k every rank sends an empty message to r + 2^k and
- * receives one from r - 2^k (a shift): L·xmsg(0) = L(α + (1+x)β) in COLLSIM. */
+ * receives one from r - 2^k (a shift): L·xmsg(0) = L(α + (1+x)β) in COLLSIM. Exact. */
 static double
 barrier_dissemination(const struct ctx *c)
 {
     return ceil_log2(c->p) * xmsg(c, 0);
 }
 
-/* binomial: empty messages up a binomial tree to rank 0, then down it.
- * TEXTBOOK 2Lα (the root receives L messages, then sends L). COLLSIM at p = 2^F: up
- * F(α + β), down Fα + F(F+1)/2·β (a node's eager sends share its link). */
+/* binomial: empty messages up a binomial tree to rank 0 (children nearest first), then down
+ * it (farthest first). TEXTBOOK 2Lα. COLLSIM: the tree evaluators (arrivals sharing a
+ * parent's link; releases one after the other); at p = 2^F, 2F(α + β). Exact. */
 static double
 barrier_binomial(const struct ctx *c)
 {
     return tree_up_time(c, TREE_KNOMIAL, c->p, 2, 0, -1, 0) + knomial_down(c, c->p, 2, 0, -1);
 }
 
-/* recursive_doubling: p = 2^F: F pairwise exchanges (r xor 2^k) of empty messages.
- * Otherwise the r ranks above p2 first send to a partner below (1 message), the p2 low ranks
- * exchange F times, and the partners release the r ranks (1 message): 2·msg(0) + F·xmsg(0). */
+/*
+ * The exchange rounds of a recursive-doubling pattern among q = 2^F ranks starting at
+ * start[0..q) (start is updated to the end times): in round k rank r sends a message of m
+ * bytes to r xor 2^k and receives one from it (MPI_Sendrecv), with one port: a rank's
+ * message leaves at max(its start of the round, the landing of its previous message).
+ * `port` holds when each rank's port is free (updated). Eager messages only, no cross
+ * traffic (the partners' messages may not overlap).
+ */
+static void
+exchange_rounds(const struct ctx *c, int q, double m, double *start, double *port)
+{
+    double cost = msg(c, m);
+    double *launch = g_new(double, q);
+    for (int mask = 1; mask < q; mask <<= 1) {
+        for (int r = 0; r < q; r++) {
+            launch[r] = MAX(start[r], port[r]);
+            port[r] = launch[r] + cost;
+        }
+        for (int r = 0; r < q; r++)
+            start[r] = MAX(start[r], launch[r ^ mask] + cost);
+    }
+    g_free(launch);
+}
+
+/* recursive_doubling: p = 2^F: F pairwise exchanges (r xor 2^k) of empty messages:
+ * F·xmsg(0). Otherwise the r = p - p2 ranks above p2 first send to r - p2 (one message); the
+ * p2 low ranks exchange F times, those with a partner above starting one message late (an
+ * O(p log p) evaluation of the rounds with one port); then they release the partners.
+ * TEXTBOOK (F + 2)α. COLLSIM exact without cross traffic. */
 static double
 barrier_recursive_doubling(const struct ctx *c)
 {
-    double rounds = floor_log2(c->p) * xmsg(c, 0);
-    return is_pof2(c->p) ? rounds : rounds + 2.0 * msg(c, 0);
+    int p = c->p, F = floor_log2(p), q = 1 << F, extra = p - q;
+    if (is_pof2(p))
+        return F * xmsg(c, 0);
+    if (c->textbook)
+        return (F + 2.0) * c->a;
+    double *start = g_new(double, q), *port = g_new0(double, q);
+    for (int r = 0; r < q; r++)
+        start[r] = r < extra ? msg(c, 0) : 0.0;
+    exchange_rounds(c, q, 0, start, port);
+    double end = 0.0;
+    for (int r = 0; r < q; r++) {
+        end = MAX(end, start[r]);
+        if (r < extra)
+            end = MAX(end, MAX(start[r], port[r]) + msg(c, 0));
+    }
+    g_free(start);
+    g_free(port);
+    return end;
 }
 
 /* double_ring: a token goes round the ring 0 -> 1 -> … -> p-1 -> 0 twice: 2p messages, each
- * sent when the previous has arrived: 2p·msg(0). */
+ * sent when the previous has arrived: 2p·msg(0). Exact. */
 static double
 barrier_double_ring(const struct ctx *c)
 {
@@ -640,41 +933,112 @@ barrier_double_ring(const struct ctx *c)
 
 /* ---------------------------------------------------------------- bcast */
 
-/* linear: the root sends n to each of the p-1 others in turn.
- * TEXTBOOK (p-1)(α + nβ). COLLSIM: eager α + (p-1)nβ (all in flight together); rendezvous
- * (p-1)(2α + (n+1)β). */
+/* linear: the root sends n to each of the p-1 others in turn (blocking sends, one port):
+ * (p-1)·msg(n); TEXTBOOK (p-1)(α + nβ). Exact. */
 static double
 bcast_linear(const struct ctx *c)
 {
     return fan_out_equal(c, c->p - 1, c->n);
 }
 
-/* binomial: node r sends to r + 2^(L-1), …, r + 1 (those that exist), largest subtree first.
- * TEXTBOOK Lα + Lnβ (the root sends L messages in turn; every path fits under it).
- * COLLSIM rendezvous: L·msg(n). COLLSIM eager at p = 2^F: a node with j children delivers
- * them all at α + jnβ, and the path through the largest children costs
- * Σ_{j=1..F} (α + jnβ) = Fα + F(F+1)/2·nβ. */
+/* binomial: node r sends to r + 2^(L-1), …, r + 1 (those that exist), largest subtree first,
+ * one message after the other: the longest path of the tree, L·msg(n) (TEXTBOOK Lα + Lnβ).
+ * Exact: every rank receives one message only. */
 static double
 bcast_binomial(const struct ctx *c)
 {
     return knomial_down(c, c->p, 2, c->n, -1);
 }
 
-/* knomial: radix k; node r sends to r + j·k^i (j = 1 … k-1), largest k^i first.
- * TEXTBOOK at p = k^d: d(k-1)(α + nβ). COLLSIM rendezvous: d(k-1)·msg(n); eager at p = k^d:
- * Σ_{i=1..d} (α + i(k-1)nβ) = dα + (k-1)d(d+1)/2·nβ. */
+/* knomial: radix k; node r sends to r + j·k^i (j = 1 … k-1), largest k^i first, one after
+ * the other; at p = k^d: d(k-1)·msg(n). Exact. */
 static double
 bcast_knomial(const struct ctx *c)
 {
     return knomial_down(c, c->p, c->radix, c->n, -1);
 }
 
-/* pipeline_chain: root -> root+1 -> … (p-1 hops), n in segments; see pipeline_chain().
- * TEXTBOOK (p + S - 2)(α + sβ). */
+/* Segments of a pipeline: S = max(1, ⌈m/segment⌉) of `segment` bytes, the last one holding
+ * the rest (the algorithms' segment_items with a type size that divides the segment). */
+static double
+segment_count(const struct ctx *c, double m, double *last)
+{
+    double S = MAX(1.0, ceil(m / c->seg));
+    *last = m - (S - 1.0) * c->seg;
+    return S;
+}
+
+enum pipe_tree { PIPE_CHAIN, PIPE_HEAP_BINARY };
+
+/*
+ * A broadcast of m bytes pipelined in segments down a chain (relative rank v sends to v+1) or
+ * a heap binary tree (v to 2v+1 then 2v+2), every inner rank posting the receive of segment
+ * s+1 before waiting for segment s and then sending s to its children with blocking sends.
+ * Evaluated rank by rank and segment by segment, O(pS), with collsim's rules:
+ *  - one port: a message leaves at max(the sender's program time, the landing of its
+ *    previous message);
+ *  - eager: arrives α + sβ after leaving, the send returns at once;
+ *  - rendezvous: the envelope lands α + β after leaving; the data flows (α + sβ) once the
+ *    receiver waits for that segment (MPI_Wait: it has finished sending the previous one);
+ *    the send returns when the data has arrived.
+ * Every rank receives from its parent only, and a rank's messages never overlap: exact.
+ * With gamma > 0 (the reduce chain, eager segments) every rank but the first spends
+ * len·gamma on a segment before forwarding it, and `tail` adds one more rank receiving from
+ * the last (the root elsewhere): approximate, since a send queued behind the port while the
+ * rank reduces the next segment leaves only when the reduction ends (not counted).
+ */
+static double
+pipelined_tree_reducing(const struct ctx *c, enum pipe_tree shape, double m, double gamma,
+                        gboolean tail)
+{
+    int p = c->p, nodes = p + (tail ? 1 : 0); /* the tail: one more rank, receiving only */
+    double last;
+    double S = segment_count(c, m, &last);
+    double *arrival = g_new0(double, nodes), *now = g_new0(double, nodes);
+    double *port = g_new0(double, nodes);
+    for (double s = 0; s < S; s++) {
+        double len = s + 1 < S ? c->seg : last;
+        for (int v = 0; v < nodes; v++) {
+            now[v] = MAX(now[v], arrival[v]) + (v > 0 && v < p ? len * gamma : 0.0);
+            long long first = shape == PIPE_CHAIN ? v + 1LL : 2LL * v + 1;
+            long long past = shape == PIPE_CHAIN ? v + 2LL : 2LL * v + 3;
+            for (long long ch = first; ch < past && ch < nodes; ch++) {
+                double leave = MAX(now[v], port[v]);
+                if (is_eager(c, len)) {
+                    port[v] = leave + c->a + wire(c, len) * c->b;
+                    arrival[ch] = port[v];
+                } else {
+                    port[v] = leave + c->a + c->b;
+                    arrival[ch] = MAX(port[v], now[ch]) + c->a + len * c->b;
+                    now[v] = arrival[ch];
+                }
+            }
+        }
+    }
+    double end = 0.0;
+    for (int v = 0; v < nodes; v++)
+        end = MAX(end, now[v]);
+    g_free(arrival);
+    g_free(now);
+    g_free(port);
+    return end;
+}
+
+static double
+pipelined_tree(const struct ctx *c, enum pipe_tree shape, double m)
+{
+    return pipelined_tree_reducing(c, shape, m, 0.0, FALSE);
+}
+
+/* pipeline_chain: root -> root+1 -> … (p-1 hops), n in segments.
+ * TEXTBOOK (p + S - 2)(α + sβ). COLLSIM: pipelined_tree; with eager segments
+ * (p + S - 3)·msg(s) + msg(s_last). Exact. */
 static double
 bcast_pipeline_chain(const struct ctx *c)
 {
-    return pipeline_chain(c, c->p - 1, c->n, 0.0, 0);
+    if (c->textbook)
+        return pipeline_chain(c, c->p - 1, c->n, 0.0, 0);
+    return pipelined_tree(c, PIPE_CHAIN, c->n);
 }
 
 /*
@@ -692,9 +1056,9 @@ heap_binary_depth(int p)
     for (int b = -1; b <= top; b++) {
         long long i;
         if (b < 0)
-            i = p;                                            /* p itself */
+            i = p; /* p itself */
         else if (b == top)
-            i = (1LL << top) - 1;                             /* one bit shorter, all ones */
+            i = (1LL << top) - 1; /* one bit shorter, all ones */
         else if ((p >> b) & 1)
             i = ((long long)p & ~((1LL << (b + 1)) - 1)) | ((1LL << b) - 1);
         else
@@ -712,55 +1076,130 @@ heap_binary_depth(int p)
 }
 
 /*
- * pipeline_binary: a binary tree (children 2r+1, 2r+2 of relative rank r; height H = F),
- * each node forwarding every segment to its f = min(2, p-1) children in turn.
+ * pipeline_binary: a binary tree (children 2r+1, 2r+2 of relative rank r), each node
+ * forwarding every segment to its f = min(2, p-1) children in turn.
  * TEXTBOOK: the first segment reaches the last node after D messages (D = heap_binary_depth:
  * 2H - 2 for p = 2^H >= 4, 2H for p = 2^(H+1) - 1), then a segment leaves the root every f
- * messages: T = (f(S - 1) + D)(α + sβ).
- * COLLSIM (approximate): rendezvous segments as the chain, the parent's next send waiting for
- * the child to have forwarded the previous segment: f·H·msg(s) + (S-1)(f·msg(s) + α + sβ)
- * (leaves only: (S-1)·f·msg(s)); eager segments travel together: H(α + f·nβ).
+ * messages: T = (f(S - 1) + D)(α + sβ). COLLSIM: pipelined_tree. Exact.
  */
 static double
 bcast_pipeline_binary(const struct ctx *c)
 {
-    double s;
-    double S = segments(c, c->n, &s);
-    double f = MIN(2, c->p - 1), H = floor_log2(c->p);
-    if (c->textbook)
+    if (c->textbook) {
+        double s;
+        double S = segments(c, c->n, &s), f = MIN(2, c->p - 1);
         return (f * (S - 1.0) + heap_binary_depth(c->p)) * (c->a + s * c->b);
-    if (is_eager(c, s))
-        return H * (c->a + f * wire(c, c->n) * c->b);
-    double ms = msg(c, s);
-    double period = H >= 2 ? f * ms + c->a + s * c->b : f * ms;
-    return f * H * ms + (S - 1.0) * period;
+    }
+    return pipelined_tree(c, PIPE_HEAP_BINARY, c->n);
+}
+
+/* The split binary tree of bcast_split_binary.c: parent and children of relative rank v. */
+static int
+split_tree_links(long long v, int p, long long children[2])
+{
+    long long level = 1;
+    while (v >= 2 * level - 1)
+        level *= 2;
+    int k = 0;
+    for (int i = 1; i <= 2; i++)
+        if (v + i * level < p)
+            children[k++] = v + i * level;
+    return k;
 }
 
 /*
- * split_binary (Open MPI's split binary tree): the root sends the first half of the message
- * down its left subtree and the second half down its right one, both pipelined in segments
- * (S_h = ⌈(n/2)/segment⌉ of s_h bytes), then every rank exchanges halves with its partner in
- * the other subtree (n/2 bytes each way). p = 2: one message of n.
+ * split_binary (Open MPI's split binary tree): the root sends the first half down the subtree
+ * of rank 1 and the second half down that of rank 2, alternating segments; every rank
+ * forwards its half's segments to its children; then ranks 2j-1 and 2j swap halves
+ * (MPI_Sendrecv), and for even p the root sends the second half to p-1. p = 2: one message.
  * TEXTBOOK: 2(H + S_h - 1)(α + s_hβ) + α + (n/2)β, H = F.
- * COLLSIM (approximate): rendezvous segments: 2(H + S_h - 1)·msg(s_h) + xmsg(n/2); eager
- * segments travel together, a node sending its half to both children: H(α + nβ) + xmsg(n/2).
+ * COLLSIM (approximate): evaluated rank by rank as pipelined_tree, then the swaps; not
+ * counted: a partner's eager half arriving while a rank still receives its own segments
+ * shares its link (both arrive later), and cross traffic.
  */
 static double
 bcast_split_binary(const struct ctx *c)
 {
-    if (c->p == 2)
+    int p = c->p;
+    if (p == 2)
         return msg(c, c->n);
-    double half = c->n / 2.0, s;
-    double S = segments(c, half, &s), H = floor_log2(c->p);
-    if (c->textbook)
+    double half = c->n / 2.0;
+    if (c->textbook) {
+        double s;
+        double S = segments(c, half, &s), H = floor_log2(p);
         return 2.0 * (H + S - 1.0) * (c->a + s * c->b) + c->a + half * c->b;
-    if (is_eager(c, s))
-        return H * (c->a + 2.0 * wire(c, half) * c->b) + xmsg(c, half);
-    return 2.0 * (H + S - 1.0) * msg(c, s) + xmsg(c, half);
+    }
+    double last;
+    double S = segment_count(c, half, &last);
+    double *arrival = g_new0(double, p), *now = g_new0(double, p), *port = g_new0(double, p);
+    for (double s = 0; s < S; s++) {
+        double len = s + 1 < S ? c->seg : last;
+        for (int v = 0; v < p; v++) {
+            long long children[2];
+            int k = split_tree_links(v, p, children);
+            now[v] = MAX(now[v], arrival[v]);
+            for (int i = 0; i < k; i++) {
+                long long ch = children[i];
+                double leave = MAX(now[v], port[v]);
+                if (is_eager(c, len)) {
+                    port[v] = leave + c->a + wire(c, len) * c->b;
+                    arrival[ch] = port[v];
+                } else {
+                    port[v] = leave + c->a + c->b;
+                    arrival[ch] = MAX(port[v], now[ch]) + c->a + len * c->b;
+                    now[v] = arrival[ch];
+                }
+            }
+        }
+    }
+    /* the swaps: ranks (a, b) each send the other their half */
+    double end = 0.0;
+    for (int v = 0; v < p; v++)
+        end = MAX(end, now[v]);
+    for (int a = (p % 2 == 0) ? 0 : 1; a < p; a += 2) {
+        int b = a == 0 ? p - 1 : a + 1;
+        if (b >= p)
+            break;
+        double into[2];
+        int pair[2] = {a, b};
+        for (int i = 0; i < 2; i++) {
+            int from = pair[i], to = pair[1 - i];
+            if (from == 0 && i == 1)
+                continue;
+            double leave = MAX(now[from], port[from]);
+            if (is_eager(c, half))
+                into[1 - i] = leave + (a == 0 ? msg(c, half) : xmsg(c, half));
+            else
+                into[1 - i] = MAX(leave + c->a + c->b, now[to]) + c->a +
+                              half * c->b * (a == 0 ? 1.0 : 1.0 + c->x);
+        }
+        if (a == 0) {
+            end = MAX(end, MAX(now[b], into[1]));
+            if (!is_eager(c, half))
+                end = MAX(end, into[1]);
+            continue;
+        }
+        end = MAX(end, MAX(now[a], into[0]));
+        end = MAX(end, MAX(now[b], into[1]));
+    }
+    g_free(arrival);
+    g_free(now);
+    g_free(port);
+    return end;
 }
 
-/* scatter_ring_allgather (van de Geijn): binomial scatter of the p blocks of n/p, then a ring
- * allgather of p-1 shifts. TEXTBOOK at p = 2^F: (F + p - 1)α + 2((p-1)/p)nβ (Thakur et al.). */
+/*
+ * scatter_ring_allgather (van de Geijn): binomial scatter of the p blocks of n/p, then a ring
+ * allgather of p-1 shifts. TEXTBOOK at p = 2^F: (F + p - 1)α + 2((p-1)/p)nβ (Thakur et al.).
+ * COLLSIM: the scatter's time T_s plus (p-1)·xmsg(n/p), although each rank starts the ring
+ * as soon as it has its blocks: no step of the ring takes more than one message after the
+ * later of its two ranks is there (by induction every rank is done with step i by
+ * T_s + i·xmsg), and the rank that gets its block last at T_s starts a chain of p-1
+ * messages, each needing the previous one (its successor forwards what it received). Exact
+ * when p divides the count (equal blocks), unless an early ring message reached a rank while
+ * its scatter message is still arriving (they would share its link): not seen at any p from
+ * 3 to 16 (tests/coll/check_timing.c runs 5, 8, 12, 16). With cross traffic: approximate.
+ */
 static double
 bcast_scatter_ring_allgather(const struct ctx *c)
 {
@@ -768,69 +1207,119 @@ bcast_scatter_ring_allgather(const struct ctx *c)
     return knomial_down(c, c->p, 2, 0, block) + (c->p - 1) * xmsg(c, block);
 }
 
-/* scatter_recursive_doubling_allgather: binomial scatter, then recursive-doubling allgather.
- * TEXTBOOK at p = 2^F: 2Fα + 2((p-1)/p)nβ (Thakur et al.). Non-pof2 approximate. */
+/* scatter_recursive_doubling_allgather: binomial scatter, then recursive-doubling allgather
+ * with MPICH's fix-ups for p not a power of two. TEXTBOOK at p = 2^F: 2Fα + 2((p-1)/p)nβ
+ * (Thakur et al.). COLLSIM: rank by rank as scatter_ring_allgather; approximate for the
+ * same reason. */
 static double
 bcast_scatter_recursive_doubling_allgather(const struct ctx *c)
 {
     double block = c->n / c->p;
-    return knomial_down(c, c->p, 2, 0, block) + recursive_doubling_allgather(c, block);
+    if (c->textbook)
+        return knomial_down(c, c->p, 2, 0, block) + recursive_doubling_allgather(c, block);
+    struct rank_clocks rc;
+    clocks_init(&rc, c->p);
+    clocks_binomial_scatter(c, &rc, block);
+    clocks_recursive_doubling_allgather(c, &rc, block);
+    double end = clocks_max(&rc);
+    clocks_free(&rc);
+    return end;
 }
 
 /* ---------------------------------------------------------------- scatter, gather */
 
-/* linear scatter(v): the root sends each rank its block of n in turn: as bcast linear. */
+/* linear scatter(v): the root posts a send of each rank's block at once (MPI_Isend, then
+ * MPI_Waitall). Eager: one after the other through the port, (p-1)·msg(n). Rendezvous: the
+ * envelopes leave one after the other and every data transfer shares the root's link from
+ * its envelope's landing on (isend_rendezvous). TEXTBOOK (p-1)(α + nβ). Exact. */
 static double
 scatter_linear(const struct ctx *c)
 {
-    return fan_out_equal(c, c->p - 1, c->n);
+    return fan_out_posted(c, (guint)(c->p - 1), c->n);
 }
 
 /* binomial scatter: node r sends r + 2^i the blocks of its subtree (2^i·n or fewer), largest
- * first. TEXTBOOK at p = 2^F: Fα + (p-1)nβ (Thakur et al.'s lg p α + ((p-1)/p)·pn·β). */
+ * first, one message after the other. TEXTBOOK at p = 2^F: Fα + (p-1)nβ (Thakur et al.'s
+ * lg p α + ((p-1)/p)·pn·β). Exact. */
 static double
 scatter_binomial(const struct ctx *c)
 {
     return knomial_down(c, c->p, 2, 0, c->n);
 }
 
-/* linear gather(v): every rank sends its block to the root, which receives in rank order.
- * TEXTBOOK (p-1)(α + nβ). COLLSIM: eager α + (p-1)nβ; rendezvous α + (p-1)β (envelopes) +
- * (p-1)(α + nβ). */
+/* binomial scatterv: as scatter, but a subtree of j > 1 ranks first gets their sizes (j ints,
+ * one more message) and then its blocks. Exact. */
+static double
+scatterv_binomial(const struct ctx *c)
+{
+    struct tree *t = g_new(struct tree, 1);
+    tree_init(t, c, TREE_KNOMIAL, 2, 0, c->n, 0.0);
+    t->announce = TRUE;
+    double time = tree_down(t, c->p);
+    g_free(t);
+    return time;
+}
+
+/* linear gather(v): every rank sends its block to the root, which has posted all receives
+ * (MPI_Irecv, then MPI_Waitall): fan_in_posted, eager α + (p-1)·max(n,1)β, rendezvous
+ * 2α + (p-1)(n+1)β. TEXTBOOK (p-1)(α + nβ). Exact. */
 static double
 gather_linear(const struct ctx *c)
 {
-    return fan_in_equal(c, c->p - 1, c->n, 0);
+    return fan_in_posted(c, c->p - 1, c->n);
 }
 
 /* binomial gather: node r receives from r + 1, r + 2, r + 4 … their subtrees' blocks, then
- * sends its own subtree's to its parent. TEXTBOOK at p = 2^F: Fα + (p-1)nβ. */
+ * sends its own subtree's to its parent. TEXTBOOK at p = 2^F: Fα + (p-1)nβ. COLLSIM: the
+ * tree evaluator (a node's children arriving together share its link). Exact. */
 static double
 gather_binomial(const struct ctx *c)
 {
     return tree_up_time(c, TREE_KNOMIAL, c->p, 2, 0, c->n, 0);
 }
 
+/* binomial gatherv: as gather, but a rank whose parent is not the root first tells it how
+ * many bytes its subtree holds (one int, one more message through its port). Exact. */
+static double
+gatherv_binomial(const struct ctx *c)
+{
+    struct tree *t = g_new(struct tree, 1);
+    tree_init(t, c, TREE_KNOMIAL, 2, 0, c->n, 0.0);
+    t->announce = TRUE;
+    double time = tree_up(t, c->p, TRUE);
+    g_free(t);
+    return time;
+}
+
 /* ---------------------------------------------------------------- allgather(v) */
 
-/* ring: p-1 shifts of one block: (p-1)·xmsg(n). TEXTBOOK (p-1)α + (p-1)nβ. */
+/* ring: p-1 shifts of one block: (p-1)·xmsg(n). TEXTBOOK (p-1)α + (p-1)nβ. Exact. */
 static double
 allgather_ring(const struct ctx *c)
 {
     return (c->p - 1) * xmsg(c, c->n);
 }
 
-/* recursive_doubling: see recursive_doubling_allgather(). TEXTBOOK at p = 2^F:
- * Fα + (p-1)nβ. */
+/* recursive_doubling: TEXTBOOK at p = 2^F: Fα + (p-1)nβ (recursive_doubling_allgather()).
+ * COLLSIM: p = 2^F: Σ xmsg(2^k n), exact. Otherwise rank by rank with MPICH's fix-up
+ * messages (clocks_recursive_doubling_allgather); approximate: a fix-up message may share a
+ * link with an exchange. */
 static double
 allgather_recursive_doubling(const struct ctx *c)
 {
-    return recursive_doubling_allgather(c, c->n);
+    if (c->textbook || is_pof2(c->p))
+        return recursive_doubling_allgather(c, c->n);
+    struct rank_clocks rc;
+    clocks_init(&rc, c->p);
+    clocks_recursive_doubling_allgather(c, &rc, c->n);
+    double end = clocks_max(&rc);
+    clocks_free(&rc);
+    return end;
 }
 
 /* bruck: L rounds; in round k every rank sends min(2^k, p - 2^k) blocks to r - 2^k and
  * receives as many from r + 2^k (p-1 blocks in all), then rotates locally.
- * TEXTBOOK Lα + (p-1)nβ. */
+ * TEXTBOOK Lα + (p-1)nβ. Exact (every rank sends as much in every round). */
 static double
 allgather_bruck(const struct ctx *c)
 {
@@ -842,7 +1331,8 @@ allgather_bruck(const struct ctx *c)
 
 /* neighbor_exchange (Chen et al.; Open MPI): p even: one exchange of 1 block with one
  * neighbour, then p/2 - 1 exchanges of 2 blocks alternating neighbours:
- * xmsg(n) + (p/2 - 1)·xmsg(2n); TEXTBOOK (p/2)α + (p-1)nβ. Odd p: Open MPI runs the ring. */
+ * xmsg(n) + (p/2 - 1)·xmsg(2n); TEXTBOOK (p/2)α + (p-1)nβ. Exact. (Odd p is refused by the
+ * registry; the formula then gives the ring's.) */
 static double
 allgather_neighbor_exchange(const struct ctx *c)
 {
@@ -851,8 +1341,9 @@ allgather_neighbor_exchange(const struct ctx *c)
     return xmsg(c, c->n) + (c->p / 2 - 1) * xmsg(c, 2.0 * c->n);
 }
 
-/* gather_bcast: binomial gather of the blocks to rank 0, then binomial broadcast of all p·n.
- * TEXTBOOK at p = 2^F: Fα + (p-1)nβ + F(α + pnβ). */
+/* gather_bcast: binomial gather of the blocks to rank 0, then binomial broadcast of all p·n
+ * from rank 0, every other rank waiting for it. TEXTBOOK at p = 2^F:
+ * Fα + (p-1)nβ + F(α + pnβ). Exact. */
 static double
 allgather_gather_bcast(const struct ctx *c)
 {
@@ -861,9 +1352,9 @@ allgather_gather_bcast(const struct ctx *c)
 
 /* ---------------------------------------------------------------- alltoall(v,w) */
 
-/* pairwise: p-1 exchanges; at step k rank r sends its block to r + k (or r xor k) and receives
- * from r - k: (p-1)·xmsg(n). TEXTBOOK (p-1)(α + nβ) (Thakur et al. write nβ for the p-1
- * blocks sent, n their total). */
+/* pairwise: p-1 exchanges; at step k rank r sends its block to r xor k (p = 2^F) or r + k and
+ * receives from r xor k or r - k: (p-1)·xmsg(n). TEXTBOOK (p-1)(α + nβ) (Thakur et al. write
+ * nβ for the p-1 blocks sent, n their total). Exact. */
 static double
 alltoall_pairwise(const struct ctx *c)
 {
@@ -872,7 +1363,8 @@ alltoall_pairwise(const struct ctx *c)
 
 /* bruck: L rounds; in round k every rank sends the blocks whose index has bit k set,
  * cnt_k = #{j < p : bit k of j is 1} (p/2 at p = 2^F), to r + 2^k.
- * TEXTBOOK at p = 2^F: Fα + F(p/2)nβ (Thakur et al.'s lg p α + (n/2) lg p β, n = pn here). */
+ * TEXTBOOK at p = 2^F: Fα + F(p/2)nβ (Thakur et al.'s lg p α + (n/2) lg p β, n = pn here).
+ * Exact. */
 static double
 alltoall_bruck(const struct ctx *c)
 {
@@ -885,20 +1377,20 @@ alltoall_bruck(const struct ctx *c)
     return time;
 }
 
-/* linear: every rank posts all its receives and sends at once, then waits for them all.
- * TEXTBOOK (one port) (p-1)(α + nβ). COLLSIM: the p-1 transfers out of each rank share its
- * link while p-1 come in (cross traffic): eager α + (p-1)nβ(1+x); rendezvous
- * 2α + (p-1)(n+1)β(1+x) (envelopes, then all data). */
+/* linear: every rank posts all its receives and sends at once (to r - 1, r - 2, …), then
+ * waits for them all. TEXTBOOK (one port) (p-1)(α + nβ). COLLSIM eager: the messages leave
+ * one after the other and in each slot every rank receives one: (p-1)·xmsg(n). Rendezvous:
+ * as the linear scatter's (isend_rendezvous), every link carrying the same flows by
+ * symmetry, β(1+x) for the reverse traffic. Exact. */
 static double
 alltoall_linear(const struct ctx *c)
 {
     double k = c->p - 1;
     if (c->textbook)
         return k * (c->a + c->n * c->b);
-    double bx = c->b * (1.0 + c->x);
     if (is_eager(c, c->n))
-        return c->a + k * wire(c, c->n) * bx;
-    return 2.0 * c->a + k * (c->n + 1.0) * bx;
+        return k * xmsg(c, c->n);
+    return isend_rendezvous(c, (guint)k, c->n, c->b * (1.0 + c->x));
 }
 
 /* ring: at step k = 1 … p-1 rank r sends to r + k and receives from r - k: as pairwise. */
@@ -974,7 +1466,12 @@ reduce_in_order_binary(const struct ctx *c)
 static double
 reduce_pipeline_chain(const struct ctx *c)
 {
-    return pipeline_chain(c, c->p - 1, c->n, c->g, c->root != c->p - 1);
+    if (c->textbook || !is_eager(c, MIN(c->n, c->seg)))
+        return pipeline_chain(c, c->p - 1, c->n, c->g, c->root != c->p - 1);
+    /* eager segments, one port: as the broadcast's pipeline, each rank reducing a segment
+     * before forwarding it; approximate: a queued send whose port frees while the rank is
+     * reducing the next segment leaves only when the reduction ends */
+    return pipelined_tree_reducing(c, PIPE_CHAIN, c->n, c->g, c->root != c->p - 1);
 }
 
 /*
@@ -1100,7 +1597,7 @@ allreduce_rabenseifner(const struct ctx *c)
 static double
 reduce_scatter_reduce_then_scatter(const struct ctx *c)
 {
-    return reduce_in_order_binary_to(c, 0) + fan_out_equal(c, c->p - 1, c->n / c->p);
+    return reduce_in_order_binary_to(c, 0) + fan_out_posted(c, (guint)(c->p - 1), c->n / c->p);
 }
 
 /* recursive_halving: p = 2^F: Σ_{k=1..F} (xmsg(n/2^k) + (n/2^k)γ);
@@ -1181,10 +1678,16 @@ exscan_recursive_doubling(const struct ctx *c)
 /* ---------------------------------------------------------------- the table */
 
 enum {
-    NEEDS_SEGMENT = 1 << 0, /* uses segment_bytes */
-    NEEDS_RADIX = 1 << 1,   /* uses radix */
-    ROOTED = 1 << 2,        /* uses root */
-    APPROXIMATE = 1 << 3,   /* COLLSIM mode is approximate */
+    NEEDS_SEGMENT = 1 << 0,        /* uses segment_bytes */
+    NEEDS_RADIX = 1 << 1,          /* uses radix */
+    ROOTED = 1 << 2,               /* uses root */
+    APPROXIMATE = 1 << 3,          /* COLLSIM mode is approximate */
+    APPROXIMATE_NON_POF2 = 1 << 4, /* COLLSIM mode is exact at power-of-two p only */
+    SYMMETRIC = 1 << 5,            /* every rank does the same at the same time: cross traffic is
+                                      counted exactly (β(1+x)); otherwise exact without it only */
+    ONE_WAY = 1 << 8,              /* no rank sends while a transfer into it flows, so the reverse
+                                      traffic meets no other flow: exact with cross traffic too */
+    MOVES_DATA = 1 << 6,           /* data movement: a call of 0 bytes returns at once */
 };
 
 struct row {
@@ -1198,112 +1701,120 @@ struct row {
 #define LIN "(p-1)(a + n b)"
 
 static const struct row rows[] = {
-    {"barrier", "linear", barrier_linear, 0, "2(p-1)a"},
-    {"barrier", "dissemination", barrier_dissemination, 0, "ceil(lg p) a"},
-    {"barrier", "binomial", barrier_binomial, 0, "2 ceil(lg p) a"},
-    {"barrier", "recursive_doubling", barrier_recursive_doubling, 0,
+    {"barrier", "linear", barrier_linear, ONE_WAY, "2(p-1)a"},
+    {"barrier", "dissemination", barrier_dissemination, SYMMETRIC, "ceil(lg p) a"},
+    {"barrier", "binomial", barrier_binomial, ONE_WAY, "2 ceil(lg p) a"},
+    {"barrier", "recursive_doubling", barrier_recursive_doubling, SYMMETRIC | APPROXIMATE_NON_POF2,
      "lg p a (pof2); (floor(lg p) + 2) a otherwise"},
-    {"barrier", "double_ring", barrier_double_ring, 0, "2p a"},
+    {"barrier", "double_ring", barrier_double_ring, ONE_WAY, "2p a"},
 
-    {"bcast", "linear", bcast_linear, ROOTED, LIN},
-    {"bcast", "binomial", bcast_binomial, ROOTED, "ceil(lg p)(a + n b)"},
-    {"bcast", "knomial", bcast_knomial, ROOTED | NEEDS_RADIX, "(k-1) log_k p (a + n b) (p = k^d)"},
-    {"bcast", "pipeline_chain", bcast_pipeline_chain, ROOTED | NEEDS_SEGMENT | APPROXIMATE,
+    {"bcast", "linear", bcast_linear, ROOTED | MOVES_DATA | ONE_WAY, LIN},
+    {"bcast", "binomial", bcast_binomial, ROOTED | MOVES_DATA | ONE_WAY, "ceil(lg p)(a + n b)"},
+    {"bcast", "knomial", bcast_knomial, ROOTED | NEEDS_RADIX | MOVES_DATA | ONE_WAY,
+     "(k-1) log_k p (a + n b) (p = k^d)"},
+    {"bcast", "pipeline_chain", bcast_pipeline_chain, ROOTED | NEEDS_SEGMENT | MOVES_DATA,
      "(p + S - 2)(a + s b), S = ceil(n/s)"},
-    {"bcast", "pipeline_binary", bcast_pipeline_binary, ROOTED | NEEDS_SEGMENT | APPROXIMATE,
+    {"bcast", "pipeline_binary", bcast_pipeline_binary, ROOTED | NEEDS_SEGMENT | MOVES_DATA,
      "(2(S - 1) + D)(a + s b), D = 2 lg p - 2 (p = 2^k >= 4)"},
-    {"bcast", "split_binary", bcast_split_binary, ROOTED | NEEDS_SEGMENT | APPROXIMATE,
+    {"bcast", "split_binary", bcast_split_binary, ROOTED | NEEDS_SEGMENT | MOVES_DATA | APPROXIMATE,
      "2(floor(lg p) + S/2 - 1)(a + s b) + a + (n/2) b"},
-    {"bcast", "scatter_ring_allgather", bcast_scatter_ring_allgather, ROOTED,
+    {"bcast", "scatter_ring_allgather", bcast_scatter_ring_allgather, ROOTED | MOVES_DATA,
      "(lg p + p - 1) a + 2 ((p-1)/p) n b"},
     {"bcast", "scatter_recursive_doubling_allgather", bcast_scatter_recursive_doubling_allgather,
-     ROOTED | APPROXIMATE, "2 lg p a + 2 ((p-1)/p) n b"},
+     ROOTED | MOVES_DATA | APPROXIMATE_NON_POF2, "2 lg p a + 2 ((p-1)/p) n b"},
 
-    {"scatter", "linear", scatter_linear, ROOTED, LIN},
-    {"scatter", "binomial", scatter_binomial, ROOTED, "lg p a + (p-1) n b"},
-    {"scatterv", "linear", scatter_linear, ROOTED, LIN},
-    {"gather", "linear", gather_linear, ROOTED, LIN},
-    {"gather", "binomial", gather_binomial, ROOTED, "lg p a + (p-1) n b"},
-    {"gatherv", "linear", gather_linear, ROOTED, LIN},
+    {"scatter", "linear", scatter_linear, ROOTED | MOVES_DATA | ONE_WAY, LIN},
+    {"scatter", "binomial", scatter_binomial, ROOTED | MOVES_DATA | ONE_WAY, "lg p a + (p-1) n b"},
+    {"scatterv", "linear", scatter_linear, ROOTED | MOVES_DATA | ONE_WAY, LIN},
+    {"scatterv", "binomial", scatterv_binomial, ROOTED | MOVES_DATA | ONE_WAY,
+     "lg p a + (p-1) n b, plus (a + 4 j b) before each subtree of j > 1 ranks"},
+    {"gather", "linear", gather_linear, ROOTED | MOVES_DATA | ONE_WAY, LIN},
+    {"gather", "binomial", gather_binomial, ROOTED | MOVES_DATA | ONE_WAY, "lg p a + (p-1) n b"},
+    {"gatherv", "linear", gather_linear, ROOTED | MOVES_DATA | ONE_WAY, LIN},
+    {"gatherv", "binomial", gatherv_binomial, ROOTED | MOVES_DATA | ONE_WAY,
+     "lg p a + (p-1) n b, plus (a + 4 b) from each rank whose parent is not the root"},
 
-    {"allgather", "ring", allgather_ring, 0, "(p-1) a + (p-1) n b"},
-    {"allgather", "recursive_doubling", allgather_recursive_doubling, APPROXIMATE,
-     "lg p a + (p-1) n b"},
-    {"allgather", "bruck", allgather_bruck, 0, "ceil(lg p) a + (p-1) n b"},
-    {"allgather", "neighbor_exchange", allgather_neighbor_exchange, 0, "(p/2) a + (p-1) n b"},
-    {"allgather", "gather_bcast", allgather_gather_bcast, 0,
+    {"allgather", "ring", allgather_ring, SYMMETRIC | MOVES_DATA, "(p-1) a + (p-1) n b"},
+    {"allgather", "recursive_doubling", allgather_recursive_doubling,
+     SYMMETRIC | APPROXIMATE_NON_POF2 | MOVES_DATA, "lg p a + (p-1) n b"},
+    {"allgather", "bruck", allgather_bruck, SYMMETRIC | MOVES_DATA, "ceil(lg p) a + (p-1) n b"},
+    {"allgather", "neighbor_exchange", allgather_neighbor_exchange, SYMMETRIC | MOVES_DATA,
+     "(p/2) a + (p-1) n b"},
+    {"allgather", "gather_bcast", allgather_gather_bcast, MOVES_DATA | ONE_WAY,
      "lg p a + (p-1) n b + lg p (a + p n b)"},
-    {"allgatherv", "ring", allgather_ring, 0, "(p-1) a + (p-1) n b"},
-    {"allgatherv", "recursive_doubling", allgather_recursive_doubling, APPROXIMATE,
-     "lg p a + (p-1) n b"},
-    {"allgatherv", "bruck", allgather_bruck, 0, "ceil(lg p) a + (p-1) n b"},
-    {"allgatherv", "neighbor_exchange", allgather_neighbor_exchange, 0, "(p/2) a + (p-1) n b"},
-    {"allgatherv", "gather_bcast", allgather_gather_bcast, 0,
+    {"allgatherv", "ring", allgather_ring, SYMMETRIC | MOVES_DATA, "(p-1) a + (p-1) n b"},
+    {"allgatherv", "recursive_doubling", allgather_recursive_doubling,
+     SYMMETRIC | APPROXIMATE_NON_POF2 | MOVES_DATA, "lg p a + (p-1) n b"},
+    {"allgatherv", "bruck", allgather_bruck, SYMMETRIC | MOVES_DATA, "ceil(lg p) a + (p-1) n b"},
+    {"allgatherv", "neighbor_exchange", allgather_neighbor_exchange, SYMMETRIC | MOVES_DATA,
+     "(p/2) a + (p-1) n b"},
+    {"allgatherv", "gather_bcast", allgather_gather_bcast, MOVES_DATA | ONE_WAY,
      "lg p a + (p-1) n b + lg p (a + p n b)"},
 
-    {"alltoall", "pairwise", alltoall_pairwise, 0, LIN},
-    {"alltoall", "bruck", alltoall_bruck, 0, "lg p a + lg p (p/2) n b"},
-    {"alltoall", "linear", alltoall_linear, 0, LIN},
-    {"alltoall", "ring", alltoall_ring, 0, LIN},
-    {"alltoallv", "pairwise", alltoall_pairwise, 0, LIN},
-    {"alltoallv", "bruck", alltoall_bruck, 0, "lg p a + lg p (p/2) n b"},
-    {"alltoallv", "linear", alltoall_linear, 0, LIN},
-    {"alltoallv", "ring", alltoall_ring, 0, LIN},
-    {"alltoallw", "pairwise", alltoall_pairwise, 0, LIN},
-    {"alltoallw", "bruck", alltoall_bruck, 0, "lg p a + lg p (p/2) n b"},
-    {"alltoallw", "linear", alltoall_linear, 0, LIN},
-    {"alltoallw", "ring", alltoall_ring, 0, LIN},
+    {"alltoall", "pairwise", alltoall_pairwise, SYMMETRIC | MOVES_DATA, LIN},
+    {"alltoall", "bruck", alltoall_bruck, SYMMETRIC | MOVES_DATA, "lg p a + lg p (p/2) n b"},
+    {"alltoall", "linear", alltoall_linear, SYMMETRIC | MOVES_DATA, LIN},
+    {"alltoall", "ring", alltoall_ring, SYMMETRIC | MOVES_DATA, LIN},
+    {"alltoallv", "pairwise", alltoall_pairwise, SYMMETRIC | MOVES_DATA, LIN},
+    {"alltoallv", "linear", alltoall_linear, SYMMETRIC | MOVES_DATA, LIN},
+    {"alltoallv", "ring", alltoall_ring, SYMMETRIC | MOVES_DATA, LIN},
+    {"alltoallw", "pairwise", alltoall_pairwise, SYMMETRIC | MOVES_DATA, LIN},
+    {"alltoallw", "linear", alltoall_linear, SYMMETRIC | MOVES_DATA, LIN},
 
-    {"reduce", "chain", reduce_chain, ROOTED, "(p-1)(a + n b + n c) + [root != p-1](a + n b)"},
-    {"reduce", "linear", reduce_linear, ROOTED, "(p-1)(a + n b + n c)"},
-    {"reduce", "binomial", reduce_binomial, ROOTED, "ceil(lg p)(a + n b + n c)"},
-    {"reduce", "in_order_binary", reduce_in_order_binary, ROOTED,
+    {"reduce", "chain", reduce_chain, ROOTED | ONE_WAY,
+     "(p-1)(a + n b + n c) + [root != p-1](a + n b)"},
+    {"reduce", "linear", reduce_linear, ROOTED | ONE_WAY, "(p-1)(a + n b + n c)"},
+    {"reduce", "binomial", reduce_binomial, ROOTED | ONE_WAY, "ceil(lg p)(a + n b + n c)"},
+    {"reduce", "in_order_binary", reduce_in_order_binary, ROOTED | APPROXIMATE,
      "2 floor(lg p)(a + n b + n c) + [root != p-1](a + n b) (p = 2^k - 1)"},
-    {"reduce", "knomial", reduce_knomial, ROOTED | NEEDS_RADIX,
+    {"reduce", "knomial", reduce_knomial, ROOTED | NEEDS_RADIX | APPROXIMATE,
      "(k-1) log_k p (a + n b + n c) (p = k^d)"},
     {"reduce", "pipeline_chain", reduce_pipeline_chain, ROOTED | NEEDS_SEGMENT | APPROXIMATE,
      "(p + S - 2)(a + s b + s c) + [root != p-1](a + s b)"},
     {"reduce", "pipeline_binary", reduce_pipeline_binary, ROOTED | NEEDS_SEGMENT | APPROXIMATE,
      "2(floor(lg p) + S - 1)(a + s b + s c) + [root != p-1](a + s b)"},
-    {"reduce", "rabenseifner", reduce_rabenseifner, ROOTED,
+    {"reduce", "rabenseifner", reduce_rabenseifner, ROOTED | APPROXIMATE_NON_POF2,
      "2 lg p a + 2((p-1)/p) n b + ((p-1)/p) n c (pof2); "
      "(2 floor(lg p) + 1) a + (2(p-1)/p + 1) n b + (1 + (p-1)/p) n c otherwise"},
 
-    {"allreduce", "reduce_bcast", allreduce_reduce_bcast, 0,
+    {"allreduce", "reduce_bcast", allreduce_reduce_bcast, APPROXIMATE,
      "2 floor(lg p)(a + n b + n c) + (a + n b) + ceil(lg p)(a + n b)"},
-    {"allreduce", "recursive_doubling", allreduce_recursive_doubling, 0,
+    {"allreduce", "recursive_doubling", allreduce_recursive_doubling, APPROXIMATE_NON_POF2,
      "lg p (a + n b + n c) (pof2); + 2(a + n b) + n c otherwise"},
-    {"allreduce", "halving_doubling", allreduce_halving_doubling, 0,
+    {"allreduce", "halving_doubling", allreduce_halving_doubling, APPROXIMATE_NON_POF2,
      "ceil(lg p)(a + n b + n c) + ceil(lg p)(a + n b)"},
-    {"allreduce", "ring", allreduce_ring, 0, "2(p-1) a + 2((p-1)/p) n b + ((p-1)/p) n c"},
+    {"allreduce", "ring", allreduce_ring, SYMMETRIC, "2(p-1) a + 2((p-1)/p) n b + ((p-1)/p) n c"},
     {"allreduce", "ring_segmented", allreduce_ring_segmented, NEEDS_SEGMENT | APPROXIMATE,
      "Q (2(p-1) a + 2((p-1)/p)(n/Q) b + ((p-1)/p)(n/Q) c), Q = ceil(n/(p s))"},
-    {"allreduce", "rabenseifner", allreduce_rabenseifner, 0,
+    {"allreduce", "rabenseifner", allreduce_rabenseifner, APPROXIMATE_NON_POF2,
      "2 lg p a + 2((p-1)/p) n b + ((p-1)/p) n c (pof2); "
      "(2 floor(lg p) + 2) a + (2(p-1)/p + 2) n b + (1 + (p-1)/p) n c otherwise"},
 
-    {"reduce_scatter", "reduce_scatterv", reduce_scatter_reduce_then_scatter, 0,
+    {"reduce_scatter", "reduce_scatterv", reduce_scatter_reduce_then_scatter, APPROXIMATE,
      "2 floor(lg p)(a + n b + n c) + (a + n b) + (p-1)(a + (n/p) b)"},
-    {"reduce_scatter", "recursive_halving", reduce_scatter_recursive_halving, 0,
+    {"reduce_scatter", "recursive_halving", reduce_scatter_recursive_halving, APPROXIMATE_NON_POF2,
      "lg p a + ((p-1)/p) n (b + c)"},
-    {"reduce_scatter", "pairwise", reduce_scatter_pairwise, 0, "(p-1) a + ((p-1)/p) n (b + c)"},
-    {"reduce_scatter", "ring", reduce_scatter_pairwise, 0, "(p-1) a + ((p-1)/p) n (b + c)"},
+    {"reduce_scatter", "pairwise", reduce_scatter_pairwise, SYMMETRIC,
+     "(p-1) a + ((p-1)/p) n (b + c)"},
+    {"reduce_scatter", "ring", reduce_scatter_pairwise, SYMMETRIC, "(p-1) a + ((p-1)/p) n (b + c)"},
     {"reduce_scatter", "recursive_doubling", reduce_scatter_recursive_doubling, APPROXIMATE,
      "lg p a + (lg p - (p-1)/p) n (b + c)"},
-    {"reduce_scatter_block", "reduce_scatter", reduce_scatter_reduce_then_scatter, 0,
+    {"reduce_scatter_block", "reduce_scatter", reduce_scatter_reduce_then_scatter, APPROXIMATE,
      "2 floor(lg p)(a + n b + n c) + (a + n b) + (p-1)(a + (n/p) b)"},
-    {"reduce_scatter_block", "recursive_halving", reduce_scatter_recursive_halving, 0,
-     "lg p a + ((p-1)/p) n (b + c)"},
-    {"reduce_scatter_block", "pairwise", reduce_scatter_pairwise, 0,
+    {"reduce_scatter_block", "recursive_halving", reduce_scatter_recursive_halving,
+     APPROXIMATE_NON_POF2, "lg p a + ((p-1)/p) n (b + c)"},
+    {"reduce_scatter_block", "pairwise", reduce_scatter_pairwise, SYMMETRIC,
      "(p-1) a + ((p-1)/p) n (b + c)"},
-    {"reduce_scatter_block", "ring", reduce_scatter_pairwise, 0, "(p-1) a + ((p-1)/p) n (b + c)"},
+    {"reduce_scatter_block", "ring", reduce_scatter_pairwise, SYMMETRIC,
+     "(p-1) a + ((p-1)/p) n (b + c)"},
     {"reduce_scatter_block", "recursive_doubling", reduce_scatter_recursive_doubling, APPROXIMATE,
      "lg p a + (lg p - (p-1)/p) n (b + c)"},
 
-    {"scan", "linear", scan_linear, 0, "(p-1)(a + n b + n c)"},
-    {"scan", "recursive_doubling", scan_recursive_doubling, 0, "ceil(lg p)(a + n b + 2 n c)"},
-    {"exscan", "linear", exscan_linear, 0, "(p-1)(a + n b) + (p-2) n c"},
-    {"exscan", "recursive_doubling", exscan_recursive_doubling, 0,
+    {"scan", "linear", scan_linear, ONE_WAY, "(p-1)(a + n b + n c)"},
+    {"scan", "recursive_doubling", scan_recursive_doubling, APPROXIMATE_NON_POF2,
+     "ceil(lg p)(a + n b + 2 n c)"},
+    {"exscan", "linear", exscan_linear, ONE_WAY, "(p-1)(a + n b) + (p-2) n c"},
+    {"exscan", "recursive_doubling", exscan_recursive_doubling, APPROXIMATE_NON_POF2,
      "ceil(lg p)(a + n b) + (2 ceil(lg p) - 1) n c"},
 };
 
@@ -1388,6 +1899,10 @@ model_predict_time(const char *collective, const char *algorithm,
         return TRUE;
     }
     gboolean textbook = params->mode == MODEL_PREDICT_TEXTBOOK;
+    if (!textbook && (row->flags & MOVES_DATA) && params->bytes == 0) {
+        *seconds = 0.0; /* the algorithms return at once when there is nothing to move */
+        return TRUE;
+    }
     struct ctx c = {
         .p = params->ranks,
         .n = params->bytes,
@@ -1403,6 +1918,22 @@ model_predict_time(const char *collective, const char *algorithm,
     };
     *seconds = row->time(&c);
     return TRUE;
+}
+
+gboolean
+model_predict_exact(const char *collective, const char *algorithm,
+                    const struct model_predict_params *params)
+{
+    g_return_val_if_fail(params != NULL, FALSE);
+    const struct row *row = find_row(collective, algorithm);
+    if (row == NULL || !params_valid(row, params) || params->mode != MODEL_PREDICT_COLLSIM)
+        return FALSE;
+    if (params->ranks == 1 || ((row->flags & MOVES_DATA) && params->bytes == 0))
+        return TRUE;
+    gboolean pof2 = is_pof2(params->ranks);
+    if ((row->flags & APPROXIMATE) || ((row->flags & APPROXIMATE_NON_POF2) && !pof2))
+        return FALSE;
+    return (row->flags & (SYMMETRIC | ONE_WAY)) || params->crosstraffic == 0.0;
 }
 
 gboolean
@@ -1425,9 +1956,9 @@ model_predict_entries(gsize *count)
     static gsize initialized;
     if (g_once_init_enter(&initialized)) {
         for (gsize i = 0; i < N_ROWS; i++)
-            entries[i] =
-                (struct model_predict_entry){rows[i].collective, rows[i].algorithm, rows[i].formula,
-                                             (rows[i].flags & APPROXIMATE) != 0};
+            entries[i] = (struct model_predict_entry){
+                rows[i].collective, rows[i].algorithm, rows[i].formula,
+                (rows[i].flags & (APPROXIMATE | APPROXIMATE_NON_POF2)) != 0};
         g_once_init_leave(&initialized, 1);
     }
     if (count != NULL)

@@ -10,18 +10,18 @@
  *                          time and receives one at a time. At power-of-two p these are the
  *                          formulas of ../shared/reference/COST_MODELS.md.
  *
- *  MODEL_PREDICT_COLLSIM   what collsim's transport does on a network without contention
- *                          between distinct host pairs (a flat cluster behind a non-blocking
- *                          switch), as measured on the simulator:
+ *  MODEL_PREDICT_COLLSIM   what collsim's transport (sim/p2p.c) does on a network without
+ *                          contention between distinct host pairs (a flat cluster behind a
+ *                          non-blocking switch):
  *                          - an eager message (n <= eager_threshold) costs α + max(n,1)·β: an
  *                            empty message travels as one byte;
  *                          - a rendezvous message (n > eager_threshold) costs 2α + (n+1)·β: a
  *                            one-byte envelope, then, once the receive is posted, the data;
- *                          - an eager send completes at once, so eager messages that one rank
- *                            sends back to back are in flight together and share its link
- *                            equally (SimGrid's max-min sharing): k eager messages of n bytes
- *                            from one rank all arrive at α + k·n·β, not k·(α + nβ);
- *                          - a rendezvous send blocks until its data has arrived;
+ *                          - one port: a rank puts one eager message or envelope on the wire
+ *                            at a time, the next when the previous has landed (k messages
+ *                            from one rank cost k·msg(n)); rendezvous data flows beside it;
+ *                          - receivers are not serialised: transfers arriving at one rank at
+ *                            the same time share its link (SimGrid's max-min sharing);
  *                          - in a round where every rank sends and receives at once (an
  *                            exchange, a ring shift), each link also carries the reverse
  *                            "cross traffic" of the incoming flow (SimGrid's
@@ -29,10 +29,10 @@
  *                            β·(1 + crosstraffic) in that round.
  *                          Reductions cost n·γ of the rank's own time (sg_actor_execute).
  *
- * The COLLSIM predictions equal the simulated time (max over ranks) for the algorithm
- * structures stated beside each formula in model_predict.c; pipelined algorithms and a few
- * non-power-of-two variants are approximations, marked so there. Per-message software
- * overheads (model_transport send/recv overheads, zero by default) are not included.
+ * The COLLSIM predictions equal the simulated time (max over ranks) where
+ * model_predict_exact() says so; the others are approximations, each formula in
+ * model_predict.c saying why. Per-message software overheads (model_transport send/recv
+ * overheads, zero by default) are not included.
  *
  * What `bytes` (n) means, per collective:
  *   barrier                                   ignored
@@ -42,7 +42,9 @@
  *   gather(v), scatter(v), allgather(v)       one rank's block (sendcount × type size); the
  *                                             gathered total is p·n (v variants: equal blocks)
  *   alltoall(v,w)                             the block sent to one destination (p·n per rank)
- * Blocks of n/p bytes are taken as real numbers (exact when p divides the count).
+ * Blocks of n/p bytes are taken as real numbers (exact when p divides the count). Pipelined
+ * algorithms cut n into segments of segment_bytes, the last one holding the rest (exact when
+ * the type size divides segment_bytes). A data-movement call of 0 bytes costs nothing.
  *
  * This module knows nothing of src/ or SimGrid: libc and GLib only.
  */
@@ -54,7 +56,7 @@
 /* The defaults of model_predict_params_init: collsim's transport and default cluster. */
 #define MODEL_PREDICT_EAGER_THRESHOLD 65536.0 /* model_transport_defaults() */
 #define MODEL_PREDICT_CROSSTRAFFIC 0.05       /* SimGrid's reverse-route weight */
-#define MODEL_PREDICT_SEGMENT_BYTES 8192.0    /* the registry's default segment */
+#define MODEL_PREDICT_SEGMENT_BYTES 65536.0   /* the registry's default (SEG_DEFAULT) */
 #define MODEL_PREDICT_RADIX 4                 /* the registry's default k-nomial radix */
 
 enum model_predict_mode {
@@ -81,7 +83,7 @@ struct model_predict_params {
  * Fill `params` with collsim's defaults: COLLSIM mode; the default flat cluster under LV08
  * (two links of 1 µs and 12.5 GB/s: α = 26.02 µs, β = 1/(0.97 × 12.5e9) s/B); γ of MPI_SUM
  * on doubles at 10 Gflop/s (1 flop per 8 bytes: 1.25e-11 s/B); eager threshold 65536 B,
- * crosstraffic 0.05, segments of 8192 B, radix 4, root 0; ranks 1 and bytes 0.
+ * crosstraffic 0.05, segments of 65536 B, radix 4, root 0; ranks 1 and bytes 0.
  */
 void model_predict_params_init(struct model_predict_params *params);
 
@@ -101,6 +103,18 @@ double model_predict_message_time(double n, double alpha, double beta, double ea
  */
 gboolean model_predict_time(const char *collective, const char *algorithm,
                             const struct model_predict_params *params, double *seconds);
+
+/*
+ * Whether the COLLSIM prediction of the pair with `params` equals collsim's simulated time
+ * (to rounding) on a contention-free flat cluster with the CM02 network model, all ranks
+ * starting at the same instant and no software overheads: FALSE for approximations (see
+ * model_predict.c per formula), for TEXTBOOK mode, unknown pairs and invalid params.
+ * Exactness may depend on p (power of two or not) and on cross traffic (exact with it only
+ * for algorithms in which every rank does the same at the same time, or in which no rank
+ * sends while a transfer into it is flowing).
+ */
+gboolean model_predict_exact(const char *collective, const char *algorithm,
+                             const struct model_predict_params *params);
 
 /* Whether a formula is known for the pair. */
 gboolean model_predict_known(const char *collective, const char *algorithm);

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "coll/coll_registry.h"
 #include "models/model_predict.h"
 
 #define A 1e-6
@@ -110,8 +111,17 @@ START_TEST(test_model_predict_defaults_are_collsims)
     ck_assert_time(p.gamma, 1.25e-11);
     ck_assert_time(p.eager_threshold, 65536);
     ck_assert_time(p.crosstraffic, 0.05);
-    ck_assert_time(p.segment_bytes, 8192);
+    /* the registry's defaults (SEG_DEFAULT and the k-nomial radix) */
+    ck_assert_time(p.segment_bytes, 65536);
     ck_assert_int_eq(p.radix, 4);
+    size_t rows = 0;
+    const struct coll_algorithm *row = coll_registry_rows(&rows);
+    for (size_t i = 0; i < rows; i++) {
+        if (row[i].caps & COLL_SEGMENTED)
+            ck_assert_time(row[i].defaults.segment_bytes, p.segment_bytes);
+        if (row[i].caps & COLL_RADIX)
+            ck_assert_int_eq(row[i].defaults.radix, p.radix);
+    }
     ck_assert_int_eq(p.root, 0);
 }
 END_TEST
@@ -214,8 +224,8 @@ START_TEST(test_model_predict_reduce_in_order_binary)
     p.root = 0;
     ck_assert_time(predict("reduce", "in_order_binary", &p), 6.3e-6);
     /* allreduce reduce_bcast = that reduce to 0 (6.3e-6), then a binomial bcast: rank 0 sends
-     * to 2 and 1 at once (α + 2nβ = 3e-6), 2 to 3 (2e-6): 6.3e-6 + 5e-6 = 1.13e-5 */
-    ck_assert_time(predict("allreduce", "reduce_bcast", &p), 1.13e-5);
+     * to 2, then (one port) to 1: 1 has it at 2(α + nβ) = 4e-6, as has 3 from 2: 1.03e-5 */
+    ck_assert_time(predict("allreduce", "reduce_bcast", &p), 1.03e-5);
 }
 END_TEST
 
@@ -226,15 +236,15 @@ START_TEST(test_model_predict_bcast_binomial_modes)
     /* p = 8, n = 1000. TEXTBOOK: 3(α + nβ) = 6e-6 */
     struct model_predict_params p = params(MODEL_PREDICT_TEXTBOOK, 8, 1000);
     ck_assert_time(predict("bcast", "binomial", &p), 6e-6);
-    /* COLLSIM eager: the root's 3 sends share its link and arrive at α + 3nβ; rank 4 then
-     * serves 2 children (α + 2nβ), rank 6 one (α + nβ): 3α + 6nβ = 3e-6 + 6e-6 = 9e-6 */
+    /* COLLSIM eager, one port: the root's 3 messages leave one after the other, 3(α + nβ) to
+     * rank 1, as to rank 7 through 4 and 6: 6e-6 */
     p.mode = MODEL_PREDICT_COLLSIM;
-    ck_assert_time(predict("bcast", "binomial", &p), 9e-6);
+    ck_assert_time(predict("bcast", "binomial", &p), 6e-6);
     /* rendezvous: blocking sends, 3 in turn: 3(2α + (n+1)β) = 3·3.001e-6 = 9.003e-6 */
     p.eager_threshold = 500;
     ck_assert_time(predict("bcast", "binomial", &p), 9.003e-6);
     /* p = 5, TEXTBOOK: ⌈lg 5⌉ = 3 sends from the root: 6e-6. COLLSIM eager: the root sends to
-     * 4, 2, 1 at once (α + 3nβ = 4e-6), rank 2 then to 3 (α + nβ): 6e-6 */
+     * 4, 2, 1 in turn (rank 1 at 6e-6), rank 2 (at 4e-6) then to 3: 6e-6 */
     p = params(MODEL_PREDICT_TEXTBOOK, 5, 1000);
     ck_assert_time(predict("bcast", "binomial", &p), 6e-6);
     p.mode = MODEL_PREDICT_COLLSIM;
@@ -245,28 +255,34 @@ END_TEST
 START_TEST(test_model_predict_bcast_knomial)
 {
     /* p = 16, radix 4, n = 1000. TEXTBOOK: (k-1)·log_k p = 3·2 = 6 sends: 12e-6.
-     * COLLSIM eager: the root sends 6 at once (α + 6nβ = 7e-6), a child of 4 ranks 3
-     * (α + 3nβ = 4e-6): 11e-6 */
+     * COLLSIM eager, one port: the root's 6 messages leave in turn (4, 8, 12, then 1, 2, 3:
+     * rank 3 at 12e-6); rank 12 has it at 6e-6 and serves 13, 14, 15 by 12e-6: 12e-6 */
     struct model_predict_params p = params(MODEL_PREDICT_TEXTBOOK, 16, 1000);
     p.radix = 4;
     ck_assert_time(predict("bcast", "knomial", &p), 12e-6);
     p.mode = MODEL_PREDICT_COLLSIM;
-    ck_assert_time(predict("bcast", "knomial", &p), 11e-6);
-    /* radix 2 is the binomial tree: 4α + 10nβ = 14e-6 at p = 16 */
+    ck_assert_time(predict("bcast", "knomial", &p), 12e-6);
+    /* radix 2 is the binomial tree: 4(α + nβ) = 8e-6 at p = 16 */
     p.radix = 2;
-    ck_assert_time(predict("bcast", "knomial", &p), 14e-6);
-    ck_assert_time(predict("bcast", "binomial", &p), 14e-6);
+    ck_assert_time(predict("bcast", "knomial", &p), 8e-6);
+    ck_assert_time(predict("bcast", "binomial", &p), 8e-6);
+    /* rendezvous (threshold 500): every message 2α + (n+1)β = 3.001e-6, blocking; radix 4:
+     * rank 3 is the root's 6th message, rank 15 the 3rd message of rank 12, itself the
+     * root's 3rd: 6·3.001e-6 = 1.8006e-5 */
+    p.radix = 4;
+    p.eager_threshold = 500;
+    ck_assert_time(predict("bcast", "knomial", &p), 1.8006e-5);
 }
 END_TEST
 
-START_TEST(test_model_predict_bcast_linear_eager_sharing)
+START_TEST(test_model_predict_bcast_linear_one_port)
 {
-    /* p = 5, n = 1000. TEXTBOOK 4(α + nβ) = 8e-6; COLLSIM eager α + 4nβ = 5e-6; COLLSIM
-     * rendezvous 4(2α + (n+1)β) = 1.2004e-5 */
+    /* p = 5, n = 1000. TEXTBOOK 4(α + nβ) = 8e-6; COLLSIM eager, one port: the same, 8e-6;
+     * COLLSIM rendezvous 4(2α + (n+1)β) = 1.2004e-5 */
     struct model_predict_params p = params(MODEL_PREDICT_TEXTBOOK, 5, 1000);
     ck_assert_time(predict("bcast", "linear", &p), 8e-6);
     p.mode = MODEL_PREDICT_COLLSIM;
-    ck_assert_time(predict("bcast", "linear", &p), 5e-6);
+    ck_assert_time(predict("bcast", "linear", &p), 8e-6);
     p.eager_threshold = 500;
     ck_assert_time(predict("bcast", "linear", &p), 1.2004e-5);
 }
@@ -283,12 +299,16 @@ START_TEST(test_model_predict_pipeline_chain_matches_simulation)
     p.beta = 8e-11;
     p.segment_bytes = 80000;
     ck_assert_time(predict("bcast", "pipeline_chain", &p), 2.0040096e-4);
-    /* eager segments of 8000 travel together: each hop α + nβ; p = 3, n = 16000:
-     * 2(2e-6 + 1.28e-6) = 6.56e-6 (the simulator: 6.56e-6) */
+    /* eager segments of 8000, one port: a segment per message time m = α + sβ = 2.64e-6;
+     * p = 3, n = 16000: (p + S - 3)m + m = 3m = 7.92e-6, as TEXTBOOK */
     p.ranks = 3;
     p.bytes = 16000;
     p.segment_bytes = 8000;
-    ck_assert_time(predict("bcast", "pipeline_chain", &p), 6.56e-6);
+    ck_assert_time(predict("bcast", "pipeline_chain", &p), 7.92e-6);
+    /* n = 20000: a last segment of 4000 (m' = 2.32e-6): 3m + m' = 1.024e-5 */
+    p.bytes = 20000;
+    ck_assert_time(predict("bcast", "pipeline_chain", &p), 1.024e-5);
+    p.bytes = 16000;
     /* TEXTBOOK, same: (p + S - 2)(α + sβ) = 3·(2e-6 + 6.4e-7) = 7.92e-6 */
     p.mode = MODEL_PREDICT_TEXTBOOK;
     ck_assert_time(predict("bcast", "pipeline_chain", &p), 7.92e-6);
@@ -329,7 +349,8 @@ START_TEST(test_model_predict_barriers)
     struct model_predict_params p = params(MODEL_PREDICT_TEXTBOOK, 5, 0);
     /* dissemination p = 5: ⌈lg 5⌉ = 3 rounds: 3α; COLLSIM 3(α + 1.05β) = 3.00315e-6 */
     ck_assert_time(predict("barrier", "dissemination", &p), 3e-6);
-    /* linear: 2(p-1)α = 8e-6; COLLSIM: 2α + 2(p-1)β = 2e-6 + 8e-9 = 2.008e-6 */
+    /* linear: 2(p-1)α = 8e-6; COLLSIM: the 4 one-byte messages arrive together at α + 4β,
+     * the releases leave one at a time, 4(α + β): 5α + 8β = 5.008e-6 */
     ck_assert_time(predict("barrier", "linear", &p), 8e-6);
     /* recursive doubling p = 6: ⌊lg 6⌋ = 2 exchanges + 2 messages = 4α; p = 8: 3α */
     p.ranks = 6;
@@ -343,7 +364,7 @@ START_TEST(test_model_predict_barriers)
     p.mode = MODEL_PREDICT_COLLSIM;
     p.ranks = 5;
     ck_assert_time(predict("barrier", "dissemination", &p), 3.00315e-6);
-    ck_assert_time(predict("barrier", "linear", &p), 2.008e-6);
+    ck_assert_time(predict("barrier", "linear", &p), 5.008e-6);
 }
 END_TEST
 
@@ -385,90 +406,30 @@ END_TEST
 
 /* ---------------------------------------------------------------- coverage and errors */
 
-/* Every registry name today, and those announced next. */
-static const char *const names[][2] = {
-    {"barrier", "linear"},
-    {"barrier", "dissemination"},
-    {"barrier", "binomial"},
-    {"barrier", "recursive_doubling"},
-    {"barrier", "double_ring"},
-    {"bcast", "linear"},
-    {"bcast", "binomial"},
-    {"bcast", "knomial"},
-    {"bcast", "pipeline_chain"},
-    {"bcast", "pipeline_binary"},
-    {"bcast", "split_binary"},
-    {"bcast", "scatter_ring_allgather"},
-    {"bcast", "scatter_recursive_doubling_allgather"},
-    {"scatterv", "linear"},
-    {"gatherv", "linear"},
-    {"scatter", "linear"},
-    {"scatter", "binomial"},
-    {"gather", "linear"},
-    {"gather", "binomial"},
-    {"reduce", "chain"},
-    {"reduce", "linear"},
-    {"reduce", "binomial"},
-    {"reduce", "in_order_binary"},
-    {"reduce", "knomial"},
-    {"reduce", "pipeline_chain"},
-    {"reduce", "pipeline_binary"},
-    {"reduce", "rabenseifner"},
-    {"allreduce", "reduce_bcast"},
-    {"allreduce", "recursive_doubling"},
-    {"allreduce", "halving_doubling"},
-    {"allreduce", "ring"},
-    {"allreduce", "ring_segmented"},
-    {"allreduce", "rabenseifner"},
-    {"reduce_scatter", "reduce_scatterv"},
-    {"reduce_scatter", "recursive_halving"},
-    {"reduce_scatter", "pairwise"},
-    {"reduce_scatter", "ring"},
-    {"reduce_scatter", "recursive_doubling"},
-    {"reduce_scatter_block", "reduce_scatter"},
-    {"reduce_scatter_block", "recursive_halving"},
-    {"reduce_scatter_block", "pairwise"},
-    {"reduce_scatter_block", "ring"},
-    {"reduce_scatter_block", "recursive_doubling"},
-    {"scan", "linear"},
-    {"scan", "recursive_doubling"},
-    {"exscan", "linear"},
-    {"exscan", "recursive_doubling"},
-    {"allgather", "ring"},
-    {"allgather", "recursive_doubling"},
-    {"allgather", "bruck"},
-    {"allgather", "neighbor_exchange"},
-    {"allgather", "gather_bcast"},
-    {"allgatherv", "ring"},
-    {"allgatherv", "recursive_doubling"},
-    {"allgatherv", "bruck"},
-    {"allgatherv", "neighbor_exchange"},
-    {"allgatherv", "gather_bcast"},
-    {"alltoall", "pairwise"},
-    {"alltoall", "bruck"},
-    {"alltoall", "linear"},
-    {"alltoall", "ring"},
-    {"alltoallv", "pairwise"},
-    {"alltoallv", "bruck"},
-    {"alltoallv", "linear"},
-    {"alltoallv", "ring"},
-    {"alltoallw", "pairwise"},
-    {"alltoallw", "bruck"},
-    {"alltoallw", "linear"},
-    {"alltoallw", "ring"},
-};
-
-START_TEST(test_model_predict_covers_every_name)
+/* Every registry row (what `collsim list algorithms` shows) has a formula, and every formula
+ * belongs to a registry row: the model and the catalogue name the same algorithms. */
+START_TEST(test_model_predict_covers_every_registry_row)
 {
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        ck_assert_msg(model_predict_known(names[i][0], names[i][1]), "%s/%s unknown", names[i][0],
-                      names[i][1]);
-        ck_assert_ptr_nonnull(model_predict_formula(names[i][0], names[i][1]));
+    size_t rows = 0;
+    const struct coll_algorithm *row = coll_registry_rows(&rows);
+    for (size_t i = 0; i < rows; i++) {
+        const char *collective = coll_kind_name(row[i].kind);
+        ck_assert_msg(model_predict_known(collective, row[i].name), "%s/%s has no formula",
+                      collective, row[i].name);
+        ck_assert_ptr_nonnull(model_predict_formula(collective, row[i].name));
     }
     gsize count = 0;
     const struct model_predict_entry *e = model_predict_entries(&count);
-    ck_assert_uint_eq(count, sizeof names / sizeof names[0]);
     ck_assert_ptr_nonnull(e);
+    for (gsize i = 0; i < count; i++) {
+        enum coll_kind kind;
+        ck_assert_msg(coll_kind_from_name(e[i].collective, &kind), "%s: no such collective",
+                      e[i].collective);
+        ck_assert_msg(coll_registry_find(kind, e[i].algorithm) != NULL,
+                      "formula for %s/%s, which the registry does not have", e[i].collective,
+                      e[i].algorithm);
+    }
+    ck_assert_uint_eq(count, rows);
 }
 END_TEST
 
@@ -576,13 +537,13 @@ model_predict_suite(void)
     tcase_add_test(tc, test_model_predict_reduce_in_order_binary);
     tcase_add_test(tc, test_model_predict_bcast_binomial_modes);
     tcase_add_test(tc, test_model_predict_bcast_knomial);
-    tcase_add_test(tc, test_model_predict_bcast_linear_eager_sharing);
+    tcase_add_test(tc, test_model_predict_bcast_linear_one_port);
     tcase_add_test(tc, test_model_predict_pipeline_chain_matches_simulation);
     tcase_add_test(tc, test_model_predict_allreduce_ring_crosstraffic);
     tcase_add_test(tc, test_model_predict_allreduce_recursive_doubling_non_pof2);
     tcase_add_test(tc, test_model_predict_barriers);
     tcase_add_test(tc, test_model_predict_textbook_matches_thakur_at_pof2);
-    tcase_add_test(tc, test_model_predict_covers_every_name);
+    tcase_add_test(tc, test_model_predict_covers_every_registry_row);
     tcase_add_test(tc, test_model_predict_every_row_sane);
     tcase_add_test(tc, test_model_predict_unknown_and_invalid);
     tcase_add_test(tc, test_model_predict_large_scale_is_fast);
