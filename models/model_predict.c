@@ -1687,7 +1687,7 @@ enum {
                                       counted exactly (β(1+x)); otherwise exact without it only */
     ONE_WAY = 1 << 8,              /* no rank sends while a transfer into it flows, so the reverse
                                       traffic meets no other flow: exact with cross traffic too */
-    MOVES_DATA = 1 << 6,           /* data movement: a call of 0 bytes returns at once */
+    RETURNS_AT_ZERO = 1 << 6,      /* a call of 0 bytes returns at once, costing nothing */
 };
 
 struct row {
@@ -1708,113 +1708,113 @@ static const struct row rows[] = {
      "lg p a (pof2); (floor(lg p) + 2) a otherwise"},
     {"barrier", "double_ring", barrier_double_ring, ONE_WAY, "2p a"},
 
-    {"bcast", "linear", bcast_linear, ROOTED | MOVES_DATA | ONE_WAY, LIN},
-    {"bcast", "binomial", bcast_binomial, ROOTED | MOVES_DATA | ONE_WAY, "ceil(lg p)(a + n b)"},
-    {"bcast", "knomial", bcast_knomial, ROOTED | NEEDS_RADIX | MOVES_DATA | ONE_WAY,
+    {"bcast", "linear", bcast_linear, ROOTED | RETURNS_AT_ZERO | ONE_WAY, LIN},
+    {"bcast", "binomial", bcast_binomial, ROOTED | RETURNS_AT_ZERO | ONE_WAY, "ceil(lg p)(a + n b)"},
+    {"bcast", "knomial", bcast_knomial, ROOTED | NEEDS_RADIX | RETURNS_AT_ZERO | ONE_WAY,
      "(k-1) log_k p (a + n b) (p = k^d)"},
-    {"bcast", "pipeline_chain", bcast_pipeline_chain, ROOTED | NEEDS_SEGMENT | MOVES_DATA,
+    {"bcast", "pipeline_chain", bcast_pipeline_chain, ROOTED | NEEDS_SEGMENT | RETURNS_AT_ZERO,
      "(p + S - 2)(a + s b), S = ceil(n/s)"},
-    {"bcast", "pipeline_binary", bcast_pipeline_binary, ROOTED | NEEDS_SEGMENT | MOVES_DATA,
+    {"bcast", "pipeline_binary", bcast_pipeline_binary, ROOTED | NEEDS_SEGMENT | RETURNS_AT_ZERO,
      "(2(S - 1) + D)(a + s b), D = 2 lg p - 2 (p = 2^k >= 4)"},
-    {"bcast", "split_binary", bcast_split_binary, ROOTED | NEEDS_SEGMENT | MOVES_DATA | APPROXIMATE,
+    {"bcast", "split_binary", bcast_split_binary, ROOTED | NEEDS_SEGMENT | RETURNS_AT_ZERO | APPROXIMATE,
      "2(floor(lg p) + S/2 - 1)(a + s b) + a + (n/2) b"},
-    {"bcast", "scatter_ring_allgather", bcast_scatter_ring_allgather, ROOTED | MOVES_DATA,
+    {"bcast", "scatter_ring_allgather", bcast_scatter_ring_allgather, ROOTED | RETURNS_AT_ZERO,
      "(lg p + p - 1) a + 2 ((p-1)/p) n b"},
     {"bcast", "scatter_recursive_doubling_allgather", bcast_scatter_recursive_doubling_allgather,
-     ROOTED | MOVES_DATA | APPROXIMATE_NON_POF2, "2 lg p a + 2 ((p-1)/p) n b"},
+     ROOTED | RETURNS_AT_ZERO | APPROXIMATE_NON_POF2, "2 lg p a + 2 ((p-1)/p) n b"},
 
-    {"scatter", "linear", scatter_linear, ROOTED | MOVES_DATA | ONE_WAY, LIN},
-    {"scatter", "binomial", scatter_binomial, ROOTED | MOVES_DATA | ONE_WAY, "lg p a + (p-1) n b"},
-    {"scatterv", "linear", scatter_linear, ROOTED | MOVES_DATA | ONE_WAY, LIN},
-    {"scatterv", "binomial", scatterv_binomial, ROOTED | MOVES_DATA | ONE_WAY,
+    {"scatter", "linear", scatter_linear, ROOTED | RETURNS_AT_ZERO | ONE_WAY, LIN},
+    {"scatter", "binomial", scatter_binomial, ROOTED | RETURNS_AT_ZERO | ONE_WAY, "lg p a + (p-1) n b"},
+    {"scatterv", "linear", scatter_linear, ROOTED | RETURNS_AT_ZERO | ONE_WAY, LIN},
+    {"scatterv", "binomial", scatterv_binomial, ROOTED | ONE_WAY,
      "lg p a + (p-1) n b, plus (a + 4 j b) before each subtree of j > 1 ranks"},
-    {"gather", "linear", gather_linear, ROOTED | MOVES_DATA | ONE_WAY, LIN},
-    {"gather", "binomial", gather_binomial, ROOTED | MOVES_DATA | ONE_WAY, "lg p a + (p-1) n b"},
-    {"gatherv", "linear", gather_linear, ROOTED | MOVES_DATA | ONE_WAY, LIN},
-    {"gatherv", "binomial", gatherv_binomial, ROOTED | MOVES_DATA | ONE_WAY,
+    {"gather", "linear", gather_linear, ROOTED | RETURNS_AT_ZERO | ONE_WAY, LIN},
+    {"gather", "binomial", gather_binomial, ROOTED | RETURNS_AT_ZERO | ONE_WAY, "lg p a + (p-1) n b"},
+    {"gatherv", "linear", gather_linear, ROOTED | RETURNS_AT_ZERO | ONE_WAY, LIN},
+    {"gatherv", "binomial", gatherv_binomial, ROOTED | ONE_WAY,
      "lg p a + (p-1) n b, plus (a + 4 b) from each rank whose parent is not the root"},
 
-    {"allgather", "ring", allgather_ring, SYMMETRIC | MOVES_DATA, "(p-1) a + (p-1) n b"},
+    {"allgather", "ring", allgather_ring, SYMMETRIC | RETURNS_AT_ZERO, "(p-1) a + (p-1) n b"},
     {"allgather", "recursive_doubling", allgather_recursive_doubling,
-     SYMMETRIC | APPROXIMATE_NON_POF2 | MOVES_DATA, "lg p a + (p-1) n b"},
-    {"allgather", "bruck", allgather_bruck, SYMMETRIC | MOVES_DATA, "ceil(lg p) a + (p-1) n b"},
-    {"allgather", "neighbor_exchange", allgather_neighbor_exchange, SYMMETRIC | MOVES_DATA,
+     SYMMETRIC | APPROXIMATE_NON_POF2 | RETURNS_AT_ZERO, "lg p a + (p-1) n b"},
+    {"allgather", "bruck", allgather_bruck, SYMMETRIC | RETURNS_AT_ZERO, "ceil(lg p) a + (p-1) n b"},
+    {"allgather", "neighbor_exchange", allgather_neighbor_exchange, SYMMETRIC | RETURNS_AT_ZERO,
      "(p/2) a + (p-1) n b"},
-    {"allgather", "gather_bcast", allgather_gather_bcast, MOVES_DATA | ONE_WAY,
+    {"allgather", "gather_bcast", allgather_gather_bcast, RETURNS_AT_ZERO | ONE_WAY,
      "lg p a + (p-1) n b + lg p (a + p n b)"},
-    {"allgatherv", "ring", allgather_ring, SYMMETRIC | MOVES_DATA, "(p-1) a + (p-1) n b"},
+    {"allgatherv", "ring", allgather_ring, SYMMETRIC | RETURNS_AT_ZERO, "(p-1) a + (p-1) n b"},
     {"allgatherv", "recursive_doubling", allgather_recursive_doubling,
-     SYMMETRIC | APPROXIMATE_NON_POF2 | MOVES_DATA, "lg p a + (p-1) n b"},
-    {"allgatherv", "bruck", allgather_bruck, SYMMETRIC | MOVES_DATA, "ceil(lg p) a + (p-1) n b"},
-    {"allgatherv", "neighbor_exchange", allgather_neighbor_exchange, SYMMETRIC | MOVES_DATA,
+     SYMMETRIC | APPROXIMATE_NON_POF2 | RETURNS_AT_ZERO, "lg p a + (p-1) n b"},
+    {"allgatherv", "bruck", allgather_bruck, SYMMETRIC | RETURNS_AT_ZERO, "ceil(lg p) a + (p-1) n b"},
+    {"allgatherv", "neighbor_exchange", allgather_neighbor_exchange, SYMMETRIC | RETURNS_AT_ZERO,
      "(p/2) a + (p-1) n b"},
-    {"allgatherv", "gather_bcast", allgather_gather_bcast, MOVES_DATA | ONE_WAY,
+    {"allgatherv", "gather_bcast", allgather_gather_bcast, RETURNS_AT_ZERO | ONE_WAY,
      "lg p a + (p-1) n b + lg p (a + p n b)"},
 
-    {"alltoall", "pairwise", alltoall_pairwise, SYMMETRIC | MOVES_DATA, LIN},
-    {"alltoall", "bruck", alltoall_bruck, SYMMETRIC | MOVES_DATA, "lg p a + lg p (p/2) n b"},
-    {"alltoall", "linear", alltoall_linear, SYMMETRIC | MOVES_DATA, LIN},
-    {"alltoall", "ring", alltoall_ring, SYMMETRIC | MOVES_DATA, LIN},
-    {"alltoallv", "pairwise", alltoall_pairwise, SYMMETRIC | MOVES_DATA, LIN},
-    {"alltoallv", "linear", alltoall_linear, SYMMETRIC | MOVES_DATA, LIN},
-    {"alltoallv", "ring", alltoall_ring, SYMMETRIC | MOVES_DATA, LIN},
-    {"alltoallw", "pairwise", alltoall_pairwise, SYMMETRIC | MOVES_DATA, LIN},
-    {"alltoallw", "linear", alltoall_linear, SYMMETRIC | MOVES_DATA, LIN},
+    {"alltoall", "pairwise", alltoall_pairwise, SYMMETRIC | RETURNS_AT_ZERO, LIN},
+    {"alltoall", "bruck", alltoall_bruck, SYMMETRIC | RETURNS_AT_ZERO, "lg p a + lg p (p/2) n b"},
+    {"alltoall", "linear", alltoall_linear, SYMMETRIC | RETURNS_AT_ZERO, LIN},
+    {"alltoall", "ring", alltoall_ring, SYMMETRIC | RETURNS_AT_ZERO, LIN},
+    {"alltoallv", "pairwise", alltoall_pairwise, SYMMETRIC | RETURNS_AT_ZERO, LIN},
+    {"alltoallv", "linear", alltoall_linear, SYMMETRIC | RETURNS_AT_ZERO, LIN},
+    {"alltoallv", "ring", alltoall_ring, SYMMETRIC | RETURNS_AT_ZERO, LIN},
+    {"alltoallw", "pairwise", alltoall_pairwise, SYMMETRIC | RETURNS_AT_ZERO, LIN},
+    {"alltoallw", "linear", alltoall_linear, SYMMETRIC | RETURNS_AT_ZERO, LIN},
 
-    {"reduce", "chain", reduce_chain, ROOTED | ONE_WAY,
+    {"reduce", "chain", reduce_chain, RETURNS_AT_ZERO | ROOTED | ONE_WAY,
      "(p-1)(a + n b + n c) + [root != p-1](a + n b)"},
-    {"reduce", "linear", reduce_linear, ROOTED | ONE_WAY, "(p-1)(a + n b + n c)"},
-    {"reduce", "binomial", reduce_binomial, ROOTED | ONE_WAY, "ceil(lg p)(a + n b + n c)"},
-    {"reduce", "in_order_binary", reduce_in_order_binary, ROOTED | APPROXIMATE,
+    {"reduce", "linear", reduce_linear, RETURNS_AT_ZERO | ROOTED | ONE_WAY, "(p-1)(a + n b + n c)"},
+    {"reduce", "binomial", reduce_binomial, RETURNS_AT_ZERO | ROOTED | ONE_WAY, "ceil(lg p)(a + n b + n c)"},
+    {"reduce", "in_order_binary", reduce_in_order_binary, RETURNS_AT_ZERO | ROOTED | APPROXIMATE,
      "2 floor(lg p)(a + n b + n c) + [root != p-1](a + n b) (p = 2^k - 1)"},
-    {"reduce", "knomial", reduce_knomial, ROOTED | NEEDS_RADIX | APPROXIMATE,
+    {"reduce", "knomial", reduce_knomial, RETURNS_AT_ZERO | ROOTED | NEEDS_RADIX | APPROXIMATE,
      "(k-1) log_k p (a + n b + n c) (p = k^d)"},
-    {"reduce", "pipeline_chain", reduce_pipeline_chain, ROOTED | NEEDS_SEGMENT | APPROXIMATE,
+    {"reduce", "pipeline_chain", reduce_pipeline_chain, RETURNS_AT_ZERO | ROOTED | NEEDS_SEGMENT | APPROXIMATE,
      "(p + S - 2)(a + s b + s c) + [root != p-1](a + s b)"},
-    {"reduce", "pipeline_binary", reduce_pipeline_binary, ROOTED | NEEDS_SEGMENT | APPROXIMATE,
+    {"reduce", "pipeline_binary", reduce_pipeline_binary, RETURNS_AT_ZERO | ROOTED | NEEDS_SEGMENT | APPROXIMATE,
      "2(floor(lg p) + S - 1)(a + s b + s c) + [root != p-1](a + s b)"},
-    {"reduce", "rabenseifner", reduce_rabenseifner, ROOTED | APPROXIMATE_NON_POF2,
+    {"reduce", "rabenseifner", reduce_rabenseifner, RETURNS_AT_ZERO | ROOTED | APPROXIMATE_NON_POF2,
      "2 lg p a + 2((p-1)/p) n b + ((p-1)/p) n c (pof2); "
      "(2 floor(lg p) + 1) a + (2(p-1)/p + 1) n b + (1 + (p-1)/p) n c otherwise"},
 
-    {"allreduce", "reduce_bcast", allreduce_reduce_bcast, APPROXIMATE,
+    {"allreduce", "reduce_bcast", allreduce_reduce_bcast, RETURNS_AT_ZERO | APPROXIMATE,
      "2 floor(lg p)(a + n b + n c) + (a + n b) + ceil(lg p)(a + n b)"},
-    {"allreduce", "recursive_doubling", allreduce_recursive_doubling, APPROXIMATE_NON_POF2,
+    {"allreduce", "recursive_doubling", allreduce_recursive_doubling, RETURNS_AT_ZERO | APPROXIMATE_NON_POF2,
      "lg p (a + n b + n c) (pof2); + 2(a + n b) + n c otherwise"},
-    {"allreduce", "halving_doubling", allreduce_halving_doubling, APPROXIMATE_NON_POF2,
+    {"allreduce", "halving_doubling", allreduce_halving_doubling, RETURNS_AT_ZERO | APPROXIMATE_NON_POF2,
      "ceil(lg p)(a + n b + n c) + ceil(lg p)(a + n b)"},
-    {"allreduce", "ring", allreduce_ring, SYMMETRIC, "2(p-1) a + 2((p-1)/p) n b + ((p-1)/p) n c"},
-    {"allreduce", "ring_segmented", allreduce_ring_segmented, NEEDS_SEGMENT | APPROXIMATE,
+    {"allreduce", "ring", allreduce_ring, RETURNS_AT_ZERO | SYMMETRIC, "2(p-1) a + 2((p-1)/p) n b + ((p-1)/p) n c"},
+    {"allreduce", "ring_segmented", allreduce_ring_segmented, RETURNS_AT_ZERO | NEEDS_SEGMENT | APPROXIMATE,
      "Q (2(p-1) a + 2((p-1)/p)(n/Q) b + ((p-1)/p)(n/Q) c), Q = ceil(n/(p s))"},
-    {"allreduce", "rabenseifner", allreduce_rabenseifner, APPROXIMATE_NON_POF2,
+    {"allreduce", "rabenseifner", allreduce_rabenseifner, RETURNS_AT_ZERO | APPROXIMATE_NON_POF2,
      "2 lg p a + 2((p-1)/p) n b + ((p-1)/p) n c (pof2); "
      "(2 floor(lg p) + 2) a + (2(p-1)/p + 2) n b + (1 + (p-1)/p) n c otherwise"},
 
-    {"reduce_scatter", "reduce_scatterv", reduce_scatter_reduce_then_scatter, APPROXIMATE,
+    {"reduce_scatter", "reduce_scatterv", reduce_scatter_reduce_then_scatter, RETURNS_AT_ZERO | APPROXIMATE,
      "2 floor(lg p)(a + n b + n c) + (a + n b) + (p-1)(a + (n/p) b)"},
-    {"reduce_scatter", "recursive_halving", reduce_scatter_recursive_halving, APPROXIMATE_NON_POF2,
+    {"reduce_scatter", "recursive_halving", reduce_scatter_recursive_halving, RETURNS_AT_ZERO | APPROXIMATE_NON_POF2,
      "lg p a + ((p-1)/p) n (b + c)"},
-    {"reduce_scatter", "pairwise", reduce_scatter_pairwise, SYMMETRIC,
+    {"reduce_scatter", "pairwise", reduce_scatter_pairwise, RETURNS_AT_ZERO | SYMMETRIC,
      "(p-1) a + ((p-1)/p) n (b + c)"},
-    {"reduce_scatter", "ring", reduce_scatter_pairwise, SYMMETRIC, "(p-1) a + ((p-1)/p) n (b + c)"},
-    {"reduce_scatter", "recursive_doubling", reduce_scatter_recursive_doubling, APPROXIMATE,
+    {"reduce_scatter", "ring", reduce_scatter_pairwise, RETURNS_AT_ZERO | SYMMETRIC, "(p-1) a + ((p-1)/p) n (b + c)"},
+    {"reduce_scatter", "recursive_doubling", reduce_scatter_recursive_doubling, RETURNS_AT_ZERO | APPROXIMATE,
      "lg p a + (lg p - (p-1)/p) n (b + c)"},
-    {"reduce_scatter_block", "reduce_scatter", reduce_scatter_reduce_then_scatter, APPROXIMATE,
+    {"reduce_scatter_block", "reduce_scatter", reduce_scatter_reduce_then_scatter, RETURNS_AT_ZERO | APPROXIMATE,
      "2 floor(lg p)(a + n b + n c) + (a + n b) + (p-1)(a + (n/p) b)"},
     {"reduce_scatter_block", "recursive_halving", reduce_scatter_recursive_halving,
-     APPROXIMATE_NON_POF2, "lg p a + ((p-1)/p) n (b + c)"},
-    {"reduce_scatter_block", "pairwise", reduce_scatter_pairwise, SYMMETRIC,
+     RETURNS_AT_ZERO | APPROXIMATE_NON_POF2, "lg p a + ((p-1)/p) n (b + c)"},
+    {"reduce_scatter_block", "pairwise", reduce_scatter_pairwise, RETURNS_AT_ZERO | SYMMETRIC,
      "(p-1) a + ((p-1)/p) n (b + c)"},
-    {"reduce_scatter_block", "ring", reduce_scatter_pairwise, SYMMETRIC,
+    {"reduce_scatter_block", "ring", reduce_scatter_pairwise, RETURNS_AT_ZERO | SYMMETRIC,
      "(p-1) a + ((p-1)/p) n (b + c)"},
-    {"reduce_scatter_block", "recursive_doubling", reduce_scatter_recursive_doubling, APPROXIMATE,
+    {"reduce_scatter_block", "recursive_doubling", reduce_scatter_recursive_doubling, RETURNS_AT_ZERO | APPROXIMATE,
      "lg p a + (lg p - (p-1)/p) n (b + c)"},
 
-    {"scan", "linear", scan_linear, ONE_WAY, "(p-1)(a + n b + n c)"},
-    {"scan", "recursive_doubling", scan_recursive_doubling, APPROXIMATE_NON_POF2,
+    {"scan", "linear", scan_linear, RETURNS_AT_ZERO | ONE_WAY, "(p-1)(a + n b + n c)"},
+    {"scan", "recursive_doubling", scan_recursive_doubling, RETURNS_AT_ZERO | APPROXIMATE_NON_POF2,
      "ceil(lg p)(a + n b + 2 n c)"},
-    {"exscan", "linear", exscan_linear, ONE_WAY, "(p-1)(a + n b) + (p-2) n c"},
-    {"exscan", "recursive_doubling", exscan_recursive_doubling, APPROXIMATE_NON_POF2,
+    {"exscan", "linear", exscan_linear, RETURNS_AT_ZERO | ONE_WAY, "(p-1)(a + n b) + (p-2) n c"},
+    {"exscan", "recursive_doubling", exscan_recursive_doubling, RETURNS_AT_ZERO | APPROXIMATE_NON_POF2,
      "ceil(lg p)(a + n b) + (2 ceil(lg p) - 1) n c"},
 };
 
@@ -1899,7 +1899,7 @@ model_predict_time(const char *collective, const char *algorithm,
         return TRUE;
     }
     gboolean textbook = params->mode == MODEL_PREDICT_TEXTBOOK;
-    if (!textbook && (row->flags & MOVES_DATA) && params->bytes == 0) {
+    if (!textbook && (row->flags & RETURNS_AT_ZERO) && params->bytes == 0) {
         *seconds = 0.0; /* the algorithms return at once when there is nothing to move */
         return TRUE;
     }
@@ -1928,8 +1928,11 @@ model_predict_exact(const char *collective, const char *algorithm,
     const struct row *row = find_row(collective, algorithm);
     if (row == NULL || !params_valid(row, params) || params->mode != MODEL_PREDICT_COLLSIM)
         return FALSE;
-    if (params->ranks == 1 || ((row->flags & MOVES_DATA) && params->bytes == 0))
+    if (params->ranks == 1 || ((row->flags & RETURNS_AT_ZERO) && params->bytes == 0))
         return TRUE;
+    /* gatherv/scatterv binomial still exchange sizes when there is no data: not modelled */
+    if (params->bytes == 0 && strcmp(collective, "barrier") != 0)
+        return FALSE;
     gboolean pof2 = is_pof2(params->ranks);
     if ((row->flags & APPROXIMATE) || ((row->flags & APPROXIMATE_NON_POF2) && !pof2))
         return FALSE;
