@@ -5,10 +5,10 @@
 # golden files were derived, so that they are not just the program's own output:
 #  - the check column: every point's result is compared by collsim with a sequential fold in
 #    rank order of regenerated inputs (sim/bench.c), and this test demands "ok" everywhere;
-#  - the times: every row that has an analytic prediction must agree with it — within 1e-6
-#    where models/model_predict.c says its formula is exact for collsim's transport, within the
-#    stated band below where it is an approximation (check_predictions) — and only then were
-#    the tables frozen; any change to a simulated value changes the digest line.
+#  - the times: every row that has an analytic prediction must agree with it — within 6 % where
+#    models/model_predict.c says its formula is exact for collsim's transport, within a factor
+#    of 2 where it is an approximation (check_predictions) — and only then were the tables
+#    frozen; any change to a simulated value changes the digest line.
 # Then: README's first command's scenario run from the source tree as README says, byte-identical
 # CSV and digest run after run, bad scenarios and overrides (exit 2, FILE:LINE), a failing
 # check (exit 1) that keeps the finished rows.
@@ -29,15 +29,19 @@ program_override() {
     [ -n "$prog" ] && printf -- '--set\nrun.program=%s\n' "$top_builddir/scenarios/$prog"
 }
 
-# Rows with a prediction must agree with it. The exactness of each formula comes from
-# `collsim list models` ("exact" or "approx"); approximations must be within a factor of 2.
+# Rows with a prediction must agree with it. `collsim list models` says which formulas are
+# exact for collsim's one-port transport at every P (tests/coll/check_timing.c proves them to
+# 1e-6 on CM02 without SimGrid's 1 ns time rounding). The shipped scenarios run the default
+# LV08 model with cross traffic, where pipelines share links slightly differently and blocks
+# need not divide evenly: exact formulas must be within 6 %, approximate ones within a factor
+# of 2 (the measured bands are in check_timing.c).
 check_predictions() {  # NAME CSV
     awk -F, -v name="$1" -v models="$tmp/models.txt" '
         BEGIN { while ((getline line < models) > 0) { split(line, f, " "); kind[f[1] " " f[2]] = f[3] } }
         NR == 1 { next }
-        $21 != "" && $21 + 0 > 0 {
-            r = $14 / $21; k = kind[$2 " " $4]
-            if (k == "exact" && (r < 0.999999 || r > 1.000001)) {
+        $21 != "" && ($21 + 0 > 0 || $14 + 0 > 0) {
+            r = $21 + 0 > 0 ? $14 / $21 : 99; k = kind[$2 " " $4]
+            if (k == "exact" && (r < 0.94 || r > 1.06)) {
                 printf "    %s: %s %s P=%s bytes=%s: %.9g s vs exact formula %.9g s\n", name, $2, $4, $6, $7, $14, $21; bad++ }
             else if (k != "exact" && (r < 0.5 || r > 2)) {
                 printf "    %s: %s %s P=%s bytes=%s: ratio %.3f outside [0.5, 2]\n", name, $2, $4, $6, $7, r; bad++ }
