@@ -136,8 +136,8 @@ expect_bad bad_root "$tmp/bad_root.ini:4: [run] root:" \
     $'[run]\nranks = 2, 8\ncollectives = reduce\nroot = 3'
 expect_bad illegal_op "$tmp/illegal_op.ini:5: [run] op:" \
     $'[run]\nranks = 4\ncollectives = allreduce\ndatatype = double\nop = band'
-expect_bad too_many_ranks "$tmp/too_many_ranks.ini:3: [run] ranks:" \
-    $'[platform]\nfile = platforms/cluster.xml\n[run]\nranks = 2048\ncollectives = bcast' 
+expect_bad too_many_ranks "$tmp/too_many_ranks.ini:4: [run] ranks:" \
+    $'[platform]\nfile = platforms/cluster.xml\n[run]\nranks = 2048\ncollectives = bcast'
 expect_bad missing_platform "$tmp/missing_platform.ini:2: [platform] file:" \
     $'[platform]\nfile = no/such/platform.xml\n[run]\nranks = 4\ncollectives = bcast'
 expect_bad bad_override "--set run.ranks=0:" \
