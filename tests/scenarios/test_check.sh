@@ -45,7 +45,7 @@ algorithms = recursive_doubling, ring, binomial
 ranks = 3, 4
 sizes = 8, 4KiB
 EOF
-"$COLLSIM" check "$tmp/small.ini" -j 4 "${factories[@]}" >"$tmp/check.out" 2>"$tmp/check.err"
+"$COLLSIM" check "$tmp/small.ini" -j 2 "${factories[@]}" >"$tmp/check.out" 2>"$tmp/check.err"
 rc=$?
 nruns=$(($(wc -w <<<"$expected") + 2))
 if [ $rc -ne 0 ]; then
@@ -67,7 +67,7 @@ else
     pass "check: $nruns identical runs, factories$expected"
 fi
 # the digest check prints is the one collsim run prints
-digest=$("$COLLSIM" run "$tmp/small.ini" -j 4 | sed -n 's/^digest //p')
+digest=$("$COLLSIM" run "$tmp/small.ini" -j 2 | sed -n 's/^digest //p')
 grep -q "^run 1 (default factory): digest $digest$" "$tmp/check.out" &&
     pass "check's digest is collsim run's" || fail "check's digest differs from run's ($digest)"
 
@@ -117,7 +117,7 @@ datatype = c_double_complex
 op = complex_prod
 commutative = false
 EOF
-"$COLLSIM" run "$tmp/reduce.ini" -j 4 --certify "$tmp/certs.txt" >"$tmp/run.out" 2>"$tmp/run.err"
+"$COLLSIM" run "$tmp/reduce.ini" -j 2 --certify "$tmp/certs.txt" >"$tmp/run.out" 2>"$tmp/run.err"
 rc=$?
 if [ $rc -ne 0 ]; then
     fail "run --certify: exit $rc"
@@ -169,7 +169,7 @@ done <<<"$expected_points"
 grep -A5 "^scan linear P=5 count=1 " "$tmp/certs.txt" | grep -qxF "  rank 4 element 0 depth=4 ((((r0·r1)·r2)·r3)·r4)" &&
     pass "certificate file holds the expressions" || fail "no expressions in the certificate file"
 
-"$COLLSIM" run "$tmp/reduce.ini" -j 4 -q --against "$tmp/certs.txt" 2>"$tmp/err"
+"$COLLSIM" run "$tmp/reduce.ini" -j 2 -q --against "$tmp/certs.txt" 2>"$tmp/err"
 rc=$?
 [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] && pass "run --against its own certificates: exit 0" ||
     fail "run --against an unchanged file: exit $rc: $(cat "$tmp/err")"
@@ -185,7 +185,7 @@ new=$(grep -A4 "^scan linear P=5 count=1 " "$tmp/certs.txt" | sed -n 's/^  rank 
 if [ "$old" = "$new" ]; then
     fail "the test could not tamper with the file ($old)"
 fi
-"$COLLSIM" run "$tmp/reduce.ini" -j 4 -q --against "$tmp/tampered.txt" 2>"$tmp/err"
+"$COLLSIM" run "$tmp/reduce.ini" -j 2 -q --against "$tmp/tampered.txt" 2>"$tmp/err"
 rc=$?
 if [ $rc -ne 3 ]; then
     fail "run --against a tampered file: exit $rc, expected 3"
@@ -201,7 +201,7 @@ fi
 # A tampered summary line (another hash) of a point whose expressions are not in the file.
 sed 's/^\(reduce in_order_binary P=3 count=64 capped_from=128 .*sha256=\)[0-9a-f]/\1x/' \
     "$tmp/certs.txt" >"$tmp/tampered2.txt"
-"$COLLSIM" run "$tmp/reduce.ini" -j 4 -q --against "$tmp/tampered2.txt" 2>"$tmp/err"
+"$COLLSIM" run "$tmp/reduce.ini" -j 2 -q --against "$tmp/tampered2.txt" 2>"$tmp/err"
 rc=$?
 [ $rc -eq 3 ] &&
     grep -qx "collsim: run: reduce in_order_binary P=3 count=64 capped_from=128 root=0 op=noncommutative differs from $tmp/tampered2.txt" "$tmp/err" &&
@@ -211,7 +211,7 @@ rc=$?
 # A point the file lacks (its line and its expressions).
 awk '/^[^ ]/ { skip = /^scan recursive_doubling P=3 count=1 / } !skip' "$tmp/certs.txt" \
     >"$tmp/short.txt"
-"$COLLSIM" run "$tmp/reduce.ini" -j 4 -q --against "$tmp/short.txt" 2>"$tmp/err"
+"$COLLSIM" run "$tmp/reduce.ini" -j 2 -q --against "$tmp/short.txt" 2>"$tmp/err"
 rc=$?
 [ $rc -eq 3 ] && [ "$(grep -c '^collsim: run: [a-z_]* [a-z_]* P=' "$tmp/err")" -eq 1 ] && grep -qx "collsim: run: scan recursive_doubling P=3 count=1 op=noncommutative is not in $tmp/short.txt" "$tmp/err" &&
     pass "run --against: a point missing from the file is named" ||
