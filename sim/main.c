@@ -5,6 +5,7 @@
  *   collsim exec PROG.so -n P [options] [-- ARGS]   run an MPI program on P simulated ranks
  *   collsim list [TOPIC]                             what is available
  *   collsim order COLLECTIVE ALGORITHM -n P [...]    reduction order certificates (order.c)
+ *   collsim check FILE.ini [options]                 is a scenario's output deterministic (check.c)
  *
  * Exit codes of exec: 0 success; 2 bad command line, program or platform (nothing ran);
  * 3 fatal MPI error; 4 deadlock; 5 a rank skipped MPI_Finalize; otherwise the program's
@@ -21,6 +22,7 @@
 #include <gmodule.h>
 
 #include "bench.h"
+#include "check.h"
 #include "engine.h"
 #include "models/model_predict.h"
 #include "order.h"
@@ -501,6 +503,8 @@ print_usage(FILE *out)
           "  list [TOPIC]                 show collectives, algorithms, ops, datatypes, platforms,\n"
           "                               scenarios (all of them without TOPIC)\n"
           "  order COLLECTIVE ALGORITHM -n P  in which order a reduction combines the ranks\n"
+          "  check FILE.ini [--set G.K=V] run a scenario twice and under each SimGrid context\n"
+          "                               factory; report any output that differs\n"
           "\n"
           "Run 'collsim COMMAND --help' for a command's options.\n",
           out);
@@ -531,6 +535,8 @@ main(int argc, char **argv)
         return command_list(argc - 1, argv + 1);
     if (strcmp(command, "order") == 0)
         return command_order(argc - 1, argv + 1);
+    if (strcmp(command, "check") == 0)
+        return collsim_command_check(argc - 1, argv + 1);
     fprintf(stderr, "collsim: unknown command '%s'\n", command);
     print_usage(stderr);
     return EXIT_USAGE;

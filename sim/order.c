@@ -395,6 +395,8 @@ order_certificate_line(const struct order_certificate *cert)
     GString *line = g_string_new(NULL);
     g_string_append_printf(line, "%s %s P=%d count=%d", coll_kind_name(q->kind), q->algorithm,
                            q->nranks, q->count);
+    if (q->capped_from > 0)
+        g_string_append_printf(line, " capped_from=%d", q->capped_from);
     if (q->kind == COLL_REDUCE)
         g_string_append_printf(line, " root=%d", q->root);
     const struct coll_algorithm *row = coll_registry_find(q->kind, q->algorithm);
@@ -453,18 +455,14 @@ struct order_show {
     gboolean tree;
 };
 
-/*
- * The certificate line, then (for small P or when asked) one line per defined element,
- * "  rank R element K depth=D EXPR", each optionally followed by its tree.
- */
-static gchar *
-point_text(const struct order_certificate *cert, const struct order_show *show)
+gchar *
+order_point_text(const struct order_certificate *cert, gboolean expressions, gboolean tree)
 {
     GString *out = g_string_new(NULL);
     gchar *line = order_certificate_line(cert);
     g_string_append_printf(out, "%s\n", line);
     g_free(line);
-    if (!show->expressions && cert->request.nranks > ORDER_SHOW_RANKS_MAX)
+    if (!expressions && cert->request.nranks > ORDER_SHOW_RANKS_MAX)
         return g_string_free(out, FALSE);
     for (guint i = 0; i < cert->elements->len; i++) {
         const struct order_element *e = &g_array_index(cert->elements, struct order_element, i);
@@ -472,10 +470,10 @@ point_text(const struct order_certificate *cert, const struct order_show *show)
         g_string_append_printf(out, "  rank %d element %d depth=%u %s\n", e->rank, e->element,
                                witness_expr_depth(e->handle), text);
         g_free(text);
-        if (show->tree) {
-            gchar *tree = witness_expr_tree(e->handle, "      ");
-            g_string_append(out, tree);
-            g_free(tree);
+        if (tree) {
+            gchar *drawing = witness_expr_tree(e->handle, "      ");
+            g_string_append(out, drawing);
+            g_free(drawing);
         }
     }
     return g_string_free(out, FALSE);
@@ -571,13 +569,30 @@ find_label(const struct saved_point *p, const char *label)
     return -1;
 }
 
+/* Whether the two hold the same element expressions; TRUE when either holds none (a run at
+ * large P prints only the line, whose sha256 covers every expression anyway). */
+static gboolean
+same_expressions(const struct saved_point *old, const struct saved_point *now)
+{
+    if (old->labels->len == 0 || now->labels->len == 0)
+        return TRUE;
+    if (old->labels->len != now->labels->len)
+        return FALSE;
+    for (guint i = 0; i < now->labels->len; i++)
+        if (strcmp(old->labels->pdata[i], now->labels->pdata[i]) != 0 ||
+            strcmp(old->bodies->pdata[i], now->bodies->pdata[i]) != 0)
+            return FALSE;
+    return TRUE;
+}
+
 /* Name what changed between `old` and `now` on stderr: the lines and the first element whose
  * expression differs. */
 static void
-report_change(const struct saved_point *old, const struct saved_point *now, const char *file)
+report_change(const struct saved_point *old, const struct saved_point *now, const char *file,
+              const char *command)
 {
     size_t skip = strlen(now->key) + 1;
-    fprintf(stderr, "collsim: order: %s differs from %s\n", now->key, file);
+    fprintf(stderr, "collsim: %s: %s differs from %s\n", command, now->key, file);
     fprintf(stderr, "  old: %s\n  new: %s\n", strlen(old->line) > skip ? old->line + skip : "",
             strlen(now->line) > skip ? now->line + skip : "");
     if (old->labels->len == 0 || now->labels->len == 0) {
@@ -605,6 +620,57 @@ report_change(const struct saved_point *old, const struct saved_point *now, cons
     fprintf(stderr, "  (every expression is the same; only the summary differs)\n");
 }
 
+struct order_saved {
+    gchar *origin;     /* the file's name, for messages */
+    GPtrArray *points; /* struct saved_point *, in file order */
+};
+
+struct order_saved *
+order_saved_parse(const char *text, const char *origin, GError **error)
+{
+    struct order_saved *saved = g_new0(struct order_saved, 1);
+    saved->origin = g_strdup(origin);
+    saved->points = g_ptr_array_new_with_free_func(saved_point_free);
+    if (!parse_points(text, origin, saved->points, error)) {
+        order_saved_free(saved);
+        return NULL;
+    }
+    return saved;
+}
+
+void
+order_saved_free(struct order_saved *saved)
+{
+    if (saved == NULL)
+        return;
+    g_free(saved->origin);
+    g_ptr_array_free(saved->points, TRUE);
+    g_free(saved);
+}
+
+enum order_comparison
+order_saved_compare(const struct order_saved *saved, const char *point_text, const char *command)
+{
+    GPtrArray *now = g_ptr_array_new_with_free_func(saved_point_free);
+    enum order_comparison result = ORDER_COMPARISON_UNREADABLE;
+    if (parse_points(point_text, "(this run)", now, NULL) && now->len == 1) {
+        const struct saved_point *p = now->pdata[0];
+        const struct saved_point *old = find_saved(saved->points, p->key);
+        result = ORDER_COMPARISON_SAME;
+        if (old == NULL) {
+            fflush(stdout);
+            fprintf(stderr, "collsim: %s: %s is not in %s\n", command, p->key, saved->origin);
+            result = ORDER_COMPARISON_NOT_SAVED;
+        } else if (strcmp(old->line, p->line) != 0 || !same_expressions(old, p)) {
+            fflush(stdout);
+            report_change(old, p, saved->origin, command);
+            result = ORDER_COMPARISON_CHANGED;
+        }
+    }
+    g_ptr_array_free(now, TRUE);
+    return result;
+}
+
 /* ---------------------------------------------------------------- running points */
 
 struct point_run {
@@ -622,7 +688,7 @@ run_in_child(const struct order_request *request, const struct order_show *show,
         g_error_free(error);
         _exit(ORDER_EXIT_FAILED);
     }
-    gchar *text = point_text(&cert, show);
+    gchar *text = order_point_text(&cert, show->expressions, show->tree);
     size_t left = strlen(text);
     const char *p = text;
     while (left > 0) {
@@ -817,7 +883,7 @@ struct order_options {
 
 /* Run every request in order, print it, compare it; the command's exit code. */
 static int
-run_requests(GArray *requests, const struct order_options *opt, GPtrArray *saved)
+run_requests(GArray *requests, const struct order_options *opt, const struct order_saved *saved)
 {
     struct order_show show = {opt->expressions, opt->tree};
     int rc = ORDER_EXIT_OK;
@@ -837,21 +903,9 @@ run_requests(GArray *requests, const struct order_options *opt, GPtrArray *saved
             fputs(run.text, stdout);
         }
         if (saved != NULL) {
-            GPtrArray *now = g_ptr_array_new_with_free_func(saved_point_free);
-            if (parse_points(run.text, "(this run)", now, NULL) && now->len == 1) {
-                const struct saved_point *p = now->pdata[0];
-                const struct saved_point *old = find_saved(saved, p->key);
-                if (old == NULL) {
-                    fflush(stdout);
-                    fprintf(stderr, "collsim: order: %s is not in %s\n", p->key, opt->against);
-                    changed++;
-                } else if (strcmp(old->line, p->line) != 0) {
-                    fflush(stdout);
-                    report_change(old, p, opt->against);
-                    changed++;
-                }
-            }
-            g_ptr_array_free(now, TRUE);
+            enum order_comparison c = order_saved_compare(saved, run.text, "order");
+            if (c == ORDER_COMPARISON_CHANGED || c == ORDER_COMPARISON_NOT_SAVED)
+                changed++;
         }
         g_free(run.text);
     }
@@ -912,7 +966,7 @@ command_order(int argc, char **argv)
     gchar **args = g_strdupv(argv);
     GArray *ranks = g_array_new(FALSE, FALSE, sizeof(gint));
     GArray *requests = g_array_new(FALSE, FALSE, sizeof(struct order_request));
-    GPtrArray *saved = NULL;
+    struct order_saved *saved = NULL;
     if (!g_option_context_parse_strv(context, &args, &error)) {
         rc = order_usage("%s", error->message);
         goto out;
@@ -957,10 +1011,9 @@ command_order(int argc, char **argv)
             rc = order_usage("--against: %s", error->message);
             goto out;
         }
-        saved = g_ptr_array_new_with_free_func(saved_point_free);
-        gboolean ok = parse_points(text, opt.against, saved, &error);
+        saved = order_saved_parse(text, opt.against, &error);
         g_free(text);
-        if (!ok) {
+        if (saved == NULL) {
             rc = order_usage("--against: %s", error->message);
             goto out;
         }
@@ -968,8 +1021,7 @@ command_order(int argc, char **argv)
     rc = run_requests(requests, &opt, saved);
 out:
     g_clear_error(&error);
-    if (saved != NULL)
-        g_ptr_array_free(saved, TRUE);
+    order_saved_free(saved);
     g_array_free(requests, TRUE);
     g_array_free(ranks, TRUE);
     g_strfreev(args);

@@ -37,6 +37,8 @@ struct order_request {
     const char *algorithm; /* registry name of the algorithm asked for */
     int nranks;
     int count;                 /* elements per rank; Reduce_scatter(_block): of each block */
+    int capped_from;           /* > 0: `count` stands in for this larger count of the call
+                                  being certified (collsim run caps witness counts) */
     int root;                  /* Reduce only */
     gboolean commutative;      /* the commutativity declared to MPI_Op_create */
     struct coll_params params; /* segment size, radix; 0 fields: the registry row's defaults */
@@ -117,11 +119,39 @@ gboolean order_certificate_acceptable(const struct order_certificate *cert);
  * segmented and k-ary algorithms add segment_bytes=B and radix=K (the values in force). */
 gchar *order_certificate_line(const struct order_certificate *cert);
 
+/* The certificate line, then, for P <= 16 or when `expressions`, one line per defined element
+ * ("  rank R element K depth=D EXPR"), each followed by its bracketing drawn as an indented tree
+ * when `tree`: what `collsim order` prints for a point, and what --against reads back. */
+gchar *order_point_text(const struct order_certificate *cert, gboolean expressions, gboolean tree);
+
 /* The part of a certificate line that names its point: everything up to and including
  * the op= field. NULL if `line` is not a certificate line. */
 gchar *order_line_key(const char *line);
 
 void order_certificate_clear(struct order_certificate *cert);
+
+/*
+ * Certificates saved as text (points as order_point_text writes them; blank lines and
+ * # comments are skipped) and compared with a new run point by point: shared by
+ * `collsim order --against` and `collsim run --against`.
+ */
+struct order_saved;
+/* NULL with a message naming `origin` and the line for text that is not certificates. */
+struct order_saved *order_saved_parse(const char *text, const char *origin, GError **error);
+void order_saved_free(struct order_saved *saved);
+
+enum order_comparison {
+    ORDER_COMPARISON_SAME,
+    ORDER_COMPARISON_CHANGED,    /* the line or an expression differs */
+    ORDER_COMPARISON_NOT_SAVED,  /* no saved point has this point's key */
+    ORDER_COMPARISON_UNREADABLE, /* `point_text` is not one point's text */
+};
+/* Compare one point's text (order_point_text) with the saved point of the same key (the line
+ * up to op=). A change is named on stderr as "collsim: COMMAND: KEY differs from FILE" with
+ * the old and new lines and the first element whose expression differs, old and new; a point
+ * the file lacks as "collsim: COMMAND: KEY is not in FILE". */
+enum order_comparison order_saved_compare(const struct order_saved *saved, const char *point_text,
+                                          const char *command);
 
 /* `collsim order ...` (argv[0] == "order"). Exit codes: see sim/order.c. */
 int command_order(int argc, char **argv);

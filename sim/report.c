@@ -769,10 +769,9 @@ append_table_row(struct report *report, GString *row, const struct run_point *po
 /* The canonical text of a point for the digest: its CSV line without wall_s, then a
  * program's output framed by its length (so no output can imitate the next point). */
 static void
-update_digest(struct report *report, const struct field fields[], const struct run_point *point,
-              const struct point_result *result)
+append_canonical_text(GString *text, const struct field fields[], const struct run_point *point,
+                      const struct point_result *result)
 {
-    GString *text = g_string_new(NULL);
     append_csv_line(text, fields, F_WALL);
     if (point->program != NULL) {
         if (result->output != NULL)
@@ -781,8 +780,36 @@ update_digest(struct report *report, const struct field fields[], const struct r
         else
             g_string_append(text, "output none\n");
     }
+}
+
+static void
+update_digest(struct report *report, const struct field fields[], const struct run_point *point,
+              const struct point_result *result)
+{
+    GString *text = g_string_new(NULL);
+    append_canonical_text(text, fields, point, result);
     g_checksum_update(report->digest, (const guchar *)text->str, (gssize)text->len);
     g_string_free(text, TRUE);
+}
+
+gchar *
+report_canonical_text(const struct run_point *point, const struct point_result *result)
+{
+    g_autofree gchar *program_name =
+        point->program != NULL ? g_path_get_basename(point->program) : NULL;
+    struct field fields[F_COUNT_OF_FIELDS];
+    point_fields(point, result, program_name, fields);
+    GString *text = g_string_new(NULL);
+    append_canonical_text(text, fields, point, result);
+    return g_string_free(text, FALSE);
+}
+
+gchar *
+report_canonical_header(void)
+{
+    GString *line = g_string_new(NULL);
+    append_csv_header(line, F_WALL);
+    return g_string_free(line, FALSE);
 }
 
 static void

@@ -55,6 +55,15 @@ void report_free(struct report *report);
 guint report_failures(const struct report *report);
 
 /*
+ * What the digest covers, for a caller that compares runs point by point (collsim check):
+ * the canonical text of one point — its CSV line without wall_s, then, for a program, its
+ * output framed by its length — and the header line naming the CSV fields of that line (the
+ * digest opens with it). Both byte-exact; caller frees.
+ */
+gchar *report_canonical_text(const struct run_point *point, const struct point_result *result);
+gchar *report_canonical_header(void);
+
+/*
  * The formats the table uses, public so that their boundaries are tested directly (caller
  * frees each string).
  *

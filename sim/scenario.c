@@ -74,6 +74,7 @@ static const struct key_spec key_specs[] = {
     {"run", "expected_output", "a file the program's standard output must equal"},
     {"output", "csv", "a file path in an existing directory"},
     {"output", "json", "a file path in an existing directory"},
+    {"output", "certificates", "a file path in an existing directory"},
 };
 
 /* Keys that describe a collective benchmark; a program scenario must not give them. */
@@ -762,6 +763,7 @@ struct settings {
 
     gchar *csv_path;
     gchar *json_path;
+    gchar *certificates_path;
 };
 
 static void
@@ -789,6 +791,7 @@ settings_clear(struct settings *s)
     g_free(s->expected_output);
     g_free(s->csv_path);
     g_free(s->json_path);
+    g_free(s->certificates_path);
 }
 
 /* Where an installed or source-tree collsim keeps its platforms (as `collsim list` says). */
@@ -1185,6 +1188,14 @@ read_output_group(struct loader *ld, struct settings *s)
         return FALSE;
     if (s->csv_path != NULL && s->json_path != NULL && strcmp(s->csv_path, s->json_path) == 0)
         return fail(ld, "output", "json", "the same file as [output] csv (give two files)");
+    if (!read_output_path(ld, "certificates", &s->certificates_path))
+        return FALSE;
+    if (s->certificates_path != NULL &&
+        (g_strcmp0(s->certificates_path, s->csv_path) == 0 ||
+         g_strcmp0(s->certificates_path, s->json_path) == 0))
+        return fail(ld, "output", "certificates",
+                    "the same file as [output] %s (give another file)",
+                    g_strcmp0(s->certificates_path, s->csv_path) == 0 ? "csv" : "json");
     return TRUE;
 }
 
@@ -1341,6 +1352,7 @@ build_scenario(struct loader *ld, const char *const *overrides)
     scenario->points = g_steal_pointer(&points);
     scenario->csv_path = g_steal_pointer(&s.csv_path);
     scenario->json_path = g_steal_pointer(&s.json_path);
+    scenario->certificates_path = g_steal_pointer(&s.certificates_path);
 out:
     if (points != NULL)
         g_ptr_array_free(points, TRUE);
@@ -1380,5 +1392,6 @@ scenario_free(struct scenario *scenario)
         g_ptr_array_free(scenario->points, TRUE);
     g_free(scenario->csv_path);
     g_free(scenario->json_path);
+    g_free(scenario->certificates_path);
     g_free(scenario);
 }
