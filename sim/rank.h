@@ -14,6 +14,8 @@
 
 #include "engine.h"
 
+struct sim_wait;
+
 /* How many of a blocked rank's requests a deadlock report names. */
 #define SIM_BLOCKED_REQS_SHOWN 4
 
@@ -32,6 +34,7 @@ struct sim_rank {
     GQueue send_queue;            /* struct sim_msg * waiting for the port, oldest first */
     sg_comm_t in_flight;          /* my inbox transfer on the wire, or NULL */
     guint64 generation;           /* bumped whenever another rank changes these queues */
+    struct sim_wait *wait;        /* the blocking wait this rank is in, kept for reuse (p2p.c) */
 
     const char *blocked_in;       /* MPI call this rank is blocked in, for deadlock reports */
     struct collsim_request *blocked_reqs[SIM_BLOCKED_REQS_SHOWN]; /* what it waits for */
