@@ -4,7 +4,11 @@
  * Matching is done here, in shared memory, with MPI's rules: a send looks for the first
  * matching posted receive of its destination (context, source, tag), else joins the
  * destination's unexpected queue; a receive looks for the first matching unexpected message,
- * else joins the posted queue. Both queues are FIFO, so MPI's non-overtaking order holds.
+ * else joins the posted receives. Both are FIFO, so MPI's non-overtaking order holds. The
+ * posted receives are kept per (context, source), wildcard sources apart, each stamped with
+ * its posting order: the first match is the older of the first match in the sender's queue
+ * and the first in the wildcard queue, found without walking the receives of other sources
+ * (a linear alltoall posts P of them).
  *
  * SimGrid only moves bytes and tells time:
  *  - every message puts one transfer into its destination's inbox mailbox, whose permanent
@@ -110,6 +114,7 @@ struct collsim_request {
     int source;              /* local rank or MPI_ANY_SOURCE */
     int source_world;        /* world rank of source, or MPI_ANY_SOURCE */
     int tag;
+    guint64 posted_order;    /* its rank in its owner's posting order */
     /* rendezvous send: the data put, waited by the sender */
     sg_comm_t put;
     /* blocking wait bookkeeping (see progress_wait) */
@@ -294,6 +299,86 @@ inbox_send(struct sim_rank *me, struct sim_msg *msg)
         g_queue_push_tail(&me->send_queue, msg);
 }
 
+/* ---------------------------------------------------------------- posted receives */
+
+/* The posted receives of one rank from one source in one context, in posting order. */
+struct posted_bucket {
+    gint64 key;              /* first: the hash table's key points here */
+    GQueue receives;
+};
+
+static gint64
+posted_key(guint32 context, int source_world)
+{
+    return (gint64)(((guint64)context << 32) | (guint32)source_world);
+}
+
+static void
+posted_push(struct sim_rank *me, struct collsim_request *req)
+{
+    req->posted_order = me->posted_count++;
+    if (req->source_world == MPI_ANY_SOURCE) {
+        g_queue_push_tail(&me->posted_any_source, req);
+        return;
+    }
+    if (me->posted_by_source == NULL)
+        me->posted_by_source = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
+    gint64 key = posted_key(req->context, req->source_world);
+    struct posted_bucket *bucket = g_hash_table_lookup(me->posted_by_source, &key);
+    if (bucket == NULL) {
+        bucket = g_new0(struct posted_bucket, 1);
+        bucket->key = key;
+        g_hash_table_insert(me->posted_by_source, &bucket->key, bucket);
+    }
+    g_queue_push_tail(&bucket->receives, req);
+}
+
+/* First receive of `queue` matching msg's envelope, or NULL. */
+static GList *
+posted_first_match(GQueue *queue, const struct sim_msg *msg)
+{
+    for (GList *l = queue->head; l != NULL; l = l->next) {
+        const struct collsim_request *candidate = l->data;
+        if (envelope_matches(candidate->context, candidate->source_world, candidate->tag, msg))
+            return l;
+    }
+    return NULL;
+}
+
+/* Take dst's first posted receive (in posting order) matching msg, or NULL. */
+static struct collsim_request *
+posted_take_match(struct sim_rank *dst, const struct sim_msg *msg)
+{
+    struct posted_bucket *bucket = NULL;
+    GList *specific = NULL;
+    if (dst->posted_by_source != NULL) {
+        gint64 key = posted_key(msg->context, msg->src_world);
+        bucket = g_hash_table_lookup(dst->posted_by_source, &key);
+        if (bucket != NULL)
+            specific = posted_first_match(&bucket->receives, msg);
+    }
+    GList *wildcard = posted_first_match(&dst->posted_any_source, msg);
+    if (specific != NULL && wildcard != NULL) {
+        const struct collsim_request *a = specific->data, *b = wildcard->data;
+        if (a->posted_order < b->posted_order)
+            wildcard = NULL;
+        else
+            specific = NULL;
+    }
+    if (wildcard != NULL) {
+        struct collsim_request *req = wildcard->data;
+        g_queue_delete_link(&dst->posted_any_source, wildcard);
+        return req;
+    }
+    if (specific == NULL)
+        return NULL;
+    struct collsim_request *req = specific->data;
+    g_queue_delete_link(&bucket->receives, specific);
+    if (g_queue_is_empty(&bucket->receives))
+        g_hash_table_remove(dst->posted_by_source, &bucket->key);
+    return req;
+}
+
 /* ---------------------------------------------------------------- posting */
 
 static struct collsim_request *
@@ -380,15 +465,7 @@ start_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_C
     }
 
     struct sim_rank *dst = sim_rank_by_world(msg->dst_world);
-    struct collsim_request *rreq = NULL;
-    for (GList *l = dst->posted.head; l != NULL; l = l->next) {
-        struct collsim_request *candidate = l->data;
-        if (envelope_matches(candidate->context, candidate->source_world, candidate->tag, msg)) {
-            rreq = candidate;
-            g_queue_delete_link(&dst->posted, l);
-            break;
-        }
-    }
+    struct collsim_request *rreq = posted_take_match(dst, msg);
     if (rreq != NULL) {
         match_pair(msg, rreq);
         request_touch(rreq);
@@ -433,7 +510,7 @@ start_recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm 
             return req;
         }
     }
-    g_queue_push_tail(&me->posted, req);
+    posted_push(me, req);
     return req;
 }
 
@@ -1557,7 +1634,9 @@ MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 void
 sim_p2p_rank_start(struct sim_rank *rank)
 {
-    g_queue_init(&rank->posted);
+    rank->posted_by_source = NULL;
+    g_queue_init(&rank->posted_any_source);
+    rank->posted_count = 0;
     g_queue_init(&rank->unexpected);
     g_queue_init(&rank->inbox_unfetched);
     g_queue_init(&rank->pending_gets);
