@@ -4,7 +4,11 @@
  * Matching is done here, in shared memory, with MPI's rules: a send looks for the first
  * matching posted receive of its destination (context, source, tag), else joins the
  * destination's unexpected queue; a receive looks for the first matching unexpected message,
- * else joins the posted queue. Both queues are FIFO, so MPI's non-overtaking order holds.
+ * else joins the posted receives. Both are FIFO, so MPI's non-overtaking order holds. The
+ * posted receives are kept per (context, source), wildcard sources apart, each stamped with
+ * its posting order: the first match is the older of the first match in the sender's queue
+ * and the first in the wildcard queue, found without walking the receives of other sources
+ * (a linear alltoall posts P of them).
  *
  * SimGrid only moves bytes and tells time:
  *  - every message puts one transfer into its destination's inbox mailbox, whose permanent
@@ -46,6 +50,21 @@
 #define P2P_TAG_UB MPI_TAG_UB_VALUE
 
 enum req_kind { REQ_SEND, REQ_RECV };
+
+/* A transfer a blocked rank may wait for, and what its completion means. */
+enum wait_kind { WAIT_INBOX, WAIT_RV_GET, WAIT_PUT, WAIT_INJECTION };
+
+/* What a request waits for after an advance: nothing (it is complete), any new arrival into
+ * the inbox (unmatched, or matched to a message still in its sender's queue), or one transfer.
+ * NEED_UNKNOWN: not advanced yet by the current wait. */
+enum need_kind { NEED_UNKNOWN, NEED_DONE, NEED_ARRIVALS, NEED_TRANSFER };
+
+struct wait_need {
+    enum need_kind kind;
+    sg_comm_t comm;          /* NEED_TRANSFER: the transfer, its meaning, its subject */
+    enum wait_kind wait;
+    gpointer what;
+};
 
 struct sim_inbox_get {
     sg_comm_t comm;         /* NULL once completed and consumed */
@@ -95,9 +114,16 @@ struct collsim_request {
     int source;              /* local rank or MPI_ANY_SOURCE */
     int source_world;        /* world rank of source, or MPI_ANY_SOURCE */
     int tag;
+    guint64 posted_order;    /* its rank in its owner's posting order */
     /* rendezvous send: the data put, waited by the sender */
     sg_comm_t put;
+    /* blocking wait bookkeeping (see progress_wait) */
+    int wait_slot;           /* index in its owner's current blocking wait, or -1 */
+    gboolean wait_due;       /* to be advanced again by that wait */
+    struct wait_need need;   /* what its last advance in that wait left it waiting for */
 };
+
+static void request_touch(struct collsim_request *req);
 
 /* ---------------------------------------------------------------- rendezvous mailbox pool */
 
@@ -196,6 +222,7 @@ inbox_announce(struct sim_rank *dst, struct sim_msg *msg)
     } else {
         g_queue_push_tail(&dst->inbox_unfetched, msg);
     }
+    request_touch(msg->rreq);
 }
 
 /* Issue gets for every message already put into my inbox, in order. */
@@ -207,6 +234,7 @@ inbox_fetch_all(struct sim_rank *me)
         struct sim_inbox_get *get = g_new0(struct sim_inbox_get, 1);
         get->msg = msg;
         msg->inbox = get;
+        request_touch(msg->rreq);
         get->comm = sg_mailbox_get_async(me->inbox, &get->payload);
         sim_after_yield();
     }
@@ -232,6 +260,7 @@ inbox_get_finished(struct sim_inbox_get *get)
     get->comm = NULL;
     g_assert(get->msg != NULL);
     get->msg->inbox_arrived = TRUE;
+    request_touch(get->msg->rreq);
 }
 
 /* Put msg's inbox transfer on the wire (the whole message if eager, else its envelope). */
@@ -270,6 +299,86 @@ inbox_send(struct sim_rank *me, struct sim_msg *msg)
         g_queue_push_tail(&me->send_queue, msg);
 }
 
+/* ---------------------------------------------------------------- posted receives */
+
+/* The posted receives of one rank from one source in one context, in posting order. */
+struct posted_bucket {
+    gint64 key;              /* first: the hash table's key points here */
+    GQueue receives;
+};
+
+static gint64
+posted_key(guint32 context, int source_world)
+{
+    return (gint64)(((guint64)context << 32) | (guint32)source_world);
+}
+
+static void
+posted_push(struct sim_rank *me, struct collsim_request *req)
+{
+    req->posted_order = me->posted_count++;
+    if (req->source_world == MPI_ANY_SOURCE) {
+        g_queue_push_tail(&me->posted_any_source, req);
+        return;
+    }
+    if (me->posted_by_source == NULL)
+        me->posted_by_source = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
+    gint64 key = posted_key(req->context, req->source_world);
+    struct posted_bucket *bucket = g_hash_table_lookup(me->posted_by_source, &key);
+    if (bucket == NULL) {
+        bucket = g_new0(struct posted_bucket, 1);
+        bucket->key = key;
+        g_hash_table_insert(me->posted_by_source, &bucket->key, bucket);
+    }
+    g_queue_push_tail(&bucket->receives, req);
+}
+
+/* First receive of `queue` matching msg's envelope, or NULL. */
+static GList *
+posted_first_match(GQueue *queue, const struct sim_msg *msg)
+{
+    for (GList *l = queue->head; l != NULL; l = l->next) {
+        const struct collsim_request *candidate = l->data;
+        if (envelope_matches(candidate->context, candidate->source_world, candidate->tag, msg))
+            return l;
+    }
+    return NULL;
+}
+
+/* Take dst's first posted receive (in posting order) matching msg, or NULL. */
+static struct collsim_request *
+posted_take_match(struct sim_rank *dst, const struct sim_msg *msg)
+{
+    struct posted_bucket *bucket = NULL;
+    GList *specific = NULL;
+    if (dst->posted_by_source != NULL) {
+        gint64 key = posted_key(msg->context, msg->src_world);
+        bucket = g_hash_table_lookup(dst->posted_by_source, &key);
+        if (bucket != NULL)
+            specific = posted_first_match(&bucket->receives, msg);
+    }
+    GList *wildcard = posted_first_match(&dst->posted_any_source, msg);
+    if (specific != NULL && wildcard != NULL) {
+        const struct collsim_request *a = specific->data, *b = wildcard->data;
+        if (a->posted_order < b->posted_order)
+            wildcard = NULL;
+        else
+            specific = NULL;
+    }
+    if (wildcard != NULL) {
+        struct collsim_request *req = wildcard->data;
+        g_queue_delete_link(&dst->posted_any_source, wildcard);
+        return req;
+    }
+    if (specific == NULL)
+        return NULL;
+    struct collsim_request *req = specific->data;
+    g_queue_delete_link(&bucket->receives, specific);
+    if (g_queue_is_empty(&bucket->receives))
+        g_hash_table_remove(dst->posted_by_source, &bucket->key);
+    return req;
+}
+
 /* ---------------------------------------------------------------- posting */
 
 static struct collsim_request *
@@ -280,6 +389,7 @@ request_new(enum req_kind kind, MPI_Comm comm, guint32 context)
     req->comm = comm;
     req->context = context;
     req->owner_world = sim_rank_self()->world_rank;
+    req->wait_slot = -1;
     req->status.MPI_SOURCE = MPI_ANY_SOURCE;
     req->status.MPI_TAG = MPI_ANY_TAG;
     return req;
@@ -355,18 +465,11 @@ start_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_C
     }
 
     struct sim_rank *dst = sim_rank_by_world(msg->dst_world);
-    struct collsim_request *rreq = NULL;
-    for (GList *l = dst->posted.head; l != NULL; l = l->next) {
-        struct collsim_request *candidate = l->data;
-        if (envelope_matches(candidate->context, candidate->source_world, candidate->tag, msg)) {
-            rreq = candidate;
-            g_queue_delete_link(&dst->posted, l);
-            break;
-        }
-    }
-    if (rreq != NULL)
+    struct collsim_request *rreq = posted_take_match(dst, msg);
+    if (rreq != NULL) {
         match_pair(msg, rreq);
-    else
+        request_touch(rreq);
+    } else
         g_queue_push_tail(&dst->unexpected, msg);
     dst->generation++;
 
@@ -407,14 +510,11 @@ start_recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm 
             return req;
         }
     }
-    g_queue_push_tail(&me->posted, req);
+    posted_push(me, req);
     return req;
 }
 
 /* ---------------------------------------------------------------- progress */
-
-/* A transfer a blocked rank may wait for, and what its completion means. */
-enum wait_kind { WAIT_INBOX, WAIT_RV_GET, WAIT_PUT, WAIT_INJECTION };
 
 struct wait_set {
     GArray *comms;   /* sg_comm_t */
@@ -449,15 +549,23 @@ transfer_finished(enum wait_kind kind, gpointer what)
         inbox_get_finished(what);
         break;
     case WAIT_RV_GET: {
+        /* the sender's request learns it here too (only a live one: until the data has
+         * arrived, neither side can have completed) */
         struct sim_msg *msg = what;
         msg->rv_get = NULL;
+        if (!msg->data_arrived)
+            request_touch(msg->sreq);
         msg->data_arrived = TRUE;
+        request_touch(msg->rreq);
         break;
     }
     case WAIT_PUT: {
         struct collsim_request *req = what;
         req->put = NULL;
+        if (!req->msg->data_arrived)
+            request_touch(req->msg->rreq);
         req->msg->data_arrived = TRUE;
+        request_touch(req);
         break;
     }
     case WAIT_INJECTION:
@@ -489,34 +597,35 @@ request_finish(struct collsim_request *req)
     }
 }
 
-/*
- * Move one request as far as it can go without blocking; add to `set` what it waits for.
- * Returns TRUE when the request is complete.
- */
-static gboolean
-request_advance(struct sim_rank *me, struct collsim_request *req, struct wait_set *set)
+static struct wait_need
+need_transfer(sg_comm_t comm, enum wait_kind wait, gpointer what)
 {
+    return (struct wait_need){NEED_TRANSFER, comm, wait, what};
+}
+
+/* Move one request as far as it can go without blocking; say what it waits for now. */
+static struct wait_need
+request_advance(struct sim_rank *me, struct collsim_request *req)
+{
+    static const struct wait_need done = {NEED_DONE, NULL, WAIT_INBOX, NULL};
+    static const struct wait_need arrivals = {NEED_ARRIVALS, NULL, WAIT_INBOX, NULL};
     if (req->complete)
-        return TRUE;
+        return done;
     struct sim_msg *msg = req->msg;
     if (req->kind == REQ_SEND) {
         /* rendezvous: complete once the data has been received */
         if (msg->data_arrived) {
             request_finish(req);
-            return TRUE;
+            return done;
         }
-        if (set != NULL)
-            wait_set_add(set, req->put, WAIT_PUT, req);
-        return FALSE;
+        return need_transfer(req->put, WAIT_PUT, req);
     }
     if (msg == NULL || !msg->announced)
-        return FALSE;   /* not matched, or still in its sender's queue: wait for arrivals */
+        return arrivals; /* not matched, or still in its sender's queue: wait for arrivals */
     if (!msg->inbox_arrived) {
         if (msg->inbox == NULL)
             inbox_fetch_all(me);
-        if (set != NULL)
-            wait_set_add(set, msg->inbox->comm, WAIT_INBOX, msg->inbox);
-        return FALSE;
+        return need_transfer(msg->inbox->comm, WAIT_INBOX, msg->inbox);
     }
     if (!msg->eager && !msg->data_arrived) {
         if (msg->rv_get == NULL) {
@@ -526,12 +635,10 @@ request_advance(struct sim_rank *me, struct collsim_request *req, struct wait_se
             sim_after_yield();
             rv_mailbox_release(mbox);
         }
-        if (set != NULL)
-            wait_set_add(set, msg->rv_get, WAIT_RV_GET, msg);
-        return FALSE;
+        return need_transfer(msg->rv_get, WAIT_RV_GET, msg);
     }
     request_finish(req);
-    return TRUE;
+    return done;
 }
 
 /*
@@ -554,12 +661,15 @@ wait_set_test(struct wait_set *set)
 enum wait_mode { WAIT_ALL, WAIT_ANY, WAIT_SOME };
 
 /*
- * Block until the requests satisfy `mode` (all complete / at least one complete). `reqs` may
- * hold NULL entries (inactive). Returns the number of complete active requests.
+ * Wait until the requests satisfy `mode` (all complete / at least one complete), or with
+ * !blocking only make what progress can be made now, by advancing every request again after
+ * each event: the reference behaviour, which progress_wait() reproduces step for step in
+ * blocking waits. `reqs` may hold NULL entries (inactive). Returns the number of complete
+ * active requests.
  */
 static int
-progress_wait(struct collsim_request **reqs, int n, enum wait_mode mode, gboolean blocking,
-              const char *call)
+progress_rescan(struct collsim_request **reqs, int n, enum wait_mode mode, gboolean blocking,
+                const char *call)
 {
     struct sim_rank *me = sim_rank_self();
     struct wait_set set = {
@@ -578,10 +688,12 @@ progress_wait(struct collsim_request **reqs, int n, enum wait_mode mode, gboolea
             if (reqs[i] == NULL)
                 continue;
             active++;
-            if (request_advance(me, reqs[i], &set))
+            struct wait_need need = request_advance(me, reqs[i]);
+            if (need.kind == NEED_DONE)
                 done++;
-            else if (reqs[i]->kind == REQ_RECV &&
-                     (reqs[i]->msg == NULL || !reqs[i]->msg->announced))
+            else if (need.kind == NEED_TRANSFER)
+                wait_set_add(&set, need.comm, need.wait, need.what);
+            else
                 need_arrivals = TRUE;
         }
         if (active == 0 || (mode == WAIT_ALL ? done == active : done > 0))
@@ -593,7 +705,7 @@ progress_wait(struct collsim_request **reqs, int n, enum wait_mode mode, gboolea
             wait_set_test(&set);
             done = 0;
             for (int i = 0; i < n; i++)
-                if (reqs[i] != NULL && request_advance(me, reqs[i], NULL))
+                if (reqs[i] != NULL && request_advance(me, reqs[i]).kind == NEED_DONE)
                     done++;
             break;
         }
@@ -627,6 +739,324 @@ progress_wait(struct collsim_request **reqs, int n, enum wait_mode mode, gboolea
     g_array_free(set.kinds, TRUE);
     g_ptr_array_free(set.what, TRUE);
     return done;
+}
+
+/*
+ * Blocking waits over many requests (a linear alltoall waits for 2P of them) must not
+ * rescan every request after every event, which costs O(k) per event and O(k²) per wait.
+ * progress_wait() takes the same steps as progress_rescan() -- the same SimGrid calls in the
+ * same order, the same wait set in the same order, hence the same simulation -- but advances
+ * again only the requests that are due:
+ *
+ *  - A request whose advance found it waiting (for arrivals, or for one transfer) stays in
+ *    that state, and a rescan would leave it alone and add the same transfer to the set,
+ *    until something it looks at changes: its match, its message's announcement, inbox get,
+ *    inbox or data arrival, the end of its put. Every such change, by this rank or another,
+ *    touches the request (request_touch), which makes it due in its owner's wait. Touching
+ *    too often only costs an advance that changes nothing; missing a touch would diverge.
+ *  - A rescan visits the requests in order, and an advance may yield, letting other ranks
+ *    run. A request touched meanwhile is advanced in the same pass if the scan has not
+ *    reached it yet, in the next pass otherwise: due slots ahead of the cursor are in a
+ *    min-heap, those behind it wait in `deferred` for the next pass.
+ *  - The wait set keeps one entry per request waiting for a transfer, in slot order (what
+ *    the rescan builds), updated when an advance changes it; the inbox gets that wait for
+ *    arrivals and the port's transfer are appended for one sg_comm_wait_any only.
+ *  - The first incomplete requests, named by deadlock reports, come from a union-find over
+ *    slots that skips the complete ones.
+ */
+struct sim_wait {
+    struct collsim_request **reqs;
+    int n;
+    int active;             /* non-NULL requests */
+    int complete;           /* requests whose last advance found them complete */
+    int awaiting_arrivals;  /* requests whose last advance found them NEED_ARRIVALS */
+    int cursor;             /* the current pass has advanced the slots below it */
+    GArray *due;            /* int min-heap: slots to advance, at or after the cursor */
+    GArray *deferred;       /* int: slots touched behind the cursor, due in the next pass */
+    struct wait_set set;    /* the NEED_TRANSFER requests' transfers in slot order */
+    GArray *set_slots;      /* int: the slot of each of those entries */
+    GArray *open;           /* int: union-find, leads to the first incomplete slot >= i */
+};
+
+static void
+due_push(GArray *heap, int slot)
+{
+    g_array_append_val(heap, slot);
+    int *h = (int *)(void *)heap->data;
+    guint i = heap->len - 1;
+    while (i > 0 && h[(i - 1) / 2] > slot) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = slot;
+}
+
+static int
+due_pop(GArray *heap)
+{
+    int *h = (int *)(void *)heap->data;
+    int top = h[0];
+    int last = h[heap->len - 1];
+    guint n = heap->len - 1;
+    guint i = 0;
+    for (;;) {
+        guint child = 2 * i + 1;
+        if (child >= n)
+            break;
+        if (child + 1 < n && h[child + 1] < h[child])
+            child++;
+        if (last <= h[child])
+            break;
+        h[i] = h[child];
+        i = child;
+    }
+    h[i] = last;
+    g_array_set_size(heap, n);
+    return top;
+}
+
+/* Something request_advance() looks at changed: advance the request again if it is in its
+ * owner's blocking wait. */
+static void
+request_touch(struct collsim_request *req)
+{
+    if (req == NULL || req->wait_slot < 0 || req->wait_due)
+        return;
+    struct sim_wait *wait = sim_rank_by_world(req->owner_world)->wait;
+    req->wait_due = TRUE;
+    if (req->wait_slot < wait->cursor)
+        g_array_append_val(wait->deferred, req->wait_slot);
+    else
+        due_push(wait->due, req->wait_slot);
+}
+
+static int
+open_find(GArray *open, int slot)
+{
+    int *next = (int *)(void *)open->data;
+    while (next[slot] != slot) {
+        next[slot] = next[next[slot]];
+        slot = next[slot];
+    }
+    return slot;
+}
+
+/* Index of the wait-set entry for `slot`, or where it would go. */
+static guint
+wait_set_position(const struct sim_wait *wait, int slot)
+{
+    guint low = 0, high = wait->set_slots->len;
+    while (low < high) {
+        guint mid = low + (high - low) / 2;
+        if (g_array_index(wait->set_slots, int, mid) < slot)
+            low = mid + 1;
+        else
+            high = mid;
+    }
+    return low;
+}
+
+/* Record what the request in `slot` waits for after being advanced. */
+static void
+wait_note(struct sim_wait *wait, int slot, struct wait_need need)
+{
+    struct collsim_request *req = wait->reqs[slot];
+    struct wait_need old = req->need;
+    req->need = need;
+    wait->awaiting_arrivals += (need.kind == NEED_ARRIVALS) - (old.kind == NEED_ARRIVALS);
+    if (need.kind == NEED_DONE && old.kind != NEED_DONE) {
+        wait->complete++;
+        g_array_index(wait->open, int, slot) = slot + 1;
+    }
+    if (old.kind != NEED_TRANSFER && need.kind != NEED_TRANSFER)
+        return;
+    guint pos = wait_set_position(wait, slot);
+    struct wait_set *set = &wait->set;
+    if (old.kind == NEED_TRANSFER && need.kind == NEED_TRANSFER) {
+        g_array_index(set->comms, sg_comm_t, pos) = need.comm;
+        g_array_index(set->kinds, enum wait_kind, pos) = need.wait;
+        set->what->pdata[pos] = need.what;
+    } else if (old.kind == NEED_TRANSFER) {
+        g_array_remove_index(set->comms, pos);
+        g_array_remove_index(set->kinds, pos);
+        g_ptr_array_remove_index(set->what, pos);
+        g_array_remove_index(wait->set_slots, pos);
+    } else {
+        g_array_insert_val(set->comms, pos, need.comm);
+        g_array_insert_val(set->kinds, pos, need.wait);
+        g_ptr_array_insert(set->what, (gint)pos, need.what);
+        g_array_insert_val(wait->set_slots, pos, slot);
+    }
+}
+
+/* Append a transfer for one sg_comm_wait_any (no duplicate check: the inbox gets waiting for
+ * arrivals are paired with no message, and the port's transfer is a put). */
+static void
+wait_set_append(struct wait_set *set, sg_comm_t comm, enum wait_kind kind, gpointer what)
+{
+    g_array_append_val(set->comms, comm);
+    g_array_append_val(set->kinds, kind);
+    g_ptr_array_add(set->what, what);
+}
+
+static void
+wait_set_truncate(struct wait_set *set, guint len)
+{
+    g_array_set_size(set->comms, len);
+    g_array_set_size(set->kinds, len);
+    g_ptr_array_set_size(set->what, len);
+}
+
+/*
+ * Start a blocking wait over `reqs`, every request due. NULL when a request is given twice
+ * (erroneous in MPI, but progress_rescan() copes with it).
+ */
+static struct sim_wait *
+wait_begin(struct sim_rank *me, struct collsim_request **reqs, int n)
+{
+    if (me->wait == NULL) {
+        me->wait = g_new0(struct sim_wait, 1);
+        me->wait->due = g_array_new(FALSE, FALSE, sizeof(int));
+        me->wait->deferred = g_array_new(FALSE, FALSE, sizeof(int));
+        me->wait->set.comms = g_array_new(FALSE, FALSE, sizeof(sg_comm_t));
+        me->wait->set.kinds = g_array_new(FALSE, FALSE, sizeof(enum wait_kind));
+        me->wait->set.what = g_ptr_array_new();
+        me->wait->set_slots = g_array_new(FALSE, FALSE, sizeof(int));
+        me->wait->open = g_array_new(FALSE, FALSE, sizeof(int));
+    }
+    struct sim_wait *wait = me->wait;
+    for (int i = 0; i < n; i++) {
+        if (reqs[i] != NULL && reqs[i]->wait_slot >= 0) {
+            for (int j = 0; j < i; j++)
+                if (reqs[j] != NULL)
+                    reqs[j]->wait_slot = -1;
+            return NULL;
+        }
+        if (reqs[i] != NULL)
+            reqs[i]->wait_slot = i;
+    }
+    wait->reqs = reqs;
+    wait->n = n;
+    wait->active = 0;
+    wait->complete = 0;
+    wait->awaiting_arrivals = 0;
+    wait->cursor = 0;
+    g_array_set_size(wait->due, 0);
+    g_array_set_size(wait->deferred, 0);
+    wait_set_truncate(&wait->set, 0);
+    g_array_set_size(wait->set_slots, 0);
+    g_array_set_size(wait->open, (guint)n + 1);
+    for (int i = 0; i <= n; i++) {
+        struct collsim_request *req = i < n ? reqs[i] : NULL;
+        g_array_index(wait->open, int, i) = req != NULL || i == n ? i : i + 1;
+        if (req == NULL)
+            continue;
+        wait->active++;
+        req->wait_due = TRUE;
+        req->need.kind = NEED_UNKNOWN;
+        g_array_append_val(wait->due, i);   /* ascending: already a heap */
+    }
+    return wait;
+}
+
+static void
+wait_end(struct sim_wait *wait)
+{
+    for (int i = 0; i < wait->n; i++) {
+        if (wait->reqs[i] != NULL) {
+            wait->reqs[i]->wait_slot = -1;
+            wait->reqs[i]->wait_due = FALSE;
+        }
+    }
+    wait->reqs = NULL;
+    wait->n = 0;
+}
+
+static void
+wait_free(struct sim_wait *wait)
+{
+    if (wait == NULL)
+        return;
+    g_array_free(wait->due, TRUE);
+    g_array_free(wait->deferred, TRUE);
+    g_array_free(wait->set.comms, TRUE);
+    g_array_free(wait->set.kinds, TRUE);
+    g_ptr_array_free(wait->set.what, TRUE);
+    g_array_free(wait->set_slots, TRUE);
+    g_array_free(wait->open, TRUE);
+    g_free(wait);
+}
+
+/* One pass of the rescan, over the due requests only, in slot order. */
+static void
+wait_pass(struct sim_rank *me, struct sim_wait *wait)
+{
+    while (wait->due->len > 0) {
+        int slot = due_pop(wait->due);
+        struct collsim_request *req = wait->reqs[slot];
+        wait->cursor = slot + 1;
+        req->wait_due = FALSE;
+        wait_note(wait, slot, request_advance(me, req));
+    }
+    wait->cursor = 0;
+    for (guint i = 0; i < wait->deferred->len; i++)
+        due_push(wait->due, g_array_index(wait->deferred, int, i));
+    g_array_set_size(wait->deferred, 0);
+}
+
+/*
+ * Block until the requests satisfy `mode` (all complete / at least one complete), or with
+ * !blocking make what progress can be made now. `reqs` may hold NULL entries (inactive).
+ * Returns the number of complete active requests.
+ */
+static int
+progress_wait(struct collsim_request **reqs, int n, enum wait_mode mode, gboolean blocking,
+              const char *call)
+{
+    struct sim_rank *me = sim_rank_self();
+    struct sim_wait *wait = blocking ? wait_begin(me, reqs, n) : NULL;
+    if (wait == NULL)
+        return progress_rescan(reqs, n, mode, blocking, call);
+    for (;;) {
+        guint64 generation = me->generation;
+        wait_pass(me, wait);
+        if (wait->active == 0 ||
+            (mode == WAIT_ALL ? wait->complete == wait->active : wait->complete > 0))
+            break;
+        struct wait_set *set = &wait->set;
+        guint requested = set->comms->len;
+        if (wait->awaiting_arrivals > 0) {
+            inbox_ensure_pending(me);
+            for (GList *l = me->pending_gets.head; l != NULL; l = l->next) {
+                struct sim_inbox_get *get = l->data;
+                wait_set_append(set, get->comm, WAIT_INBOX, get);
+            }
+        }
+        /* issuing gets let other ranks run: if one of them matched or queued a message for
+         * us meanwhile, what we wait for may have changed; look at the requests again */
+        if (me->generation != generation) {
+            wait_set_truncate(set, requested);
+            continue;
+        }
+        if (me->in_flight != NULL)
+            wait_set_append(set, me->in_flight, WAIT_INJECTION, me);
+        me->blocked_in = call;
+        me->blocked_nreqs = 0;
+        for (int i = open_find(wait->open, 0); i < n && me->blocked_nreqs < SIM_BLOCKED_REQS_SHOWN;
+             i = open_find(wait->open, i + 1))
+            me->blocked_reqs[me->blocked_nreqs++] = reqs[i];
+        ssize_t index = sg_comm_wait_any((sg_comm_t *)(void *)set->comms->data, set->comms->len);
+        sim_after_yield();
+        me->blocked_in = NULL;
+        g_assert(index >= 0);
+        enum wait_kind kind = g_array_index(set->kinds, enum wait_kind, index);
+        gpointer what = set->what->pdata[index];
+        wait_set_truncate(set, requested);
+        transfer_finished(kind, what);
+    }
+    int complete = wait->complete;
+    wait_end(wait);
+    return complete;
 }
 
 /* ---------------------------------------------------------------- argument checks */
@@ -1204,12 +1634,15 @@ MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 void
 sim_p2p_rank_start(struct sim_rank *rank)
 {
-    g_queue_init(&rank->posted);
+    rank->posted_by_source = NULL;
+    g_queue_init(&rank->posted_any_source);
+    rank->posted_count = 0;
     g_queue_init(&rank->unexpected);
     g_queue_init(&rank->inbox_unfetched);
     g_queue_init(&rank->pending_gets);
     g_queue_init(&rank->send_queue);
     rank->in_flight = NULL;
+    rank->wait = NULL;
 }
 
 void
@@ -1233,6 +1666,8 @@ sim_p2p_rank_finish(struct sim_rank *rank)
         sg_comm_unref(get->comm);
         g_free(get);
     }
+    wait_free(rank->wait);
+    rank->wait = NULL;
 }
 
 static void

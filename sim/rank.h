@@ -2,9 +2,10 @@
  * rank.h — the state of one simulated MPI process, shared by the engine and the transport.
  *
  * A rank is reached from the running actor in O(1) (actor data). Its queues follow MPI's
- * matching rules: `posted` holds unmatched receives in posting order, `unexpected` holds
- * unmatched messages in sending order. The inbox bookkeeping pairs the rank's SimGrid gets
- * with the messages put into its inbox, both in FIFO order (see p2p.c).
+ * matching rules: the posted receives hold unmatched receives in posting order (kept per
+ * source, wildcards apart, see p2p.c), `unexpected` holds unmatched messages in sending order.
+ * The inbox bookkeeping pairs the rank's SimGrid gets with the messages put into its inbox,
+ * both in FIFO order (see p2p.c).
  */
 #ifndef COLLSIM_SIM_RANK_H
 #define COLLSIM_SIM_RANK_H
@@ -13,6 +14,8 @@
 #include <simgrid/forward.h>
 
 #include "engine.h"
+
+struct sim_wait;
 
 /* How many of a blocked rank's requests a deadlock report names. */
 #define SIM_BLOCKED_REQS_SHOWN 4
@@ -25,13 +28,16 @@ struct sim_rank {
     gboolean finished;            /* returned from main */
     int exit_status;
 
-    GQueue posted;                /* struct collsim_request * (receives) */
+    GHashTable *posted_by_source; /* (context, source) -> its posted receives (p2p.c) */
+    GQueue posted_any_source;     /* struct collsim_request *: posted MPI_ANY_SOURCE receives */
+    guint64 posted_count;         /* receives posted so far: their posting order */
     GQueue unexpected;            /* struct sim_msg * */
     GQueue inbox_unfetched;       /* struct sim_msg * put into the inbox, no get issued yet */
     GQueue pending_gets;          /* struct sim_inbox_get * issued, no message paired yet */
     GQueue send_queue;            /* struct sim_msg * waiting for the port, oldest first */
     sg_comm_t in_flight;          /* my inbox transfer on the wire, or NULL */
     guint64 generation;           /* bumped whenever another rank changes these queues */
+    struct sim_wait *wait;        /* the blocking wait this rank is in, kept for reuse (p2p.c) */
 
     const char *blocked_in;       /* MPI call this rank is blocked in, for deadlock reports */
     struct collsim_request *blocked_reqs[SIM_BLOCKED_REQS_SHOWN]; /* what it waits for */
