@@ -393,7 +393,15 @@ END_TEST
 
 START_TEST(test_scenario_program_one_point_per_rank_count)
 {
-    g_autofree gchar *program = write_file("prog.so", "not really a shared object");
+    /* a real program: the benchmark's static checks load it */
+    const char *dir = g_getenv("PROGRAMS_DIR");
+    g_autofree gchar *built =
+        g_build_filename(dir != NULL ? dir : "tests/programs/.libs", "pingpong.so", NULL);
+    g_autofree gchar *code = NULL;
+    gsize length = 0;
+    ck_assert_msg(g_file_get_contents(built, &code, &length, NULL), "cannot read %s", built);
+    g_autofree gchar *program = g_build_filename(tmpdir, "prog.so", NULL);
+    ck_assert(g_file_set_contents(program, code, (gssize)length, NULL));
     g_autofree gchar *expected = write_file("prog.out", "42\n");
     struct scenario *scenario = load_ok("[platform]\nfile = generated\n"
                                         "[run]\nranks = 1, 3\nprogram = prog.so\n"
