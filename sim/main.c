@@ -50,11 +50,16 @@ usage_error(const char *fmt, ...)
 /* ---------------------------------------------------------------- exec */
 
 /*
- * Parse "reduce=knomial,radix=8" and force it. Returns FALSE after printing one message.
+ * Parse "reduce=knomial,radix=8" and force it, or "reproducible" and turn that mode on.
+ * Returns FALSE after printing one message.
  */
 static gboolean
 force_algorithm(const char *spec)
 {
+    if (strcmp(spec, COLL_SELECT_REPRODUCIBLE) == 0) {
+        coll_select_set_reproducible(1);
+        return TRUE;
+    }
     gchar **parts = g_strsplit(spec, ",", -1);
     gchar **kv = g_strsplit(parts[0], "=", 2);
     gboolean ok = FALSE;
@@ -186,7 +191,8 @@ command_exec(int argc, char **argv)
         {"recv-overhead", 0, 0, G_OPTION_ARG_DOUBLE, &opt.recv_overhead,
          "Receiver CPU seconds per message (default 0)", "SECONDS"},
         {"algorithm", 'a', 0, G_OPTION_ARG_STRING_ARRAY, &opt.algorithms,
-         "Force an algorithm: COLLECTIVE=NAME[,segment_bytes=B][,radix=K] (repeatable)",
+         "Force an algorithm: COLLECTIVE=NAME[,segment_bytes=B][,radix=K] (repeatable), or "
+         "'reproducible': every reduction in one order fixed by P and count",
          "SPEC"},
         {"cfg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opt.simgrid_cfg,
          "A SimGrid configuration item, e.g. network/model:CM02 (repeatable)", "ITEM"},

@@ -25,6 +25,7 @@
  * For Allgatherv, Alltoallv and Alltoallw, n is the mean block (the call's total bytes over P,
  * rounded up), so T = P·n may exceed MPICH's exact total by less than P bytes.
  * If the table's choice cannot serve the call, the first applicable row of the kind serves.
+ * The reproducible mode (coll_select.h) replaces the table for the reductions.
  */
 #include <stdio.h>
 #include <string.h>
@@ -33,12 +34,43 @@
 
 static const struct coll_algorithm *forced[COLL_KIND_COUNT];
 static struct coll_params forced_params[COLL_KIND_COUNT];
+static int reproducible;
 
 void
 coll_select_reset(void)
 {
     memset(forced, 0, sizeof forced);
     memset(forced_params, 0, sizeof forced_params);
+    reproducible = 0;
+}
+
+void
+coll_select_set_reproducible(int on)
+{
+    reproducible = on != 0;
+}
+
+int
+coll_select_reproducible(void)
+{
+    return reproducible;
+}
+
+const char *
+coll_select_reproducible_choice(enum coll_kind kind)
+{
+    switch (kind) {
+    case COLL_REDUCE:
+        return "in_order_binary";
+    case COLL_ALLREDUCE:
+    case COLL_REDUCE_SCATTER:
+    case COLL_REDUCE_SCATTER_BLOCK:
+    case COLL_SCAN:
+    case COLL_EXSCAN:
+        return "recursive_doubling";
+    default:
+        return NULL;
+    }
 }
 
 int
@@ -146,6 +178,14 @@ coll_select(const struct coll_call *call, struct coll_params *params, const char
     if (row != NULL) {
         *refusal = coll_select_unmet(row, call);
         *params = forced_params[call->kind];
+        return *refusal == NULL ? row : NULL;
+    }
+    const char *pinned = reproducible ? coll_select_reproducible_choice(call->kind) : NULL;
+    if (pinned != NULL) {
+        /* no fallback: another algorithm would silently change the bits */
+        row = coll_registry_find(call->kind, pinned);
+        *refusal = coll_select_unmet(row, call);
+        *params = row->defaults;
         return *refusal == NULL ? row : NULL;
     }
     row = coll_registry_find(call->kind, table_choice(call));

@@ -6,6 +6,21 @@
  * algorithms whose requirements the call meets. A forced algorithm that cannot serve a call is
  * refused with the requirement it lacks — never replaced by another one silently.
  * The choices are global to the simulation (the same on every rank).
+ *
+ * The "reproducible" mode (scenario `algorithms = reproducible`, collsim exec --algorithm
+ * reproducible) pins every reduction to one order-preserving algorithm whose bracketing
+ * depends only on the number of ranks and the count — never on bytes thresholds, the
+ * platform, the placement, the eager threshold or the root — so that floating-point results
+ * are bitwise identical on every virtual cluster:
+ *   Reduce                   in_order_binary (binomial and knomial bracket around the root
+ *                            for a commutative op, so their order moves with the root)
+ *   Allreduce                recursive_doubling
+ *   Reduce_scatter(_block)   recursive_doubling
+ *   Scan, Exscan             recursive_doubling
+ * (`collsim order COLLECTIVE ALGORITHM --commutative --root R` shows each one's bracketing.)
+ * Collectives that move data unchanged are left to the decision table (or a forced choice):
+ * any of their algorithms gives the same bits. A choice forced for one collective wins over
+ * the mode for that collective.
  */
 #ifndef COLLSIM_COLL_SELECT_H
 #define COLLSIM_COLL_SELECT_H
@@ -28,7 +43,16 @@ struct coll_call {
  * Returns 0 and fills `why` if the name is unknown or a parameter is invalid. */
 int coll_select_force(enum coll_kind kind, const char *name, const struct coll_params *params,
                       char *why, size_t why_size);
-/* Forget every forced choice (a new simulation). */
+/* The name that turns the reproducible mode on, wherever an algorithm name is accepted. */
+#define COLL_SELECT_REPRODUCIBLE "reproducible"
+
+/* Turn the reproducible mode on or off (see above). */
+void coll_select_set_reproducible(int on);
+int coll_select_reproducible(void);
+/* The algorithm the mode pins for a kind, or NULL for the kinds that do not reduce. */
+const char *coll_select_reproducible_choice(enum coll_kind kind);
+
+/* Forget every forced choice and the mode (a new simulation). */
 void coll_select_reset(void);
 /* The forced row of a kind, or NULL. */
 const struct coll_algorithm *coll_select_forced(enum coll_kind kind);
@@ -40,8 +64,10 @@ const struct coll_algorithm *coll_select_forced(enum coll_kind kind);
 const char *coll_select_unmet(const struct coll_algorithm *row, const struct coll_call *call);
 
 /*
- * Choose the algorithm for `call`: the forced one, or the decision table's. When the forced
- * one cannot serve the call, returns NULL and points *refusal at the unmet requirement.
+ * Choose the algorithm for `call`: the forced one, else the reproducible mode's pinned one,
+ * else the decision table's. When the forced
+ * or pinned one cannot serve the call, returns NULL and points *refusal at the unmet
+ * requirement.
  * *params receives the parameters to pass.
  */
 const struct coll_algorithm *coll_select(const struct coll_call *call, struct coll_params *params,
