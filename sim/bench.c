@@ -34,8 +34,10 @@
 #include <xbt/dynar.h>
 
 #include "bench.h"
+#include "bench_inputs.h"
 #include "bench_ops.h"
 #include "compute.h"
+#include "exact_sum.h"
 #include "models/model_predict.h"
 #include "rank.h"
 #include "src/coll/coll_registry.h"
@@ -225,7 +227,12 @@ bench_point_invalid(const struct run_point *point, const char **key)
             return why;
         }
     }
-    if (point->algorithm != NULL) {
+    gchar *inputs_why = bench_inputs_invalid(point);
+    if (inputs_why != NULL) {
+        *key = "inputs";
+        return inputs_why;
+    }
+    if (point->algorithm != NULL && strcmp(point->algorithm, COLL_SELECT_REPRODUCIBLE) != 0) {
         const struct coll_algorithm *row = coll_registry_find(point->kind, point->algorithm);
         *key = "algorithms";
         if (row == NULL)
@@ -286,6 +293,19 @@ item_at(const struct bench_run *run, void *buf, gsize index)
     return (char *)buf + index * run->type->extent;
 }
 
+/* Items [0, count) of a rank's contribution to a reduction: the op's exact pattern, or the
+ * point's order-sensitive inputs. */
+static void
+fill_reduction_input(const struct bench_run *run, int rank, gsize count, void *buf)
+{
+    const struct run_point *point = run->point;
+    if (point->inputs == POINT_INPUTS_EXACT)
+        bench_fill(run->type, run->pattern, rank, run->nranks, 0, count, buf);
+    else
+        bench_inputs_fill(run->type, point->inputs, point->inputs_seed, rank, run->nranks, 0,
+                          count, buf);
+}
+
 /* Write this rank's inputs (again, for in-place calls, whose input the call overwrites). */
 static void
 fill_inputs(const struct bench_run *run, int me, struct bench_buffers *b)
@@ -306,14 +326,11 @@ fill_inputs(const struct bench_run *run, int me, struct bench_buffers *b)
     case COLL_SCAN:
     case COLL_EXSCAN:
     case COLL_REDUCE_SCATTER:
-        if (in_place && (point->kind != COLL_REDUCE || root))
-            bench_fill(run->type, run->pattern, me, run->nranks, 0, n, b->recv);
-        else
-            bench_fill(run->type, run->pattern, me, run->nranks, 0, n, b->send);
+        fill_reduction_input(run, me, n,
+                             in_place && (point->kind != COLL_REDUCE || root) ? b->recv : b->send);
         break;
     case COLL_REDUCE_SCATTER_BLOCK:
-        bench_fill(run->type, run->pattern, me, run->nranks, 0, n / p * p,
-                   in_place ? b->recv : b->send);
+        fill_reduction_input(run, me, n / p * p, in_place ? b->recv : b->send);
         break;
     case COLL_GATHER:
     case COLL_GATHERV:
@@ -695,6 +712,144 @@ check_reduction(const struct bench_run *run, gchar **detail)
     return ok;
 }
 
+/* The running maxima of an accuracy measurement and the digest of what was measured. */
+struct accuracy {
+    double max_ulps, max_rel_error;
+    GChecksum *results;
+    gchar *detail; /* the first result that is not sane (not finite) */
+};
+
+/* Rank's items [first, first + n) against the correctly rounded values of `sums`. */
+static void
+measure_items(const struct bench_run *run, int rank, gsize first, const void *got,
+              const struct exact_sum *sums, gsize n, struct accuracy *acc)
+{
+    gboolean is_float = run->type->ctype == BENCH_CT_FLOAT;
+    g_checksum_update(acc->results, got, (gssize)(n * run->type->size));
+    for (gsize k = 0; k < n; k++) {
+        double ulps, relative, value;
+        if (is_float) {
+            float g = ((const float *)got)[k];
+            exact_sum_error_float(g, exact_sum_float(&sums[k]), &ulps, &relative);
+            value = g;
+        } else {
+            double g = ((const double *)got)[k];
+            exact_sum_error_double(g, exact_sum_double(&sums[k]), &ulps, &relative);
+            value = g;
+        }
+        if (!isfinite(value) && acc->detail == NULL)
+            acc->detail = g_strdup_printf("rank %d element %" G_GSIZE_FORMAT ": got %g, not a "
+                                          "finite number",
+                                          rank, first + k, value);
+        /* NAN (a NaN result) wins over every number, so it is not lost in the maximum */
+        if (!(ulps <= acc->max_ulps))
+            acc->max_ulps = ulps;
+        if (!(relative <= acc->max_rel_error))
+            acc->max_rel_error = relative;
+    }
+}
+
+/* Allreduce: the first rank whose result differs from rank 0's in any bit, or -1. */
+static int
+first_different_rank(const struct bench_run *run, gsize n, gsize *element)
+{
+    gsize size = run->type->size;
+    const char *reference = output_of(run, 0);
+    for (int r = 1; r < run->nranks; r++) {
+        const char *got = output_of(run, r);
+        for (gsize k = 0; k < n; k++) {
+            if (memcmp(got + k * size, reference + k * size, size) != 0) {
+                *element = k;
+                return r;
+            }
+        }
+    }
+    return -1;
+}
+
+/*
+ * Non-exact inputs: every defined result element against the correctly rounded exact sum of
+ * the contributions it stands for, walking the ranks in order with one exact accumulator per
+ * element (O(P · count) additions, as the exact check). The check is ok when the results are
+ * sane: finite, and for Allreduce bitwise identical on every rank.
+ */
+static gboolean
+measure_accuracy(const struct bench_run *run, struct point_result *result, gchar **detail)
+{
+    const struct run_point *point = run->point;
+    int p = run->nranks;
+    gsize n = (gsize)run->count;
+    if (point->kind == COLL_REDUCE_SCATTER_BLOCK)
+        n = n / (gsize)p * (gsize)p;
+    struct exact_sum *sums = g_new(struct exact_sum, MAX(n, 1));
+    for (gsize k = 0; k < n; k++)
+        exact_sum_init(&sums[k]);
+    void *contribution = items_alloc(run, n);
+    struct accuracy acc = {.results = g_checksum_new(G_CHECKSUM_SHA256)};
+    gboolean is_float = run->type->ctype == BENCH_CT_FLOAT;
+
+    for (int r = 0; r < p; r++) {
+        if (point->kind == COLL_EXSCAN && r > 0)
+            measure_items(run, r, 0, output_of(run, r), sums, n, &acc);
+        fill_reduction_input(run, r, n, contribution);
+        for (gsize k = 0; k < n; k++)
+            exact_sum_add(&sums[k], is_float ? (double)((float *)contribution)[k]
+                                             : ((double *)contribution)[k]);
+        if (point->kind == COLL_SCAN)
+            measure_items(run, r, 0, output_of(run, r), sums, n, &acc);
+    }
+    for (int r = 0; r < p; r++) {
+        switch (point->kind) {
+        case COLL_REDUCE:
+            if (r == point->root)
+                measure_items(run, r, 0, output_of(run, r), sums, n, &acc);
+            break;
+        case COLL_ALLREDUCE:
+            measure_items(run, r, 0, output_of(run, r), sums, n, &acc);
+            break;
+        case COLL_REDUCE_SCATTER: {
+            gsize first = (gsize)scatter_first(run->count, p, r);
+            measure_items(run, r, 0, output_of(run, r), sums + first,
+                          (gsize)scatter_count(run->count, p, r), &acc);
+            break;
+        }
+        case COLL_REDUCE_SCATTER_BLOCK:
+            measure_items(run, r, 0, output_of(run, r), sums + (gsize)r * (n / (gsize)p),
+                          n / (gsize)p, &acc);
+            break;
+        default:
+            break;
+        }
+    }
+
+    gboolean ok = acc.detail == NULL;
+    *detail = g_steal_pointer(&acc.detail);
+    if (point->kind == COLL_ALLREDUCE) {
+        gsize element = 0;
+        int rank = first_different_rank(run, n, &element);
+        result->identical = rank < 0 ? POINT_IDENTITY_IDENTICAL : POINT_IDENTITY_DIFFERENT;
+        if (rank >= 0 && ok) {
+            GString *s = g_string_new(NULL);
+            g_string_printf(s, "rank %d element %" G_GSIZE_FORMAT ": got ", rank, element);
+            bench_item_format(run->type, item_at(run, output_of(run, rank), element), s);
+            g_string_append(s, ", rank 0 holds ");
+            bench_item_format(run->type, item_at(run, output_of(run, 0), element), s);
+            g_string_append(s, " (allreduce results must be identical on every rank)");
+            *detail = g_string_free(s, FALSE);
+            ok = FALSE;
+        }
+    }
+    result->max_ulps = acc.max_ulps;
+    result->max_rel_error = acc.max_rel_error;
+    result->results_sha256 = g_strdup(g_checksum_get_string(acc.results));
+    g_checksum_free(acc.results);
+    for (gsize k = 0; k < n; k++)
+        exact_sum_clear(&sums[k]);
+    g_free(sums);
+    g_free(contribution);
+    return ok;
+}
+
 static gboolean
 check_movement(const struct bench_run *run, gchar **detail)
 {
@@ -845,6 +1000,10 @@ choose_algorithm(const struct run_point *point, const struct bench_datatype *typ
     coll_select_reset();
     if (point->algorithm == NULL)
         return TRUE;
+    if (strcmp(point->algorithm, COLL_SELECT_REPRODUCIBLE) == 0) {
+        coll_select_set_reproducible(1);
+        return TRUE;
+    }
     const struct coll_algorithm *row = coll_registry_find(point->kind, point->algorithm);
     struct coll_call call;
     describe_point_call(point, type, count, commutative, &call);
@@ -967,9 +1126,10 @@ run_collective(const struct run_point *point, struct point_result *result)
         result->check = POINT_CHECK_SKIPPED;
     } else {
         gchar *detail = NULL;
-        gboolean ok = point->kind == COLL_BARRIER ? TRUE
-                      : reduces                   ? check_reduction(&run, &detail)
-                                                  : check_movement(&run, &detail);
+        gboolean ok = point->kind == COLL_BARRIER            ? TRUE
+                      : point->inputs != POINT_INPUTS_EXACT ? measure_accuracy(&run, result, &detail)
+                      : reduces                             ? check_reduction(&run, &detail)
+                                                            : check_movement(&run, &detail);
         result->check = ok ? POINT_CHECK_OK : POINT_CHECK_FAIL;
         result->check_detail = detail;
     }

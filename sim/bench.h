@@ -6,6 +6,9 @@
  * sequential reference that folds the ranks' contributions in rank order, on inputs chosen so
  * that every order of a legal reduction gives the same exact result (small integers in
  * floating point, unit values for products), so a difference is a real error, never rounding.
+ * A point with order-sensitive inputs (sums on float or double, sim/bench_inputs.h) is
+ * measured instead: every result against the correctly rounded exact sum (sim/exact_sum.h),
+ * in the result's max_ulps, max_rel_error, identical and results_sha256.
  */
 #ifndef COLLSIM_SIM_BENCH_H
 #define COLLSIM_SIM_BENCH_H
@@ -25,8 +28,9 @@ gboolean bench_datatype_size(const char *name, gsize *size);
  * collective, the root is one of the ranks, MPI_IN_PLACE is allowed for the collective,
  * the size is a whole number of elements that fits an int count, a plugin op loads.
  * NULL if the point is fine; otherwise a message (caller frees) and *key names the scenario
- * key at fault: "datatype", "op", "algorithms", "root", "in_place", "sizes", "program", and
- * "ranks" (fewer than one) or "iterations" (no timed call, negative warm-up).
+ * key at fault: "datatype", "op", "algorithms", "root", "in_place", "sizes", "program",
+ * "inputs" (order-sensitive inputs off a float/double sum), and "ranks" (fewer than one) or
+ * "iterations" (no timed call, negative warm-up). The algorithm may be "reproducible".
  */
 gchar *bench_point_invalid(const struct run_point *point, const char **key);
 

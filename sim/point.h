@@ -19,6 +19,13 @@
 #include "engine.h"
 #include "src/coll/coll.h"
 
+/* The inputs of a sum's accuracy measurement (scenarios/README.md, key [run] inputs). */
+enum point_inputs {
+    POINT_INPUTS_EXACT,        /* every order gives the same result: checked ok/FAIL */
+    POINT_INPUTS_CANCELLATION, /* one huge value cancelled by another, small ones between */
+    POINT_INPUTS_RANDOM,       /* uniform in [-1, 1) from GRand seeded with (seed, rank) */
+};
+
 struct run_point {
     guint index;                /* position in the sweep, from 0 */
 
@@ -51,6 +58,8 @@ struct run_point {
     int iterations;             /* timed calls, >= 1 */
     int warmup;                 /* untimed calls before them, >= 0 */
     gboolean check;             /* compare results with the sequential reference (data mode) */
+    enum point_inputs inputs;   /* non-exact: sum on float/double only; measured, not compared */
+    guint32 inputs_seed;        /* POINT_INPUTS_RANDOM */
 };
 
 void run_point_free(struct run_point *point);
@@ -61,6 +70,13 @@ enum point_check {
     POINT_CHECK_FAIL,           /* a result differs from the reference */
     POINT_CHECK_SKIPPED,        /* payload none, or checks turned off */
     POINT_CHECK_ERROR,          /* the simulation ended badly (exit_code != 0) */
+};
+
+/* Whether every rank of an Allreduce holds the same bits (zero: not measured). */
+enum point_identity {
+    POINT_IDENTITY_NOT_MEASURED,
+    POINT_IDENTITY_IDENTICAL,
+    POINT_IDENTITY_DIFFERENT,
 };
 
 struct point_result {
@@ -76,11 +92,18 @@ struct point_result {
     gchar *check_detail;        /* first difference ("rank 3 element 17: got 5, expected 6"),
                                    the error's message, or NULL */
     double predicted;           /* analytic prediction in seconds, or NAN */
+    /* Accuracy of a sum on non-exact inputs (NAN, NOT_MEASURED, NULL when not measured): over
+     * every defined result element of every rank, the largest error against the correctly
+     * rounded exact sum, in ulps of that value and relative (sim/exact_sum.h defines both). */
+    double max_ulps;
+    double max_rel_error;
+    enum point_identity identical; /* allreduce only */
+    gchar *results_sha256;      /* SHA-256 of the measured result elements' bytes, rank order */
     gchar *output;              /* a program's standard output, or NULL */
     double wall_seconds;        /* not part of any digest */
 };
 
-/* Free the strings and reset every field (predicted = NAN). */
+/* Free the strings and reset every field (predicted, max_ulps, max_rel_error = NAN). */
 void point_result_clear(struct point_result *result);
 
 /* The result as bytes (child -> parent), and back; FALSE for bytes that are not a result. */

@@ -23,8 +23,10 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "bench_inputs.h"
 #include "report.h"
 #include "src/coll/coll_registry.h"
+#include "src/coll/coll_select.h"
 
 /* ---------------------------------------------------------------- number formats */
 
@@ -176,6 +178,11 @@ enum {
     F_CHECK,
     F_CHECK_DETAIL,
     F_PREDICTED,
+    F_INPUTS,
+    F_MAX_ULPS,
+    F_MAX_REL_ERROR,
+    F_IDENTICAL,
+    F_RESULTS_SHA256,
     F_WALL, /* last: the digest stops before it */
     F_COUNT_OF_FIELDS
 };
@@ -202,6 +209,11 @@ static const char *const field_names[F_COUNT_OF_FIELDS] = {
     "check",
     "check_detail",
     "predicted_s",
+    "inputs",
+    "max_ulps",
+    "max_rel_error",
+    "identical",
+    "results_sha256",
     "wall_s",
 };
 
@@ -270,11 +282,33 @@ set_double(struct field *f, double v)
 /*
  * Fill `fields` for one point. `program_name` is the program's basename (programs only); it
  * stands for both algorithm names, as it does in the table. Fields that mean nothing for a
- * program (bytes, count, datatype, op, root, iterations) are missing.
+ * program (bytes, count, datatype, op, root, iterations, inputs) are missing; `inputs` is the
+ * point's inputs as the scenario spells them.
  */
+/* The point's inputs as the scenario spells them, NULL for a program (caller frees). */
+static gchar *
+inputs_name(const struct run_point *point)
+{
+    return point->program != NULL ? NULL : bench_inputs_name(point->inputs, point->inputs_seed);
+}
+
+static const char *
+identical_word(const struct point_result *result)
+{
+    switch (result->identical) {
+    case POINT_IDENTITY_IDENTICAL:
+        return "yes";
+    case POINT_IDENTITY_DIFFERENT:
+        return "no";
+    case POINT_IDENTITY_NOT_MEASURED:
+        break;
+    }
+    return NULL;
+}
+
 static void
 point_fields(const struct run_point *point, const struct point_result *result,
-             const char *program_name, struct field fields[F_COUNT_OF_FIELDS])
+             const char *program_name, const char *inputs, struct field fields[F_COUNT_OF_FIELDS])
 {
     gboolean program = point->program != NULL;
 
@@ -305,6 +339,11 @@ point_fields(const struct run_point *point, const struct point_result *result,
     set_string(&fields[F_CHECK], check_word(check_of(result)));
     set_string(&fields[F_CHECK_DETAIL], result->check_detail);
     set_double(&fields[F_PREDICTED], result->predicted);
+    set_string(&fields[F_INPUTS], inputs);
+    set_double(&fields[F_MAX_ULPS], result->max_ulps);
+    set_double(&fields[F_MAX_REL_ERROR], result->max_rel_error);
+    set_string(&fields[F_IDENTICAL], identical_word(result));
+    set_string(&fields[F_RESULTS_SHA256], result->results_sha256);
     set_double(&fields[F_WALL], result->wall_seconds);
 }
 
@@ -415,6 +454,9 @@ enum {
     COL_CHECK,
     COL_PREDICTED,
     COL_RATIO,
+    COL_INPUTS,
+    COL_MAX_ULPS,
+    COL_REL_ERROR,
     COL_COUNT_OF_COLUMNS
 };
 
@@ -435,6 +477,9 @@ static const struct {
     [COL_CHECK] = {"check", 5, FALSE}, /* ERROR */
     [COL_PREDICTED] = {"predicted", 10, TRUE},
     [COL_RATIO] = {"ratio", 6, TRUE}, /* 12.345 */
+    [COL_INPUTS] = {"inputs", 12, FALSE},  /* cancellation */
+    [COL_MAX_ULPS] = {"max ulps", 9, TRUE}, /* 1.235e+15 */
+    [COL_REL_ERROR] = {"rel error", 9, TRUE}, /* 1.235e-16 */
 };
 
 #define COLUMN_GAP "  "
@@ -703,6 +748,10 @@ algorithm_cell(struct report *report, const struct run_point *point,
     if (point->program != NULL)
         return g_strdup(program_name);
     const char *served = served_name(result) != NULL ? served_name(result) : "?";
+    gboolean reproducible =
+        point->algorithm != NULL && strcmp(point->algorithm, COLL_SELECT_REPRODUCIBLE) == 0;
+    if (result->fallback_reason == NULL && reproducible)
+        return g_strdup_printf("%s (%s)", served, COLL_SELECT_REPRODUCIBLE);
     if (result->fallback_reason == NULL)
         return g_strdup(served);
     guint number = reason_number(report, result->fallback_reason);
@@ -711,9 +760,26 @@ algorithm_cell(struct report *report, const struct run_point *point,
     return g_strdup_printf("%s→%s [%u]", point->algorithm, served, number);
 }
 
+/* An accuracy figure: four significant digits ("0", "0.5", "1234", "1.235e+15"), "-" when
+ * not measured. */
+static gchar *
+format_accuracy(double value, const char *format)
+{
+    char number[G_ASCII_DTOSTR_BUF_SIZE];
+    if (isnan(value))
+        return g_strdup("-");
+    if (isinf(value))
+        return g_strdup(value > 0 ? "inf" : "-inf");
+    if (value == 0.0)
+        return g_strdup("0");
+    g_ascii_formatd(number, sizeof number, format, value);
+    return g_strdup(number);
+}
+
 static void
 append_table_row(struct report *report, GString *row, const struct run_point *point,
-                 const struct point_result *result, const char *program_name)
+                 const struct point_result *result, const char *program_name,
+                 const char *inputs)
 {
     static const char *const check_cells[] = {
         [POINT_CHECK_OK] = "ok",
@@ -749,6 +815,9 @@ append_table_row(struct report *report, GString *row, const struct run_point *po
     } else {
         cells[COL_RATIO] = g_strdup("-");
     }
+    cells[COL_INPUTS] = g_strdup(inputs != NULL ? inputs : "-");
+    cells[COL_MAX_ULPS] = format_accuracy(measured ? result->max_ulps : NAN, "%.4g");
+    cells[COL_REL_ERROR] = format_accuracy(measured ? result->max_rel_error : NAN, "%.3e");
 
     for (int c = 0; c < COL_COUNT_OF_COLUMNS; c++) {
         append_cell(row, c, report->widths, cells[c]);
@@ -797,8 +866,9 @@ report_canonical_text(const struct run_point *point, const struct point_result *
 {
     g_autofree gchar *program_name =
         point->program != NULL ? g_path_get_basename(point->program) : NULL;
+    g_autofree gchar *inputs = inputs_name(point);
     struct field fields[F_COUNT_OF_FIELDS];
-    point_fields(point, result, program_name, fields);
+    point_fields(point, result, program_name, inputs, fields);
     GString *text = g_string_new(NULL);
     append_canonical_text(text, fields, point, result);
     return g_string_free(text, FALSE);
@@ -839,8 +909,9 @@ report_add(struct report *report, const struct run_point *point, const struct po
 
     g_autofree gchar *program_name =
         point->program != NULL ? g_path_get_basename(point->program) : NULL;
+    g_autofree gchar *inputs = inputs_name(point);
     struct field fields[F_COUNT_OF_FIELDS];
-    point_fields(point, result, program_name, fields);
+    point_fields(point, result, program_name, inputs, fields);
 
     report->added++;
     report->checks[check_of(result)]++;
@@ -853,7 +924,7 @@ report_add(struct report *report, const struct run_point *point, const struct po
 
     if (report->table != NULL) {
         GString *row = g_string_new(NULL);
-        append_table_row(report, row, point, result, program_name);
+        append_table_row(report, row, point, result, program_name, inputs);
         if (report->erase_before_rows)
             progress_erase(report);
         fputs(row->str, report->table);

@@ -8,7 +8,8 @@
  *  - every error names the key at fault and where its value came from: the file and the
  *    line of the key (GKeyFile does not keep lines, so the file text is scanned here), the
  *    --set text that gave it, or the group header (line 1) for a key that is missing;
- *  - the expansion order is fixed: collective, algorithm, ranks, size, each in listed order.
+ *  - the expansion order is fixed: collective, algorithm, inputs, ranks, size, each in listed
+ *    order.
  */
 #include "config.h"
 
@@ -17,9 +18,11 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench_inputs.h"
 #include "engine.h"
 #include "scenario.h"
 #include "src/coll/coll_registry.h"
+#include "src/coll/coll_select.h"
 
 G_DEFINE_QUARK(collsim-scenario-error-quark, scenario_error)
 
@@ -56,7 +59,8 @@ static const struct key_spec key_specs[] = {
     {"run", "ranks", "counts >= 1 and ranges A..B*K (K >= 2) or A..B+K (K >= 1): 2,3,4..64*2"},
     {"run", "collectives", "collective names, e.g. bcast, reduce, allreduce, or all"},
     {"run", "algorithms",
-     "default, all, or NAME and COLLECTIVE:NAME entries as collsim list algorithms shows"},
+     "default, all, reproducible, or NAME and COLLECTIVE:NAME entries as collsim list "
+     "algorithms shows"},
     {"run", "segment_bytes", "bytes > 0, or 0 for each algorithm's default"},
     {"run", "radix", "an integer >= 2, or 0 for each algorithm's default"},
     {"run", "sizes", "bytes and ranges of bytes with units: 8,1KiB..1MiB*4"},
@@ -69,6 +73,7 @@ static const struct key_spec key_specs[] = {
     {"run", "iterations", "an integer >= 1"},
     {"run", "warmup", "an integer >= 0"},
     {"run", "check", "true or false"},
+    {"run", "inputs", "exact, cancellation or random:SEED (SEED from 0 to 4294967295)"},
     {"run", "program", "an MPI program built as a shared object (.so)"},
     {"run", "args", "the program's arguments, separated by spaces, quoted as in a shell"},
     {"run", "expected_output", "a file the program's standard output must equal"},
@@ -80,7 +85,7 @@ static const struct key_spec key_specs[] = {
 /* Keys that describe a collective benchmark; a program scenario must not give them. */
 static const char *const collective_only_keys[] = {
     "collectives", "algorithms", "sizes", "segment_bytes", "radix", "datatype",
-    "op", "commutative", "root", "in_place", "iterations", "warmup",
+    "op", "commutative", "root", "in_place", "iterations", "warmup", "inputs",
 };
 
 /* MPI's predefined ops: commutative by definition, so `commutative` does not apply. */
@@ -748,6 +753,7 @@ struct settings {
     GPtrArray **algorithms;     /* per entry of kinds: const char * (registry) or NULL */
     struct coll_params params;
     GArray *sizes;              /* guint64 */
+    GArray *inputs;             /* struct inputs_entry */
     gchar *datatype;            /* NULL: double for reductions, byte for data movement */
     gchar *op;
     gboolean commutative;
@@ -764,6 +770,11 @@ struct settings {
     gchar *csv_path;
     gchar *json_path;
     gchar *certificates_path;
+};
+
+struct inputs_entry {
+    enum point_inputs inputs;
+    guint32 seed;
 };
 
 static void
@@ -784,6 +795,8 @@ settings_clear(struct settings *s)
         g_array_free(s->kinds, TRUE);
     if (s->sizes != NULL)
         g_array_free(s->sizes, TRUE);
+    if (s->inputs != NULL)
+        g_array_free(s->inputs, TRUE);
     g_free(s->datatype);
     g_free(s->op);
     g_free(s->program);
@@ -963,13 +976,17 @@ add_algorithm(GPtrArray *list, const char *name)
     g_ptr_array_add(list, (gpointer)name);
 }
 
-/* Apply one algorithm name ("default", "all" or a registry name) to one collective; FALSE if
- * the collective has no such algorithm. */
+/* Apply one algorithm name ("default", "all", "reproducible" or a registry name) to one
+ * collective; FALSE if the collective has no such algorithm. */
 static gboolean
 apply_algorithm(GPtrArray *list, enum coll_kind kind, const char *name)
 {
     if (strcmp(name, "default") == 0) {
         add_algorithm(list, NULL);
+        return TRUE;
+    }
+    if (strcmp(name, COLL_SELECT_REPRODUCIBLE) == 0) {
+        add_algorithm(list, COLL_SELECT_REPRODUCIBLE);
         return TRUE;
     }
     if (strcmp(name, "all") == 0) {
@@ -1051,6 +1068,35 @@ read_sizes(struct loader *ld, struct settings *s)
     return TRUE;
 }
 
+/* The list of inputs, "exact" by default; each entry once, in listed order. */
+static gboolean
+read_inputs(struct loader *ld, struct settings *s)
+{
+    g_auto(GStrv) entries = NULL;
+    if (!get_list(ld, "run", "inputs", &entries))
+        return FALSE;
+    s->inputs = g_array_new(FALSE, FALSE, sizeof(struct inputs_entry));
+    if (entries == NULL) {
+        struct inputs_entry exact = {POINT_INPUTS_EXACT, 0};
+        g_array_append_val(s->inputs, exact);
+        return TRUE;
+    }
+    for (gsize e = 0; entries[e] != NULL; e++) {
+        struct inputs_entry entry;
+        g_autofree gchar *why = NULL;
+        if (!bench_inputs_parse(entries[e], &entry.inputs, &entry.seed, &why))
+            return fail_value(ld, "run", "inputs", "%s", why);
+        gboolean seen = FALSE;
+        for (guint i = 0; i < s->inputs->len; i++) {
+            const struct inputs_entry *known = &g_array_index(s->inputs, struct inputs_entry, i);
+            seen |= known->inputs == entry.inputs && known->seed == entry.seed;
+        }
+        if (!seen)
+            g_array_append_val(s->inputs, entry);
+    }
+    return TRUE;
+}
+
 /* A file a program scenario needs, found as given or beside the scenario file. */
 static gboolean
 resolve_program_file(struct loader *ld, const char *key, gchar **path)
@@ -1114,7 +1160,7 @@ read_run_group(struct loader *ld, struct settings *s)
         !get_text(ld, "run", "datatype", FALSE, &s->datatype) ||
         !get_text(ld, "run", "op", FALSE, &s->op) ||
         !get_bool(ld, "run", "commutative", &s->commutative) ||
-        !get_int(ld, "run", "root", 0, &s->root) ||
+        !get_int(ld, "run", "root", 0, &s->root) || !read_inputs(ld, s) ||
         !get_bool(ld, "run", "in_place", &s->in_place) ||
         !get_text(ld, "run", "payload", FALSE, &payload) ||
         !get_int(ld, "run", "iterations", 1, &s->iterations) ||
@@ -1282,13 +1328,37 @@ expand_program(struct loader *ld, const struct settings *s, GPtrArray *points)
     return TRUE;
 }
 
+/* One point of a collective sweep, judged by the benchmark at once. */
+static gboolean
+expand_one(struct loader *ld, const struct settings *s, enum coll_kind kind,
+           const char *algorithm, const struct inputs_entry *inputs, int nranks, guint64 bytes,
+           GPtrArray *points)
+{
+    const char *datatype = s->datatype != NULL       ? s->datatype
+                           : coll_kind_reduces(kind) ? DEFAULT_REDUCTION_DATATYPE
+                                                     : DEFAULT_MOVEMENT_DATATYPE;
+    struct run_point *p = new_point(s, points->len, nranks);
+    g_ptr_array_add(points, p);
+    p->kind = kind;
+    p->algorithm = g_strdup(algorithm);
+    p->params = s->params;
+    p->bytes = bytes;
+    p->datatype = g_strdup(datatype);
+    if (coll_kind_reduces(kind))
+        p->op = g_strdup(s->op != NULL ? s->op : DEFAULT_OP);
+    p->inputs = inputs->inputs;
+    p->inputs_seed = inputs->seed;
+    return count_elements(ld, datatype, p->bytes, &p->count) && check_point(ld, p);
+}
+
 static gboolean
 expand_collectives(struct loader *ld, const struct settings *s, GPtrArray *points)
 {
     guint64 total = 0;
     for (guint k = 0; k < s->kinds->len; k++) {
         gboolean barrier = g_array_index(s->kinds, enum coll_kind, k) == COLL_BARRIER;
-        total += (guint64)s->algorithms[k]->len * s->ranks->len * (barrier ? 1 : s->sizes->len);
+        total += (guint64)s->algorithms[k]->len * s->inputs->len * s->ranks->len *
+                 (barrier ? 1 : s->sizes->len);
     }
     if (total > SWEEP_POINTS_MAX)
         return fail(ld, "run", "ranks",
@@ -1297,28 +1367,20 @@ expand_collectives(struct loader *ld, const struct settings *s, GPtrArray *point
                     total, SWEEP_POINTS_MAX);
     for (guint k = 0; k < s->kinds->len; k++) {
         enum coll_kind kind = g_array_index(s->kinds, enum coll_kind, k);
-        const char *datatype = s->datatype != NULL   ? s->datatype
-                               : coll_kind_reduces(kind) ? DEFAULT_REDUCTION_DATATYPE
-                                                         : DEFAULT_MOVEMENT_DATATYPE;
         /* barrier moves no data: one point per rank count */
         guint nsizes = kind == COLL_BARRIER ? 1 : s->sizes->len;
-        for (guint a = 0; a < s->algorithms[k]->len; a++) {
-            for (guint r = 0; r < s->ranks->len; r++) {
-                for (guint b = 0; b < nsizes; b++) {
-                    struct run_point *p =
-                        new_point(s, points->len, g_array_index(s->ranks, int, r));
-                    g_ptr_array_add(points, p);
-                    p->kind = kind;
-                    p->algorithm = g_strdup(g_ptr_array_index(s->algorithms[k], a));
-                    p->params = s->params;
-                    p->bytes = kind == COLL_BARRIER ? 0 : g_array_index(s->sizes, guint64, b);
-                    p->datatype = g_strdup(datatype);
-                    if (coll_kind_reduces(kind))
-                        p->op = g_strdup(s->op != NULL ? s->op : DEFAULT_OP);
-                    if (!count_elements(ld, datatype, p->bytes, &p->count) || !check_point(ld, p))
-                        return FALSE;
-                }
-            }
+        guint n = s->algorithms[k]->len * s->inputs->len * s->ranks->len * nsizes;
+        for (guint j = 0; j < n; j++) {
+            /* j counts algorithm, inputs, ranks, size, the last fastest */
+            guint b = j % nsizes, r = j / nsizes % s->ranks->len;
+            guint i = j / nsizes / s->ranks->len % s->inputs->len;
+            guint a = j / nsizes / s->ranks->len / s->inputs->len;
+            if (!expand_one(ld, s, kind, g_ptr_array_index(s->algorithms[k], a),
+                            &g_array_index(s->inputs, struct inputs_entry, i),
+                            g_array_index(s->ranks, int, r),
+                            kind == COLL_BARRIER ? 0 : g_array_index(s->sizes, guint64, b),
+                            points))
+                return FALSE;
         }
     }
     return TRUE;

@@ -2,7 +2,8 @@
  * check_bench.c — the built-in benchmark program (sim/bench.c): every collective checks out
  * against the sequential reference at 1, 3 and 8 ranks; a requested algorithm that cannot
  * serve falls back with its reason; wrong results are caught; message counts, the analytic
- * prediction, program points and the static checks of a point.
+ * prediction, program points and the static checks of a point; the accuracy measurement on
+ * order-sensitive inputs and the reproducible selection mode.
  *
  * bench_run_point runs one simulation per process, and check forks each test (and each
  * iteration of a loop test) into its own child.
@@ -22,6 +23,7 @@
 #include "coll/coll_registry.h"
 #include "models/model_predict.h"
 #include "sim/bench.h"
+#include "src/coll/coll_select.h"
 
 #define ITEMS 26 /* per rank: uneven reduce_scatter blocks at 3 and 8 ranks */
 
@@ -313,6 +315,128 @@ START_TEST(test_bench_unchecked_points_are_skipped)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- accuracy */
+
+/* The cancellation inputs written out again from their definition (sim/bench_inputs.h). */
+static double
+cancellation_input(int rank, int nranks, int element)
+{
+    double sign = element % 2 == 0 ? 1.0 : -1.0;
+    if (rank == 0)
+        return sign * 1e16;
+    if (rank == nranks - 1)
+        return -sign * 1e16;
+    return 2.0 * (1 + (3 * rank + element) % 8) / 8.0;
+}
+
+/*
+ * The chain reduce folds left in rank order, so its result is the sequential fold in double.
+ * The reference needs no exact summation here: the small inputs are multiples of 1/4 below
+ * 2 and the huge ones cancel, so the exact sum is the sum of the small ones, exact in double.
+ * The expected errors are computed from those values alone (ulp by frexp).
+ */
+START_TEST(test_bench_cancellation_error_of_the_left_fold)
+{
+    const int p = 7;
+    struct run_point *point = new_point(COLL_REDUCE, p, "double", "sum");
+    point->algorithm = g_strdup("chain");
+    point->inputs = POINT_INPUTS_CANCELLATION;
+    point->root = 2;
+    struct point_result result = {0};
+    bench_run_point(point, &result);
+    ck_assert_int_eq(result.exit_code, 0);
+    ck_assert_int_eq(result.check, POINT_CHECK_OK);
+    ck_assert_str_eq(result.served, "chain");
+
+    double max_ulps = 0, max_rel = 0;
+    for (int i = 0; i < ITEMS; i++) {
+        double fold = cancellation_input(0, p, i), exact = 0;
+        for (int r = 1; r < p; r++)
+            fold += cancellation_input(r, p, i);
+        for (int r = 1; r < p - 1; r++)
+            exact += cancellation_input(r, p, i);
+        int e;
+        frexp(exact, &e); /* exact = m 2^e, 1/2 <= m < 1: ulp = 2^(e - 53) */
+        max_ulps = MAX(max_ulps, fabs(fold - exact) / ldexp(1.0, e - 53));
+        max_rel = MAX(max_rel, fabs(fold - exact) / exact);
+    }
+    /* the fold really lost something */
+    ck_assert(max_rel > 0.01);
+    ck_assert_msg(result.max_ulps == max_ulps, "%.17g != %.17g", result.max_ulps, max_ulps);
+    ck_assert_msg(result.max_rel_error == max_rel, "%.17g != %.17g", result.max_rel_error,
+                  max_rel);
+    /* not an allreduce: nothing to compare between ranks */
+    ck_assert_int_eq(result.identical, POINT_IDENTITY_NOT_MEASURED);
+    ck_assert_uint_eq(strlen(result.results_sha256), 64);
+    point_result_clear(&result);
+    run_point_free(point);
+}
+END_TEST
+
+/* Random inputs under every Allreduce algorithm: sane, identical on every rank, a few ulps. */
+START_TEST(test_bench_random_inputs_measured_for_every_allreduce_algorithm)
+{
+    const struct coll_algorithm *row = coll_registry_nth(COLL_ALLREDUCE, (size_t)_i);
+    struct run_point *point = new_point(COLL_ALLREDUCE, 6, _i % 2 ? "float" : "double", "sum");
+    point->algorithm = g_strdup(row->name);
+    point->inputs = POINT_INPUTS_RANDOM;
+    point->inputs_seed = 12345;
+    struct point_result result = {0};
+    bench_run_point(point, &result);
+    ck_assert_int_eq(result.exit_code, 0);
+    ck_assert_msg(result.check == POINT_CHECK_OK, "%s: %s", row->name, result.check_detail);
+    ck_assert_int_eq(result.identical, POINT_IDENTITY_IDENTICAL);
+    ck_assert(isfinite(result.max_ulps) && result.max_ulps >= 0);
+    ck_assert(isfinite(result.max_rel_error) && result.max_rel_error >= 0);
+    ck_assert_uint_eq(strlen(result.results_sha256), 64);
+    point_result_clear(&result);
+    run_point_free(point);
+}
+END_TEST
+
+/* Exact inputs measure nothing: the accuracy fields stay "not measured". */
+START_TEST(test_bench_exact_inputs_measure_nothing)
+{
+    struct run_point *point = new_point(COLL_ALLREDUCE, 3, "double", "sum");
+    struct point_result result = {0};
+    bench_run_point(point, &result);
+    ck_assert_int_eq(result.check, POINT_CHECK_OK);
+    ck_assert(isnan(result.max_ulps) && isnan(result.max_rel_error));
+    ck_assert_int_eq(result.identical, POINT_IDENTITY_NOT_MEASURED);
+    ck_assert_ptr_null(result.results_sha256);
+    point_result_clear(&result);
+    run_point_free(point);
+}
+END_TEST
+
+/* The reproducible mode serves each reduction with its pinned algorithm, whatever the root
+ * and the size (rabenseifner would take 26 doubles by default); data movement keeps the
+ * decision table. */
+START_TEST(test_bench_reproducible_mode_serves_the_pinned_algorithm)
+{
+    static const enum coll_kind kinds[] = {COLL_REDUCE, COLL_ALLREDUCE, COLL_REDUCE_SCATTER,
+                                           COLL_REDUCE_SCATTER_BLOCK, COLL_SCAN, COLL_EXSCAN,
+                                           COLL_BCAST};
+    enum coll_kind kind = kinds[_i];
+    gboolean reduces = coll_kind_reduces(kind);
+    struct run_point *point = new_point(kind, 5, "double", reduces ? "sum" : NULL);
+    point->bytes = 8 * 512;
+    point->count = 512;
+    point->algorithm = g_strdup(COLL_SELECT_REPRODUCIBLE);
+    if (reduces)
+        point->inputs = POINT_INPUTS_RANDOM;
+    struct point_result result = {0};
+    bench_run_point(point, &result);
+    ck_assert_int_eq(result.exit_code, 0);
+    ck_assert_msg(result.check == POINT_CHECK_OK, "%s", result.check_detail);
+    ck_assert_ptr_null(result.fallback_reason);
+    const char *pinned = coll_select_reproducible_choice(kind);
+    ck_assert_str_eq(result.served, pinned != NULL ? pinned : "binomial");
+    point_result_clear(&result);
+    run_point_free(point);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- static checks */
 
 struct invalid_case {
@@ -343,6 +467,11 @@ invalid_point(int which, const struct invalid_case **expect)
         {"valid in-place exscan", NULL},
         {"no ranks", "ranks"},
         {"no timed call", "iterations"},
+        {"random inputs on int", "inputs"},
+        {"cancellation with max", "inputs"},
+        {"random inputs on bcast", "inputs"},
+        {"valid random float sum on scan", NULL},
+        {"valid reproducible mode", NULL},
     };
     struct run_point *point = new_point(COLL_ALLREDUCE, 4, "int", "sum");
     *expect = &table[which];
@@ -418,11 +547,37 @@ invalid_point(int which, const struct invalid_case **expect)
     case 18:
         point->iterations = 0;
         break;
+    case 19:
+        point->inputs = POINT_INPUTS_RANDOM;
+        break;
+    case 20:
+        point->inputs = POINT_INPUTS_CANCELLATION;
+        g_free(point->op);
+        point->op = g_strdup("max");
+        g_free(point->datatype);
+        point->datatype = g_strdup("double");
+        point->bytes = 8 * ITEMS;
+        break;
+    case 21:
+        point->inputs = POINT_INPUTS_RANDOM;
+        point->kind = COLL_BCAST;
+        g_free(point->op);
+        point->op = NULL;
+        break;
+    case 22:
+        point->inputs = POINT_INPUTS_RANDOM;
+        point->kind = COLL_SCAN;
+        g_free(point->datatype);
+        point->datatype = g_strdup("float");
+        break;
+    case 23:
+        point->algorithm = g_strdup(COLL_SELECT_REPRODUCIBLE);
+        break;
     }
     return point;
 }
 
-#define N_INVALID_CASES 19
+#define N_INVALID_CASES 24
 
 START_TEST(test_bench_point_invalid_names_the_key)
 {
@@ -538,6 +693,15 @@ bench_suite(void)
     tcase_add_test(tc, test_bench_binomial_bcast_time_equals_prediction_under_cm02);
     tcase_add_loop_test(tc, test_bench_unchecked_points_are_skipped, 0, 2);
     tcase_add_loop_test(tc, test_bench_program_point_captures_and_compares_output, 0, 2);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("accuracy");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_bench_cancellation_error_of_the_left_fold);
+    tcase_add_loop_test(tc, test_bench_random_inputs_measured_for_every_allreduce_algorithm, 0,
+                        (int)coll_registry_count(COLL_ALLREDUCE));
+    tcase_add_test(tc, test_bench_exact_inputs_measure_nothing);
+    tcase_add_loop_test(tc, test_bench_reproducible_mode_serves_the_pinned_algorithm, 0, 7);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("static");

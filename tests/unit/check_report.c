@@ -67,6 +67,9 @@ read_text(const char *path)
     return text;
 }
 
+/* The accuracy fields of a point whose inputs were exact: nothing measured. */
+#define NOT_MEASURED .max_ulps = NAN, .max_rel_error = NAN
+
 static struct run_point
 collective_point(guint index, enum coll_kind kind, char *algorithm, int nranks, guint64 bytes)
 {
@@ -89,6 +92,7 @@ static struct point_result
 ok_result(char *served, double time_max, double predicted)
 {
     return (struct point_result){
+        NOT_MEASURED,
         .served = served,
         .time_max = time_max,
         .time_min = time_max / 2,
@@ -231,35 +235,41 @@ END_TEST
 
 /* Widths: collective 20 (reduce_scatter_block), algorithm 36 (the registry's longest name),
  * then P 7, bytes 10, three times 10, messages 10, bytes moved 11, check 5, predicted 10,
- * ratio 6, two spaces between columns. */
+ * ratio 6, inputs 12, max ulps 9, rel error 9, two spaces between columns. */
 static const char expected_header[] =
     "scenario rows: 4 points\n"
     "\n"
     "collective            algorithm                                   P       bytes    time max"
-    "    time min   time mean    messages  bytes moved  check   predicted   ratio\n"
+    "    time min   time mean    messages  bytes moved  check   predicted   ratio  inputs      "
+    "   max ulps  rel error\n"
     "--------------------  ------------------------------------  -------  ----------  ----------"
-    "  ----------  ----------  ----------  -----------  -----  ----------  ------\n";
+    "  ----------  ----------  ----------  -----------  -----  ----------  ------  ------------"
+    "  ---------  ---------\n";
+
+/* the accuracy cells of a point with exact inputs: nothing measured */
+#define EXACT_CELLS "  exact                 -          -"
 
 /* allreduce ring, 8 ranks, 1 MiB, 1.234567 ms against a 1.2 ms prediction: ratio 1.029 */
 static const char expected_ok_row[] =
     "allreduce             ring                                        8       1 MiB    1.235 ms"
-    "    1.200 ms    1.210 ms         112       14 MiB  ok       1.200 ms   1.029\n";
+    "    1.200 ms    1.210 ms         112       14 MiB  ok       1.200 ms   1.029" EXACT_CELLS "\n";
 
 /* a fallback that fails its check, times at the ns/us boundary, no prediction */
 static const char expected_fail_rows[] =
     "reduce                ring→in_order_binary [1]                    5      64 KiB  999.000 ns"
-    "     0.000 s    1.000 us           4       1023 B  FAIL            -       -\n"
+    "     0.000 s    1.000 us           4       1023 B  FAIL            -       -" EXACT_CELLS "\n"
     "    rank 3 element 17: got 5, expected 6\n";
 
 /* a barrier has no size; payload none skips the check */
 static const char expected_skipped_row[] =
     "barrier               dissemination                            1024           -   20.000 us"
-    "   10.000 us   15.000 us       10240          0 B  -       18.000 us   1.111\n";
+    "   10.000 us   15.000 us       10240          0 B  -       18.000 us   1.111" EXACT_CELLS "\n";
 
 /* a program that ended badly: no measurements, the error's lines indented */
 static const char expected_error_rows[] =
     "program               doubling_sum.so                             4           -           -"
-    "           -           -           -            -  ERROR           -       -\n"
+    "           -           -           -            -  ERROR           -       -  -           "
+    "          -          -\n"
     "    rank 2: MPI_Recv: invalid source 9\n"
     "    (communicator of 4 ranks)\n";
 
@@ -268,6 +278,7 @@ add_table_cases(struct report *report)
 {
     struct run_point ok_point = collective_point(0, COLL_ALLREDUCE, "ring", 8, 1048576);
     struct point_result ok = {
+        NOT_MEASURED,
         .served = "ring",
         .time_max = 1.234567e-3,
         .time_min = 1.2e-3,
@@ -283,6 +294,7 @@ add_table_cases(struct report *report)
     struct run_point fail_point = collective_point(1, COLL_REDUCE, "ring", 5, 65536);
     fail_point.op = "complex_prod";
     struct point_result fail = {
+        NOT_MEASURED,
         .served = "in_order_binary",
         .fallback_reason = "ring requires a commutative op",
         .time_max = 999e-9,
@@ -300,6 +312,7 @@ add_table_cases(struct report *report)
     struct run_point skipped_point = collective_point(2, COLL_BARRIER, "dissemination", 1024, 0);
     skipped_point.payload = SIM_PAYLOAD_NONE;
     struct point_result skipped = {
+        NOT_MEASURED,
         .served = "dissemination",
         .time_max = 20e-6,
         .time_min = 10e-6,
@@ -315,6 +328,7 @@ add_table_cases(struct report *report)
     struct run_point program_point = {
         .index = 3, .nranks = 4, .program = "/somewhere/seeds/doubling_sum.so", .iterations = 1};
     struct point_result error = {
+        NOT_MEASURED,
         .exit_code = 3,
         .served = "",
         .check = POINT_CHECK_ERROR,
@@ -434,7 +448,8 @@ END_TEST
 static const char expected_csv_header[] =
     "index,collective,algorithm_requested,algorithm_served,fallback_reason,ranks,bytes,count,"
     "datatype,op,root,payload,iterations,time_max_s,time_min_s,time_mean_s,messages,"
-    "bytes_moved,check,check_detail,predicted_s,wall_s\n";
+    "bytes_moved,check,check_detail,predicted_s,inputs,max_ulps,max_rel_error,identical,"
+    "results_sha256,wall_s\n";
 
 START_TEST(test_report_csv_rows_and_quoting)
 {
@@ -445,6 +460,7 @@ START_TEST(test_report_csv_rows_and_quoting)
 
     struct run_point point = collective_point(0, COLL_ALLREDUCE, "ring", 8, 1048576);
     struct point_result ok = {
+        NOT_MEASURED,
         .served = "ring",
         .time_max = 1.234567e-3,
         .time_min = 1.2e-3,
@@ -461,6 +477,7 @@ START_TEST(test_report_csv_rows_and_quoting)
     quoted_point.root = 4;
     quoted_point.payload = SIM_PAYLOAD_NONE;
     struct point_result fail = {
+        NOT_MEASURED,
         .served = "binomial",
         .fallback_reason = "a, b",
         .time_max = 2e-6,
@@ -477,6 +494,7 @@ START_TEST(test_report_csv_rows_and_quoting)
 
     struct run_point program = {.index = 2, .nranks = 4, .program = "dir/prog.so"};
     struct point_result skipped = {
+        NOT_MEASURED,
         .served = "",
         .time_max = 1e-3,
         .time_min = 1e-3,
@@ -495,13 +513,13 @@ START_TEST(test_report_csv_rows_and_quoting)
         expected_csv_header,
         /* doubles with the fewest digits that read back exactly: 1/3 needs 16 */
         "0,allreduce,ring,ring,,8,1048576,131072,double,sum,0,data,10,1.234567e-03,1.2e-03,"
-        "1e-01,112,14680064,ok,,3.333333333333333e-01,5e-01\n",
+        "1e-01,112,14680064,ok,,3.333333333333333e-01,exact,,,,,5e-01\n",
         /* default algorithm: empty request; comma, quotes and newline quoted; NAN empty */
         "1,reduce,,binomial,\"a, b\",5,64,8,double,sum,4,none,10,2e-06,1e-06,1.5e-06,4,256,FAIL,"
-        "\"got \"\"5\"\", expected 6\nsecond line\",,1e+00\n",
+        "\"got \"\"5\"\", expected 6\nsecond line\",,exact,,,,,1e+00\n",
         /* a program: its name for the algorithm, no collective parameters */
         "2,program,prog.so,prog.so,,4,,,,,,data,,1e-03,1e-03,1e-03,0,0,skipped,\"first\nsecond\",,"
-        "0e+00\n",
+        ",,,,,0e+00\n",
         NULL);
     ck_assert_str_eq(csv, expected);
     scratch_clear(&s);
@@ -533,6 +551,7 @@ START_TEST(test_report_json_parses_back)
     add_or_fail(report, &point, &result);
     struct run_point program = {.index = 1, .nranks = 2, .program = "/a/b/prog.so"};
     struct point_result output = {
+        NOT_MEASURED,
         .served = "", .check = POINT_CHECK_OK, .predicted = 4e-6, .output = "line 1\nline \"2\"\n"};
     add_or_fail(report, &program, &output);
 
@@ -583,6 +602,69 @@ START_TEST(test_report_json_parses_back)
     ck_assert(json_object_get_null_member(second, "bytes"));
     ck_assert(json_object_get_null_member(second, "iterations"));
     ck_assert(json_object_get_double_member(second, "predicted_s") == 4e-6);
+    g_object_unref(parser);
+    scratch_clear(&s);
+}
+END_TEST
+
+/* Accuracy on non-exact inputs: the table's last three cells, the CSV's and JSON's five
+ * fields, an infinite relative error (an exact sum of 0), and the reproducible mode's cell. */
+START_TEST(test_report_accuracy_columns)
+{
+    struct scratch s;
+    scratch_init(&s);
+    struct table_capture capture;
+    capture_open(&capture);
+    struct report_options options = {
+        .table = capture.stream, .csv_path = s.csv, .json_path = s.json, .scenario = "acc"};
+    struct report *report = open_or_fail(&options, 2);
+
+    struct run_point point = collective_point(0, COLL_ALLREDUCE, "reproducible", 7, 1024);
+    point.inputs = POINT_INPUTS_RANDOM;
+    point.inputs_seed = 42;
+    struct point_result result = ok_result("recursive_doubling", 2e-6, NAN);
+    result.max_ulps = 1.6894e15;
+    result.max_rel_error = 0.2727;
+    result.identical = POINT_IDENTITY_IDENTICAL;
+    result.results_sha256 = "5f3a";
+    add_or_fail(report, &point, &result);
+
+    struct run_point zero = collective_point(1, COLL_REDUCE, "chain", 2, 8);
+    zero.inputs = POINT_INPUTS_CANCELLATION;
+    struct point_result off = ok_result("chain", 1e-6, NAN);
+    off.max_ulps = 0.5;
+    off.max_rel_error = INFINITY;
+    off.results_sha256 = "77";
+    add_or_fail(report, &zero, &off);
+    g_autofree gchar *digest = finish_or_fail(report);
+    report_free(report);
+
+    g_autofree gchar *table = capture_close(&capture);
+    g_auto(GStrv) lines = g_strsplit(table, "\n", -1);
+    ck_assert(g_str_has_prefix(lines[4], "allreduce             recursive_doubling (reproducible)"));
+    ck_assert_msg(g_str_has_suffix(lines[4], "  random:42     1.689e+15  2.727e-01"), "%s", lines[4]);
+    ck_assert_msg(g_str_has_suffix(lines[5], "  cancellation        0.5        inf"), "%s", lines[5]);
+
+    g_autofree gchar *csv = read_text(s.csv);
+    g_auto(GStrv) rows = g_strsplit(csv, "\n", -1);
+    ck_assert_msg(g_str_has_suffix(rows[1], ",random:42,1.6894e+15,2.727e-01,yes,5f3a,2.5e-01"),
+                  "%s", rows[1]);
+    ck_assert_msg(g_str_has_suffix(rows[2], ",cancellation,5e-01,inf,,77,2.5e-01"), "%s", rows[2]);
+
+    JsonParser *parser = json_parser_new();
+    JsonObject *root = load_json(parser, s.json);
+    JsonArray *points = json_object_get_array_member(root, "points");
+    JsonObject *first = json_array_get_object_element(points, 0);
+    ck_assert_str_eq(json_object_get_string_member(first, "algorithm_requested"), "reproducible");
+    ck_assert_str_eq(json_object_get_string_member(first, "inputs"), "random:42");
+    ck_assert(json_object_get_double_member(first, "max_ulps") == 1.6894e15);
+    ck_assert(json_object_get_double_member(first, "max_rel_error") == 0.2727);
+    ck_assert_str_eq(json_object_get_string_member(first, "identical"), "yes");
+    ck_assert_str_eq(json_object_get_string_member(first, "results_sha256"), "5f3a");
+    JsonObject *second = json_array_get_object_element(points, 1);
+    ck_assert(json_object_get_null_member(second, "max_rel_error"));
+    ck_assert(json_object_get_null_member(second, "identical"));
+    ck_assert_str_eq(json_object_get_string_member(root, "digest"), digest);
     g_object_unref(parser);
     scratch_clear(&s);
 }
@@ -747,6 +829,11 @@ enum mutation {
     MUTATE_CHECK_DETAIL,
     MUTATE_OUTPUT,
     MUTATE_SERVED,
+    MUTATE_MAX_ULPS,
+    MUTATE_MAX_REL_ERROR,
+    MUTATE_IDENTICAL,
+    MUTATE_RESULTS_SHA256,
+    MUTATE_INPUTS_SEED,
     MUTATE_COUNT
 };
 
@@ -762,10 +849,17 @@ digest_of_sweep(enum mutation mutation, gchar **table_text)
     struct point_result ra = ok_result("ring", 1.5e-5, 1.4e-5);
     struct run_point b = collective_point(1, COLL_REDUCE, "binomial", 7, 4096);
     struct point_result rb = ok_result("binomial", 9e-6, 8e-6);
+    b.inputs = POINT_INPUTS_RANDOM;
+    b.inputs_seed = 7;
+    rb.max_ulps = 16;
+    rb.max_rel_error = 1.994e-15;
+    ra.identical = POINT_IDENTITY_IDENTICAL;
+    rb.results_sha256 = "00ff";
     rb.check = POINT_CHECK_FAIL;
     rb.check_detail = "rank 1 element 0: got 1, expected 2";
     struct run_point c = {.index = 2, .nranks = 3, .program = "p.so"};
-    struct point_result rc = {.served = "",
+    struct point_result rc = {NOT_MEASURED,
+                              .served = "",
                               .time_max = 2e-3,
                               .check = POINT_CHECK_OK,
                               .predicted = NAN,
@@ -799,6 +893,21 @@ digest_of_sweep(enum mutation mutation, gchar **table_text)
         break;
     case MUTATE_SERVED:
         ra.served = "ring_segmented";
+        break;
+    case MUTATE_MAX_ULPS:
+        rb.max_ulps = nextafter(rb.max_ulps, 0.0);
+        break;
+    case MUTATE_MAX_REL_ERROR:
+        rb.max_rel_error = nextafter(rb.max_rel_error, 1.0);
+        break;
+    case MUTATE_IDENTICAL:
+        ra.identical = POINT_IDENTITY_DIFFERENT;
+        break;
+    case MUTATE_RESULTS_SHA256:
+        rb.results_sha256 = "00fe";
+        break;
+    case MUTATE_INPUTS_SEED:
+        b.inputs_seed = 8;
         break;
     case MUTATE_COUNT:
         break;
@@ -852,6 +961,7 @@ START_TEST(test_report_digest_is_sha256_of_the_canonical_text)
     add_or_fail(report, &point, &result);
     struct run_point program = {.index = 1, .nranks = 2, .program = "/x/p.so"};
     struct point_result output = {
+        NOT_MEASURED,
         .served = "", .check = POINT_CHECK_SKIPPED, .predicted = NAN, .output = "hi\n"};
     add_or_fail(report, &program, &output);
     g_autofree gchar *digest = finish_or_fail(report);
@@ -860,9 +970,11 @@ START_TEST(test_report_digest_is_sha256_of_the_canonical_text)
     const char canonical[] =
         "index,collective,algorithm_requested,algorithm_served,fallback_reason,ranks,bytes,count,"
         "datatype,op,root,payload,iterations,time_max_s,time_min_s,time_mean_s,messages,"
-        "bytes_moved,check,check_detail,predicted_s\n"
-        "0,bcast,binomial,binomial,,4,8,1,double,,0,data,10,2e-06,1e-06,1.5e-06,14,4096,ok,,\n"
-        "1,program,p.so,p.so,,2,,,,,,data,,0e+00,0e+00,0e+00,0,0,skipped,,\n"
+        "bytes_moved,check,check_detail,predicted_s,inputs,max_ulps,max_rel_error,identical,"
+        "results_sha256\n"
+        "0,bcast,binomial,binomial,,4,8,1,double,,0,data,10,2e-06,1e-06,1.5e-06,14,4096,ok,,,"
+        "exact,,,,\n"
+        "1,program,p.so,p.so,,2,,,,,,data,,0e+00,0e+00,0e+00,0,0,skipped,,,,,,,\n"
         "output 3\nhi\n\n";
     g_autofree gchar *expected = g_compute_checksum_for_string(G_CHECKSUM_SHA256, canonical, -1);
     ck_assert_str_eq(digest, expected);
@@ -1035,6 +1147,7 @@ report_suite(void)
 
     TCase *files = tcase_create("files");
     tcase_add_test(files, test_report_csv_rows_and_quoting);
+    tcase_add_test(files, test_report_accuracy_columns);
     tcase_add_test(files, test_report_json_parses_back);
     tcase_add_test(files, test_report_files_complete_after_each_add);
     tcase_add_test(files, test_report_json_failure_keeps_other_outputs);

@@ -330,6 +330,36 @@ START_TEST(test_scenario_defaults)
 }
 END_TEST
 
+/* inputs sweep between algorithm and ranks; reproducible is a request like default */
+START_TEST(test_scenario_inputs_and_reproducible_mode)
+{
+    struct scenario *scenario = load_ok("[platform]\nfile = generated\n"
+                                        "[run]\nranks = 3, 5\ncollectives = allreduce\n"
+                                        "algorithms = reproducible, ring\n"
+                                        "inputs = cancellation, random:7, random:7, random:4294967295\n"
+                                        "sizes = 64\n",
+                                        NULL);
+    ck_assert_uint_eq(scenario->points->len, 2 * 3 * 2);
+    for (guint i = 0; i < scenario->points->len; i++) {
+        const struct run_point *p = point_at(scenario, i);
+        ck_assert_str_eq(p->algorithm, i < 6 ? "reproducible" : "ring");
+        ck_assert_int_eq(p->inputs,
+                         i % 6 < 2 ? POINT_INPUTS_CANCELLATION : POINT_INPUTS_RANDOM);
+        ck_assert_uint_eq(p->inputs_seed, i % 6 < 2 ? 0 : i % 6 < 4 ? 7 : 4294967295u);
+        ck_assert_int_eq(p->nranks, i % 2 ? 5 : 3);
+    }
+    scenario_free(scenario);
+    /* the default: exact inputs */
+    scenario = load_ok("[platform]\nfile = generated\n[run]\nranks = 3\ncollectives = bcast\n"
+                       "algorithms = reproducible\n",
+                       NULL);
+    ck_assert_uint_eq(scenario->points->len, 1);
+    ck_assert_int_eq(point_at(scenario, 0)->inputs, POINT_INPUTS_EXACT);
+    ck_assert_str_eq(point_at(scenario, 0)->algorithm, "reproducible");
+    scenario_free(scenario);
+}
+END_TEST
+
 START_TEST(test_scenario_algorithm_all_is_the_registry_in_order)
 {
     struct scenario *scenario = load_ok("[platform]\nfile = generated\n"
@@ -559,11 +589,29 @@ START_TEST(test_scenario_run_errors)
     expect_error(GEN "[run]\nranks = 2\ncollectives = bcast\nwarmup = -1\n", 6, "[run] warmup: ");
     expect_error(GEN "[run]\nranks = 2\ncollectives = bcast\ncheck = 2\n", 6,
                  "[run] check: '2' is not a boolean");
+    expect_error(GEN "[run]\nranks = 2\ncollectives = allreduce\ninputs = gaussian\n", 6,
+                 "[run] inputs: unknown inputs 'gaussian' (exact, cancellation or random:SEED");
+    expect_error(GEN "[run]\nranks = 2\ncollectives = allreduce\ninputs = random:-1\n", 6,
+                 "[run] inputs: 'random:-1': the seed must be an integer from 0 to 4294967295");
+    expect_error(GEN "[run]\nranks = 2\ncollectives = allreduce\ninputs = random:4294967296\n", 6,
+                 "[run] inputs: 'random:4294967296': the seed must be");
+    expect_error(GEN "[run]\nranks = 2\ncollectives = allreduce\ninputs = random:\n", 6,
+                 "[run] inputs: 'random:': the seed must be");
 }
 END_TEST
 
 START_TEST(test_scenario_benchmark_refusals_name_their_key)
 {
+    /* order-sensitive inputs: sum on float or double in a reduction only */
+    expect_error(GEN "[run]\nranks = 2\ncollectives = allreduce\ninputs = random:1\n"
+                 "datatype = int\n",
+                 6, "[run] inputs: inputs 'random:1' need op sum on float or double (not sum on int)");
+    expect_error(GEN "[run]\nranks = 2\ncollectives = allreduce\nop = max\n"
+                 "inputs = cancellation\n",
+                 7, "[run] inputs: inputs 'cancellation' need op sum on float or double (not max on "
+                    "double)");
+    expect_error(GEN "[run]\nranks = 2\ncollectives = allreduce, bcast\ninputs = exact, random:3\n",
+                 6, "[run] inputs: inputs 'random:3' need a reduction (MPI_Bcast moves data");
     /* judged by bench_point_invalid() and reported at the line of the key it names */
     expect_error(GEN "[run]\nranks = 2\ncollectives = allreduce\nop = frobnicate\n", 6,
                  "[run] op: ");
@@ -694,6 +742,7 @@ scenario_suite(void)
     tcase_add_test(expand, test_scenario_full_expansion);
     tcase_add_test(expand, test_scenario_defaults);
     tcase_add_test(expand, test_scenario_algorithm_all_is_the_registry_in_order);
+    tcase_add_test(expand, test_scenario_inputs_and_reproducible_mode);
     tcase_add_test(expand, test_scenario_collectives_all_and_barrier_ignores_sizes);
     tcase_add_test(expand, test_scenario_program_one_point_per_rank_count);
     tcase_add_test(expand, test_scenario_platform_beside_the_scenario_and_its_cores);
