@@ -302,8 +302,8 @@ fill_reduction_input(const struct bench_run *run, int rank, gsize count, void *b
     if (point->inputs == POINT_INPUTS_EXACT)
         bench_fill(run->type, run->pattern, rank, run->nranks, 0, count, buf);
     else
-        bench_inputs_fill(run->type, point->inputs, point->inputs_seed, rank, run->nranks, 0,
-                          count, buf);
+        bench_inputs_fill(run->type, point->inputs, point->inputs_seed, rank, run->nranks, 0, count,
+                          buf);
 }
 
 /* Write this rank's inputs (again, for in-place calls, whose input the call overwrites). */
@@ -1126,10 +1126,11 @@ run_collective(const struct run_point *point, struct point_result *result)
         result->check = POINT_CHECK_SKIPPED;
     } else {
         gchar *detail = NULL;
-        gboolean ok = point->kind == COLL_BARRIER            ? TRUE
-                      : point->inputs != POINT_INPUTS_EXACT ? measure_accuracy(&run, result, &detail)
-                      : reduces                             ? check_reduction(&run, &detail)
-                                                            : check_movement(&run, &detail);
+        gboolean ok = point->kind == COLL_BARRIER ? TRUE
+                      : point->inputs != POINT_INPUTS_EXACT
+                          ? measure_accuracy(&run, result, &detail)
+                      : reduces ? check_reduction(&run, &detail)
+                                : check_movement(&run, &detail);
         result->check = ok ? POINT_CHECK_OK : POINT_CHECK_FAIL;
         result->check_detail = detail;
     }

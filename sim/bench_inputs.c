@@ -26,14 +26,12 @@ bench_inputs_parse(const char *text, enum point_inputs *inputs, guint32 *seed, g
         guint64 value = 0;
         /* digits only: g_ascii_string_to_unsigned alone would take a sign or blanks */
         gboolean all_digits = *digits != '\0' && strspn(digits, "0123456789") == strlen(digits);
-        if (all_digits &&
-            g_ascii_string_to_unsigned(digits, 10, 0, G_MAXUINT32, &value, NULL)) {
+        if (all_digits && g_ascii_string_to_unsigned(digits, 10, 0, G_MAXUINT32, &value, NULL)) {
             *inputs = POINT_INPUTS_RANDOM;
             *seed = (guint32)value;
             return TRUE;
         }
-        *why = g_strdup_printf("'%s': the seed must be an integer from 0 to %u", text,
-                               G_MAXUINT32);
+        *why = g_strdup_printf("'%s': the seed must be an integer from 0 to %u", text, G_MAXUINT32);
         return FALSE;
     }
     *why = g_strdup_printf("unknown inputs '%s'", text);
@@ -116,7 +114,7 @@ bench_inputs_fill(const struct bench_datatype *type, enum point_inputs inputs, g
             floats[k] = (float)cancellation_value(BENCH_INPUTS_CANCELLATION_FLOAT, 8.0, rank,
                                                   nranks, first + k);
         else
-            doubles[k] = cancellation_value(BENCH_INPUTS_CANCELLATION_DOUBLE, 2.0, rank, nranks,
-                                            first + k);
+            doubles[k] =
+                cancellation_value(BENCH_INPUTS_CANCELLATION_DOUBLE, 2.0, rank, nranks, first + k);
     }
 }

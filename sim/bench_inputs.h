@@ -41,8 +41,7 @@ gchar *bench_inputs_name(enum point_inputs inputs, guint32 seed);
 gchar *bench_inputs_invalid(const struct run_point *point);
 
 /* Write items [first, first + count) of rank's non-exact input to buf (float or double). */
-void bench_inputs_fill(const struct bench_datatype *type, enum point_inputs inputs,
-                       guint32 seed, int rank, int nranks, guint64 first, gsize count,
-                       void *buf);
+void bench_inputs_fill(const struct bench_datatype *type, enum point_inputs inputs, guint32 seed,
+                       int rank, int nranks, guint64 first, gsize count, void *buf);
 
 #endif

@@ -21,11 +21,11 @@
 #define EXACT_SUM_INLINE 4
 
 struct exact_sum {
-    double *partials;   /* inline_partials, or a heap array once the list outgrows it */
+    double *partials; /* inline_partials, or a heap array once the list outgrows it */
     guint length;
     guint capacity;
-    double special;     /* sum of the non-finite inputs, 0 if none */
-    gboolean overflow;  /* a partial sum left the double range */
+    double special;    /* sum of the non-finite inputs, 0 if none */
+    gboolean overflow; /* a partial sum left the double range */
     double inline_partials[EXACT_SUM_INLINE];
 };
 

@@ -56,12 +56,11 @@ point_result_clear(struct point_result *result)
 GBytes *
 point_result_serialize(const struct point_result *r)
 {
-    GVariant *v = g_variant_ref_sink(g_variant_new(POINT_RESULT_FORMAT, r->exit_code, r->served, r->fallback_reason,
-                         r->time_max, r->time_min, r->time_mean, r->predicted,
-                         (guint64)r->messages, (guint64)r->bytes_moved,
-                         (gint32)r->check, r->check_detail, r->wall_seconds, r->output,
-                         r->max_ulps, r->max_rel_error, (gint32)r->identical,
-                         r->results_sha256));
+    GVariant *v = g_variant_ref_sink(g_variant_new(
+        POINT_RESULT_FORMAT, r->exit_code, r->served, r->fallback_reason, r->time_max, r->time_min,
+        r->time_mean, r->predicted, (guint64)r->messages, (guint64)r->bytes_moved, (gint32)r->check,
+        r->check_detail, r->wall_seconds, r->output, r->max_ulps, r->max_rel_error,
+        (gint32)r->identical, r->results_sha256));
     GBytes *bytes = g_variant_get_data_as_bytes(v);
     g_variant_unref(v);
     return bytes;
@@ -81,8 +80,8 @@ point_result_deserialize(GBytes *bytes, struct point_result *r)
     *r = (struct point_result){0};
     g_variant_get(v, POINT_RESULT_FORMAT, &r->exit_code, &r->served, &r->fallback_reason,
                   &r->time_max, &r->time_min, &r->time_mean, &r->predicted, &r->messages,
-                  &r->bytes_moved, &check, &r->check_detail, &r->wall_seconds,
-                  &r->output, &r->max_ulps, &r->max_rel_error, &identical, &r->results_sha256);
+                  &r->bytes_moved, &check, &r->check_detail, &r->wall_seconds, &r->output,
+                  &r->max_ulps, &r->max_rel_error, &identical, &r->results_sha256);
     r->identical = (enum point_identity)identical;
     r->check = (enum point_check)check;
     g_variant_unref(v);

@@ -98,7 +98,7 @@ struct point_result {
     double max_ulps;
     double max_rel_error;
     enum point_identity identical; /* allreduce only */
-    gchar *results_sha256;      /* SHA-256 of the measured result elements' bytes, rank order */
+    gchar *results_sha256;         /* SHA-256 of the measured result elements' bytes, rank order */
     gchar *output;              /* a program's standard output, or NULL */
     double wall_seconds;        /* not part of any digest */
 };

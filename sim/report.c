@@ -476,9 +476,9 @@ static const struct {
     [COL_BYTES_MOVED] = {"bytes moved", 11, TRUE},
     [COL_CHECK] = {"check", 5, FALSE}, /* ERROR */
     [COL_PREDICTED] = {"predicted", 10, TRUE},
-    [COL_RATIO] = {"ratio", 6, TRUE}, /* 12.345 */
-    [COL_INPUTS] = {"inputs", 12, FALSE},  /* cancellation */
-    [COL_MAX_ULPS] = {"max ulps", 9, TRUE}, /* 1.235e+15 */
+    [COL_RATIO] = {"ratio", 6, TRUE},         /* 12.345 */
+    [COL_INPUTS] = {"inputs", 12, FALSE},     /* cancellation */
+    [COL_MAX_ULPS] = {"max ulps", 9, TRUE},   /* 1.235e+15 */
     [COL_REL_ERROR] = {"rel error", 9, TRUE}, /* 1.235e-16 */
 };
 
@@ -778,8 +778,7 @@ format_accuracy(double value, const char *format)
 
 static void
 append_table_row(struct report *report, GString *row, const struct run_point *point,
-                 const struct point_result *result, const char *program_name,
-                 const char *inputs)
+                 const struct point_result *result, const char *program_name, const char *inputs)
 {
     static const char *const check_cells[] = {
         [POINT_CHECK_OK] = "ok",

@@ -81,7 +81,7 @@ main(int argc, char **argv)
         return fail("bad arguments");
     guint32 seed = random ? (guint32)strtoul(inputs + 7, NULL, 10) : 0;
 
-    double *value = g_new(double, (gsize)p * (gsize)(count > 0 ? count : 1));
+    double *value = g_new(double, (gsize)p *(gsize)(count > 0 ? count : 1));
     for (int r = 0; r < p; r++) {
         GRand *rand = NULL;
         if (random) {

@@ -363,8 +363,7 @@ START_TEST(test_bench_cancellation_error_of_the_left_fold)
     /* the fold really lost something */
     ck_assert(max_rel > 0.01);
     ck_assert_msg(result.max_ulps == max_ulps, "%.17g != %.17g", result.max_ulps, max_ulps);
-    ck_assert_msg(result.max_rel_error == max_rel, "%.17g != %.17g", result.max_rel_error,
-                  max_rel);
+    ck_assert_msg(result.max_rel_error == max_rel, "%.17g != %.17g", result.max_rel_error, max_rel);
     /* not an allreduce: nothing to compare between ranks */
     ck_assert_int_eq(result.identical, POINT_IDENTITY_NOT_MEASURED);
     ck_assert_uint_eq(strlen(result.results_sha256), 64);
@@ -414,9 +413,9 @@ END_TEST
  * decision table. */
 START_TEST(test_bench_reproducible_mode_serves_the_pinned_algorithm)
 {
-    static const enum coll_kind kinds[] = {COLL_REDUCE, COLL_ALLREDUCE, COLL_REDUCE_SCATTER,
-                                           COLL_REDUCE_SCATTER_BLOCK, COLL_SCAN, COLL_EXSCAN,
-                                           COLL_BCAST};
+    static const enum coll_kind kinds[] = {
+        COLL_REDUCE, COLL_ALLREDUCE, COLL_REDUCE_SCATTER, COLL_REDUCE_SCATTER_BLOCK,
+        COLL_SCAN,   COLL_EXSCAN,    COLL_BCAST};
     enum coll_kind kind = kinds[_i];
     gboolean reduces = coll_kind_reduces(kind);
     struct run_point *point = new_point(kind, 5, "double", reduces ? "sum" : NULL);

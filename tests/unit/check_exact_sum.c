@@ -38,7 +38,8 @@ float_sum_of(const double *values, gsize n)
     return result;
 }
 
-#define SUM(...) sum_of((const double[]){__VA_ARGS__}, sizeof((const double[]){__VA_ARGS__}) / sizeof(double))
+#define SUM(...)                                                                                   \
+    sum_of((const double[]){__VA_ARGS__}, sizeof((const double[]){__VA_ARGS__}) / sizeof(double))
 #define FSUM(...)                                                                                  \
     float_sum_of((const double[]){__VA_ARGS__},                                                    \
                  sizeof((const double[]){__VA_ARGS__}) / sizeof(double))
@@ -47,7 +48,7 @@ float_sum_of(const double *values, gsize n)
 #define ASSERT_SAME(got, want)                                                                     \
     do {                                                                                           \
         double g_ = (got), w_ = (want);                                                            \
-        ck_assert_msg(g_ == w_ && signbit(g_) == signbit(w_), "got %a, want %a", g_, w_);         \
+        ck_assert_msg(g_ == w_ && signbit(g_) == signbit(w_), "got %a, want %a", g_, w_);          \
     } while (0)
 
 START_TEST(test_exact_sum_cancellation_that_naive_order_loses)

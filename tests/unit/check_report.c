@@ -641,9 +641,12 @@ START_TEST(test_report_accuracy_columns)
 
     g_autofree gchar *table = capture_close(&capture);
     g_auto(GStrv) lines = g_strsplit(table, "\n", -1);
-    ck_assert(g_str_has_prefix(lines[4], "allreduce             recursive_doubling (reproducible)"));
-    ck_assert_msg(g_str_has_suffix(lines[4], "  random:42     1.689e+15  2.727e-01"), "%s", lines[4]);
-    ck_assert_msg(g_str_has_suffix(lines[5], "  cancellation        0.5        inf"), "%s", lines[5]);
+    ck_assert(
+        g_str_has_prefix(lines[4], "allreduce             recursive_doubling (reproducible)"));
+    ck_assert_msg(g_str_has_suffix(lines[4], "  random:42     1.689e+15  2.727e-01"), "%s",
+                  lines[4]);
+    ck_assert_msg(g_str_has_suffix(lines[5], "  cancellation        0.5        inf"), "%s",
+                  lines[5]);
 
     g_autofree gchar *csv = read_text(s.csv);
     g_auto(GStrv) rows = g_strsplit(csv, "\n", -1);

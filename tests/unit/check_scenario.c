@@ -333,18 +333,18 @@ END_TEST
 /* inputs sweep between algorithm and ranks; reproducible is a request like default */
 START_TEST(test_scenario_inputs_and_reproducible_mode)
 {
-    struct scenario *scenario = load_ok("[platform]\nfile = generated\n"
-                                        "[run]\nranks = 3, 5\ncollectives = allreduce\n"
-                                        "algorithms = reproducible, ring\n"
-                                        "inputs = cancellation, random:7, random:7, random:4294967295\n"
-                                        "sizes = 64\n",
-                                        NULL);
+    struct scenario *scenario =
+        load_ok("[platform]\nfile = generated\n"
+                "[run]\nranks = 3, 5\ncollectives = allreduce\n"
+                "algorithms = reproducible, ring\n"
+                "inputs = cancellation, random:7, random:7, random:4294967295\n"
+                "sizes = 64\n",
+                NULL);
     ck_assert_uint_eq(scenario->points->len, 2 * 3 * 2);
     for (guint i = 0; i < scenario->points->len; i++) {
         const struct run_point *p = point_at(scenario, i);
         ck_assert_str_eq(p->algorithm, i < 6 ? "reproducible" : "ring");
-        ck_assert_int_eq(p->inputs,
-                         i % 6 < 2 ? POINT_INPUTS_CANCELLATION : POINT_INPUTS_RANDOM);
+        ck_assert_int_eq(p->inputs, i % 6 < 2 ? POINT_INPUTS_CANCELLATION : POINT_INPUTS_RANDOM);
         ck_assert_uint_eq(p->inputs_seed, i % 6 < 2 ? 0 : i % 6 < 4 ? 7 : 4294967295u);
         ck_assert_int_eq(p->nranks, i % 2 ? 5 : 3);
     }
@@ -604,12 +604,14 @@ START_TEST(test_scenario_benchmark_refusals_name_their_key)
 {
     /* order-sensitive inputs: sum on float or double in a reduction only */
     expect_error(GEN "[run]\nranks = 2\ncollectives = allreduce\ninputs = random:1\n"
-                 "datatype = int\n",
-                 6, "[run] inputs: inputs 'random:1' need op sum on float or double (not sum on int)");
+                     "datatype = int\n",
+                 6,
+                 "[run] inputs: inputs 'random:1' need op sum on float or double (not sum on int)");
     expect_error(GEN "[run]\nranks = 2\ncollectives = allreduce\nop = max\n"
-                 "inputs = cancellation\n",
-                 7, "[run] inputs: inputs 'cancellation' need op sum on float or double (not max on "
-                    "double)");
+                     "inputs = cancellation\n",
+                 7,
+                 "[run] inputs: inputs 'cancellation' need op sum on float or double (not max on "
+                 "double)");
     expect_error(GEN "[run]\nranks = 2\ncollectives = allreduce, bcast\ninputs = exact, random:3\n",
                  6, "[run] inputs: inputs 'random:3' need a reduction (MPI_Bcast moves data");
     /* judged by bench_point_invalid() and reported at the line of the key it names */
