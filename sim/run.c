@@ -37,6 +37,7 @@
 #include "run.h"
 #include "scenario.h"
 #include "src/coll/coll_registry.h"
+#include "src/coll/coll_select.h"
 
 #define RUN_EXIT_FAILED 1
 #define RUN_EXIT_USAGE 2
@@ -319,7 +320,10 @@ certificate_request(const struct run_point *point, const char *served, GStringCh
                     struct order_request *q, gchar **note)
 {
     *note = NULL;
-    const char *algorithm = point->algorithm != NULL ? point->algorithm : served;
+    /* the reproducible mode is a request, not an algorithm: certify what it pinned */
+    gboolean named = point->algorithm != NULL &&
+                     strcmp(point->algorithm, COLL_SELECT_REPRODUCIBLE) != 0;
+    const char *algorithm = named ? point->algorithm : served;
     int p = point->nranks;
     /* Reduce_scatter: MPI_Reduce_scatter's blocks differ by one at most; the witness gives
      * every rank the largest, ceil(count/P) */

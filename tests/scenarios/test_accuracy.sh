@@ -112,6 +112,17 @@ else
     fail "control: the decision table gave the same bits; the comparison above proves nothing"
 fi
 
+# Certificates of reproducible points name the algorithm the mode pinned.
+if (cd "$top_srcdir" && "$COLLSIM" run "$tmp/repro.ini" -q -j 2 --set run.ranks=7 \
+        --set run.collectives=reduce,allreduce --certify "$tmp/repro.certs") >/dev/null 2>&1 &&
+    [ "$(grep -c '^reduce in_order_binary P=7 ' "$tmp/repro.certs")" -ge 1 ] &&
+    [ "$(grep -c '^allreduce recursive_doubling P=7 ' "$tmp/repro.certs")" -ge 1 ] &&
+    ! grep -q 'not certified' "$tmp/repro.certs"; then
+    pass "run --certify certifies the reproducible points' pinned algorithms"
+else
+    fail "run --certify on reproducible points:"; sed 's/^/    /' "$tmp/repro.certs" | grep -v '^     ' | head -6
+fi
+
 # The same mode for a user program: collsim exec --algorithm reproducible.
 if "$COLLSIM" exec "$top_builddir/scenarios/seeds/par_blas2.so" -n 7 --algorithm reproducible \
         --stats >/dev/null 2>"$tmp/exec.err" &&
