@@ -171,7 +171,9 @@ grep -A5 "^scan linear P=5 count=1 " "$tmp/certs.txt" | grep -qxF "  rank 4 elem
 
 "$COLLSIM" run "$tmp/reduce.ini" -j 2 -q --against "$tmp/certs.txt" 2>"$tmp/err"
 rc=$?
-[ $rc -eq 0 ] && [ ! -s "$tmp/err" ] && pass "run --against its own certificates: exit 0" ||
+# (the sanitizer build runs on SimGrid's thread factory, which warns that it ignores stack sizes)
+[ $rc -eq 0 ] && ! grep -v 'Stack size modifications are ignored' "$tmp/err" | grep -q . &&
+    pass "run --against its own certificates: exit 0" ||
     fail "run --against an unchanged file: exit $rc: $(cat "$tmp/err")"
 
 # Tamper with one expression of scan linear P=5 count=1: rank 3's fold.
