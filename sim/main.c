@@ -27,6 +27,7 @@
 #include "models/model_predict.h"
 #include "order.h"
 #include "run.h"
+#include "scenario.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
 
@@ -423,7 +424,7 @@ list_models(void)
 static void
 list_platforms(void)
 {
-    const char *dir = data_dir(COLLSIM_PLATFORM_DIR, COLLSIM_SOURCE_PLATFORM_DIR);
+    const char *dir = scenario_platform_dir();
     printf("platforms (in %s):\n", dir);
     GPtrArray *names = sorted_files(dir, ".xml");
     for (guint i = 0; i < names->len; i++)

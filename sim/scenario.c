@@ -807,9 +807,8 @@ settings_clear(struct settings *s)
     g_free(s->certificates_path);
 }
 
-/* Where an installed or source-tree collsim keeps its platforms (as `collsim list` says). */
-static const char *
-installed_platform_dir(void)
+const char *
+scenario_platform_dir(void)
 {
     return g_file_test(COLLSIM_PLATFORM_DIR, G_FILE_TEST_IS_DIR) ? COLLSIM_PLATFORM_DIR
                                                                   : COLLSIM_SOURCE_PLATFORM_DIR;
@@ -883,13 +882,13 @@ read_platform_group(struct loader *ld, struct settings *s)
     if (strcmp(platform, GENERATED_PLATFORM) == 0)
         return TRUE;
     /* `platforms/cluster.xml` names a file of the platform directory's parent as well */
-    g_autofree gchar *platform_parent = g_path_get_dirname(installed_platform_dir());
-    const char *dirs[] = {ld->dir, installed_platform_dir(), platform_parent, NULL};
+    g_autofree gchar *platform_parent = g_path_get_dirname(scenario_platform_dir());
+    const char *dirs[] = {ld->dir, scenario_platform_dir(), platform_parent, NULL};
     s->platform = find_file(platform, dirs);
     if (s->platform == NULL)
         return fail_value(ld, "platform", "file",
                           "'%s' not found in the current directory, %s or %s", platform, ld->dir,
-                          installed_platform_dir());
+                          scenario_platform_dir());
     return TRUE;
 }
 

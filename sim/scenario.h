@@ -56,5 +56,8 @@ gboolean scenario_parse_size(const char *text, guint64 *bytes);
  * `out` as it was and sets *why (caller frees) to what is wrong.
  */
 gboolean scenario_parse_ranks(const char *text, GArray *out, gchar **why);
+/* Where collsim keeps its platforms: the installed directory, or the source tree's when
+ * running from the build tree (`[platform] file` lookups and `collsim list` both use it). */
+const char *scenario_platform_dir(void);
 
 #endif
