@@ -10,6 +10,7 @@ model_transport_defaults(struct model_transport *model)
     model->send_overhead = 0.0;
     model->recv_overhead = 0.0;
     model->per_byte_overhead = 0.0;
+    model->gap = 0.0;
     /* a failed poll must cost something, or a polling loop never lets time advance */
     model->poll_overhead = 1e-7;
 }

@@ -16,6 +16,7 @@ struct model_transport {
     double send_overhead;   /* seconds of sender CPU per message (LogP's o_s) */
     double recv_overhead;   /* seconds of receiver CPU per message (LogP's o_r) */
     double per_byte_overhead; /* seconds of CPU per byte on each side (LogGOPS's O) */
+    double gap;             /* seconds between the starts of two messages out of one NIC (LogP's g) */
     double poll_overhead;   /* seconds charged by an MPI_Test/MPI_Iprobe that finds nothing */
 };
 

@@ -103,7 +103,10 @@ static volatile int running_rank = -1;
 void
 sim_after_yield(void)
 {
-    int rank = sim_rank_self()->world_rank;
+    const struct sim_rank *me = sim_rank_self();
+    if (me == NULL)
+        return; /* the transport's own actor: no program runs on it */
+    int rank = me->world_rank;
     running_rank = rank;
     if (run_config->privatize && run_config->privatize_anchor != NULL)
         sim_privatize_switch(rank);
@@ -559,6 +562,7 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
         sg_actor_set_data(actor, &ranks[r]);
         sg_actor_start(actor, rank_actor, 0, NULL);
     }
+    sim_p2p_start(ranks[0].host);
     simgrid_run();
 
     outcome->simulated_time = simgrid_get_clock();
