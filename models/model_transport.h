@@ -2,9 +2,10 @@
  * model_transport.h — software costs of point-to-point messages that SimGrid does not model.
  *
  * SimGrid's network model gives the wire time of a transfer; these parameters add what an MPI
- * library costs around it: the eager/rendezvous switch point and per-message CPU overheads.
- * Defaults follow SimGrid SMPI's defaults (65536-byte detached threshold, no overheads), so that
- * side-by-side runs compare networks, not parameter choices.
+ * library and its NIC cost around it: the eager/rendezvous switch point, per-message CPU
+ * overheads and the NIC's gap between two message starts. The defaults are those of the
+ * default network preset (model_network.h, MODEL_NETWORK_DEFAULT); the `cm02`, `lv08` and
+ * `smpi` presets set SMPI's choices (65536-byte threshold, no overheads) for side-by-side runs.
  */
 #ifndef COLLSIM_MODEL_TRANSPORT_H
 #define COLLSIM_MODEL_TRANSPORT_H

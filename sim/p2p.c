@@ -80,6 +80,7 @@ struct sim_inbox_get {
     sg_comm_t comm;         /* NULL once completed and consumed */
     void *payload;
     struct sim_msg *msg;    /* NULL while pending (no put paired yet) */
+    gboolean listed;        /* already in the wait set being built */
 };
 
 /* What travels through an inbox: an MPI message (or its rendezvous envelope), or the
@@ -143,6 +144,8 @@ struct collsim_request {
 };
 
 static void request_touch(struct collsim_request *req);
+static void rendezvous_respond(struct sim_rank *me, struct sim_msg *msg);
+static void rendezvous_start_data(struct sim_rank *me, struct sim_msg *msg);
 
 /* ---------------------------------------------------------------- rendezvous mailbox pool */
 
@@ -239,6 +242,24 @@ inbox_subject(const struct sim_msg *msg)
     return msg->kind == MSG_CTS ? msg->of->sreq : msg->rreq;
 }
 
+/* Whether the arrival of msg asks its receiver to act at once (a rendezvous envelope, or a
+ * clear-to-send): the progress engine serves those whatever request the rank waits for. */
+static gboolean
+is_handshake(const struct sim_msg *msg)
+{
+    return msg->kind == MSG_CTS || !msg->eager;
+}
+
+/* A get now carries msg: if msg is a handshake, keep the get where every wait will see it. */
+static void
+inbox_paired(struct sim_rank *me, struct sim_inbox_get *get, struct sim_msg *msg)
+{
+    get->msg = msg;
+    msg->inbox = get;
+    if (is_handshake(msg))
+        g_queue_push_tail(&me->handshake_gets, get);
+}
+
 /* Record that `msg` is being put into `dst`'s inbox; must directly precede the put. */
 static void
 inbox_announce(struct sim_rank *dst, struct sim_msg *msg)
@@ -246,8 +267,7 @@ inbox_announce(struct sim_rank *dst, struct sim_msg *msg)
     struct sim_inbox_get *get = g_queue_pop_head(&dst->pending_gets);
     dst->generation++;
     if (get != NULL) {
-        get->msg = msg;
-        msg->inbox = get;
+        inbox_paired(dst, get, msg);
     } else {
         g_queue_push_tail(&dst->inbox_unfetched, msg);
     }
@@ -261,8 +281,7 @@ inbox_fetch_all(struct sim_rank *me)
     struct sim_msg *msg;
     while ((msg = g_queue_pop_head(&me->inbox_unfetched)) != NULL) {
         struct sim_inbox_get *get = g_new0(struct sim_inbox_get, 1);
-        get->msg = msg;
-        msg->inbox = get;
+        inbox_paired(me, get, msg);
         request_touch(inbox_subject(msg));
         get->comm = sg_mailbox_get_async(me->inbox, &get->payload);
         sim_after_yield();
@@ -290,12 +309,19 @@ inbox_get_finished(struct sim_inbox_get *get)
     g_assert(get->msg != NULL);
     struct sim_msg *msg = get->msg;
     msg->inbox_arrived = TRUE;
+    struct sim_rank *me = sim_rank_self();
+    if (is_handshake(msg))
+        g_queue_remove(&me->handshake_gets, get);
     if (msg->kind == MSG_CTS) {
-        /* my rendezvous send may now put its data on the wire */
-        msg->of->cts_arrived = TRUE;
+        /* my rendezvous send puts its data on the wire now */
+        rendezvous_start_data(me, msg->of);
         request_touch(msg->of->sreq);
         return;
     }
+    /* a matched rendezvous envelope is answered at once, whatever request this rank waits
+     * for: an MPI library's progress engine serves every handshake it sees */
+    if (!msg->eager && msg->rreq != NULL)
+        rendezvous_respond(sim_rank_self(), msg);
     request_touch(msg->rreq);
 }
 
@@ -675,6 +701,8 @@ match_pair(struct sim_msg *msg, struct collsim_request *rreq)
 {
     msg->rreq = rreq;
     rreq->msg = msg;
+    if (!msg->eager)
+        sim_rank_by_world(rreq->owner_world)->handshakes++; /* until it answers the envelope */
 }
 
 /*
@@ -741,8 +769,10 @@ start_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_C
 
     /* the data of a rendezvous will flow through its own mailbox once the receiver has matched
      * it and its clear-to-send has come back */
-    if (!msg->eager)
+    if (!msg->eager) {
         msg->rv_mbox = rv_mailbox_take();
+        me->handshakes++; /* until its clear-to-send comes back */
+    }
     port_submit(me, msg);
     if (g_queue_get_length(&me->unreaped) > REAP_BACKLOG)
         reap_sent(me, FALSE);
@@ -770,6 +800,8 @@ start_recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm 
         if (envelope_matches(context, req->source_world, tag, msg)) {
             g_queue_delete_link(&me->unexpected, l);
             match_pair(msg, req);
+            if (!msg->eager && msg->inbox_arrived)
+                rendezvous_respond(me, msg); /* its envelope is already here */
             return req;
         }
     }
@@ -779,11 +811,14 @@ start_recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm 
 
 /* ---------------------------------------------------------------- progress */
 
+
 struct wait_set {
     GArray *comms;   /* sg_comm_t */
     GArray *kinds;   /* enum wait_kind */
     GPtrArray *what; /* struct sim_inbox_get * / struct sim_msg * / struct collsim_request * */
 };
+
+static void listen_inbox(struct sim_rank *me, struct wait_set *set, gboolean arrivals);
 
 static void
 wait_set_add(struct wait_set *set, sg_comm_t comm, enum wait_kind kind, gpointer what)
@@ -850,6 +885,12 @@ request_finish(struct collsim_request *req)
     struct sim_msg *msg = req->msg;
     req->complete = TRUE;
     if (req->kind == REQ_RECV) {
+        if (msg->rv_get != NULL) {
+            /* the sender saw the data land first; my handle of it is done: release it */
+            sg_comm_wait(msg->rv_get);
+            sim_after_yield();
+            msg->rv_get = NULL;
+        }
         msg_deliver(msg);
         double overhead =
             model_transport_recv_cost(&sim_engine_config()->transport, msg->bytes);
@@ -860,6 +901,12 @@ request_finish(struct collsim_request *req)
             sim_after_yield();
         }
     } else {
+        if (req->put != NULL) {
+            /* the receiver saw the data land first; my handle of it is done: release it */
+            sg_comm_wait(req->put);
+            sim_after_yield();
+            req->put = NULL;
+        }
         msg_deliver(msg);
         req->status.MPI_ERROR = MPI_SUCCESS;
         req->msg = NULL;
@@ -873,11 +920,15 @@ need_transfer(sg_comm_t comm, enum wait_kind wait, gpointer what)
     return (struct wait_need){NEED_TRANSFER, comm, wait, what};
 }
 
-/* Return the clear-to-send of a rendezvous message I matched: a one-byte message into its
- * sender's inbox, through my port like any other (the handshake's second half). */
+/* Answer the envelope of a rendezvous message I matched, once: return its clear-to-send (a
+ * one-byte message into its sender's inbox, through my port like any other: the handshake's
+ * second half) and post the receive of its data. */
 static void
-send_clear_to_send(struct sim_rank *me, struct sim_msg *msg)
+rendezvous_respond(struct sim_rank *me, struct sim_msg *msg)
 {
+    if (msg->cts != NULL)
+        return;
+    me->handshakes--;
     struct sim_msg *cts = g_new0(struct sim_msg, 1);
     cts->kind = MSG_CTS;
     cts->of = msg;
@@ -886,6 +937,21 @@ send_clear_to_send(struct sim_rank *me, struct sim_msg *msg)
     cts->refs = 1; /* held by msg */
     msg->cts = cts;
     port_submit(me, cts);
+    msg->rv_get = sg_mailbox_get_async(msg->rv_mbox, &msg->rv_payload);
+    sim_after_yield();
+}
+
+/* The clear-to-send of my rendezvous message has arrived: its data leaves, once. */
+static void
+rendezvous_start_data(struct sim_rank *me, struct sim_msg *msg)
+{
+    struct collsim_request *sreq = msg->sreq;
+    if (msg->cts_arrived)
+        return;
+    msg->cts_arrived = TRUE;
+    me->handshakes--;
+    sreq->put = sg_mailbox_put_async(msg->rv_mbox, msg, (long)msg->bytes);
+    sim_after_yield();
 }
 
 /* Move one request as far as it can go without blocking; say what it waits for now. */
@@ -904,16 +970,12 @@ request_advance(struct sim_rank *me, struct collsim_request *req)
             request_finish(req);
             return done;
         }
-        if (req->put == NULL) {
-            if (!msg->cts_arrived) {
-                if (msg->cts == NULL || !msg->cts->announced)
-                    return arrivals;
-                if (msg->cts->inbox == NULL)
-                    inbox_fetch_all(me);
-                return need_transfer(msg->cts->inbox->comm, WAIT_INBOX, msg->cts->inbox);
-            }
-            req->put = sg_mailbox_put_async(msg->rv_mbox, msg, (long)msg->bytes);
-            sim_after_yield();
+        if (!msg->cts_arrived) {
+            if (msg->cts == NULL || !msg->cts->announced)
+                return arrivals;
+            if (msg->cts->inbox == NULL)
+                inbox_fetch_all(me);
+            return need_transfer(msg->cts->inbox->comm, WAIT_INBOX, msg->cts->inbox);
         }
         return need_transfer(req->put, WAIT_PUT, req);
     }
@@ -925,12 +987,7 @@ request_advance(struct sim_rank *me, struct collsim_request *req)
         return need_transfer(msg->inbox->comm, WAIT_INBOX, msg->inbox);
     }
     if (!msg->eager && !msg->data_arrived) {
-        if (msg->rv_get == NULL) {
-            /* matched and announced: clear the sender to send, and be ready for the data */
-            send_clear_to_send(me, msg);
-            msg->rv_get = sg_mailbox_get_async(msg->rv_mbox, &msg->rv_payload);
-            sim_after_yield();
-        }
+        rendezvous_respond(me, msg); /* matched, its envelope here: clear the sender */
         return need_transfer(msg->rv_get, WAIT_RV_GET, msg);
     }
     request_finish(req);
@@ -995,6 +1052,12 @@ progress_rescan(struct collsim_request **reqs, int n, enum wait_mode mode, gbool
         if (active == 0 || (mode == WAIT_ALL ? done == active : done > 0))
             break;
         if (!blocking) {
+            /* a polling loop answers the handshakes that have arrived, as a blocking wait does */
+            for (GList *l = me->handshake_gets.head; l != NULL && me->handshakes > 0; l = l->next) {
+                struct sim_inbox_get *get = l->data;
+                if (get->comm != NULL)
+                    wait_set_add(&set, get->comm, WAIT_INBOX, get);
+            }
             wait_set_test(&set);
             done = 0;
             for (int i = 0; i < n; i++)
@@ -1002,13 +1065,7 @@ progress_rescan(struct collsim_request **reqs, int n, enum wait_mode mode, gbool
                     done++;
             break;
         }
-        if (need_arrivals) {
-            inbox_ensure_pending(me);
-            for (GList *l = me->pending_gets.head; l != NULL; l = l->next) {
-                struct sim_inbox_get *get = l->data;
-                wait_set_add(&set, get->comm, WAIT_INBOX, get);
-            }
-        }
+        listen_inbox(me, &set, need_arrivals);
         /* issuing gets let other ranks run: if one of them matched or queued a message for
          * us meanwhile, what we wait for may have changed; look at the requests again */
         if (me->generation != generation)
@@ -1188,6 +1245,39 @@ wait_set_append(struct wait_set *set, sg_comm_t comm, enum wait_kind kind, gpoin
     g_ptr_array_add(set->what, what);
 }
 
+/*
+ * What a blocking wait listens to besides its requests' own transfers: with `arrivals` (a
+ * request waits for a message not yet announced) or while a rendezvous handshake is owed or
+ * awaited, a pending get for the next arrival; with handshakes, also every fetched get that
+ * carries one, so that the rank answers envelopes and starts data whatever it waits for. Gets
+ * already in the set are not added twice.
+ */
+static void
+listen_inbox(struct sim_rank *me, struct wait_set *set, gboolean arrivals)
+{
+    if (!arrivals && me->handshakes <= 0)
+        return;
+    inbox_ensure_pending(me);
+    for (GList *l = me->pending_gets.head; l != NULL; l = l->next) {
+        struct sim_inbox_get *get = l->data;
+        wait_set_append(set, get->comm, WAIT_INBOX, get);
+    }
+    if (me->handshakes <= 0 || g_queue_is_empty(&me->handshake_gets))
+        return;
+    guint present = set->comms->len;
+    for (guint i = 0; i < present; i++)
+        if (g_array_index(set->kinds, enum wait_kind, i) == WAIT_INBOX)
+            ((struct sim_inbox_get *)set->what->pdata[i])->listed = TRUE;
+    for (GList *l = me->handshake_gets.head; l != NULL; l = l->next) {
+        struct sim_inbox_get *get = l->data;
+        if (!get->listed && get->comm != NULL)
+            wait_set_append(set, get->comm, WAIT_INBOX, get);
+    }
+    for (guint i = 0; i < present; i++)
+        if (g_array_index(set->kinds, enum wait_kind, i) == WAIT_INBOX)
+            ((struct sim_inbox_get *)set->what->pdata[i])->listed = FALSE;
+}
+
 static void
 wait_set_truncate(struct wait_set *set, guint len)
 {
@@ -1314,13 +1404,7 @@ progress_wait(struct collsim_request **reqs, int n, enum wait_mode mode, gboolea
             break;
         struct wait_set *set = &wait->set;
         guint requested = set->comms->len;
-        if (wait->awaiting_arrivals > 0) {
-            inbox_ensure_pending(me);
-            for (GList *l = me->pending_gets.head; l != NULL; l = l->next) {
-                struct sim_inbox_get *get = l->data;
-                wait_set_append(set, get->comm, WAIT_INBOX, get);
-            }
-        }
+        listen_inbox(me, set, wait->awaiting_arrivals > 0);
         /* issuing gets let other ranks run: if one of them matched or queued a message for
          * us meanwhile, what we wait for may have changed; look at the requests again */
         if (me->generation != generation) {
@@ -1924,6 +2008,8 @@ sim_p2p_rank_start(struct sim_rank *rank)
     g_queue_init(&rank->inbox_unfetched);
     g_queue_init(&rank->pending_gets);
     g_queue_init(&rank->unreaped);
+    rank->handshakes = 0;
+    g_queue_init(&rank->handshake_gets);
     struct sim_port *ports = host_ports(rank->host);
     rank->nic = &ports[0];
     rank->shm = &ports[1];

@@ -38,6 +38,9 @@ struct sim_rank {
     struct sim_port *nic;         /* my host's network interface (shared by its ranks) */
     struct sim_port *shm;         /* my host's memory bus, for messages inside the node */
     GQueue unreaped;              /* struct sim_msg * I sent, whose inbox transfer I still hold */
+    int handshakes;               /* rendezvous steps I owe or await: while > 0, every blocking
+                                     wait also listens to my inbox (p2p.c) */
+    GQueue handshake_gets;        /* struct sim_inbox_get * carrying a handshake, not arrived */
     guint64 generation;           /* bumped whenever another rank changes these queues */
     struct sim_wait *wait;        /* the blocking wait this rank is in, kept for reuse (p2p.c) */
 

@@ -71,6 +71,11 @@ run_pingpong(int bytes, const char *network_model)
     config.nranks = 2;
     config.platform_file = platform;
     config.simgrid_cfg = cfg;
+    /* the network alone: no software overheads, SMPI's threshold */
+    config.transport.send_overhead = 0;
+    config.transport.recv_overhead = 0;
+    config.transport.gap = 0;
+    config.transport.eager_threshold = 65536;
     struct pingpong pp = {.bytes = bytes};
     ck_assert_int_eq(collsim_test_run_config(&config, pingpong_rank, &pp, &outcome), 0);
     ck_assert_uint_eq(outcome.messages, 2);
@@ -189,6 +194,7 @@ run_fan(struct fan *f, int nranks, int hosts, int cores, double send_overhead,
     config.transport.send_overhead = send_overhead;
     config.transport.recv_overhead = recv_overhead;
     config.transport.gap = gap;
+    config.transport.eager_threshold = 1 << 20; /* every message here is eager */
     ck_assert_int_eq(collsim_test_run_config(&config, fan_rank, f, &outcome), 0);
     g_unlink(platform);
     g_free(platform);
