@@ -267,6 +267,19 @@ START_TEST(test_ranks_of_a_host_share_its_nic)
 }
 END_TEST
 
+/* Two ranks of one node talk through its memory bus, one message at a time: rank 0 sends
+ * to ranks 1, 2, 3 of its own 4-core host at once; the loopback carries each in 1 us +
+ * B / 10 GB/s, and the bus starts them B / 10 GB/s apart. */
+START_TEST(test_memory_bus_is_shared_inside_a_node)
+{
+    struct fan f = {.bytes = 40000, .root = 0};
+    run_fan(&f, 4, 1, 4, 0, 0, 0);
+    double copy = f.bytes / 10e9;
+    for (int r = 1; r < 4; r++)
+        ck_assert_double_eq_tol(f.arrival[r], 1e-6 + r * copy, 1e-12);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- matching */
 
 static void
@@ -704,6 +717,7 @@ p2p_suite(void)
     tcase_add_test(timing, test_send_overhead_per_message);
     tcase_add_test(timing, test_fan_in_pays_receive_overhead_per_message);
     tcase_add_test(timing, test_ranks_of_a_host_share_its_nic);
+    tcase_add_test(timing, test_memory_bus_is_shared_inside_a_node);
     suite_add_tcase(s, timing);
     TCase *matching = tcase_create("matching");
     tcase_add_test(matching, test_any_source_any_tag);
