@@ -53,9 +53,6 @@
 #include "src/errhandler.h"
 #include "rank.h"
 
-/* How many sent messages a rank holds before it releases those that have landed. */
-#define REAP_BACKLOG 64
-
 /* Tags at or below this are reserved for collsim's own traffic (see src/comm.c). */
 #define P2P_TAG_UB MPI_TAG_UB_VALUE
 
@@ -774,8 +771,7 @@ start_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_C
         me->handshakes++; /* until its clear-to-send comes back */
     }
     port_submit(me, msg);
-    if (g_queue_get_length(&me->unreaped) > REAP_BACKLOG)
-        reap_sent(me, FALSE);
+    reap_sent(me, FALSE);
     return sreq;
 }
 
