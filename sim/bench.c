@@ -920,6 +920,9 @@ predict(const struct bench_run *run, const char *served, const struct coll_param
     mp.bytes = point->kind == COLL_BARRIER ? 0 : (double)items * (double)run->type->size;
     mp.root = kind_is_rooted(point->kind) ? point->root : 0;
     mp.eager_threshold = (double)point->transport.eager_threshold;
+    mp.send_overhead = point->transport.send_overhead;
+    mp.recv_overhead = point->transport.recv_overhead;
+    mp.gap = point->transport.gap;
     if (params->segment_bytes > 0)
         mp.segment_bytes = params->segment_bytes;
     if (params->radix >= 2)
