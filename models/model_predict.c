@@ -342,7 +342,8 @@ isend_rendezvous(const struct ctx *c, guint k, double m, double beta)
     struct ps_link l;
     ps_init(&l, beta);
     double last = 0.0, tag, when;
-    for (guint i = 0; i < k; i++)
+    /* latest first: ps_add keeps its pending flows in that order, so each add appends */
+    for (guint i = k; i-- > 0;)
         ps_add(&l, i * beta + 3.0 * c->a + 2.0 * beta, m, (double)i);
     while (ps_next(&l, &tag, &when))
         last = MAX(last, when);

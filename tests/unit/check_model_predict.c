@@ -554,10 +554,10 @@ START_TEST(test_model_predict_large_scale_is_fast)
         double t = predict(e[i].collective, e[i].algorithm, &p);
         ck_assert(isfinite(t) && t > 0);
     }
-    /* reduce binomial at p = 2^20, n = 1 MiB, rendezvous: 20(2α + (n+1)β + nγ) */
+    /* reduce binomial at p = 2^20, n = 1 MiB, rendezvous: 20(3α + (n+2)β + nγ) */
     p.ranks = 1 << 20;
     double n = 1 << 20;
-    ck_assert_time(predict("reduce", "binomial", &p), 20 * (2 * A + (n + 1) * B + n * G));
+    ck_assert_time(predict("reduce", "binomial", &p), 20 * (3 * A + (n + 2) * B + n * G));
 }
 END_TEST
 
