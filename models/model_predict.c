@@ -51,7 +51,9 @@
 struct ctx {
     int p;
     double n;
-    double a, b, g; /* α, β, γ */
+    double a, b, g; /* α, β, γ (COLLSIM: α includes one o_s and one o_r) */
+    double os, orr; /* COLLSIM: o_s and o_r, for a rank sending or receiving several in a row */
+    double an;      /* α of the network alone: a rendezvous's clear-to-send and data trips */
     double x;       /* cross-traffic weight (0 in TEXTBOOK mode) */
     double eager;   /* eager threshold (INFINITY in TEXTBOOK mode) */
     double seg;
@@ -97,6 +99,14 @@ wire(const struct ctx *c, double m)
     return c->textbook ? m : MAX(m, 1.0);
 }
 
+/* How long a message keeps its sender's NIC busy: its bytes at the link's rate, which
+ * collsim's NIC lowers by the cross traffic's 5 % (sim/p2p.c, port_rate). */
+static double
+inject(const struct ctx *c, double m)
+{
+    return wire(c, m) * c->b * (1.0 + c->x);
+}
+
 static double
 msg_beta(const struct ctx *c, double m, double beta)
 {
@@ -105,7 +115,7 @@ msg_beta(const struct ctx *c, double m, double beta)
     if (m <= c->eager)
         return c->a + MAX(m, 1.0) * beta;
     /* envelope, clear-to-send (one byte each), data */
-    return 3.0 * c->a + (m + 2.0) * beta;
+    return c->a + 2.0 * c->an + (m + 2.0) * beta;
 }
 
 /* One message of m bytes to a receiver already waiting. */
@@ -133,7 +143,7 @@ fan_out_equal(const struct ctx *c, double k, double m)
     if (k <= 0)
         return 0.0;
     if (!c->textbook && is_eager(c, m))
-        return c->a + k * wire(c, m) * c->b;
+        return c->a + wire(c, m) * c->b + (k - 1) * MAX(c->os, inject(c, m));
     return k * msg(c, m);
 }
 
@@ -146,11 +156,12 @@ fan_in_equal(const struct ctx *c, double k, double m, double reduce)
         return 0.0;
     if (c->textbook)
         return k * (c->a + m * c->b + reduce);
+    /* the receiver pays o_r for every message (α holds the first one's) */
     if (is_eager(c, m))
-        return c->a + k * wire(c, m) * c->b + k * reduce;
+        return c->a + k * wire(c, m) * c->b + k * reduce + (k - 1) * c->orr;
     /* the k envelopes share the link and land at α + kβ; each receive, once posted, returns
      * its clear-to-send (α + β) and the data follows (α + mβ) */
-    return c->a + k * c->b + k * (2.0 * c->a + (m + 1.0) * c->b + reduce);
+    return c->a + k * c->b + k * (2.0 * c->an + (m + 1.0) * c->b + reduce) + (k - 1) * c->orr;
 }
 
 /* k ranks each send m bytes at time 0 to one rank that has posted all k receives at once
@@ -167,8 +178,8 @@ fan_in_posted(const struct ctx *c, double k, double m)
     if (c->textbook)
         return k * (c->a + m * c->b);
     if (is_eager(c, m))
-        return c->a + k * wire(c, m) * c->b;
-    return 3.0 * c->a + (k + 1.0) * c->b + k * m * c->b;
+        return c->a + k * wire(c, m) * c->b + (k - 1) * c->orr;
+    return c->a + 2.0 * c->an + (k + 1.0) * c->b + k * m * c->b + (k - 1) * c->orr;
 }
 
 /* ---------------------------------------------------------------- processor sharing */
@@ -201,8 +212,9 @@ fan_out(const struct ctx *c, const double *bytes, guint k, double *arrival)
         }
         double leave = MAX(t, nic);
         if (is_eager(c, bytes[i])) {
-            nic = leave + wire(c, bytes[i]) * c->b;
+            nic = leave + inject(c, bytes[i]);
             arrival[i] = leave + c->a + wire(c, bytes[i]) * c->b;
+            t += c->os; /* the next send's overhead (α holds the first one's) */
         } else {
             nic = leave + c->b;
             arrival[i] = t = leave + msg(c, bytes[i]);
@@ -344,7 +356,7 @@ isend_rendezvous(const struct ctx *c, guint k, double m, double beta)
     double last = 0.0, tag, when;
     /* latest first: ps_add keeps its pending flows in that order, so each add appends */
     for (guint i = k; i-- > 0;)
-        ps_add(&l, i * beta + 3.0 * c->a + 2.0 * beta, m, (double)i);
+        ps_add(&l, i * beta + c->a + 2.0 * c->an + 2.0 * beta, m, (double)i);
     while (ps_next(&l, &tag, &when))
         last = MAX(last, when);
     ps_free(&l);
@@ -362,7 +374,7 @@ fan_out_posted(const struct ctx *c, guint k, double m)
     if (c->textbook)
         return k * msg(c, m);
     if (is_eager(c, m))
-        return c->a + k * wire(c, m) * c->b;
+        return c->a + wire(c, m) * c->b + (k - 1) * MAX(c->os, inject(c, m));
     return isend_rendezvous(c, k, m, c->b);
 }
 
@@ -414,7 +426,7 @@ fan_in_announced(const struct ctx *c, const double *ready, const double *bytes,
             gboolean eager = is_eager(c, size[m]);
             ps_add(&l, leave + c->a, eager ? wire(c, size[m]) : 1.0,
                    eager ? 2.0 * m : 2.0 * m + 1.0);
-            leave += (eager ? wire(c, size[m]) : 1.0) * c->b;
+            leave += inject(c, eager ? size[m] : 1.0);
         }
     }
     guint cur = 0;
@@ -437,7 +449,7 @@ fan_in_announced(const struct ctx *c, const double *ready, const double *bytes,
                 /* the receive is posted and its envelope here: the clear-to-send goes back
                  * (α + β) and the data flows (after α) */
                 started[cur] = TRUE;
-                ps_add(&l, MAX(t, envelope[cur]) + 2.0 * c->a + c->b, size[cur], 2.0 * cur);
+                ps_add(&l, MAX(t, envelope[cur]) + 2.0 * c->an + c->b, size[cur], 2.0 * cur);
             }
             break;
         }
@@ -763,12 +775,13 @@ clocks_message(const struct ctx *c, struct rank_clocks *rc, int s, int d, double
 {
     double leave = MAX(rc->clock[s], rc->port[s]);
     if (is_eager(c, m)) {
-        rc->port[s] = leave + wire(c, m) * beta;
+        rc->port[s] = leave + inject(c, m);
         rc->clock[d] = MAX(rc->clock[d], leave + c->a + wire(c, m) * beta);
+        rc->clock[s] += c->os;
         return;
     }
     rc->port[s] = leave + beta;
-    double arrival = MAX(leave + c->a + beta, rc->clock[d]) + 2.0 * c->a + (m + 1.0) * beta;
+    double arrival = MAX(leave + c->a + beta, rc->clock[d]) + 2.0 * c->an + (m + 1.0) * beta;
     rc->clock[s] = rc->clock[d] = arrival;
 }
 
@@ -790,12 +803,12 @@ clocks_exchange(const struct ctx *c, struct rank_clocks *rc, const int *to, cons
             continue;
         double leave = MAX(rc->clock[r], rc->port[r]);
         if (is_eager(c, out[r])) {
-            rc->port[r] = leave + wire(c, out[r]) * beta;
+            rc->port[r] = leave + inject(c, out[r]);
             arrival[r] = leave + c->a + wire(c, out[r]) * beta;
             done[r] = rc->clock[r];
         } else {
             rc->port[r] = leave + beta;
-            arrival[r] = MAX(leave + c->a + beta, rc->clock[to[r]]) + 2.0 * c->a +
+            arrival[r] = MAX(leave + c->a + beta, rc->clock[to[r]]) + 2.0 * c->an +
                          (out[r] + 1.0) * beta;
             done[r] = arrival[r];
         }
@@ -912,12 +925,12 @@ barrier_binomial(const struct ctx *c)
 static void
 exchange_rounds(const struct ctx *c, int q, double m, double *start, double *port)
 {
-    double cost = msg(c, m), inject = c->textbook ? cost : wire(c, m) * c->b;
+    double cost = msg(c, m), busy = c->textbook ? cost : inject(c, m);
     double *launch = g_new(double, q);
     for (int mask = 1; mask < q; mask <<= 1) {
         for (int r = 0; r < q; r++) {
             launch[r] = MAX(start[r], port[r]);
-            port[r] = launch[r] + inject;
+            port[r] = launch[r] + busy;
         }
         for (int r = 0; r < q; r++)
             start[r] = MAX(start[r], launch[r ^ mask] + cost);
@@ -1040,14 +1053,15 @@ pipelined_tree_reducing(const struct ctx *c, enum pipe_tree shape, double m, dou
             for (long long ch = first; ch < past && ch < nodes; ch++) {
                 double leave = MAX(now[v], port[v]);
                 if (is_eager(c, len)) {
-                    port[v] = leave + wire(c, len) * c->b;
+                    port[v] = leave + inject(c, len);
                     arrival[ch] = leave + c->a + wire(c, len) * c->b;
+                    now[v] += c->os;
                 } else {
                     /* the child answers once the envelope is there and the receive posted:
                      * it is inside MPI then (waiting, or sending the previous segment) */
                     port[v] = leave + c->b;
                     arrival[ch] =
-                        MAX(leave + c->a + c->b, posted[ch]) + 2.0 * c->a + (len + 1.0) * c->b;
+                        MAX(leave + c->a + c->b, posted[ch]) + 2.0 * c->an + (len + 1.0) * c->b;
                     now[v] = arrival[ch];
                 }
             }
@@ -1182,12 +1196,12 @@ bcast_split_binary(const struct ctx *c)
                 long long ch = children[i];
                 double leave = MAX(now[v], port[v]);
                 if (is_eager(c, len)) {
-                    port[v] = leave + wire(c, len) * c->b;
+                    port[v] = leave + inject(c, len);
                     arrival[ch] = leave + c->a + wire(c, len) * c->b;
                 } else {
                     port[v] = leave + c->b;
                     arrival[ch] =
-                        MAX(leave + c->a + c->b, now[ch]) + 2.0 * c->a + (len + 1.0) * c->b;
+                        MAX(leave + c->a + c->b, now[ch]) + 2.0 * c->an + (len + 1.0) * c->b;
                     now[v] = arrival[ch];
                 }
             }
@@ -1211,7 +1225,7 @@ bcast_split_binary(const struct ctx *c)
             if (is_eager(c, half))
                 into[1 - i] = leave + (a == 0 ? msg(c, half) : xmsg(c, half));
             else
-                into[1 - i] = MAX(leave + c->a + c->b, now[to]) + 2.0 * c->a + c->b +
+                into[1 - i] = MAX(leave + c->a + c->b, now[to]) + 2.0 * c->an + c->b +
                               half * c->b * (a == 0 ? 1.0 : 1.0 + c->x);
         }
         if (a == 0) {
@@ -1431,7 +1445,7 @@ alltoall_linear(const struct ctx *c)
     if (c->textbook)
         return k * (c->a + c->n * c->b);
     if (is_eager(c, c->n))
-        return c->a + k * wire(c, c->n) * c->b * (1.0 + c->x);
+        return c->a + k * wire(c, c->n) * c->b * (1.0 + c->x) + (k - 1) * (c->os + c->orr);
     return isend_rendezvous(c, (guint)k, c->n, c->b * (1.0 + c->x));
 }
 
@@ -1960,6 +1974,9 @@ model_predict_time(const char *collective, const char *algorithm,
          * receiver's o_r (approximate where a rank sends or receives several in a row) */
         .a = params->alpha +
              (textbook ? 0.0 : params->send_overhead + params->recv_overhead),
+        .an = params->alpha,
+        .os = textbook ? 0.0 : params->send_overhead,
+        .orr = textbook ? 0.0 : params->recv_overhead,
         .b = params->beta,
         .g = params->gamma,
         .x = textbook ? 0.0 : params->crosstraffic,

@@ -418,7 +418,8 @@ inbox_wire_bytes(const struct sim_msg *msg)
 
 /* The injection rate of a port: the bandwidth of the first link of the route (the NIC's own
  * link, or the node's loopback), or the route's when SimGrid gives no links, times the
- * network model's constant bandwidth factor (SMPI's piecewise factors are not applied). */
+ * network model's constant bandwidth factor (SMPI's piecewise factors are not applied),
+ * divided by 1.05 under SimGrid's cross traffic. */
 static double
 port_rate(const struct sim_port *port, sg_host_t dst)
 {
@@ -430,8 +431,13 @@ port_rate(const struct sim_port *port, sg_host_t dst)
     xbt_dynar_free(&links);
     if (!(rate > 0.0))
         rate = sg_host_get_route_bandwidth(port->host, dst);
-    /* the rate the network model really gives a flow there (LV08: 0.97 of the link's) */
+    /* the rate the network model really gives a flow there (LV08: 0.97 of the link's), and
+     * room for the 5 % of reverse traffic SimGrid's cross-traffic model adds to every flow: a
+     * NIC injecting faster than its flows drain would make consecutive messages share the
+     * link and a pipeline collapse towards store-and-forward */
     rate *= sg_cfg_get_double("network/bandwidth-factor");
+    if (sg_cfg_get_boolean("network/crosstraffic"))
+        rate /= 1.05;
     return rate > 0.0 ? rate : INFINITY;
 }
 
