@@ -14,12 +14,14 @@
  * the rules of collsim's transport (sim/p2p.c):
  *
  *   msg(m)   = α + max(m,1)β          m <= eager threshold E
- *            = 2α + (m+1)β            m > E (one-byte envelope, then the data)
+ *            = 3α + (m+2)β            m > E (one-byte envelope, one-byte clear-to-send back
+ *                                     once the receive is posted, then the data)
  *   xmsg(m)  = the same with β(1 + crosstraffic)
- *   one port: a rank puts one transfer (an eager message or an envelope) on the wire at a
- *   time, the next when the previous has landed, so k messages out of one rank cost k·msg(m)
- *   whether eager or blocking rendezvous; rendezvous data does not use the port, so the data
- *   of MPI_Isend'ed rendezvous messages flow together (isend_rendezvous);
+ *   the NIC: a rank starts one transfer (an eager message or an envelope) at a time, the next
+ *   once the previous one's bytes have left, so k back-to-back eager messages land at
+ *   α + (i+1)·max(m,1)β while blocking rendezvous sends follow each other, k·msg(m);
+ *   rendezvous data does not use the NIC's queue, so the data of MPI_Isend'ed rendezvous
+ *   messages flow together (isend_rendezvous);
  *   receivers are not serialised: transfers arriving at one rank together share its link
  *   (processor sharing, envelopes included: fan_in_announced, fan_in_posted).
  *
@@ -42,12 +44,16 @@
 
 #include "model_predict.h"
 
+#include "model_network.h"
+
 /* ---------------------------------------------------------------- context and primitives */
 
 struct ctx {
     int p;
     double n;
-    double a, b, g; /* α, β, γ */
+    double a, b, g; /* α, β, γ (COLLSIM: α includes one o_s and one o_r) */
+    double os, orr; /* COLLSIM: o_s and o_r, for a rank sending or receiving several in a row */
+    double an;      /* α of the network alone: a rendezvous's clear-to-send and data trips */
     double x;       /* cross-traffic weight (0 in TEXTBOOK mode) */
     double eager;   /* eager threshold (INFINITY in TEXTBOOK mode) */
     double seg;
@@ -93,6 +99,14 @@ wire(const struct ctx *c, double m)
     return c->textbook ? m : MAX(m, 1.0);
 }
 
+/* How long a message keeps its sender's NIC busy: its bytes at the link's rate, which
+ * collsim's NIC lowers by the cross traffic's 5 % (sim/p2p.c, port_rate). */
+static double
+inject(const struct ctx *c, double m)
+{
+    return wire(c, m) * c->b * (1.0 + c->x);
+}
+
 static double
 msg_beta(const struct ctx *c, double m, double beta)
 {
@@ -100,7 +114,8 @@ msg_beta(const struct ctx *c, double m, double beta)
         return c->a + m * beta;
     if (m <= c->eager)
         return c->a + MAX(m, 1.0) * beta;
-    return 2.0 * c->a + (m + 1.0) * beta;
+    /* envelope, clear-to-send (one byte each), data */
+    return c->a + 2.0 * c->an + (m + 2.0) * beta;
 }
 
 /* One message of m bytes to a receiver already waiting. */
@@ -118,13 +133,18 @@ xmsg(const struct ctx *c, double m)
 }
 
 /* k messages of m bytes sent one after the other by one rank to k distinct waiting ranks with
- * blocking sends: the time the last one arrives. One port: an eager message leaves when the
- * previous one has landed, a rendezvous send returns once its data has arrived, so in both
- * modes the messages follow each other: k·msg(m). */
+ * blocking sends: the time the last one arrives. Eager: the sends return at once and the NIC
+ * starts each message when the previous one's bytes have left, so the last lands at
+ * α + k·max(m,1)β. Rendezvous: a send returns once its data has arrived: k·msg(m).
+ * TEXTBOOK (one port): k(α + mβ). */
 static double
 fan_out_equal(const struct ctx *c, double k, double m)
 {
-    return k <= 0 ? 0.0 : k * msg(c, m);
+    if (k <= 0)
+        return 0.0;
+    if (!c->textbook && is_eager(c, m))
+        return c->a + wire(c, m) * c->b + (k - 1) * MAX(c->os, inject(c, m));
+    return k * msg(c, m);
 }
 
 /* k ranks each send m bytes at time 0 to one rank, which receives them in a fixed order with
@@ -136,16 +156,20 @@ fan_in_equal(const struct ctx *c, double k, double m, double reduce)
         return 0.0;
     if (c->textbook)
         return k * (c->a + m * c->b + reduce);
+    /* the receiver pays o_r for every message (α holds the first one's) */
     if (is_eager(c, m))
-        return c->a + k * wire(c, m) * c->b + k * reduce;
-    /* the k envelopes share the link; then one data transfer per posted receive */
-    return c->a + k * c->b + k * (c->a + m * c->b + reduce);
+        return c->a + k * wire(c, m) * c->b + k * reduce + (k - 1) * c->orr;
+    /* the k envelopes share the link and land at α + kβ; each receive, once posted, returns
+     * its clear-to-send (α + β) and the data follows (α + mβ) */
+    return c->a + k * c->b + k * (2.0 * c->an + (m + 1.0) * c->b + reduce) + (k - 1) * c->orr;
 }
 
 /* k ranks each send m bytes at time 0 to one rank that has posted all k receives at once
  * (MPI_Irecv, MPI_Waitall): every transfer shares its link from the start. Eager:
- * α + k·max(m,1)β. Rendezvous: the k one-byte envelopes arrive together at α + kβ, the
- * receiver asks for every data transfer at once: 2α + k(m+1)β. */
+ * α + k·max(m,1)β. Rendezvous: the k one-byte envelopes arrive together at α + kβ; the
+ * receiver answers them all, its NIC sending the clear-to-sends β apart; the first data
+ * starts flowing at 3α + (k+1)β and the link stays busy until all k·m bytes are in
+ * (m >= k, which rendezvous sizes are): 3α + (k+1)β + kmβ. */
 static double
 fan_in_posted(const struct ctx *c, double k, double m)
 {
@@ -154,8 +178,8 @@ fan_in_posted(const struct ctx *c, double k, double m)
     if (c->textbook)
         return k * (c->a + m * c->b);
     if (is_eager(c, m))
-        return c->a + k * wire(c, m) * c->b;
-    return 2.0 * c->a + k * (m + 1.0) * c->b;
+        return c->a + k * wire(c, m) * c->b + (k - 1) * c->orr;
+    return c->a + 2.0 * c->an + (k + 1.0) * c->b + k * m * c->b + (k - 1) * c->orr;
 }
 
 /* ---------------------------------------------------------------- processor sharing */
@@ -171,17 +195,31 @@ struct flow {
 
 /*
  * A node holding its data at time 0 sends messages of bytes[0..k) in that order (blocking
- * sends) to k waiting children: arrival[i], when child i has its message. One port in both
- * modes: an eager message leaves when the previous one has landed; a rendezvous send puts
- * its envelope on the wire when the port is free and returns when its data has arrived.
- * Each child receives from this node only, so nothing shares a link: exact.
+ * sends) to k waiting children: arrival[i], when child i has its message. An eager send
+ * returns at once and its NIC starts the message when the previous one's bytes have left;
+ * a rendezvous send starts its envelope then and returns when its data has arrived (the
+ * child answers at once: msg(m) after the envelope left). TEXTBOOK: one port, one message
+ * after the other. Each child receives from this node only, so nothing shares a link: exact.
  */
 static void
 fan_out(const struct ctx *c, const double *bytes, guint k, double *arrival)
 {
-    double t = 0.0;
-    for (guint i = 0; i < k; i++)
-        arrival[i] = t += msg(c, bytes[i]);
+    double t = 0.0, nic = 0.0; /* the node's program and its NIC */
+    for (guint i = 0; i < k; i++) {
+        if (c->textbook) {
+            arrival[i] = t += msg(c, bytes[i]);
+            continue;
+        }
+        double leave = MAX(t, nic);
+        if (is_eager(c, bytes[i])) {
+            nic = leave + inject(c, bytes[i]);
+            arrival[i] = leave + c->a + wire(c, bytes[i]) * c->b;
+            t += c->os; /* the next send's overhead (α holds the first one's) */
+        } else {
+            nic = leave + c->b;
+            arrival[i] = t = leave + msg(c, bytes[i]);
+        }
+    }
 }
 
 /*
@@ -305,11 +343,10 @@ ps_next(struct ps_link *l, double *tag, double *when)
 
 /*
  * A rank posts k rendezvous sends of m bytes at once (MPI_Isend, then MPI_Waitall) to k
- * ranks already waiting for them: the envelopes leave one after the other through the
- * port, each launched when the previous has landed; each data transfer starts once its
- * envelope has landed, and all of them share the sender's link with each other and with
- * the later envelopes. Link time per byte `beta`. Returns when the last data has arrived.
- * O(k log k).
+ * ranks already waiting for them: its NIC sends the one-byte envelopes β apart (envelope i
+ * lands at iβ + α + β); each receiver answers at once (its clear-to-send lands back α + β
+ * later) and the data flows (after α) sharing the sender's link with the other data
+ * transfers. Link time per byte `beta`. Returns when the last data has arrived. O(k log k).
  */
 static double
 isend_rendezvous(const struct ctx *c, guint k, double m, double beta)
@@ -317,30 +354,27 @@ isend_rendezvous(const struct ctx *c, guint k, double m, double beta)
     struct ps_link l;
     ps_init(&l, beta);
     double last = 0.0, tag, when;
-    guint sent = 1;
-    ps_add(&l, c->a, 1.0, -1.0); /* envelope tags are negative, data tags positive */
-    while (ps_next(&l, &tag, &when)) {
+    /* latest first: ps_add keeps its pending flows in that order, so each add appends */
+    for (guint i = k; i-- > 0;)
+        ps_add(&l, i * beta + c->a + 2.0 * c->an + 2.0 * beta, m, (double)i);
+    while (ps_next(&l, &tag, &when))
         last = MAX(last, when);
-        if (tag >= 0)
-            continue;
-        ps_add(&l, when + c->a, m, 1.0);
-        if (sent++ < k)
-            ps_add(&l, when + c->a, 1.0, -1.0);
-    }
     ps_free(&l);
     return last;
 }
 
 /* k messages of m bytes posted at once by one rank (MPI_Isend to k waiting ranks, then
- * MPI_Waitall): the time the last arrives. Eager: they leave one after the other,
- * k·msg(m). Rendezvous: isend_rendezvous. */
+ * MPI_Waitall): the time the last arrives. Eager: the NIC sends them back to back,
+ * α + k·max(m,1)β (TEXTBOOK k(α + mβ)). Rendezvous: isend_rendezvous. */
 static double
 fan_out_posted(const struct ctx *c, guint k, double m)
 {
     if (k == 0)
         return 0.0;
-    if (c->textbook || is_eager(c, m))
+    if (c->textbook)
         return k * msg(c, m);
+    if (is_eager(c, m))
+        return c->a + wire(c, m) * c->b + (k - 1) * MAX(c->os, inject(c, m));
     return isend_rendezvous(c, k, m, c->b);
 }
 
@@ -348,11 +382,12 @@ fan_out_posted(const struct ctx *c, guint k, double m)
  * A node receives from k children in that order (blocking receives): child i can start
  * sending at ready[i]; it first sends a `header`-byte message when header > 0 (gatherv's
  * size announcement), then bytes[i]; after each data receive the node spends reduce[i].
- * Returns when the node is done. COLLSIM: a child's second message leaves when its first
- * has landed (one port); eager transfers flow at once, rendezvous envelopes too (one byte),
- * and a rendezvous data transfer starts when its envelope has landed and the node has
- * posted that receive; everything arriving at the node shares its link (processor sharing,
- * envelopes included). Exact on a contention-free network without cross traffic.
+ * Returns when the node is done. COLLSIM: a child's second message leaves when its NIC has
+ * sent the first's bytes; eager transfers flow at once, rendezvous envelopes too (one byte),
+ * and a rendezvous data transfer starts α + β after its envelope has landed and the node
+ * has posted that receive (the clear-to-send's trip); everything arriving at the node
+ * shares its link (processor sharing, envelopes included). Exact on a contention-free
+ * network without cross traffic.
  */
 static double
 fan_in_announced(const struct ctx *c, const double *ready, const double *bytes,
@@ -381,29 +416,28 @@ fan_in_announced(const struct ctx *c, const double *ready, const double *bytes,
         landed[m] = envelope[m] = -1.0;
     struct ps_link l;
     ps_init(&l, c->b);
-    /* tags: 2m for a whole eager message or a rendezvous data transfer, 2m + 1 an envelope */
+    /* tags: 2m for a whole eager message or a rendezvous data transfer, 2m + 1 an envelope.
+     * A child's header is eager (4 bytes): its NIC starts the next message once the header's
+     * bytes have left. */
     for (guint i = 0; i < k; i++) {
-        guint m = i * per;
-        ps_add(&l, ready[i] + c->a, is_eager(c, size[m]) ? wire(c, size[m]) : 1.0,
-               is_eager(c, size[m]) ? 2.0 * m : 2.0 * m + 1.0);
+        double leave = ready[i];
+        for (guint j = 0; j < per; j++) {
+            guint m = i * per + j;
+            gboolean eager = is_eager(c, size[m]);
+            ps_add(&l, leave + c->a, eager ? wire(c, size[m]) : 1.0,
+                   eager ? 2.0 * m : 2.0 * m + 1.0);
+            leave += inject(c, eager ? size[m] : 1.0);
+        }
     }
     guint cur = 0;
     double tag, when;
     while (cur < total && ps_next(&l, &tag, &when)) {
         guint m = (guint)(tag / 2.0);
         gboolean is_envelope = ((guint)tag) % 2 == 1;
-        if (is_envelope) {
+        if (is_envelope)
             envelope[m] = when;
-        } else {
+        else
             landed[m] = when;
-            /* the child's next message leaves once this one has landed or been received */
-            if (m % per + 1 < per) {
-                guint next = m + 1;
-                gboolean eager = is_eager(c, size[next]);
-                ps_add(&l, when + c->a, eager ? wire(c, size[next]) : 1.0,
-                       eager ? 2.0 * next : 2.0 * next + 1.0);
-            }
-        }
         /* the node takes its receives in order as far as it can */
         while (cur < total) {
             if (landed[cur] >= 0) {
@@ -412,8 +446,10 @@ fan_in_announced(const struct ctx *c, const double *ready, const double *bytes,
                 continue;
             }
             if (!is_eager(c, size[cur]) && envelope[cur] >= 0 && !started[cur]) {
+                /* the receive is posted and its envelope here: the clear-to-send goes back
+                 * (α + β) and the data flows (after α) */
                 started[cur] = TRUE;
-                ps_add(&l, MAX(t, envelope[cur]) + c->a, size[cur], 2.0 * cur);
+                ps_add(&l, MAX(t, envelope[cur]) + 2.0 * c->an + c->b, size[cur], 2.0 * cur);
             }
             break;
         }
@@ -530,17 +566,21 @@ tree_down(struct tree *t, int s)
         return time;
     GArray *sizes = tree_children(t, s, TRUE);
     guint k = sizes->len;
-    double *bytes = g_new(double, k), *arrival = g_new(double, k);
-    for (guint i = 0; i < k; i++)
-        bytes[i] = tree_message_bytes(t, g_array_index(sizes, int, i));
-    fan_out(t->c, bytes, k, arrival);
-    double headers = 0.0; /* the size messages sent so far: blocking sends, one port */
+    /* the node's messages in sending order: to each child its sizes (one int per rank of a
+     * subtree of several: scatterv) then its data */
+    double *bytes = g_new(double, 2 * k), *arrival = g_new(double, 2 * k);
+    guint *data_at = g_new(guint, k), n = 0;
     for (guint i = 0; i < k; i++) {
         int size = g_array_index(sizes, int, i);
         if (t->announce && size > 1)
-            headers += msg(t->c, 4.0 * size);
-        time = MAX(time, headers + arrival[i] + tree_down(t, size));
+            bytes[n++] = 4.0 * size;
+        data_at[i] = n;
+        bytes[n++] = tree_message_bytes(t, size);
     }
+    fan_out(t->c, bytes, n, arrival);
+    for (guint i = 0; i < k; i++)
+        time = MAX(time, arrival[data_at[i]] + tree_down(t, g_array_index(sizes, int, i)));
+    g_free(data_at);
     g_free(bytes);
     g_free(arrival);
     g_array_free(sizes, TRUE);
@@ -686,14 +726,15 @@ pipeline_chain(const struct ctx *c, int hops, double m, double reduce_gamma, int
 
 /*
  * Some algorithms are evaluated rank by rank: every rank has a clock (the time its program
- * reaches the next call) and a port (the time its last message through the port lands).
- * collsim's rules for one message of m bytes from s to d, s at its send and d at (or past)
- * the matching receive:
- *  - eager: leaves at max(clock_s, port_s), lands α + max(m,1)β later; the send returns at
- *    once and the receive completes at the landing (or when d gets there, if later);
- *  - rendezvous: the envelope leaves at max(clock_s, port_s) and lands α + β later; the data
- *    flows (α + mβ) once d has reached the receive; the send and the receive complete when
- *    it has arrived.
+ * reaches the next call) and a port (the time its NIC has sent the bytes of its last
+ * message). collsim's rules for one message of m bytes from s to d, s at its send and d at
+ * (or past) the matching receive:
+ *  - eager: leaves at max(clock_s, port_s), which is free again max(m,1)β later, and lands
+ *    α + max(m,1)β after leaving; the send returns at once and the receive completes at the
+ *    landing (or when d gets there, if later);
+ *  - rendezvous: the envelope leaves at max(clock_s, port_s) and lands α + β later; once d
+ *    has reached the receive its clear-to-send goes back (α + β) and the data flows
+ *    (α + mβ); the send and the receive complete when it has arrived.
  * A rank's incoming transfers are taken not to overlap (exact when they do not; otherwise
  * they would share its link).
  */
@@ -734,12 +775,13 @@ clocks_message(const struct ctx *c, struct rank_clocks *rc, int s, int d, double
 {
     double leave = MAX(rc->clock[s], rc->port[s]);
     if (is_eager(c, m)) {
-        rc->port[s] = leave + c->a + wire(c, m) * beta;
-        rc->clock[d] = MAX(rc->clock[d], rc->port[s]);
+        rc->port[s] = leave + inject(c, m);
+        rc->clock[d] = MAX(rc->clock[d], leave + c->a + wire(c, m) * beta);
+        rc->clock[s] += c->os;
         return;
     }
-    rc->port[s] = leave + c->a + beta;
-    double arrival = MAX(rc->port[s], rc->clock[d]) + c->a + m * beta;
+    rc->port[s] = leave + beta;
+    double arrival = MAX(leave + c->a + beta, rc->clock[d]) + 2.0 * c->an + (m + 1.0) * beta;
     rc->clock[s] = rc->clock[d] = arrival;
 }
 
@@ -761,12 +803,13 @@ clocks_exchange(const struct ctx *c, struct rank_clocks *rc, const int *to, cons
             continue;
         double leave = MAX(rc->clock[r], rc->port[r]);
         if (is_eager(c, out[r])) {
-            rc->port[r] = leave + c->a + wire(c, out[r]) * beta;
-            arrival[r] = rc->port[r];
+            rc->port[r] = leave + inject(c, out[r]);
+            arrival[r] = leave + c->a + wire(c, out[r]) * beta;
             done[r] = rc->clock[r];
         } else {
-            rc->port[r] = leave + c->a + beta;
-            arrival[r] = MAX(rc->port[r], rc->clock[to[r]]) + c->a + out[r] * beta;
+            rc->port[r] = leave + beta;
+            arrival[r] = MAX(leave + c->a + beta, rc->clock[to[r]]) + 2.0 * c->an +
+                         (out[r] + 1.0) * beta;
             done[r] = arrival[r];
         }
     }
@@ -874,20 +917,20 @@ barrier_binomial(const struct ctx *c)
 /*
  * The exchange rounds of a recursive-doubling pattern among q = 2^F ranks starting at
  * start[0..q) (start is updated to the end times): in round k rank r sends a message of m
- * bytes to r xor 2^k and receives one from it (MPI_Sendrecv), with one port: a rank's
- * message leaves at max(its start of the round, the landing of its previous message).
- * `port` holds when each rank's port is free (updated). Eager messages only, no cross
+ * bytes to r xor 2^k and receives one from it (MPI_Sendrecv): a rank's message leaves at
+ * max(its start of the round, the time its NIC has sent the previous message's bytes).
+ * `port` holds when each rank's NIC is free (updated). Eager messages only, no cross
  * traffic (the partners' messages may not overlap).
  */
 static void
 exchange_rounds(const struct ctx *c, int q, double m, double *start, double *port)
 {
-    double cost = msg(c, m);
+    double cost = msg(c, m), busy = c->textbook ? cost : inject(c, m);
     double *launch = g_new(double, q);
     for (int mask = 1; mask < q; mask <<= 1) {
         for (int r = 0; r < q; r++) {
             launch[r] = MAX(start[r], port[r]);
-            port[r] = launch[r] + cost;
+            port[r] = launch[r] + busy;
         }
         for (int r = 0; r < q; r++)
             start[r] = MAX(start[r], launch[r ^ mask] + cost);
@@ -975,12 +1018,12 @@ enum pipe_tree { PIPE_CHAIN, PIPE_HEAP_BINARY };
  * a heap binary tree (v to 2v+1 then 2v+2), every inner rank posting the receive of segment
  * s+1 before waiting for segment s and then sending s to its children with blocking sends.
  * Evaluated rank by rank and segment by segment, O(pS), with collsim's rules:
- *  - one port: a message leaves at max(the sender's program time, the landing of its
- *    previous message);
+ *  - the NIC: a message leaves at max(the sender's program time, the time the NIC has sent
+ *    its previous message's bytes);
  *  - eager: arrives α + sβ after leaving, the send returns at once;
- *  - rendezvous: the envelope lands α + β after leaving; the data flows (α + sβ) once the
- *    receiver waits for that segment (MPI_Wait: it has finished sending the previous one);
- *    the send returns when the data has arrived.
+ *  - rendezvous: the envelope lands α + β after leaving; the clear-to-send goes back (α + β)
+ *    once the receiver waits for that segment (MPI_Wait: it has finished sending the
+ *    previous one), then the data flows (α + sβ); the send returns when it has arrived.
  * Every rank receives from its parent only, and a rank's messages never overlap: exact.
  * With gamma > 0 (the reduce chain, eager segments) every rank but the first spends
  * len·gamma on a segment before forwarding it, and `tail` adds one more rank receiving from
@@ -996,20 +1039,29 @@ pipelined_tree_reducing(const struct ctx *c, enum pipe_tree shape, double m, dou
     double S = segment_count(c, m, &last);
     double *arrival = g_new0(double, nodes), *now = g_new0(double, nodes);
     double *port = g_new0(double, nodes);
+    /* posted[v]: when v posted the receive of the segment its parent sends next (it posts
+     * segment s+1 as it starts waiting for s; segments 0 and 1 at the start) */
+    double *posted = g_new0(double, nodes), *waits = g_new0(double, nodes);
     for (double s = 0; s < S; s++) {
         double len = s + 1 < S ? c->seg : last;
         for (int v = 0; v < nodes; v++) {
+            posted[v] = waits[v];
+            waits[v] = now[v];
             now[v] = MAX(now[v], arrival[v]) + (v > 0 && v < p ? len * gamma : 0.0);
             long long first = shape == PIPE_CHAIN ? v + 1LL : 2LL * v + 1;
             long long past = shape == PIPE_CHAIN ? v + 2LL : 2LL * v + 3;
             for (long long ch = first; ch < past && ch < nodes; ch++) {
                 double leave = MAX(now[v], port[v]);
                 if (is_eager(c, len)) {
-                    port[v] = leave + c->a + wire(c, len) * c->b;
-                    arrival[ch] = port[v];
+                    port[v] = leave + inject(c, len);
+                    arrival[ch] = leave + c->a + wire(c, len) * c->b;
+                    now[v] += c->os;
                 } else {
-                    port[v] = leave + c->a + c->b;
-                    arrival[ch] = MAX(port[v], now[ch]) + c->a + len * c->b;
+                    /* the child answers once the envelope is there and the receive posted:
+                     * it is inside MPI then (waiting, or sending the previous segment) */
+                    port[v] = leave + c->b;
+                    arrival[ch] =
+                        MAX(leave + c->a + c->b, posted[ch]) + 2.0 * c->an + (len + 1.0) * c->b;
                     now[v] = arrival[ch];
                 }
             }
@@ -1021,6 +1073,8 @@ pipelined_tree_reducing(const struct ctx *c, enum pipe_tree shape, double m, dou
     g_free(arrival);
     g_free(now);
     g_free(port);
+    g_free(posted);
+    g_free(waits);
     return end;
 }
 
@@ -1142,11 +1196,12 @@ bcast_split_binary(const struct ctx *c)
                 long long ch = children[i];
                 double leave = MAX(now[v], port[v]);
                 if (is_eager(c, len)) {
-                    port[v] = leave + c->a + wire(c, len) * c->b;
-                    arrival[ch] = port[v];
+                    port[v] = leave + inject(c, len);
+                    arrival[ch] = leave + c->a + wire(c, len) * c->b;
                 } else {
-                    port[v] = leave + c->a + c->b;
-                    arrival[ch] = MAX(port[v], now[ch]) + c->a + len * c->b;
+                    port[v] = leave + c->b;
+                    arrival[ch] =
+                        MAX(leave + c->a + c->b, now[ch]) + 2.0 * c->an + (len + 1.0) * c->b;
                     now[v] = arrival[ch];
                 }
             }
@@ -1170,7 +1225,7 @@ bcast_split_binary(const struct ctx *c)
             if (is_eager(c, half))
                 into[1 - i] = leave + (a == 0 ? msg(c, half) : xmsg(c, half));
             else
-                into[1 - i] = MAX(leave + c->a + c->b, now[to]) + c->a +
+                into[1 - i] = MAX(leave + c->a + c->b, now[to]) + 2.0 * c->an + c->b +
                               half * c->b * (a == 0 ? 1.0 : 1.0 + c->x);
         }
         if (a == 0) {
@@ -1378,8 +1433,9 @@ alltoall_bruck(const struct ctx *c)
 }
 
 /* linear: every rank posts all its receives and sends at once (to r - 1, r - 2, …), then
- * waits for them all. TEXTBOOK (one port) (p-1)(α + nβ). COLLSIM eager: the messages leave
- * one after the other and in each slot every rank receives one: (p-1)·xmsg(n). Rendezvous:
+ * waits for them all. TEXTBOOK (one port) (p-1)(α + nβ). COLLSIM eager: each NIC sends its
+ * p-1 messages back to back and every link carries as many in as out (plus the reverse
+ * traffic): α + (p-1)·max(n,1)β(1+x). Rendezvous:
  * as the linear scatter's (isend_rendezvous), every link carrying the same flows by
  * symmetry, β(1+x) for the reverse traffic. Exact. */
 static double
@@ -1389,7 +1445,7 @@ alltoall_linear(const struct ctx *c)
     if (c->textbook)
         return k * (c->a + c->n * c->b);
     if (is_eager(c, c->n))
-        return k * xmsg(c, c->n);
+        return c->a + k * wire(c, c->n) * c->b * (1.0 + c->x) + (k - 1) * (c->os + c->orr);
     return isend_rendezvous(c, (guint)k, c->n, c->b * (1.0 + c->x));
 }
 
@@ -1718,7 +1774,8 @@ static const struct row rows[] = {
      "(2(S - 1) + D)(a + s b), D = 2 lg p - 2 (p = 2^k >= 4)"},
     {"bcast", "split_binary", bcast_split_binary, ROOTED | NEEDS_SEGMENT | RETURNS_AT_ZERO | APPROXIMATE,
      "2(floor(lg p) + S/2 - 1)(a + s b) + a + (n/2) b"},
-    {"bcast", "scatter_ring_allgather", bcast_scatter_ring_allgather, ROOTED | RETURNS_AT_ZERO,
+    {"bcast", "scatter_ring_allgather", bcast_scatter_ring_allgather,
+     ROOTED | RETURNS_AT_ZERO | APPROXIMATE_NON_POF2,
      "(lg p + p - 1) a + 2 ((p-1)/p) n b"},
     {"bcast", "scatter_recursive_doubling_allgather", bcast_scatter_recursive_doubling_allgather,
      ROOTED | RETURNS_AT_ZERO | APPROXIMATE_NON_POF2, "2 lg p a + 2 ((p-1)/p) n b"},
@@ -1841,13 +1898,20 @@ model_predict_params_init(struct model_predict_params *params)
     memset(params, 0, sizeof *params);
     params->ranks = 1;
     params->bytes = 0.0;
-    model_predict_route("LV08", 1e-6, 12.5e9, 2, &params->alpha, &params->beta);
+    /* the default network preset's generated cluster: two links, its model, no overheads
+     * (the caller adds the run's) */
+    const struct model_network *net = model_network_default();
+    model_predict_route(net->simgrid_model, net->link_latency, net->link_bandwidth, 2,
+                        &params->alpha, &params->beta);
     params->gamma = model_predict_gamma(1.0 / 8.0, 1e10);
     params->segment_bytes = MODEL_PREDICT_SEGMENT_BYTES;
     params->radix = MODEL_PREDICT_RADIX;
     params->root = 0;
-    params->eager_threshold = MODEL_PREDICT_EAGER_THRESHOLD;
-    params->crosstraffic = MODEL_PREDICT_CROSSTRAFFIC;
+    params->eager_threshold = (double)net->eager_threshold;
+    params->crosstraffic = net->crosstraffic ? MODEL_PREDICT_CROSSTRAFFIC : 0.0;
+    params->send_overhead = 0.0;
+    params->recv_overhead = 0.0;
+    params->gap = 0.0;
     params->mode = MODEL_PREDICT_COLLSIM;
 }
 
@@ -1906,7 +1970,13 @@ model_predict_time(const char *collective, const char *algorithm,
     struct ctx c = {
         .p = params->ranks,
         .n = params->bytes,
-        .a = params->alpha,
+        /* COLLSIM: every message on the critical path also pays the sender's o_s and the
+         * receiver's o_r (approximate where a rank sends or receives several in a row) */
+        .a = params->alpha +
+             (textbook ? 0.0 : params->send_overhead + params->recv_overhead),
+        .an = params->alpha,
+        .os = textbook ? 0.0 : params->send_overhead,
+        .orr = textbook ? 0.0 : params->recv_overhead,
         .b = params->beta,
         .g = params->gamma,
         .x = textbook ? 0.0 : params->crosstraffic,
@@ -1935,6 +2005,9 @@ model_predict_exact(const char *collective, const char *algorithm,
         return FALSE;
     gboolean pof2 = is_pof2(params->ranks);
     if ((row->flags & APPROXIMATE) || ((row->flags & APPROXIMATE_NON_POF2) && !pof2))
+        return FALSE;
+    /* overheads and the gap are folded into α: exact only without them */
+    if (params->send_overhead > 0 || params->recv_overhead > 0 || params->gap > 0)
         return FALSE;
     return (row->flags & (SYMMETRIC | ONE_WAY)) || params->crosstraffic == 0.0;
 }

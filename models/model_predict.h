@@ -15,24 +15,28 @@
  *                          non-blocking switch):
  *                          - an eager message (n <= eager_threshold) costs α + max(n,1)·β: an
  *                            empty message travels as one byte;
- *                          - a rendezvous message (n > eager_threshold) costs 2α + (n+1)·β: a
- *                            one-byte envelope, then, once the receive is posted, the data;
- *                          - one port: a rank puts one eager message or envelope on the wire
- *                            at a time, the next when the previous has landed (k messages
- *                            from one rank cost k·msg(n)); rendezvous data flows beside it;
+ *                          - a rendezvous message (n > eager_threshold) costs 3α + (n+2)·β: a
+ *                            one-byte envelope, once the receive is posted a one-byte
+ *                            clear-to-send back, then the data;
+ *                          - a NIC per rank: a rank's messages (eager ones, envelopes) leave
+ *                            one after the other, each once the previous one's bytes have
+ *                            left (k back-to-back eager sends land at α + (i+1)·nβ), their
+ *                            latencies overlapping; rendezvous data flows beside it;
  *                          - receivers are not serialised: transfers arriving at one rank at
  *                            the same time share its link (SimGrid's max-min sharing);
  *                          - in a round where every rank sends and receives at once (an
  *                            exchange, a ring shift), each link also carries the reverse
  *                            "cross traffic" of the incoming flow (SimGrid's
- *                            network/crosstraffic, weight 0.05 by default), so β becomes
+ *                            network/crosstraffic, weight 0.05 when on), so β becomes
  *                            β·(1 + crosstraffic) in that round.
  *                          Reductions cost n·γ of the rank's own time (sg_actor_execute).
+ *                          Per-message overheads o_s and o_r are added to α (every message
+ *                          on the critical path paying both once): an approximation where a
+ *                          rank sends or receives several messages in a row.
  *
  * The COLLSIM predictions equal the simulated time (max over ranks) where
- * model_predict_exact() says so; the others are approximations, each formula in
- * model_predict.c saying why. Per-message software overheads (model_transport send/recv
- * overheads, zero by default) are not included.
+ * model_predict_exact() says so — never with overheads or a gap; the others are
+ * approximations, each formula in model_predict.c saying why.
  *
  * What `bytes` (n) means, per collective:
  *   barrier                                   ignored
@@ -76,14 +80,19 @@ struct model_predict_params {
                                binary tree pay one more message when root != p-1) */
     double eager_threshold; /* COLLSIM: largest eager message in bytes; INFINITY: all eager */
     double crosstraffic;    /* COLLSIM: weight of reverse traffic (0.05; 0 turns it off) */
+    double send_overhead;   /* COLLSIM: o_s, seconds of sender CPU per message (default 0) */
+    double recv_overhead;   /* COLLSIM: o_r, seconds of receiver CPU per message (default 0) */
+    double gap;             /* COLLSIM: g, the NIC's least time between two starts (default 0);
+                               not in the formulas yet: a prediction with g > 0 is not exact */
     enum model_predict_mode mode;
 };
 
 /*
- * Fill `params` with collsim's defaults: COLLSIM mode; the default flat cluster under LV08
- * (two links of 1 µs and 12.5 GB/s: α = 26.02 µs, β = 1/(0.97 × 12.5e9) s/B); γ of MPI_SUM
- * on doubles at 10 Gflop/s (1 flop per 8 bytes: 1.25e-11 s/B); eager threshold 65536 B,
- * crosstraffic 0.05, segments of 65536 B, radix 4, root 0; ranks 1 and bytes 0.
+ * Fill `params` with collsim's defaults: COLLSIM mode; the cluster generated for the default
+ * network preset (ib-edr: CM02, two links of 0.3 µs and 12.5 GB/s: α = 0.6 µs, β = 8e-11 s/B,
+ * eager threshold 16384 B, no cross traffic); γ of MPI_SUM on doubles at 10 Gflop/s (1 flop
+ * per 8 bytes: 1.25e-11 s/B); no overheads, no gap (a caller sets the run's); segments of
+ * 65536 B, radix 4, root 0; ranks 1 and bytes 0.
  */
 void model_predict_params_init(struct model_predict_params *params);
 

@@ -2,9 +2,10 @@
  * model_transport.h — software costs of point-to-point messages that SimGrid does not model.
  *
  * SimGrid's network model gives the wire time of a transfer; these parameters add what an MPI
- * library costs around it: the eager/rendezvous switch point and per-message CPU overheads.
- * Defaults follow SimGrid SMPI's defaults (65536-byte detached threshold, no overheads), so that
- * side-by-side runs compare networks, not parameter choices.
+ * library and its NIC cost around it: the eager/rendezvous switch point, per-message CPU
+ * overheads and the NIC's gap between two message starts. The defaults are those of the
+ * default network preset (model_network.h, MODEL_NETWORK_DEFAULT); the `cm02`, `lv08` and
+ * `smpi` presets set SMPI's choices (65536-byte threshold, no overheads) for side-by-side runs.
  */
 #ifndef COLLSIM_MODEL_TRANSPORT_H
 #define COLLSIM_MODEL_TRANSPORT_H
@@ -16,6 +17,7 @@ struct model_transport {
     double send_overhead;   /* seconds of sender CPU per message (LogP's o_s) */
     double recv_overhead;   /* seconds of receiver CPU per message (LogP's o_r) */
     double per_byte_overhead; /* seconds of CPU per byte on each side (LogGOPS's O) */
+    double gap;             /* seconds between the starts of two messages out of one NIC (LogP's g) */
     double poll_overhead;   /* seconds charged by an MPI_Test/MPI_Iprobe that finds nothing */
 };
 

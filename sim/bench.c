@@ -920,12 +920,19 @@ predict(const struct bench_run *run, const char *served, const struct coll_param
     mp.bytes = point->kind == COLL_BARRIER ? 0 : (double)items * (double)run->type->size;
     mp.root = kind_is_rooted(point->kind) ? point->root : 0;
     mp.eager_threshold = (double)point->transport.eager_threshold;
+    mp.send_overhead = point->transport.send_overhead;
+    mp.recv_overhead = point->transport.recv_overhead;
+    mp.gap = point->transport.gap;
     if (params->segment_bytes > 0)
         mp.segment_bytes = params->segment_bytes;
     if (params->radix >= 2)
         mp.radix = params->radix;
+    const struct model_network *network =
+        point->network != NULL ? point->network : model_network_default();
+    mp.crosstraffic = network->crosstraffic ? MODEL_PREDICT_CROSSTRAFFIC : 0.0;
     if (run->nranks > 1) {
-        const char *model = point->network_model != NULL ? point->network_model : "LV08";
+        const char *model =
+            point->network_model != NULL ? point->network_model : network->simgrid_model;
         if (!run->route.known ||
             !model_predict_route(model, run->route.latency / run->route.links, run->route.bandwidth,
                                  run->route.links, &mp.alpha, &mp.beta))
@@ -972,6 +979,8 @@ config_from_point(const struct run_point *point, struct sim_config *config, GPtr
     config->placement = point->placement;
     config->oversubscribe = point->oversubscribe;
     config->transport = point->transport;
+    if (point->network != NULL)
+        config->network = point->network;
     config->payload = point->payload;
     if (point->network_model != NULL)
         g_ptr_array_add(cfg, g_strdup_printf("--cfg=network/model:%s", point->network_model));

@@ -48,6 +48,7 @@ sim_config_defaults(struct sim_config *config)
     config->placement = SIM_PLACEMENT_BLOCK;
     config->stack_kib = 0;
     config->payload = SIM_PAYLOAD_DATA;
+    config->network = model_network_default();
     model_transport_defaults(&config->transport);
     config->compute_scale = 1.0;
     config->privatize = TRUE;
@@ -103,7 +104,10 @@ static volatile int running_rank = -1;
 void
 sim_after_yield(void)
 {
-    int rank = sim_rank_self()->world_rank;
+    const struct sim_rank *me = sim_rank_self();
+    if (me == NULL)
+        return; /* the transport's own actor: no program runs on it */
+    int rank = me->world_rank;
     running_rank = rank;
     if (run_config->privatize && run_config->privatize_anchor != NULL)
         sim_privatize_switch(rank);
@@ -228,25 +232,30 @@ static const struct collsim_runtime_hooks sim_hooks = {
 
 /* ---------------------------------------------------------------- platform */
 
-/* The flat cluster used without --platform: documented in README.md and platforms/cluster.xml. */
+/* The flat cluster used without --platform: documented in README.md and platforms/cluster.xml;
+ * its links are the network preset's. Numbers are written with %.17g, so they round-trip. */
 static gchar *
-write_default_platform(int nhosts, GError **error)
+write_default_platform(int nhosts, const struct model_network *network, GError **error)
 {
     gchar *path = NULL;
     int fd = g_file_open_tmp("collsim-cluster-XXXXXX.xml", &path, error);
     if (fd < 0)
         return NULL;
+    char bw[G_ASCII_DTOSTR_BUF_SIZE], lat[G_ASCII_DTOSTR_BUF_SIZE];
+    char lbw[G_ASCII_DTOSTR_BUF_SIZE], llat[G_ASCII_DTOSTR_BUF_SIZE];
+    g_ascii_formatd(bw, sizeof bw, "%.17g", network->link_bandwidth);
+    g_ascii_formatd(lat, sizeof lat, "%.17g", network->link_latency);
+    g_ascii_formatd(lbw, sizeof lbw, "%.17g", network->intra_bandwidth);
+    g_ascii_formatd(llat, sizeof llat, "%.17g", network->intra_latency);
     gchar *xml = g_strdup_printf(
         "<?xml version='1.0'?>\n"
         "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
         "<platform version=\"4.1\">\n"
         "  <cluster id=\"cluster\" prefix=\"node-\" suffix=\"\" radical=\"0-%d\"\n"
-        "           speed=\"" SIM_DEFAULT_SPEED "\" bw=\"" SIM_DEFAULT_BW "\" lat=\"" SIM_DEFAULT_LAT
-        "\"\n"
-        "           loopback_bw=\"" SIM_DEFAULT_LOOPBACK_BW "\" loopback_lat=\"" SIM_DEFAULT_LOOPBACK_LAT
-        "\"/>\n"
+        "           speed=\"" SIM_DEFAULT_SPEED "\" bw=\"%sBps\" lat=\"%ss\"\n"
+        "           loopback_bw=\"%sBps\" loopback_lat=\"%ss\"/>\n"
         "</platform>\n",
-        nhosts - 1);
+        nhosts - 1, bw, lat, lbw, llat);
     gboolean ok = g_file_set_contents(path, xml, -1, error);
     close(fd);
     g_free(xml);
@@ -482,6 +491,12 @@ simgrid_arguments(const struct sim_config *config, int *argc)
      * stacks one by one, and past glibc's 65536 live mappings they land on the heap, zeroed */
     g_ptr_array_add(args,
                     g_strdup_printf("--cfg=contexts/stack-size:%u", sim_engine_stack_kib(config)));
+    /* the preset's network model first: the environment and --cfg items below may override it */
+    const struct model_network *network =
+        config->network != NULL ? config->network : model_network_default();
+    g_ptr_array_add(args, g_strdup_printf("--cfg=network/model:%s", network->simgrid_model));
+    g_ptr_array_add(args,
+                    g_strdup_printf("--cfg=network/crosstraffic:%d", network->crosstraffic ? 1 : 0));
     /* the environment may add SimGrid items (the sanitizer build picks thread contexts) */
     const char *extra = g_getenv("COLLSIM_SIMGRID_CFG");
     gchar **env_items = extra != NULL ? g_strsplit_set(extra, " \t", -1) : NULL;
@@ -507,7 +522,7 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
     gchar *generated = NULL;
     const char *platform = config->platform_file;
     if (platform == NULL) {
-        generated = write_default_platform(config->nranks, error);
+        generated = write_default_platform(config->nranks, config->network, error);
         if (generated == NULL)
             return FALSE;
         platform = generated;
@@ -559,6 +574,7 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
         sg_actor_set_data(actor, &ranks[r]);
         sg_actor_start(actor, rank_actor, 0, NULL);
     }
+    sim_p2p_start(ranks[0].host);
     simgrid_run();
 
     outcome->simulated_time = simgrid_get_clock();

@@ -12,19 +12,17 @@
 #include <glib.h>
 #include <simgrid/forward.h>
 
+#include "models/model_network.h"
 #include "models/model_transport.h"
 
 /*
  * The flat cluster generated when no platform is given: one single-core host per rank, each
  * with a private full-duplex link to a non-blocking switch (no backbone limit). A message
- * crosses two links: latency 2 x 1 us, bandwidth 12.5 GB/s (100 Gb/s InfiniBand-class).
- * Hosts compute at 10 Gflop/s. platforms/cluster.xml is the same cluster for 1024 hosts.
+ * crosses two links, whose latency and bandwidth are the network preset's (ib-edr by
+ * default: 2 x 0.3 us, 12.5 GB/s); the node's loopback has the preset's intra-node numbers.
+ * Hosts compute at 10 Gflop/s. platforms/cluster.xml is the default cluster for 1024 hosts.
  */
 #define SIM_DEFAULT_SPEED "10Gf"
-#define SIM_DEFAULT_BW "12.5GBps"
-#define SIM_DEFAULT_LAT "1us"
-#define SIM_DEFAULT_LOOPBACK_BW "50GBps"
-#define SIM_DEFAULT_LOOPBACK_LAT "0.1us"
 
 enum sim_placement { SIM_PLACEMENT_BLOCK, SIM_PLACEMENT_CYCLIC };
 enum sim_payload { SIM_PAYLOAD_DATA, SIM_PAYLOAD_NONE };
@@ -39,7 +37,8 @@ struct sim_config {
     gboolean oversubscribe;
     guint stack_kib;             /* per-rank stack in KiB; 0 = automatic (sim_engine_stack_kib) */
     enum sim_payload payload;
-    struct model_transport transport;
+    const struct model_network *network; /* the preset: SimGrid model, generated links */
+    struct model_transport transport;    /* starts as the preset's; options may override */
     double compute_scale;        /* multiplies every op's flops; 0 = free reductions */
     gchar **simgrid_cfg;         /* extra "--cfg=..." / "--log=..." arguments, or NULL */
     sim_rank_main program;

@@ -125,8 +125,10 @@ struct exec_options {
     gboolean no_privatize;
     gchar *payload;
     gint64 eager_threshold;
-    gdouble send_overhead;
-    gdouble recv_overhead;
+    gchar *network;
+    gchar *send_overhead;
+    gchar *recv_overhead;
+    gchar *gap;
     gchar **simgrid_cfg;
     gchar **algorithms;
     gboolean stats;
@@ -167,8 +169,7 @@ peak_rss_kib(void)
 static int
 command_exec(int argc, char **argv)
 {
-    struct exec_options opt = {.nranks = 1, .stack_kib = 0, .eager_threshold = -1,
-                               .send_overhead = -1, .recv_overhead = -1};
+    struct exec_options opt = {.nranks = 1, .stack_kib = 0, .eager_threshold = -1};
     GOptionEntry entries[] = {
         {"np", 'n', 0, G_OPTION_ARG_INT, &opt.nranks, "Number of simulated ranks (default 1)",
          "P"},
@@ -187,10 +188,17 @@ command_exec(int argc, char **argv)
          "data (default: move real bytes) or none (sizes only)", "MODE"},
         {"eager-threshold", 0, 0, G_OPTION_ARG_INT64, &opt.eager_threshold,
          "Largest message in bytes sent eagerly (default 65536)", "BYTES"},
-        {"send-overhead", 0, 0, G_OPTION_ARG_DOUBLE, &opt.send_overhead,
-         "Sender CPU seconds per message (default 0)", "SECONDS"},
-        {"recv-overhead", 0, 0, G_OPTION_ARG_DOUBLE, &opt.recv_overhead,
-         "Receiver CPU seconds per message (default 0)", "SECONDS"},
+        {"network", 0, 0, G_OPTION_ARG_STRING, &opt.network,
+         "Network preset: overheads, gap, eager threshold, SimGrid model and generated links "
+         "(default " MODEL_NETWORK_DEFAULT "; collsim list networks)",
+         "NAME"},
+        {"send-overhead", 0, 0, G_OPTION_ARG_STRING, &opt.send_overhead,
+         "Sender CPU time per message, e.g. 0.2us (default: the preset's)", "SECONDS"},
+        {"recv-overhead", 0, 0, G_OPTION_ARG_STRING, &opt.recv_overhead,
+         "Receiver CPU time per message, e.g. 0.2us (default: the preset's)", "SECONDS"},
+        {"gap", 0, 0, G_OPTION_ARG_STRING, &opt.gap,
+         "Time between two message starts of one NIC, e.g. 5ns (default: the preset's)",
+         "SECONDS"},
         {"algorithm", 'a', 0, G_OPTION_ARG_STRING_ARRAY, &opt.algorithms,
          "Force an algorithm: COLLECTIVE=NAME[,segment_bytes=B][,radix=K] (repeatable), or "
          "'reproducible': every reduction in one order fixed by P and count",
@@ -246,12 +254,33 @@ command_exec(int argc, char **argv)
         rc = usage_error("exec: --payload must be data or none (got '%s')", opt.payload);
         goto out;
     }
+    if (opt.network != NULL) {
+        config.network = model_network_find(opt.network);
+        if (config.network == NULL) {
+            rc = usage_error("exec: --network: unknown preset '%s' (presets: %s)", opt.network,
+                             model_network_names());
+            goto out;
+        }
+        model_network_apply(config.network, &config.transport);
+    }
     if (opt.eager_threshold >= 0)
         config.transport.eager_threshold = (gsize)opt.eager_threshold;
-    if (opt.send_overhead >= 0)
-        config.transport.send_overhead = opt.send_overhead;
-    if (opt.recv_overhead >= 0)
-        config.transport.recv_overhead = opt.recv_overhead;
+    const struct {
+        const char *option, *text;
+        double *value;
+    } durations[] = {
+        {"--send-overhead", opt.send_overhead, &config.transport.send_overhead},
+        {"--recv-overhead", opt.recv_overhead, &config.transport.recv_overhead},
+        {"--gap", opt.gap, &config.transport.gap},
+    };
+    for (gsize i = 0; i < G_N_ELEMENTS(durations); i++) {
+        if (durations[i].text != NULL &&
+            !scenario_parse_seconds(durations[i].text, durations[i].value)) {
+            rc = usage_error("exec: %s: '%s' is not a duration >= 0 (e.g. 0.2us, 5ns, 1e-6)",
+                             durations[i].option, durations[i].text);
+            goto out;
+        }
+    }
     for (gchar **a = opt.algorithms; a != NULL && *a != NULL; a++) {
         if (!force_algorithm(*a)) {
             rc = EXIT_USAGE;
@@ -322,6 +351,10 @@ out:
     g_clear_error(&error);
     g_strfreev(args);
     g_strfreev(opt.simgrid_cfg);
+    g_free(opt.network);
+    g_free(opt.send_overhead);
+    g_free(opt.recv_overhead);
+    g_free(opt.gap);
     g_strfreev(opt.algorithms);
     g_free(opt.platform);
     g_free(opt.placement);
@@ -429,9 +462,31 @@ list_platforms(void)
     GPtrArray *names = sorted_files(dir, ".xml");
     for (guint i = 0; i < names->len; i++)
         printf("  %s\n", (char *)names->pdata[i]);
-    printf("  (generated) a flat cluster of one %s host per rank, links %s / %s\n",
-           SIM_DEFAULT_SPEED, SIM_DEFAULT_BW, SIM_DEFAULT_LAT);
+    const struct model_network *net = model_network_default();
+    printf("  (generated) a flat cluster of one %s host per rank, links of the network preset "
+           "(%s: %.4g GB/s, %.4g us)\n",
+           SIM_DEFAULT_SPEED, net->name, net->link_bandwidth / 1e9, net->link_latency * 1e6);
     g_ptr_array_free(names, TRUE);
+}
+
+/* One line per network preset (--network NAME, [platform] network). */
+static void
+list_networks(void)
+{
+    gsize n;
+    const struct model_network *nets = model_network_list(&n);
+    printf("networks (exec --network NAME, scenario key platform.network; default %s; sources in "
+           "platforms/README.md):\n",
+           MODEL_NETWORK_DEFAULT);
+    printf("  %-13s %9s %8s %7s %7s %7s %8s %7s %s\n", "name", "link GB/s", "link us", "o_s us",
+           "o_r us", "g ns", "eager B", "model", "fabric");
+    for (gsize i = 0; i < n; i++) {
+        const struct model_network *m = &nets[i];
+        printf("  %-13s %9.4g %8.4g %7.4g %7.4g %7.4g %8zu %7s %s\n", m->name,
+               m->link_bandwidth / 1e9, m->link_latency * 1e6, m->send_overhead * 1e6,
+               m->recv_overhead * 1e6, m->gap * 1e9, m->eager_threshold, m->simgrid_model,
+               m->fabric);
+    }
 }
 
 /* A scenario's [scenario] description, or NULL if the file has none or does not parse. */
@@ -465,8 +520,8 @@ list_scenarios(void)
 static int
 command_list(int argc, char **argv)
 {
-    static const char *const topics[] = {"collectives", "algorithms", "models", "ops",
-                                         "datatypes",   "platforms",  "scenarios"};
+    static const char *const topics[] = {"collectives", "algorithms", "models",   "ops",
+                                         "datatypes",   "platforms",  "networks", "scenarios"};
     const char *what = argc > 1 ? argv[1] : "all";
     gboolean all = strcmp(what, "all") == 0;
     gboolean known = all;
@@ -474,7 +529,7 @@ command_list(int argc, char **argv)
         known = known || strcmp(what, topics[i]) == 0;
     if (!known)
         return usage_error("list: unknown topic '%s' (try: collectives, algorithms, models, "
-                           "ops, datatypes, platforms, scenarios)",
+                           "ops, datatypes, platforms, networks, scenarios)",
                            what);
     gsize n;
     if (all || strcmp(what, "collectives") == 0)
@@ -493,6 +548,8 @@ command_list(int argc, char **argv)
     }
     if (all || strcmp(what, "platforms") == 0)
         list_platforms();
+    if (all || strcmp(what, "networks") == 0)
+        list_networks();
     if (all || strcmp(what, "scenarios") == 0)
         list_scenarios();
     return 0;
@@ -508,7 +565,7 @@ print_usage(FILE *out)
           "                               and sizes, each point checked; table, CSV, JSON, digest\n"
           "  exec PROG.so -n P [-- ARGS]  run an MPI program (a shared object) on P simulated ranks\n"
           "  list [TOPIC]                 show collectives, algorithms, ops, datatypes, platforms,\n"
-          "                               scenarios (all of them without TOPIC)\n"
+          "                               networks, scenarios (all of them without TOPIC)\n"
           "  order COLLECTIVE ALGORITHM -n P  in which order a reduction combines the ranks\n"
           "  check FILE.ini [--set G.K=V] run a scenario twice and under each SimGrid context\n"
           "                               factory; report any output that differs\n"

@@ -34,11 +34,19 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <simgrid/actor.h>
 #include <simgrid/comm.h>
+#include <simgrid/cond.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/link.h>
 #include <simgrid/mailbox.h>
+#include <simgrid/mutex.h>
+#include <xbt/config.h>
+#include <xbt/dynar.h>
 
 #include "mpi.h"
 #include "src/comm.h"
@@ -52,7 +60,7 @@
 enum req_kind { REQ_SEND, REQ_RECV };
 
 /* A transfer a blocked rank may wait for, and what its completion means. */
-enum wait_kind { WAIT_INBOX, WAIT_RV_GET, WAIT_PUT, WAIT_INJECTION };
+enum wait_kind { WAIT_INBOX, WAIT_RV_GET, WAIT_PUT };
 
 /* What a request waits for after an advance: nothing (it is complete), any new arrival into
  * the inbox (unmatched, or matched to a message still in its sender's queue), or one transfer.
@@ -70,9 +78,16 @@ struct sim_inbox_get {
     sg_comm_t comm;         /* NULL once completed and consumed */
     void *payload;
     struct sim_msg *msg;    /* NULL while pending (no put paired yet) */
+    gboolean listed;        /* already in the wait set being built */
 };
 
+/* What travels through an inbox: an MPI message (or its rendezvous envelope), or the
+ * clear-to-send a receiver returns for a rendezvous message it has matched. */
+enum msg_kind { MSG_MPI, MSG_CTS };
+
 struct sim_msg {
+    enum msg_kind kind;
+    struct sim_msg *of;     /* MSG_CTS: the rendezvous message it clears */
     guint32 context;
     int src_world;
     int src_local;          /* sender's rank in the communicator: status.MPI_SOURCE */
@@ -94,7 +109,10 @@ struct sim_msg {
     gboolean data_arrived;          /* rendezvous data transfer finished */
     gboolean delivered;
     gboolean carries_data;  /* payload mode data, or collsim's own traffic (always real) */
-    gboolean announced;     /* its inbox transfer is on the wire (not in the send queue) */
+    gboolean announced;     /* its inbox transfer is on the wire (not queued at a port) */
+    sg_comm_t wire;         /* its inbox transfer, held by the rank that sent it until reaped */
+    struct sim_msg *cts;    /* rendezvous: the clear-to-send its receiver returned, once sent */
+    gboolean cts_arrived;   /* rendezvous: that clear-to-send has reached the sender */
     int refs;
 };
 
@@ -115,7 +133,7 @@ struct collsim_request {
     int source_world;        /* world rank of source, or MPI_ANY_SOURCE */
     int tag;
     guint64 posted_order;    /* its rank in its owner's posting order */
-    /* rendezvous send: the data put, waited by the sender */
+    /* rendezvous send: the data put (started once the clear-to-send has arrived) */
     sg_comm_t put;
     /* blocking wait bookkeeping (see progress_wait) */
     int wait_slot;           /* index in its owner's current blocking wait, or -1 */
@@ -124,6 +142,8 @@ struct collsim_request {
 };
 
 static void request_touch(struct collsim_request *req);
+static void rendezvous_respond(struct sim_rank *me, struct sim_msg *msg);
+static void rendezvous_start_data(struct sim_rank *me, struct sim_msg *msg);
 
 /* ---------------------------------------------------------------- rendezvous mailbox pool */
 
@@ -155,6 +175,8 @@ msg_unref(struct sim_msg *msg)
 {
     if (--msg->refs > 0)
         return;
+    if (msg->cts != NULL)
+        msg_unref(msg->cts);
     g_free(msg->data);
     if (msg->inbox != NULL) {
         if (msg->inbox->comm != NULL)
@@ -210,6 +232,32 @@ msg_deliver(struct sim_msg *msg)
 
 /* ---------------------------------------------------------------- inbox bookkeeping */
 
+/* The request whose progress an inbox transfer decides: the receive an MPI message matched,
+ * or the rendezvous send a clear-to-send releases. */
+static struct collsim_request *
+inbox_subject(const struct sim_msg *msg)
+{
+    return msg->kind == MSG_CTS ? msg->of->sreq : msg->rreq;
+}
+
+/* Whether the arrival of msg asks its receiver to act at once (a rendezvous envelope, or a
+ * clear-to-send): the progress engine serves those whatever request the rank waits for. */
+static gboolean
+is_handshake(const struct sim_msg *msg)
+{
+    return msg->kind == MSG_CTS || !msg->eager;
+}
+
+/* A get now carries msg: if msg is a handshake, keep the get where every wait will see it. */
+static void
+inbox_paired(struct sim_rank *me, struct sim_inbox_get *get, struct sim_msg *msg)
+{
+    get->msg = msg;
+    msg->inbox = get;
+    if (is_handshake(msg))
+        g_queue_push_tail(&me->handshake_gets, get);
+}
+
 /* Record that `msg` is being put into `dst`'s inbox; must directly precede the put. */
 static void
 inbox_announce(struct sim_rank *dst, struct sim_msg *msg)
@@ -217,12 +265,11 @@ inbox_announce(struct sim_rank *dst, struct sim_msg *msg)
     struct sim_inbox_get *get = g_queue_pop_head(&dst->pending_gets);
     dst->generation++;
     if (get != NULL) {
-        get->msg = msg;
-        msg->inbox = get;
+        inbox_paired(dst, get, msg);
     } else {
         g_queue_push_tail(&dst->inbox_unfetched, msg);
     }
-    request_touch(msg->rreq);
+    request_touch(inbox_subject(msg));
 }
 
 /* Issue gets for every message already put into my inbox, in order. */
@@ -232,9 +279,8 @@ inbox_fetch_all(struct sim_rank *me)
     struct sim_msg *msg;
     while ((msg = g_queue_pop_head(&me->inbox_unfetched)) != NULL) {
         struct sim_inbox_get *get = g_new0(struct sim_inbox_get, 1);
-        get->msg = msg;
-        msg->inbox = get;
-        request_touch(msg->rreq);
+        inbox_paired(me, get, msg);
+        request_touch(inbox_subject(msg));
         get->comm = sg_mailbox_get_async(me->inbox, &get->payload);
         sim_after_yield();
     }
@@ -259,44 +305,294 @@ inbox_get_finished(struct sim_inbox_get *get)
 {
     get->comm = NULL;
     g_assert(get->msg != NULL);
-    get->msg->inbox_arrived = TRUE;
-    request_touch(get->msg->rreq);
+    struct sim_msg *msg = get->msg;
+    msg->inbox_arrived = TRUE;
+    struct sim_rank *me = sim_rank_self();
+    if (is_handshake(msg))
+        g_queue_remove(&me->handshake_gets, get);
+    if (msg->kind == MSG_CTS) {
+        /* my rendezvous send puts its data on the wire now */
+        rendezvous_start_data(me, msg->of);
+        request_touch(msg->of->sreq);
+        return;
+    }
+    /* a matched rendezvous envelope is answered at once, whatever request this rank waits
+     * for: an MPI library's progress engine serves every handshake it sees */
+    if (!msg->eager && msg->rreq != NULL)
+        rendezvous_respond(sim_rank_self(), msg);
+    request_touch(msg->rreq);
 }
 
-/* Put msg's inbox transfer on the wire (the whole message if eager, else its envelope). */
+/* ---------------------------------------------------------------- NICs and the scheduler */
+
+/*
+ * A port injects one message at a time, oldest first: a host's NIC for messages to other
+ * hosts, its memory bus for messages between its own ranks. A message leaves at
+ * max(its posting, the previous start + max(g, previous wire bytes / rate)), so a rank's
+ * back-to-back sends overlap their latencies while their bytes follow each other on the wire,
+ * as a NIC's DMA engine does (LogGP's gap and per-byte gap). The ranks of one host share both.
+ */
+struct sim_port {
+    sg_host_t host;
+    gboolean memory;          /* the memory bus (no gap) rather than the NIC */
+    double rate;              /* bytes/s of injection; 0 until the first launch measures it */
+    double free_at;           /* when the next message may start */
+    GQueue waiting;           /* struct sim_msg *, oldest first */
+    gboolean scheduled;       /* it has an entry in the scheduler's heap */
+};
+
+/* A port with waiting messages, due at `when`; ties are broken by the order of scheduling. */
+struct port_event {
+    double when;
+    guint64 seq;
+    struct sim_port *port;
+};
+
+/*
+ * The scheduler is one actor that starts queued messages when their port frees. A message is
+ * created with sg_mailbox_put_init() by the rank that sends it, so SimGrid routes it from that
+ * rank's host whoever starts it. The scheduler sleeps on a condition until its next event;
+ * a rank queuing an earlier event wakes it.
+ */
+static struct {
+    sg_actor_t actor;
+    sg_mutex_t mutex;
+    sg_cond_t cond;
+    GArray *heap;             /* struct port_event, a min-heap on (when, seq) */
+    guint64 seq;
+    gboolean waiting;         /* in sg_cond_wait(_for) */
+    double wake_at;           /* the end of that wait (INFINITY: none) */
+} sched;
+
+static GHashTable *ports_by_host; /* sg_host_t -> struct sim_port[2] (NIC, memory); lookup only */
+
+static gboolean
+event_less(const struct port_event *x, const struct port_event *y)
+{
+    return x->when < y->when || (x->when == y->when && x->seq < y->seq);
+}
+
 static void
-inbox_launch(struct sim_rank *me, struct sim_msg *msg)
+event_push(struct port_event ev)
+{
+    g_array_append_val(sched.heap, ev);
+    struct port_event *h = (struct port_event *)(void *)sched.heap->data;
+    guint i = sched.heap->len - 1;
+    while (i > 0 && event_less(&ev, &h[(i - 1) / 2])) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = ev;
+}
+
+static struct port_event
+event_pop(void)
+{
+    struct port_event *h = (struct port_event *)(void *)sched.heap->data;
+    struct port_event top = h[0], last = h[sched.heap->len - 1];
+    guint n = sched.heap->len - 1, i = 0;
+    for (;;) {
+        guint child = 2 * i + 1;
+        if (child >= n)
+            break;
+        if (child + 1 < n && event_less(&h[child + 1], &h[child]))
+            child++;
+        if (!event_less(&h[child], &last))
+            break;
+        h[i] = h[child];
+        i = child;
+    }
+    h[i] = last;
+    g_array_set_size(sched.heap, n);
+    return top;
+}
+
+/* Bytes on the wire of a message's inbox transfer. Never empty: SimGrid completes a zero-byte
+ * transfer the moment its receiver picks it up, latency or not, so an empty message (or an
+ * envelope) travels as one byte. */
+static long
+inbox_wire_bytes(const struct sim_msg *msg)
+{
+    return msg->kind == MSG_MPI && msg->eager && msg->bytes > 0 ? (long)msg->bytes : 1;
+}
+
+/* The injection rate of a port: the bandwidth of the first link of the route (the NIC's own
+ * link, or the node's loopback), or the route's when SimGrid gives no links, times the
+ * network model's constant bandwidth factor (SMPI's piecewise factors are not applied),
+ * divided by 1.05 under SimGrid's cross traffic. */
+static double
+port_rate(const struct sim_port *port, sg_host_t dst)
+{
+    xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
+    sg_host_get_route(port->host, dst, links);
+    double rate = 0.0;
+    if (!xbt_dynar_is_empty(links))
+        rate = sg_link_get_bandwidth(xbt_dynar_get_as(links, 0, sg_link_t));
+    xbt_dynar_free(&links);
+    if (!(rate > 0.0))
+        rate = sg_host_get_route_bandwidth(port->host, dst);
+    /* the rate the network model really gives a flow there (LV08: 0.97 of the link's), and
+     * room for the 5 % of reverse traffic SimGrid's cross-traffic model adds to every flow: a
+     * NIC injecting faster than its flows drain would make consecutive messages share the
+     * link and a pipeline collapse towards store-and-forward */
+    rate *= sg_cfg_get_double("network/bandwidth-factor");
+    if (sg_cfg_get_boolean("network/crosstraffic"))
+        rate /= 1.05;
+    return rate > 0.0 ? rate : INFINITY;
+}
+
+/* Put msg's inbox transfer on the wire now (the whole message if eager, else its envelope or
+ * its clear-to-send). */
+static void
+port_launch(struct sim_port *port, struct sim_msg *msg)
 {
     struct sim_rank *dst = sim_rank_by_world(msg->dst_world);
+    if (port->rate == 0.0) {
+        port->rate = port_rate(port, dst->host);
+        sim_after_yield();
+    }
+    double gap = port->memory ? 0.0 : sim_engine_config()->transport.gap;
+    port->free_at = simgrid_get_clock() + MAX(gap, (double)inbox_wire_bytes(msg) / port->rate);
     inbox_announce(dst, msg);
     msg->announced = TRUE;
-    /* Never empty: SimGrid completes a zero-byte transfer the moment its receiver picks it
-     * up, latency or not, so an empty message (or an envelope) travels as one byte. Not
-     * detached: SimGrid 3.32 keeps detached transfers in one global list and removes each by
-     * a linear scan, which turns a million concurrent sends quadratic. */
-    long bytes = msg->eager && msg->bytes > 0 ? (long)msg->bytes : 1;
-    me->in_flight = sg_mailbox_put_async(dst->inbox, msg, bytes);
+    if (msg->wire == NULL) {
+        msg->wire = sg_mailbox_put_async(dst->inbox, msg, inbox_wire_bytes(msg));
+    } else if (sg_comm_test(msg->wire)) {
+        /* sg_comm_test() starts the transfer put_init() prepared, as the rank that prepared it */
+        msg->wire = NULL; /* already done (a route without latency): the handle is gone */
+    }
     sim_after_yield();
 }
 
-/* My transfer on the wire has landed: the next queued one leaves. */
 static void
-injection_done(struct sim_rank *me)
+port_schedule(struct sim_port *port)
 {
-    me->in_flight = NULL;
-    struct sim_msg *next = g_queue_pop_head(&me->send_queue);
-    if (next != NULL)
-        inbox_launch(me, next);
+    struct port_event ev = {port->free_at, sched.seq++, port};
+    port->scheduled = TRUE;
+    event_push(ev);
+    if (sched.waiting && ev.when < sched.wake_at) {
+        sched.waiting = FALSE;
+        sg_cond_notify_one(sched.cond); /* a simcall: other actors may run meanwhile */
+        sim_after_yield();
+    }
 }
 
-/* Queue msg's inbox transfer behind those of my earlier messages (one port). */
+/* Hand a prepared message to the port of its route: it leaves now if the port is free. */
 static void
-inbox_send(struct sim_rank *me, struct sim_msg *msg)
+port_submit(struct sim_rank *me, struct sim_msg *msg)
 {
-    if (me->in_flight == NULL)
-        inbox_launch(me, msg);
-    else
-        g_queue_push_tail(&me->send_queue, msg);
+    struct sim_rank *dst = sim_rank_by_world(msg->dst_world);
+    struct sim_port *port = dst->host == me->host ? me->shm : me->nic;
+    msg->refs++; /* held by my unreaped queue until its inbox transfer is reaped */
+    g_queue_push_tail(&me->unreaped, msg);
+    if (g_queue_is_empty(&port->waiting) && simgrid_get_clock() >= port->free_at) {
+        port_launch(port, msg);
+        return;
+    }
+    msg->wire = sg_mailbox_put_init(dst->inbox, msg, inbox_wire_bytes(msg));
+    g_queue_push_tail(&port->waiting, msg);
+    if (!port->scheduled)
+        port_schedule(port);
+}
+
+static void
+scheduler_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    sg_actor_daemonize(sg_actor_self());
+    sg_mutex_lock(sched.mutex);
+    for (;;) {
+        if (sched.heap->len == 0) {
+            sched.waiting = TRUE;
+            sched.wake_at = INFINITY;
+            sg_cond_wait(sched.cond, sched.mutex);
+            sched.waiting = FALSE;
+            continue;
+        }
+        double now = simgrid_get_clock();
+        struct port_event top = g_array_index(sched.heap, struct port_event, 0);
+        if (top.when > now) {
+            sched.waiting = TRUE;
+            sched.wake_at = top.when;
+            sg_cond_wait_for(sched.cond, sched.mutex, top.when - now);
+            sched.waiting = FALSE;
+            /* a timed wait may end a rounding error early: the event is due then */
+            if (simgrid_get_clock() < top.when && sched.heap->len > 0 &&
+                g_array_index(sched.heap, struct port_event, 0).seq == top.seq &&
+                top.when - simgrid_get_clock() > 1e-12 * MAX(1.0, top.when))
+                continue;
+        }
+        top = event_pop();
+        struct sim_port *port = top.port;
+        port->scheduled = FALSE;
+        struct sim_msg *msg = g_queue_pop_head(&port->waiting);
+        if (msg != NULL)
+            port_launch(port, msg);
+        if (!g_queue_is_empty(&port->waiting))
+            port_schedule(port);
+    }
+}
+
+void
+sim_p2p_start(sg_host_t host)
+{
+    memset(&sched, 0, sizeof sched);
+    sched.heap = g_array_new(FALSE, FALSE, sizeof(struct port_event));
+    sched.mutex = sg_mutex_init();
+    sched.cond = sg_cond_init();
+    sched.wake_at = INFINITY;
+    ports_by_host = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    sched.actor = sg_actor_init("collsim-nic-scheduler", host);
+    sg_actor_set_data(sched.actor, NULL);
+    sg_actor_start(sched.actor, scheduler_actor, 0, NULL);
+}
+
+/* The NIC and memory ports of a host, created on first use (in rank order). */
+static struct sim_port *
+host_ports(sg_host_t host)
+{
+    struct sim_port *ports = g_hash_table_lookup(ports_by_host, host);
+    if (ports == NULL) {
+        ports = g_new0(struct sim_port, 2);
+        for (int i = 0; i < 2; i++) {
+            ports[i].host = host;
+            ports[i].memory = i == 1;
+            g_queue_init(&ports[i].waiting);
+        }
+        g_hash_table_insert(ports_by_host, host, ports);
+    }
+    return ports;
+}
+
+/* Release the inbox transfers of my messages that have landed, oldest first; with `all`,
+ * wait for every one, letting the scheduler start those still queued. SimGrid keeps a transfer
+ * in its sender's activity list until the sender waits for it, so a long run must reap. */
+static void
+reap_sent(struct sim_rank *me, gboolean all)
+{
+    struct sim_msg *msg;
+    while ((msg = g_queue_peek_head(&me->unreaped)) != NULL) {
+        if (msg->wire != NULL && !msg->announced) {
+            if (!all)
+                return;
+            /* still queued at its port: sleep until the port frees (the scheduler starts it) */
+            struct sim_rank *dst = sim_rank_by_world(msg->dst_world);
+            const struct sim_port *port = dst->host == me->host ? me->shm : me->nic;
+            sg_actor_sleep_until(MAX(port->free_at, simgrid_get_clock()));
+            sim_after_yield();
+            continue;
+        }
+        if (msg->wire != NULL) {
+            if (!all && !msg->inbox_arrived)
+                return;
+            sg_comm_wait(msg->wire);
+            sim_after_yield();
+            msg->wire = NULL;
+        }
+        g_queue_pop_head(&me->unreaped);
+        msg_unref(msg);
+    }
 }
 
 /* ---------------------------------------------------------------- posted receives */
@@ -412,6 +708,8 @@ match_pair(struct sim_msg *msg, struct collsim_request *rreq)
 {
     msg->rreq = rreq;
     rreq->msg = msg;
+    if (!msg->eager)
+        sim_rank_by_world(rreq->owner_world)->handshakes++; /* until it answers the envelope */
 }
 
 /*
@@ -476,13 +774,14 @@ start_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_C
     me->messages_sent++;
     me->bytes_sent += msg->bytes;
 
-    /* the data of a rendezvous waits in its own mailbox until the receiver asks for it */
+    /* the data of a rendezvous will flow through its own mailbox once the receiver has matched
+     * it and its clear-to-send has come back */
     if (!msg->eager) {
         msg->rv_mbox = rv_mailbox_take();
-        sreq->put = sg_mailbox_put_async(msg->rv_mbox, msg, (long)msg->bytes);
-        sim_after_yield();
+        me->handshakes++; /* until its clear-to-send comes back */
     }
-    inbox_send(me, msg);
+    port_submit(me, msg);
+    reap_sent(me, FALSE);
     return sreq;
 }
 
@@ -507,6 +806,8 @@ start_recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm 
         if (envelope_matches(context, req->source_world, tag, msg)) {
             g_queue_delete_link(&me->unexpected, l);
             match_pair(msg, req);
+            if (!msg->eager && msg->inbox_arrived)
+                rendezvous_respond(me, msg); /* its envelope is already here */
             return req;
         }
     }
@@ -516,11 +817,14 @@ start_recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm 
 
 /* ---------------------------------------------------------------- progress */
 
+
 struct wait_set {
     GArray *comms;   /* sg_comm_t */
     GArray *kinds;   /* enum wait_kind */
     GPtrArray *what; /* struct sim_inbox_get * / struct sim_msg * / struct collsim_request * */
 };
+
+static void listen_inbox(struct sim_rank *me, struct wait_set *set, gboolean arrivals);
 
 static void
 wait_set_add(struct wait_set *set, sg_comm_t comm, enum wait_kind kind, gpointer what)
@@ -541,6 +845,20 @@ wait_set_clear(struct wait_set *set)
     g_ptr_array_set_size(set->what, 0);
 }
 
+/* Both sides of a rendezvous transfer have been posted and it has finished: its mailbox may
+ * serve another message; the side that has not seen it yet is told. */
+static void
+rendezvous_data_arrived(struct sim_msg *msg)
+{
+    if (msg->data_arrived)
+        return;
+    msg->data_arrived = TRUE;
+    rv_mailbox_release(msg->rv_mbox);
+    msg->rv_mbox = NULL;
+    request_touch(msg->sreq);
+    request_touch(msg->rreq);
+}
+
 static void
 transfer_finished(enum wait_kind kind, gpointer what)
 {
@@ -553,24 +871,17 @@ transfer_finished(enum wait_kind kind, gpointer what)
          * arrived, neither side can have completed) */
         struct sim_msg *msg = what;
         msg->rv_get = NULL;
-        if (!msg->data_arrived)
-            request_touch(msg->sreq);
-        msg->data_arrived = TRUE;
+        rendezvous_data_arrived(msg);
         request_touch(msg->rreq);
         break;
     }
     case WAIT_PUT: {
         struct collsim_request *req = what;
         req->put = NULL;
-        if (!req->msg->data_arrived)
-            request_touch(req->msg->rreq);
-        req->msg->data_arrived = TRUE;
+        rendezvous_data_arrived(req->msg);
         request_touch(req);
         break;
     }
-    case WAIT_INJECTION:
-        injection_done(what);
-        break;
     }
 }
 
@@ -580,6 +891,12 @@ request_finish(struct collsim_request *req)
     struct sim_msg *msg = req->msg;
     req->complete = TRUE;
     if (req->kind == REQ_RECV) {
+        if (msg->rv_get != NULL) {
+            /* the sender saw the data land first; my handle of it is done: release it */
+            sg_comm_wait(msg->rv_get);
+            sim_after_yield();
+            msg->rv_get = NULL;
+        }
         msg_deliver(msg);
         double overhead =
             model_transport_recv_cost(&sim_engine_config()->transport, msg->bytes);
@@ -590,6 +907,12 @@ request_finish(struct collsim_request *req)
             sim_after_yield();
         }
     } else {
+        if (req->put != NULL) {
+            /* the receiver saw the data land first; my handle of it is done: release it */
+            sg_comm_wait(req->put);
+            sim_after_yield();
+            req->put = NULL;
+        }
         msg_deliver(msg);
         req->status.MPI_ERROR = MPI_SUCCESS;
         req->msg = NULL;
@@ -603,6 +926,40 @@ need_transfer(sg_comm_t comm, enum wait_kind wait, gpointer what)
     return (struct wait_need){NEED_TRANSFER, comm, wait, what};
 }
 
+/* Answer the envelope of a rendezvous message I matched, once: return its clear-to-send (a
+ * one-byte message into its sender's inbox, through my port like any other: the handshake's
+ * second half) and post the receive of its data. */
+static void
+rendezvous_respond(struct sim_rank *me, struct sim_msg *msg)
+{
+    if (msg->cts != NULL)
+        return;
+    me->handshakes--;
+    struct sim_msg *cts = g_new0(struct sim_msg, 1);
+    cts->kind = MSG_CTS;
+    cts->of = msg;
+    cts->src_world = me->world_rank;
+    cts->dst_world = msg->src_world;
+    cts->refs = 1; /* held by msg */
+    msg->cts = cts;
+    port_submit(me, cts);
+    msg->rv_get = sg_mailbox_get_async(msg->rv_mbox, &msg->rv_payload);
+    sim_after_yield();
+}
+
+/* The clear-to-send of my rendezvous message has arrived: its data leaves, once. */
+static void
+rendezvous_start_data(struct sim_rank *me, struct sim_msg *msg)
+{
+    struct collsim_request *sreq = msg->sreq;
+    if (msg->cts_arrived)
+        return;
+    msg->cts_arrived = TRUE;
+    me->handshakes--;
+    sreq->put = sg_mailbox_put_async(msg->rv_mbox, msg, (long)msg->bytes);
+    sim_after_yield();
+}
+
 /* Move one request as far as it can go without blocking; say what it waits for now. */
 static struct wait_need
 request_advance(struct sim_rank *me, struct collsim_request *req)
@@ -613,10 +970,18 @@ request_advance(struct sim_rank *me, struct collsim_request *req)
         return done;
     struct sim_msg *msg = req->msg;
     if (req->kind == REQ_SEND) {
-        /* rendezvous: complete once the data has been received */
+        /* rendezvous: the data leaves once the receiver's clear-to-send has arrived, and the
+         * send completes once the data has been received */
         if (msg->data_arrived) {
             request_finish(req);
             return done;
+        }
+        if (!msg->cts_arrived) {
+            if (msg->cts == NULL || !msg->cts->announced)
+                return arrivals;
+            if (msg->cts->inbox == NULL)
+                inbox_fetch_all(me);
+            return need_transfer(msg->cts->inbox->comm, WAIT_INBOX, msg->cts->inbox);
         }
         return need_transfer(req->put, WAIT_PUT, req);
     }
@@ -628,13 +993,7 @@ request_advance(struct sim_rank *me, struct collsim_request *req)
         return need_transfer(msg->inbox->comm, WAIT_INBOX, msg->inbox);
     }
     if (!msg->eager && !msg->data_arrived) {
-        if (msg->rv_get == NULL) {
-            sg_mailbox_t mbox = msg->rv_mbox;
-            msg->rv_mbox = NULL;
-            msg->rv_get = sg_mailbox_get_async(mbox, &msg->rv_payload);
-            sim_after_yield();
-            rv_mailbox_release(mbox);
-        }
+        rendezvous_respond(me, msg); /* matched, its envelope here: clear the sender */
         return need_transfer(msg->rv_get, WAIT_RV_GET, msg);
     }
     request_finish(req);
@@ -699,9 +1058,12 @@ progress_rescan(struct collsim_request **reqs, int n, enum wait_mode mode, gbool
         if (active == 0 || (mode == WAIT_ALL ? done == active : done > 0))
             break;
         if (!blocking) {
-            /* a polling loop must still let my queued sends leave */
-            if (me->in_flight != NULL && !g_queue_is_empty(&me->send_queue))
-                wait_set_add(&set, me->in_flight, WAIT_INJECTION, me);
+            /* a polling loop answers the handshakes that have arrived, as a blocking wait does */
+            for (GList *l = me->handshake_gets.head; l != NULL && me->handshakes > 0; l = l->next) {
+                struct sim_inbox_get *get = l->data;
+                if (get->comm != NULL)
+                    wait_set_add(&set, get->comm, WAIT_INBOX, get);
+            }
             wait_set_test(&set);
             done = 0;
             for (int i = 0; i < n; i++)
@@ -709,21 +1071,11 @@ progress_rescan(struct collsim_request **reqs, int n, enum wait_mode mode, gbool
                     done++;
             break;
         }
-        if (need_arrivals) {
-            inbox_ensure_pending(me);
-            for (GList *l = me->pending_gets.head; l != NULL; l = l->next) {
-                struct sim_inbox_get *get = l->data;
-                wait_set_add(&set, get->comm, WAIT_INBOX, get);
-            }
-        }
+        listen_inbox(me, &set, need_arrivals);
         /* issuing gets let other ranks run: if one of them matched or queued a message for
          * us meanwhile, what we wait for may have changed; look at the requests again */
         if (me->generation != generation)
             continue;
-        if (me->generation != generation)
-            continue;
-        if (me->in_flight != NULL)
-            wait_set_add(&set, me->in_flight, WAIT_INJECTION, me);
         me->blocked_in = call;
         me->blocked_nreqs = 0;
         for (int i = 0; i < n && me->blocked_nreqs < SIM_BLOCKED_REQS_SHOWN; i++)
@@ -899,6 +1251,39 @@ wait_set_append(struct wait_set *set, sg_comm_t comm, enum wait_kind kind, gpoin
     g_ptr_array_add(set->what, what);
 }
 
+/*
+ * What a blocking wait listens to besides its requests' own transfers: with `arrivals` (a
+ * request waits for a message not yet announced) or while a rendezvous handshake is owed or
+ * awaited, a pending get for the next arrival; with handshakes, also every fetched get that
+ * carries one, so that the rank answers envelopes and starts data whatever it waits for. Gets
+ * already in the set are not added twice.
+ */
+static void
+listen_inbox(struct sim_rank *me, struct wait_set *set, gboolean arrivals)
+{
+    if (!arrivals && me->handshakes <= 0)
+        return;
+    inbox_ensure_pending(me);
+    for (GList *l = me->pending_gets.head; l != NULL; l = l->next) {
+        struct sim_inbox_get *get = l->data;
+        wait_set_append(set, get->comm, WAIT_INBOX, get);
+    }
+    if (me->handshakes <= 0 || g_queue_is_empty(&me->handshake_gets))
+        return;
+    guint present = set->comms->len;
+    for (guint i = 0; i < present; i++)
+        if (g_array_index(set->kinds, enum wait_kind, i) == WAIT_INBOX)
+            ((struct sim_inbox_get *)set->what->pdata[i])->listed = TRUE;
+    for (GList *l = me->handshake_gets.head; l != NULL; l = l->next) {
+        struct sim_inbox_get *get = l->data;
+        if (!get->listed && get->comm != NULL)
+            wait_set_append(set, get->comm, WAIT_INBOX, get);
+    }
+    for (guint i = 0; i < present; i++)
+        if (g_array_index(set->kinds, enum wait_kind, i) == WAIT_INBOX)
+            ((struct sim_inbox_get *)set->what->pdata[i])->listed = FALSE;
+}
+
 static void
 wait_set_truncate(struct wait_set *set, guint len)
 {
@@ -1025,21 +1410,13 @@ progress_wait(struct collsim_request **reqs, int n, enum wait_mode mode, gboolea
             break;
         struct wait_set *set = &wait->set;
         guint requested = set->comms->len;
-        if (wait->awaiting_arrivals > 0) {
-            inbox_ensure_pending(me);
-            for (GList *l = me->pending_gets.head; l != NULL; l = l->next) {
-                struct sim_inbox_get *get = l->data;
-                wait_set_append(set, get->comm, WAIT_INBOX, get);
-            }
-        }
+        listen_inbox(me, set, wait->awaiting_arrivals > 0);
         /* issuing gets let other ranks run: if one of them matched or queued a message for
          * us meanwhile, what we wait for may have changed; look at the requests again */
         if (me->generation != generation) {
             wait_set_truncate(set, requested);
             continue;
         }
-        if (me->in_flight != NULL)
-            wait_set_append(set, me->in_flight, WAIT_INJECTION, me);
         me->blocked_in = call;
         me->blocked_nreqs = 0;
         for (int i = open_find(wait->open, 0); i < n && me->blocked_nreqs < SIM_BLOCKED_REQS_SHOWN;
@@ -1518,20 +1895,16 @@ probe_status(const struct sim_msg *msg, MPI_Status *status)
     status->collsim_cancelled = 0;
 }
 
-/* Block until one of my inbox gets finishes, letting my queued sends leave meanwhile. */
+/* Block until one of my inbox gets finishes. */
 static void
 block_on_get(struct sim_rank *me, struct sim_inbox_get *get, const char *call)
 {
     me->blocked_in = call;
     me->blocked_nreqs = 0;
-    while (get->comm != NULL) {
-        sg_comm_t set[2] = {get->comm, me->in_flight};
-        ssize_t index = sg_comm_wait_any(set, me->in_flight != NULL ? 2 : 1);
+    if (get->comm != NULL) {
+        sg_comm_wait(get->comm);
         sim_after_yield();
-        if (index == 0)
-            inbox_get_finished(get);
-        else
-            injection_done(me);
+        inbox_get_finished(get);
     }
     me->blocked_in = NULL;
 }
@@ -1640,26 +2013,27 @@ sim_p2p_rank_start(struct sim_rank *rank)
     g_queue_init(&rank->unexpected);
     g_queue_init(&rank->inbox_unfetched);
     g_queue_init(&rank->pending_gets);
-    g_queue_init(&rank->send_queue);
-    rank->in_flight = NULL;
+    g_queue_init(&rank->unreaped);
+    rank->handshakes = 0;
+    g_queue_init(&rank->handshake_gets);
+    struct sim_port *ports = host_ports(rank->host);
+    rank->nic = &ports[0];
+    rank->shm = &ports[1];
     rank->wait = NULL;
 }
 
 void
 sim_p2p_drain_port(struct sim_rank *rank)
 {
-    while (rank->in_flight != NULL) {
-        sg_comm_wait(rank->in_flight);
-        sim_after_yield();
-        injection_done(rank);
-    }
+    reap_sent(rank, TRUE);
 }
 
 /* Release what a rank still holds when it returns from main. */
 void
 sim_p2p_rank_finish(struct sim_rank *rank)
 {
-    /* my last messages may still be queued or on the wire: let them all leave and land */
+    /* my last messages may still be queued or on the wire: let them all leave and land (a
+     * transfer still running when its sender's actor ends would be cancelled) */
     sim_p2p_drain_port(rank);
     struct sim_inbox_get *get;
     while ((get = g_queue_pop_head(&rank->pending_gets)) != NULL) {

@@ -33,7 +33,8 @@ struct run_point {
     gchar *platform;            /* platform file; NULL = the generated cluster of nranks hosts */
     enum sim_placement placement;
     gboolean oversubscribe;
-    gchar *network_model;       /* SimGrid network/model (e.g. "LV08", "CM02"); NULL = default */
+    const struct model_network *network; /* the preset (static table): links, SimGrid model */
+    gchar *network_model;       /* SimGrid network/model overriding the preset's, or NULL */
     struct model_transport transport;
     int nranks;
 

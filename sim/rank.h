@@ -16,6 +16,7 @@
 #include "engine.h"
 
 struct sim_wait;
+struct sim_port;
 
 /* How many of a blocked rank's requests a deadlock report names. */
 #define SIM_BLOCKED_REQS_SHOWN 4
@@ -34,8 +35,12 @@ struct sim_rank {
     GQueue unexpected;            /* struct sim_msg * */
     GQueue inbox_unfetched;       /* struct sim_msg * put into the inbox, no get issued yet */
     GQueue pending_gets;          /* struct sim_inbox_get * issued, no message paired yet */
-    GQueue send_queue;            /* struct sim_msg * waiting for the port, oldest first */
-    sg_comm_t in_flight;          /* my inbox transfer on the wire, or NULL */
+    struct sim_port *nic;         /* my host's network interface (shared by its ranks) */
+    struct sim_port *shm;         /* my host's memory bus, for messages inside the node */
+    GQueue unreaped;              /* struct sim_msg * I sent, whose inbox transfer I still hold */
+    int handshakes;               /* rendezvous steps I owe or await: while > 0, every blocking
+                                     wait also listens to my inbox (p2p.c) */
+    GQueue handshake_gets;        /* struct sim_inbox_get * carrying a handshake, not arrived */
     guint64 generation;           /* bumped whenever another rank changes these queues */
     struct sim_wait *wait;        /* the blocking wait this rank is in, kept for reuse (p2p.c) */
 
@@ -62,12 +67,13 @@ void sim_after_yield(void);
 /* End the whole simulation now with `exit_code`, flushing what was written. */
 void sim_engine_abort(int exit_code) G_GNUC_NORETURN;
 
-/* Transport hooks used by the engine. */
+/* Transport hooks used by the engine. sim_p2p_start() creates the transport's own actor (the
+ * NIC scheduler) on `host`, before the simulation runs. */
+void sim_p2p_start(sg_host_t host);
 void sim_p2p_rank_start(struct sim_rank *rank);
 void sim_p2p_rank_finish(struct sim_rank *rank);
-/* Block the calling rank until every message it sent has left its port and landed: its
- * eager messages leave one after another, and only the rank itself launches the next one, so
- * a rank about to wait outside MPI (the benchmark's barrier) must let them all go first. */
+/* Block the calling rank until every message it sent has left its NIC and landed, so that a
+ * rank about to wait outside MPI (the benchmark's barrier) leaves nothing in flight. */
 void sim_p2p_drain_port(struct sim_rank *rank);
 /* One line per blocked rank explaining what it waits for. */
 void sim_p2p_describe_blocked(const struct sim_rank *rank, GString *out);

@@ -30,8 +30,9 @@ G_DEFINE_QUARK(collsim-scenario-error-quark, scenario_error)
 #define SWEEP_VALUES_MAX 100000
 #define SWEEP_POINTS_MAX 1000000
 
-#define DEFAULT_PLATFORM "platforms/cluster.xml"
 #define GENERATED_PLATFORM "generated"
+/* the cluster generated from the network preset, one host per rank */
+#define DEFAULT_PLATFORM GENERATED_PLATFORM
 #define DEFAULT_REDUCTION_DATATYPE "double"
 #define DEFAULT_MOVEMENT_DATATYPE "byte"
 #define DEFAULT_OP "sum"
@@ -52,10 +53,12 @@ static const struct key_spec key_specs[] = {
     {"platform", "file", "a SimGrid platform file, or " GENERATED_PLATFORM},
     {"platform", "placement", "block or cyclic"},
     {"platform", "oversubscribe", "true or false"},
+    {"platform", "network", "a network preset (collsim list networks): ib-edr, ib-hdr, ..."},
     {"platform", "network_model", "LV08, CM02, SMPI, IB or Constant"},
     {"platform", "eager_threshold", "bytes, with an optional unit: 65536, 64KiB"},
     {"platform", "send_overhead", "seconds >= 0, with an optional unit s, ms, us or ns: 1.5us"},
     {"platform", "recv_overhead", "seconds >= 0, with an optional unit s, ms, us or ns: 1.5us"},
+    {"platform", "gap", "seconds >= 0 between two message starts of one NIC: 5ns"},
     {"run", "ranks", "counts >= 1 and ranges A..B*K (K >= 2) or A..B+K (K >= 1): 2,3,4..64*2"},
     {"run", "collectives", "collective names, e.g. bcast, reduce, allreduce, or all"},
     {"run", "algorithms",
@@ -488,8 +491,8 @@ get_size(struct loader *ld, const char *group, const char *key, guint64 max, gui
 }
 
 /* Seconds: a non-negative decimal number, optionally followed by s, ms, us or ns. */
-static gboolean
-parse_seconds(const char *text, double *seconds)
+gboolean
+scenario_parse_seconds(const char *text, double *seconds)
 {
     static const struct {
         const char *name;
@@ -519,7 +522,7 @@ get_seconds(struct loader *ld, const char *group, const char *key, double *out)
     g_autofree gchar *text = NULL;
     if (!get_text(ld, group, key, FALSE, &text))
         return FALSE;
-    if (text != NULL && !parse_seconds(text, out))
+    if (text != NULL && !scenario_parse_seconds(text, out))
         return fail_value(ld, group, key, "'%s' is not a duration", text);
     return TRUE;
 }
@@ -745,6 +748,7 @@ struct settings {
     gchar *platform;            /* resolved, or NULL for the generated cluster */
     enum sim_placement placement;
     gboolean oversubscribe;
+    const struct model_network *network;
     gchar *network_model;
     struct model_transport transport;
 
@@ -854,7 +858,17 @@ read_scenario_group(struct loader *ld, struct settings *s)
 static gboolean
 read_platform_group(struct loader *ld, struct settings *s)
 {
-    g_autofree gchar *file = NULL, *placement = NULL;
+    g_autofree gchar *file = NULL, *placement = NULL, *network = NULL;
+    if (!get_text(ld, "platform", "network", FALSE, &network))
+        return FALSE;
+    if (network != NULL) {
+        s->network = model_network_find(network);
+        if (s->network == NULL)
+            return fail_value(ld, "platform", "network", "unknown network preset '%s' (presets: %s)",
+                              network, model_network_names());
+        /* the preset first: the overhead, gap and threshold keys below refine it */
+        model_network_apply(s->network, &s->transport);
+    }
     if (!get_text(ld, "platform", "file", FALSE, &file) ||
         !get_text(ld, "platform", "placement", FALSE, &placement) ||
         !get_bool(ld, "platform", "oversubscribe", &s->oversubscribe) ||
@@ -874,7 +888,8 @@ read_platform_group(struct loader *ld, struct settings *s)
     guint64 eager = s->transport.eager_threshold;
     if (!get_size(ld, "platform", "eager_threshold", G_MAXSIZE, &eager) ||
         !get_seconds(ld, "platform", "send_overhead", &s->transport.send_overhead) ||
-        !get_seconds(ld, "platform", "recv_overhead", &s->transport.recv_overhead))
+        !get_seconds(ld, "platform", "recv_overhead", &s->transport.recv_overhead) ||
+        !get_seconds(ld, "platform", "gap", &s->transport.gap))
         return FALSE;
     s->transport.eager_threshold = (gsize)eager;
 
@@ -1256,6 +1271,7 @@ new_point(const struct settings *s, guint index, int nranks)
     p->oversubscribe = s->oversubscribe;
     p->network_model = g_strdup(s->network_model);
     p->transport = s->transport;
+    p->network = s->network;
     p->nranks = nranks;
     p->commutative = s->commutative;
     p->root = s->root;
@@ -1398,6 +1414,7 @@ build_scenario(struct loader *ld, const char *const *overrides)
 
     struct settings s = {.commutative = TRUE, .check = TRUE, .iterations = 1};
     model_transport_defaults(&s.transport);
+    s.network = model_network_default();
     struct scenario *scenario = NULL;
     GPtrArray *points = g_ptr_array_new_with_free_func((GDestroyNotify)run_point_free);
     if (!read_scenario_group(ld, &s) || !read_platform_group(ld, &s) || !read_run_group(ld, &s) ||

@@ -49,6 +49,9 @@ void scenario_free(struct scenario *scenario);
  */
 gboolean scenario_parse_size(const char *text, guint64 *bytes);
 
+/* A duration: a finite number >= 0, then optionally a unit s, ms, us or ns ("1.5us"). */
+gboolean scenario_parse_seconds(const char *text, double *seconds);
+
 /*
  * Rank counts: a comma-separated list of counts >= 1 and ranges, geometric `A..B*K` (A, A*K,
  * ... up to B; K >= 2) or arithmetic `A..B+K` (K >= 1; `A..B` is `A..B+1`). Values seen before

@@ -249,13 +249,15 @@ START_TEST(test_bench_linear_bcast_counts_messages_and_bytes)
 END_TEST
 
 /*
- * Binomial bcast at 8 ranks on the generated cluster under CM02: three rounds of one eager
- * message each on the critical path, α = 2 x 1 us, β = 1 / 12.5 GB/s. The point's prediction
- * is model_predict's COLLSIM formula with exactly these α, β (the route between ranks 0 and 1)
- * and the bcast's n; it must equal the simulated time. While model_predict's COLLSIM mode
- * still lets a rank's back-to-back eager messages share its link (instead of collsim's one
- * port), the formula itself differs from the simulation: then the test checks the simulation
- * against the hand-derived time and the plumbing against the formula, and says so.
+ * Binomial bcast at 8 ranks on the cluster generated for the `cm02` preset (α = 2 x 1 us,
+ * β = 1 / 12.5 GB/s, no overheads, no gap). The root sends to the subtrees of 4, 2 and 1
+ * ranks in that order, back to back: its NIC starts them nβ apart, so they land at α + nβ,
+ * α + 2nβ, α + 3nβ. The subtree of 4 forwards at α + nβ to its subtrees of 2 and 1, and so
+ * on: the deepest path, three hops of α + nβ, lands at 3(α + nβ), after every other rank
+ * (the root's last message: α + 3nβ; the second subtree's forward: 2α + 3nβ). The point's
+ * prediction is model_predict's COLLSIM formula with exactly these α, β (the route between
+ * ranks 0 and 1) and the bcast's n; when that formula equals the hand-derived time, the
+ * simulation must equal both.
  */
 START_TEST(test_bench_binomial_bcast_time_equals_prediction_under_cm02)
 {
@@ -263,7 +265,8 @@ START_TEST(test_bench_binomial_bcast_time_equals_prediction_under_cm02)
     point->bytes = 8192;
     point->root = 0;
     point->algorithm = g_strdup("binomial");
-    point->network_model = g_strdup("CM02");
+    point->network = model_network_find("cm02");
+    model_network_apply(point->network, &point->transport);
     struct point_result result = {0};
     bench_run_point(point, &result);
     ck_assert_int_eq(result.exit_code, 0);
@@ -273,7 +276,7 @@ START_TEST(test_bench_binomial_bcast_time_equals_prediction_under_cm02)
     double alpha = 2e-6, beta = 1 / 12.5e9, n = 8192;
     double one_port = 3 * (alpha + n * beta);
     ck_assert_msg(fabs(result.time_max - one_port) <= 1e-9 * one_port,
-                  "simulated %.12g s, one-port rounds %.12g s", result.time_max, one_port);
+                  "simulated %.12g s, three hops %.12g s", result.time_max, one_port);
 
     struct model_predict_params mp;
     model_predict_params_init(&mp);

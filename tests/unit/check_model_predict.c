@@ -28,6 +28,9 @@ params(enum model_predict_mode mode, int ranks, double bytes)
     p.alpha = A;
     p.beta = B;
     p.gamma = G;
+    /* the cases below were derived with SimGrid's TCP cross traffic on and SMPI's threshold */
+    p.crosstraffic = MODEL_PREDICT_CROSSTRAFFIC;
+    p.eager_threshold = MODEL_PREDICT_EAGER_THRESHOLD;
     return p;
 }
 
@@ -106,11 +109,16 @@ START_TEST(test_model_predict_defaults_are_collsims)
     struct model_predict_params p;
     model_predict_params_init(&p);
     ck_assert_int_eq(p.mode, MODEL_PREDICT_COLLSIM);
-    ck_assert_time(p.alpha, 2.602e-5);
-    ck_assert_time(p.beta, 8.247422680412371e-11);
+    /* the default preset, ib-edr: CM02, two links of 0.3 us and 12.5 GB/s, 16 KiB, no TCP
+     * cross traffic; no overheads until the caller sets the run's */
+    ck_assert_time(p.alpha, 6e-7);
+    ck_assert_time(p.beta, 8e-11);
     ck_assert_time(p.gamma, 1.25e-11);
-    ck_assert_time(p.eager_threshold, 65536);
-    ck_assert_time(p.crosstraffic, 0.05);
+    ck_assert_time(p.eager_threshold, 16384);
+    ck_assert_time(p.crosstraffic, 0);
+    ck_assert_time(p.send_overhead, 0);
+    ck_assert_time(p.recv_overhead, 0);
+    ck_assert_time(p.gap, 0);
     /* the registry's defaults (SEG_DEFAULT and the k-nomial radix) */
     ck_assert_time(p.segment_bytes, 65536);
     ck_assert_int_eq(p.radix, 4);
@@ -136,13 +144,13 @@ START_TEST(test_model_predict_reduce_binomial_pof2)
     ck_assert_time(predict("reduce", "binomial", &p), 6.3e-6);
     p.mode = MODEL_PREDICT_COLLSIM;
     ck_assert_time(predict("reduce", "binomial", &p), 6.3e-6);
-    /* rendezvous (threshold 500 < 1000): 3·(2α + (n+1)β + nγ) = 3·(2e-6 + 1.001e-6 + 1e-7)
-     * = 3·3.101e-6 = 9.303e-6 */
+    /* rendezvous (threshold 500 < 1000): envelope, clear-to-send and data, 3α + (n+2)β, then
+     * nγ, three times: 3·(3e-6 + 1.002e-6 + 1e-7) = 3·4.102e-6 = 1.2306e-5 */
     p.eager_threshold = 500;
-    ck_assert_time(predict("reduce", "binomial", &p), 9.303e-6);
+    ck_assert_time(predict("reduce", "binomial", &p), 1.2306e-5);
     /* the root does not matter */
     p.root = 5;
-    ck_assert_time(predict("reduce", "binomial", &p), 9.303e-6);
+    ck_assert_time(predict("reduce", "binomial", &p), 1.2306e-5);
 }
 END_TEST
 
@@ -181,13 +189,14 @@ START_TEST(test_model_predict_reduce_linear_eager_fan_in)
     /* p = 5, n = 1000. TEXTBOOK: 4·(α + nβ + nγ) = 8.4e-6. COLLSIM eager: the 4 messages
      * share the root's link and arrive together at α + 4nβ = 5e-6, then 4 reductions:
      * 5e-6 + 4e-7 = 5.4e-6. Rendezvous (threshold 500): envelopes at α + 4β = 1.004e-6, then
-     * one transfer per receive: 1.004e-6 + 4·(1e-6 + 1e-6 + 1e-7) = 9.404e-6 */
+     * per receive in turn a clear-to-send (α + β), the data (α + nβ) and nγ:
+     * 1.004e-6 + 4·(2e-6 + 1.001e-6 + 1e-7) = 1.3408e-5 */
     struct model_predict_params p = params(MODEL_PREDICT_TEXTBOOK, 5, 1000);
     ck_assert_time(predict("reduce", "linear", &p), 8.4e-6);
     p.mode = MODEL_PREDICT_COLLSIM;
     ck_assert_time(predict("reduce", "linear", &p), 5.4e-6);
     p.eager_threshold = 500;
-    ck_assert_time(predict("reduce", "linear", &p), 9.404e-6);
+    ck_assert_time(predict("reduce", "linear", &p), 1.3408e-5);
 }
 END_TEST
 
@@ -229,85 +238,128 @@ START_TEST(test_model_predict_reduce_in_order_binary)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- overheads */
+
+START_TEST(test_model_predict_overheads_fold_into_alpha)
+{
+    /* p = 8, n = 1000, o_s = 0.3e-6, o_r = 0.7e-6: a binomial bcast's critical path is
+     * 0 -> 4 -> 6 -> 7, three messages each paying o_s + α + nβ + o_r = 3e-6: 9e-6 (eager,
+     * no fan-out on that path besides the root's first message) */
+    struct model_predict_params p = params(MODEL_PREDICT_COLLSIM, 8, 1000);
+    p.send_overhead = 0.3e-6;
+    p.recv_overhead = 0.7e-6;
+    ck_assert_time(predict("bcast", "binomial", &p), 9e-6);
+    /* a rendezvous message pays each overhead once, the latency three times: p = 2,
+     * threshold 500: o_s + 3α + (n+2)β + o_r = 0.3 + 3 + 1.002 + 0.7 = 5.002e-6 */
+    struct model_predict_params two = p;
+    two.ranks = 2;
+    two.eager_threshold = 500;
+    ck_assert_time(predict("bcast", "binomial", &two), 5.002e-6);
+    /* the folding is an approximation: never claimed exact, with overheads or a gap */
+    ck_assert(!model_predict_exact("bcast", "binomial", &p));
+    p.send_overhead = p.recv_overhead = 0;
+    ck_assert(model_predict_exact("bcast", "binomial", &p));
+    p.gap = 1e-9;
+    ck_assert(!model_predict_exact("bcast", "binomial", &p));
+    /* TEXTBOOK ignores them */
+    p = params(MODEL_PREDICT_TEXTBOOK, 8, 1000);
+    p.send_overhead = 1;
+    ck_assert_time(predict("bcast", "binomial", &p), 6e-6);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- bcast */
 
 START_TEST(test_model_predict_bcast_binomial_modes)
 {
     /* p = 8, n = 1000. TEXTBOOK: 3(α + nβ) = 6e-6 */
     struct model_predict_params p = params(MODEL_PREDICT_TEXTBOOK, 8, 1000);
+    p.crosstraffic = 0; /* the NIC's spacing is then exactly nβ */
     ck_assert_time(predict("bcast", "binomial", &p), 6e-6);
-    /* COLLSIM eager, one port: the root's 3 messages leave one after the other, 3(α + nβ) to
-     * rank 1, as to rank 7 through 4 and 6: 6e-6 */
+    /* COLLSIM eager: the root's NIC sends to 4, 2, 1 back to back, landing at α + nβ,
+     * α + 2nβ, α + 3nβ (2, 3, 4e-6); rank 4 sends to 6 and 5 (4, 5e-6), rank 6 to 7 (6e-6),
+     * rank 2 to 3 (5e-6): 6e-6 */
     p.mode = MODEL_PREDICT_COLLSIM;
     ck_assert_time(predict("bcast", "binomial", &p), 6e-6);
-    /* rendezvous: blocking sends, 3 in turn: 3(2α + (n+1)β) = 3·3.001e-6 = 9.003e-6 */
+    /* rendezvous: blocking sends of 3α + (n+2)β = 4.002e-6 each: rank 1 gets the root's
+     * third at 1.2006e-5, as rank 7 at the end of 0 -> 4 -> 6 -> 7 */
     p.eager_threshold = 500;
-    ck_assert_time(predict("bcast", "binomial", &p), 9.003e-6);
-    /* p = 5, TEXTBOOK: ⌈lg 5⌉ = 3 sends from the root: 6e-6. COLLSIM eager: the root sends to
-     * 4, 2, 1 in turn (rank 1 at 6e-6), rank 2 (at 4e-6) then to 3: 6e-6 */
+    ck_assert_time(predict("bcast", "binomial", &p), 1.2006e-5);
+    /* p = 5, TEXTBOOK: ⌈lg 5⌉ = 3 sends from the root: 6e-6. COLLSIM eager: the root's NIC
+     * sends to 4, 2, 1 (2, 3, 4e-6), rank 2 then to 3 (5e-6): 5e-6 */
     p = params(MODEL_PREDICT_TEXTBOOK, 5, 1000);
+    p.crosstraffic = 0;
     ck_assert_time(predict("bcast", "binomial", &p), 6e-6);
     p.mode = MODEL_PREDICT_COLLSIM;
-    ck_assert_time(predict("bcast", "binomial", &p), 6e-6);
+    ck_assert_time(predict("bcast", "binomial", &p), 5e-6);
 }
 END_TEST
 
 START_TEST(test_model_predict_bcast_knomial)
 {
     /* p = 16, radix 4, n = 1000. TEXTBOOK: (k-1)·log_k p = 3·2 = 6 sends: 12e-6.
-     * COLLSIM eager, one port: the root's 6 messages leave in turn (4, 8, 12, then 1, 2, 3:
-     * rank 3 at 12e-6); rank 12 has it at 6e-6 and serves 13, 14, 15 by 12e-6: 12e-6 */
+     * COLLSIM eager: the root's NIC sends to 4, 8, 12, 1, 2, 3 back to back, landing at
+     * 2, 3, 4, 5, 6, 7e-6; rank 12 (4e-6) serves 13, 14, 15 by 8e-6, ranks 4 and 8 earlier:
+     * 8e-6 */
     struct model_predict_params p = params(MODEL_PREDICT_TEXTBOOK, 16, 1000);
+    p.crosstraffic = 0; /* the NIC's spacing is then exactly nβ */
     p.radix = 4;
     ck_assert_time(predict("bcast", "knomial", &p), 12e-6);
     p.mode = MODEL_PREDICT_COLLSIM;
-    ck_assert_time(predict("bcast", "knomial", &p), 12e-6);
-    /* radix 2 is the binomial tree: 4(α + nβ) = 8e-6 at p = 16 */
+    ck_assert_time(predict("bcast", "knomial", &p), 8e-6);
+    /* radix 2 is the binomial tree: the root lands 8, 4, 2, 1 at 2 … 5e-6, rank 8 lands 12,
+     * 10, 9 at 4 … 6e-6, rank 12 lands 14 at 6e-6, rank 14 lands 15 at 8e-6: 8e-6 */
     p.radix = 2;
     ck_assert_time(predict("bcast", "knomial", &p), 8e-6);
     ck_assert_time(predict("bcast", "binomial", &p), 8e-6);
-    /* rendezvous (threshold 500): every message 2α + (n+1)β = 3.001e-6, blocking; radix 4:
+    /* rendezvous (threshold 500): every message 3α + (n+2)β = 4.002e-6, blocking; radix 4:
      * rank 3 is the root's 6th message, rank 15 the 3rd message of rank 12, itself the
-     * root's 3rd: 6·3.001e-6 = 1.8006e-5 */
+     * root's 3rd: 6·4.002e-6 = 2.4012e-5 */
     p.radix = 4;
     p.eager_threshold = 500;
-    ck_assert_time(predict("bcast", "knomial", &p), 1.8006e-5);
+    ck_assert_time(predict("bcast", "knomial", &p), 2.4012e-5);
 }
 END_TEST
 
 START_TEST(test_model_predict_bcast_linear_one_port)
 {
-    /* p = 5, n = 1000. TEXTBOOK 4(α + nβ) = 8e-6; COLLSIM eager, one port: the same, 8e-6;
-     * COLLSIM rendezvous 4(2α + (n+1)β) = 1.2004e-5 */
+    /* p = 5, n = 1000. TEXTBOOK 4(α + nβ) = 8e-6; COLLSIM eager: the NIC sends the 4 back to
+     * back, the last landing at α + 4nβ = 5e-6; COLLSIM rendezvous: blocking sends of
+     * 3α + (n+2)β each, 4·4.002e-6 = 1.6008e-5 */
     struct model_predict_params p = params(MODEL_PREDICT_TEXTBOOK, 5, 1000);
+    p.crosstraffic = 0; /* the NIC's spacing is then exactly nβ */
     ck_assert_time(predict("bcast", "linear", &p), 8e-6);
     p.mode = MODEL_PREDICT_COLLSIM;
-    ck_assert_time(predict("bcast", "linear", &p), 8e-6);
+    ck_assert_time(predict("bcast", "linear", &p), 5e-6);
     p.eager_threshold = 500;
-    ck_assert_time(predict("bcast", "linear", &p), 1.2004e-5);
+    ck_assert_time(predict("bcast", "linear", &p), 1.6008e-5);
 }
 END_TEST
 
 START_TEST(test_model_predict_pipeline_chain_matches_simulation)
 {
-    /* CM02 default cluster (α = 2e-6, β = 8e-11), p = 4, n = 800000 in 10 segments of 80000
-     * (rendezvous). m = 2α + 80001β = 1.040008e-5, d = α + 80000β = 8.4e-6:
-     * 3m + 9(m + d) = 3.120024e-5 + 1.6920072e-4 = 2.0040096e-4 (the simulator: 2.00400996e-4,
-     * the difference being the envelopes' cross traffic) */
+    /* α = 2e-6, β = 8e-11, p = 4, n = 800000 in 10 segments of 80000 (rendezvous): every
+     * hop of a segment is a blocking send of m = 3α + 80002β = 1.240016e-5, and a rank answers
+     * the next segment's envelope while it forwards the previous one (the receive is posted):
+     * a pipeline of (hops + S - 1) = 12 stages of m: 1.4880192e-4 */
     struct model_predict_params p = params(MODEL_PREDICT_COLLSIM, 4, 800000);
+    p.crosstraffic = 0; /* the NIC's spacing is then exactly nβ */
     p.alpha = 2e-6;
     p.beta = 8e-11;
     p.segment_bytes = 80000;
-    ck_assert_time(predict("bcast", "pipeline_chain", &p), 2.0040096e-4);
-    /* eager segments of 8000, one port: a segment per message time m = α + sβ = 2.64e-6;
-     * p = 3, n = 16000: (p + S - 3)m + m = 3m = 7.92e-6, as TEXTBOOK */
+    ck_assert_time(predict("bcast", "pipeline_chain", &p), 1.4880192e-4);
+    /* eager segments of 8000 (sβ = 0.64e-6, α + sβ = 2.64e-6), p = 3, n = 16000: the root's
+     * NIC lands segments 0 and 1 at rank 1 at 2.64 and 3.28e-6; rank 1 forwards 0 at 2.64
+     * (lands 5.28e-6) and 1 at 3.28 (its NIC free then): 5.92e-6 */
     p.ranks = 3;
     p.bytes = 16000;
     p.segment_bytes = 8000;
-    ck_assert_time(predict("bcast", "pipeline_chain", &p), 7.92e-6);
-    /* n = 20000: a last segment of 4000 (m' = 2.32e-6): 3m + m' = 1.024e-5 */
+    ck_assert_time(predict("bcast", "pipeline_chain", &p), 5.92e-6);
+    /* n = 20000: a third segment of 4000 (0.32e-6) leaves the root at 1.28, lands at 3.6e-6;
+     * rank 1's NIC is busy with segment 1 until 3.92e-6: it lands at 3.92 + 2 + 0.32 =
+     * 6.24e-6 */
     p.bytes = 20000;
-    ck_assert_time(predict("bcast", "pipeline_chain", &p), 1.024e-5);
+    ck_assert_time(predict("bcast", "pipeline_chain", &p), 6.24e-6);
     p.bytes = 16000;
     /* TEXTBOOK, same: (p + S - 2)(α + sβ) = 3·(2e-6 + 6.4e-7) = 7.92e-6 */
     p.mode = MODEL_PREDICT_TEXTBOOK;
@@ -350,7 +402,8 @@ START_TEST(test_model_predict_barriers)
     /* dissemination p = 5: ⌈lg 5⌉ = 3 rounds: 3α; COLLSIM 3(α + 1.05β) = 3.00315e-6 */
     ck_assert_time(predict("barrier", "dissemination", &p), 3e-6);
     /* linear: 2(p-1)α = 8e-6; COLLSIM: the 4 one-byte messages arrive together at α + 4β,
-     * the releases leave one at a time, 4(α + β): 5α + 8β = 5.008e-6 */
+     * the releases leave back to back through the NIC, the last landing α + 4β later:
+     * 2α + 8β = 2.008e-6 */
     ck_assert_time(predict("barrier", "linear", &p), 8e-6);
     /* recursive doubling p = 6: ⌊lg 6⌋ = 2 exchanges + 2 messages = 4α; p = 8: 3α */
     p.ranks = 6;
@@ -363,8 +416,10 @@ START_TEST(test_model_predict_barriers)
     ck_assert_time(predict("barrier", "double_ring", &p), 16e-6);
     p.mode = MODEL_PREDICT_COLLSIM;
     p.ranks = 5;
+    p.crosstraffic = MODEL_PREDICT_CROSSTRAFFIC;
     ck_assert_time(predict("barrier", "dissemination", &p), 3.00315e-6);
-    ck_assert_time(predict("barrier", "linear", &p), 5.008e-6);
+    p.crosstraffic = 0;
+    ck_assert_time(predict("barrier", "linear", &p), 2.008e-6);
 }
 END_TEST
 
@@ -512,10 +567,10 @@ START_TEST(test_model_predict_large_scale_is_fast)
         double t = predict(e[i].collective, e[i].algorithm, &p);
         ck_assert(isfinite(t) && t > 0);
     }
-    /* reduce binomial at p = 2^20, n = 1 MiB, rendezvous: 20(2α + (n+1)β + nγ) */
+    /* reduce binomial at p = 2^20, n = 1 MiB, rendezvous: 20(3α + (n+2)β + nγ) */
     p.ranks = 1 << 20;
     double n = 1 << 20;
-    ck_assert_time(predict("reduce", "binomial", &p), 20 * (2 * A + (n + 1) * B + n * G));
+    ck_assert_time(predict("reduce", "binomial", &p), 20 * (3 * A + (n + 2) * B + n * G));
 }
 END_TEST
 
@@ -536,6 +591,7 @@ model_predict_suite(void)
     tcase_add_test(tc, test_model_predict_rabenseifner_table);
     tcase_add_test(tc, test_model_predict_reduce_in_order_binary);
     tcase_add_test(tc, test_model_predict_bcast_binomial_modes);
+    tcase_add_test(tc, test_model_predict_overheads_fold_into_alpha);
     tcase_add_test(tc, test_model_predict_bcast_knomial);
     tcase_add_test(tc, test_model_predict_bcast_linear_one_port);
     tcase_add_test(tc, test_model_predict_pipeline_chain_matches_simulation);

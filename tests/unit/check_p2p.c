@@ -71,6 +71,11 @@ run_pingpong(int bytes, const char *network_model)
     config.nranks = 2;
     config.platform_file = platform;
     config.simgrid_cfg = cfg;
+    /* the network alone: no software overheads, SMPI's threshold */
+    config.transport.send_overhead = 0;
+    config.transport.recv_overhead = 0;
+    config.transport.gap = 0;
+    config.transport.eager_threshold = 65536;
     struct pingpong pp = {.bytes = bytes};
     ck_assert_int_eq(collsim_test_run_config(&config, pingpong_rank, &pp, &outcome), 0);
     ck_assert_uint_eq(outcome.messages, 2);
@@ -82,8 +87,8 @@ run_pingpong(int bytes, const char *network_model)
 
 /*
  * CM02 is the plain Hockney model: a transfer of B bytes takes L + B/W. An eager message is
- * one transfer; a rendezvous message is an envelope (one byte: L + 1/W) then the data
- * (L + B/W).
+ * one transfer; a rendezvous message is an envelope (one byte: L + 1/W), the receiver's
+ * clear-to-send back (one byte: L + 1/W), then the data (L + B/W).
  */
 START_TEST(test_pingpong_eager_cm02)
 {
@@ -96,7 +101,7 @@ END_TEST
 START_TEST(test_pingpong_rendezvous_cm02)
 {
     double b = 1000000;
-    double expected = 2 * (2 * LINK_LATENCY + (1 + b) / LINK_BANDWIDTH);
+    double expected = 2 * (3 * LINK_LATENCY + (2 + b) / LINK_BANDWIDTH);
     ck_assert_double_eq_tol(run_pingpong((int)b, "CM02"), expected, 1e-12);
 }
 END_TEST
@@ -110,6 +115,168 @@ START_TEST(test_pingpong_eager_lv08)
     double b = 4096;
     double expected = 2 * (13.01 * LINK_LATENCY + b / (0.97 * LINK_BANDWIDTH));
     ck_assert_double_eq_tol(run_pingpong((int)b, "LV08"), expected, 1e-11);
+}
+END_TEST
+
+
+/* ---------------------------------------------------------------- NIC, overheads */
+
+/*
+ * A star of hosts behind a switch: each host has a private full-duplex link (latency L,
+ * bandwidth W per direction), so a message between two hosts crosses two links: 2L + B/W
+ * under CM02, and nothing shares a direction of a link unless two messages leave one host or
+ * enter one host at once. `cores` ranks fit on each host.
+ */
+static char *
+star_platform(int hosts, int cores)
+{
+    gchar *xml = g_strdup_printf(
+        "<?xml version='1.0'?>\n"
+        "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+        "<platform version=\"4.1\">\n"
+        "  <cluster id=\"c\" prefix=\"h\" suffix=\"\" radical=\"0-%d\" speed=\"1Gf\" core=\"%d\"\n"
+        "           bw=\"1GBps\" lat=\"10us\" sharing_policy=\"SPLITDUPLEX\"\n"
+        "           loopback_bw=\"10GBps\" loopback_lat=\"1us\"/>\n"
+        "</platform>\n",
+        hosts - 1, cores);
+    char *path = collsim_test_platform(xml);
+    g_free(xml);
+    return path;
+}
+
+#define NIC_MAX_RANKS 16
+
+struct fan {
+    int bytes;
+    int root;                  /* sends to (fan out) or receives from (fan in) every other */
+    gboolean fan_in;
+    double arrival[NIC_MAX_RANKS]; /* fan out: when rank r had its message; fan in: root's end */
+};
+
+static void
+fan_rank(int rank, void *arg)
+{
+    struct fan *f = arg;
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    char *buf = calloc((size_t)f->bytes + 1, 1);
+    if (!f->fan_in && rank == f->root) {
+        for (int r = 0; r < size; r++)
+            if (r != rank)
+                MPI_Send(buf, f->bytes, MPI_BYTE, r, 0, MPI_COMM_WORLD);
+    } else if (!f->fan_in) {
+        MPI_Recv(buf, f->bytes, MPI_BYTE, f->root, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        f->arrival[rank] = MPI_Wtime();
+    } else if (rank == f->root) {
+        for (int r = 0; r < size; r++)
+            if (r != rank)
+                MPI_Recv(buf, f->bytes, MPI_BYTE, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        f->arrival[rank] = MPI_Wtime();
+    } else {
+        MPI_Send(buf, f->bytes, MPI_BYTE, f->root, 0, MPI_COMM_WORLD);
+    }
+    free(buf);
+}
+
+static void
+run_fan(struct fan *f, int nranks, int hosts, int cores, double send_overhead,
+        double recv_overhead, double gap)
+{
+    struct sim_config config;
+    struct sim_outcome outcome;
+    sim_config_defaults(&config);
+    char *platform = star_platform(hosts, cores);
+    gchar *cfg[] = {g_strdup("--cfg=network/model:CM02"), g_strdup("--cfg=network/crosstraffic:0"),
+                    NULL};
+    config.nranks = nranks;
+    config.platform_file = platform;
+    config.simgrid_cfg = cfg;
+    config.transport.send_overhead = send_overhead;
+    config.transport.recv_overhead = recv_overhead;
+    config.transport.gap = gap;
+    config.transport.eager_threshold = 1 << 20; /* every message here is eager */
+    ck_assert_int_eq(collsim_test_run_config(&config, fan_rank, f, &outcome), 0);
+    g_unlink(platform);
+    g_free(platform);
+    g_free(cfg[0]);
+    g_free(cfg[1]);
+}
+
+/* One rank's NIC sends its messages one after the other: the i-th of k back-to-back eager
+ * sends starts when the bytes of the i-1 before it have left (B/W each), and their latencies
+ * overlap: it lands at 2L + (i+1)B/W, not (i+1)(2L + B/W) as a one-port model would have it. */
+START_TEST(test_nic_serialises_bytes_overlaps_latency)
+{
+    struct fan f = {.bytes = 50000, .root = 0};
+    run_fan(&f, 5, 5, 1, 0, 0, 0);
+    double wire = f.bytes / LINK_BANDWIDTH;
+    for (int r = 1; r < 5; r++)
+        ck_assert_double_eq_tol(f.arrival[r], 2 * LINK_LATENCY + r * wire, 1e-12);
+}
+END_TEST
+
+/* With a gap g larger than B/W, consecutive starts are g apart. */
+START_TEST(test_nic_gap_spaces_messages)
+{
+    struct fan f = {.bytes = 8, .root = 0};
+    double gap = 3e-6;
+    run_fan(&f, 5, 5, 1, 0, 0, gap);
+    for (int r = 1; r < 5; r++)
+        ck_assert_double_eq_tol(f.arrival[r], (r - 1) * gap + 2 * LINK_LATENCY + 8 / LINK_BANDWIDTH,
+                                1e-12);
+}
+END_TEST
+
+/* The sender's CPU is busy o_s per message before the NIC sees it. */
+START_TEST(test_send_overhead_per_message)
+{
+    struct fan f = {.bytes = 8, .root = 0};
+    double os = 2e-6;
+    run_fan(&f, 5, 5, 1, os, 0, 0);
+    for (int r = 1; r < 5; r++)
+        ck_assert_double_eq_tol(f.arrival[r], r * os + 2 * LINK_LATENCY + 8 / LINK_BANDWIDTH, 1e-12);
+}
+END_TEST
+
+/* A fan-in pays the receive overhead once per message: P-1 messages sent at once share the
+ * root's incoming link (all land at 2L + (P-1)B/W), then the root spends o_r on each. */
+START_TEST(test_fan_in_pays_receive_overhead_per_message)
+{
+    struct fan f = {.bytes = 8, .root = 0, .fan_in = TRUE};
+    double orecv = 1e-6;
+    int p = 16;
+    run_fan(&f, p, p, 1, 0, orecv, 0);
+    double expected = 2 * LINK_LATENCY + (p - 1) * 8 / LINK_BANDWIDTH + (p - 1) * orecv;
+    ck_assert_double_eq_tol(f.arrival[0], expected, 1e-12);
+    ck_assert(f.arrival[0] >= (p - 1) * orecv);
+}
+END_TEST
+
+/* The ranks of one host share its NIC: two ranks of host 0 sending at the same instant to
+ * host 1 leave one after the other, B/W apart. Messages inside a host do not use the NIC. */
+START_TEST(test_ranks_of_a_host_share_its_nic)
+{
+    struct fan f = {.bytes = 40000, .root = 0};
+    /* rank 0 (host 0) sends to rank 1 (host 0, through memory) and ranks 2, 3 (host 1) */
+    run_fan(&f, 4, 2, 2, 0, 0, 0);
+    double wire = f.bytes / LINK_BANDWIDTH;
+    /* rank 1 first, inside the node: loopback 1 us + B / 10 GB/s */
+    ck_assert_double_eq_tol(f.arrival[1], 1e-6 + f.bytes / 10e9, 1e-12);
+    ck_assert_double_eq_tol(f.arrival[2], 2 * LINK_LATENCY + wire, 1e-12);
+    ck_assert_double_eq_tol(f.arrival[3], 2 * LINK_LATENCY + 2 * wire, 1e-12);
+}
+END_TEST
+
+/* Two ranks of one node talk through its memory bus, one message at a time: rank 0 sends
+ * to ranks 1, 2, 3 of its own 4-core host at once; the loopback carries each in 1 us +
+ * B / 10 GB/s, and the bus starts them B / 10 GB/s apart. */
+START_TEST(test_memory_bus_is_shared_inside_a_node)
+{
+    struct fan f = {.bytes = 40000, .root = 0};
+    run_fan(&f, 4, 1, 4, 0, 0, 0);
+    double copy = f.bytes / 10e9;
+    for (int r = 1; r < 4; r++)
+        ck_assert_double_eq_tol(f.arrival[r], 1e-6 + r * copy, 1e-12);
 }
 END_TEST
 
@@ -545,6 +712,12 @@ p2p_suite(void)
     tcase_add_test(timing, test_pingpong_eager_cm02);
     tcase_add_test(timing, test_pingpong_rendezvous_cm02);
     tcase_add_test(timing, test_pingpong_eager_lv08);
+    tcase_add_test(timing, test_nic_serialises_bytes_overlaps_latency);
+    tcase_add_test(timing, test_nic_gap_spaces_messages);
+    tcase_add_test(timing, test_send_overhead_per_message);
+    tcase_add_test(timing, test_fan_in_pays_receive_overhead_per_message);
+    tcase_add_test(timing, test_ranks_of_a_host_share_its_nic);
+    tcase_add_test(timing, test_memory_bus_is_shared_inside_a_node);
     suite_add_tcase(s, timing);
     TCase *matching = tcase_create("matching");
     tcase_add_test(matching, test_any_source_any_tag);

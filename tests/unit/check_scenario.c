@@ -322,10 +322,10 @@ START_TEST(test_scenario_defaults)
     ck_assert_ptr_null(p->network_model);
     ck_assert_uint_eq(p->transport.eager_threshold, transport.eager_threshold);
     ck_assert_double_eq(p->transport.send_overhead, transport.send_overhead);
-    /* the default platform is the flat 1024-host cluster shipped in platforms/ */
-    ck_assert_ptr_nonnull(p->platform);
-    ck_assert_msg(g_str_has_suffix(p->platform, "platforms/cluster.xml"), "%s", p->platform);
-    ck_assert(g_file_test(p->platform, G_FILE_TEST_IS_REGULAR));
+    ck_assert_double_eq(p->transport.gap, transport.gap);
+    /* the default platform is the cluster generated from the default network preset */
+    ck_assert_ptr_null(p->platform);
+    ck_assert_ptr_eq(p->network, model_network_default());
     scenario_free(scenario);
 }
 END_TEST
@@ -493,8 +493,9 @@ START_TEST(test_scenario_platform_beside_the_scenario_and_its_cores)
                        NULL);
     scenario_free(scenario);
     /* the shipped cluster has 1024 cores */
-    expect_error("[run]\nranks = 1024, 1025\ncollectives = bcast\n", 2,
-                 "[run] ranks: 1025 ranks but");
+    expect_error("[platform]\nfile = platforms/cluster.xml\n[run]\nranks = 1024, 1025\n"
+                 "collectives = bcast\n",
+                 4, "[run] ranks: 1025 ranks but");
     ck_assert_int_eq(chdir(cwd), 0);
 }
 END_TEST
