@@ -28,6 +28,7 @@
 
 #include "mpi.h"
 #include "compute.h"
+#include "platform_gen.h"
 #include "privatize.h"
 #include "rank.h"
 #include "src/comm.h"
@@ -234,6 +235,24 @@ static const struct collsim_runtime_hooks sim_hooks = {
 
 /* The flat cluster used without --platform: documented in README.md and platforms/cluster.xml;
  * its links are the network preset's. Numbers are written with %.17g, so they round-trip. */
+/* Write `xml` to a temporary platform file; its path, or NULL with `error` set. */
+static gchar *
+write_platform_file(const char *xml, GError **error)
+{
+    gchar *path = NULL;
+    int fd = g_file_open_tmp("collsim-cluster-XXXXXX.xml", &path, error);
+    if (fd < 0)
+        return NULL;
+    gboolean ok = g_file_set_contents(path, xml, -1, error);
+    close(fd);
+    if (!ok) {
+        g_unlink(path);
+        g_free(path);
+        return NULL;
+    }
+    return path;
+}
+
 static gchar *
 write_default_platform(int nhosts, const struct model_network *network, GError **error)
 {
@@ -523,6 +542,23 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
     const char *platform = config->platform_file;
     if (platform == NULL) {
         generated = write_default_platform(config->nranks, config->network, error);
+        if (generated == NULL)
+            return FALSE;
+        platform = generated;
+    } else if (platform_gen_is_spec(platform)) {
+        /* a virtual cluster by name: its links default to the network preset's */
+        struct platform_spec spec;
+        GError *spec_error = NULL;
+        if (!platform_gen_parse(platform, config->network != NULL ? config->network
+                                                                  : model_network_default(),
+                                (guint)config->nranks, &spec, &spec_error)) {
+            g_set_error_literal(error, SIM_ERROR, SIM_ERROR_PLATFORM, spec_error->message);
+            g_error_free(spec_error);
+            return FALSE;
+        }
+        gchar *xml = platform_gen_xml(&spec);
+        generated = write_platform_file(xml, error);
+        g_free(xml);
         if (generated == NULL)
             return FALSE;
         platform = generated;

@@ -26,6 +26,7 @@
 #include "engine.h"
 #include "models/model_predict.h"
 #include "order.h"
+#include "platform_gen.h"
 #include "run.h"
 #include "scenario.h"
 #include "src/coll/coll_registry.h"
@@ -174,7 +175,9 @@ command_exec(int argc, char **argv)
         {"np", 'n', 0, G_OPTION_ARG_INT, &opt.nranks, "Number of simulated ranks (default 1)",
          "P"},
         {"platform", 'p', 0, G_OPTION_ARG_FILENAME, &opt.platform,
-         "SimGrid platform file (default: a generated flat cluster of P hosts)", "FILE"},
+         "SimGrid platform file, or a generator NAME[:key=value,...] (flat, fattree, torus, "
+         "dragonfly: collsim list platforms); default a flat cluster of P hosts",
+         "FILE|SPEC"},
         {"placement", 0, 0, G_OPTION_ARG_STRING, &opt.placement,
          "Rank placement on hosts: block (default, fills each host's cores) or cyclic", "POLICY"},
         {"oversubscribe", 0, 0, G_OPTION_ARG_NONE, &opt.oversubscribe,
@@ -466,6 +469,9 @@ list_platforms(void)
     printf("  (generated) a flat cluster of one %s host per rank, links of the network preset "
            "(%s: %.4g GB/s, %.4g us)\n",
            SIM_DEFAULT_SPEED, net->name, net->link_bandwidth / 1e9, net->link_latency * 1e6);
+    printf("generators (--platform NAME[:key=value,...], [platform] file; collsim platform "
+           "describe SPEC):\n%s",
+           platform_gen_help());
     g_ptr_array_free(names, TRUE);
 }
 
@@ -555,6 +561,84 @@ command_list(int argc, char **argv)
     return 0;
 }
 
+/* ---------------------------------------------------------------- platform */
+
+/* collsim platform describe SPEC [-n P] [--network NAME] [--xml] */
+static int
+command_platform(int argc, char **argv)
+{
+    (void)argc;
+    gint nranks = 1;
+    gchar *network_name = NULL;
+    gboolean xml = FALSE;
+    GOptionEntry entries[] = {
+        {"np", 'n', 0, G_OPTION_ARG_INT, &nranks, "Ranks (sizes a flat cluster without hosts=)",
+         "P"},
+        {"network", 0, 0, G_OPTION_ARG_STRING, &network_name,
+         "Network preset whose links are the default (default " MODEL_NETWORK_DEFAULT ")", "NAME"},
+        {"xml", 0, 0, G_OPTION_ARG_NONE, &xml, "Also print the SimGrid platform XML", NULL},
+        {NULL, 0, 0, 0, NULL, NULL, NULL},
+    };
+    GOptionContext *context = g_option_context_new("describe SPEC - a virtual cluster's facts");
+    g_option_context_set_summary(context, "Generators (SPEC = NAME[:key=value,...]):");
+    g_option_context_set_description(context, platform_gen_help());
+    g_option_context_add_main_entries(context, entries, NULL);
+    GError *error = NULL;
+    int rc = 0;
+    gchar **args = g_strdupv(argv);
+    const struct model_network *network = NULL;
+    struct platform_spec spec;
+    struct platform_facts f;
+    if (!g_option_context_parse_strv(context, &args, &error)) {
+        rc = usage_error("platform: %s", error->message);
+        goto out;
+    }
+    if (g_strv_length(args) != 3 || strcmp(args[1], "describe") != 0) {
+        rc = usage_error("platform: usage: collsim platform describe SPEC [-n P] [--network NAME] "
+                         "[--xml] (collsim list platforms shows the generators)");
+        goto out;
+    }
+    network = network_name != NULL ? model_network_find(network_name) : model_network_default();
+    if (network == NULL) {
+        rc = usage_error("platform: --network: unknown preset '%s' (presets: %s)", network_name,
+                         model_network_names());
+        goto out;
+    }
+    if (nranks < 1) {
+        rc = usage_error("platform: -n must be at least 1 (got %d)", nranks);
+        goto out;
+    }
+    if (!platform_gen_parse(args[2], network, (guint)nranks, &spec, &error)) {
+        rc = usage_error("%s", error->message);
+        goto out;
+    }
+    platform_gen_facts(&spec, &f);
+    printf("platform %s\n", args[2]);
+    printf("  hosts            %" G_GUINT64_FORMAT "\n", f.hosts);
+    printf("  cores per host   %u\n", f.cores_per_host);
+    printf("  cores            %" G_GUINT64_FORMAT "\n", f.cores);
+    printf("  links            %" G_GUINT64_FORMAT "\n", f.links);
+    printf("  diameter         %u links (%.4g us of latency)\n", f.diameter,
+           f.diameter * spec.latency * 1e6);
+    printf("  bisection        %.6g GB/s (%.4g links)\n", f.bisection / 1e9,
+           f.bisection / spec.bandwidth);
+    printf("  link             %.6g GB/s, %.4g us\n", spec.bandwidth / 1e9, spec.latency * 1e6);
+    printf("  inside a node    %.6g GB/s, %.4g us\n", spec.intra_bandwidth / 1e9,
+           spec.intra_latency * 1e6);
+    if (xml) {
+        gchar *text = platform_gen_xml(&spec);
+        fputs(text, stdout);
+        g_free(text);
+    }
+out:
+    if (error != NULL)
+        g_error_free(error);
+    g_strfreev(args);
+    g_free(network_name);
+    g_option_context_free(context);
+    return rc;
+}
+
 static void
 print_usage(FILE *out)
 {
@@ -569,6 +653,8 @@ print_usage(FILE *out)
           "  order COLLECTIVE ALGORITHM -n P  in which order a reduction combines the ranks\n"
           "  check FILE.ini [--set G.K=V] run a scenario twice and under each SimGrid context\n"
           "                               factory; report any output that differs\n"
+          "  platform describe SPEC       hosts, cores, links, diameter and bisection of a virtual\n"
+          "                               cluster (flat, fattree, torus, dragonfly)\n"
           "\n"
           "Run 'collsim COMMAND --help' for a command's options.\n",
           out);
@@ -601,6 +687,8 @@ main(int argc, char **argv)
         return command_order(argc - 1, argv + 1);
     if (strcmp(command, "check") == 0)
         return collsim_command_check(argc - 1, argv + 1);
+    if (strcmp(command, "platform") == 0)
+        return command_platform(argc - 1, argv + 1);
     fprintf(stderr, "collsim: unknown command '%s'\n", command);
     print_usage(stderr);
     return EXIT_USAGE;

@@ -21,6 +21,8 @@
 #include "bench_inputs.h"
 #include "engine.h"
 #include "scenario.h"
+
+#include "platform_gen.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
 
@@ -50,7 +52,7 @@ static const char *const groups[] = {"scenario", "platform", "run", "output"};
 static const struct key_spec key_specs[] = {
     {"scenario", "name", "a non-empty name"},
     {"scenario", "description", "any text"},
-    {"platform", "file", "a SimGrid platform file, or " GENERATED_PLATFORM},
+    {"platform", "file", "a SimGrid platform file, " GENERATED_PLATFORM ", or a generator NAME:key=value,... (flat, fattree, torus, dragonfly)"},
     {"platform", "placement", "block or cyclic"},
     {"platform", "oversubscribe", "true or false"},
     {"platform", "network", "a network preset (collsim list networks): ib-edr, ib-hdr, ..."},
@@ -896,6 +898,18 @@ read_platform_group(struct loader *ld, struct settings *s)
     const char *platform = file != NULL ? file : DEFAULT_PLATFORM;
     if (strcmp(platform, GENERATED_PLATFORM) == 0)
         return TRUE;
+    if (platform_gen_is_spec(platform)) {
+        /* a virtual cluster by name, checked now (a flat one is sized per point) */
+        struct platform_spec spec;
+        GError *spec_error = NULL;
+        if (!platform_gen_parse(platform, s->network, 1, &spec, &spec_error)) {
+            gboolean ok = fail_value(ld, "platform", "file", "%s", spec_error->message);
+            g_error_free(spec_error);
+            return ok;
+        }
+        s->platform = g_strdup(platform);
+        return TRUE;
+    }
     /* `platforms/cluster.xml` names a file of the platform directory's parent as well */
     g_autofree gchar *platform_parent = g_path_get_dirname(scenario_platform_dir());
     const char *dirs[] = {ld->dir, scenario_platform_dir(), platform_parent, NULL};
@@ -915,7 +929,16 @@ check_platform_capacity(struct loader *ld, struct settings *s)
         return TRUE;   /* the generated cluster has a host per rank */
     guint64 cores = 0;
     GError *platform_error = NULL;
-    if (!sim_engine_platform_cores(s->platform, &cores, &platform_error)) {
+    if (platform_gen_is_spec(s->platform)) {
+        struct platform_spec spec;
+        struct platform_facts facts;
+        if (!platform_gen_parse(s->platform, s->network, 1, &spec, NULL))
+            return FALSE; /* reported by read_platform_group */
+        if (spec.kind == PLATFORM_FLAT && !strstr(s->platform, "hosts="))
+            return TRUE;  /* sized for each point's ranks */
+        platform_gen_facts(&spec, &facts);
+        cores = facts.cores;
+    } else if (!sim_engine_platform_cores(s->platform, &cores, &platform_error)) {
         gboolean ok = fail(ld, "platform", "file", "%s", platform_error->message);
         g_error_free(platform_error);
         return ok;

@@ -1,0 +1,59 @@
+#!/bin/bash
+# test_platforms.sh — virtual clusters by name, end to end: every generator runs a real
+# program, and SimGrid's routes have the length `collsim platform describe` says; bad specs
+# are refused with one line, exit 2.
+set -u
+: "${COLLSIM:?}" "${PROGRAMS_DIR:?}" "${top_srcdir:?}"
+failures=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+pass() { echo "ok: $*"; }
+
+# On the cm02 preset (links of 1 us, 12.5 GB/s, no overheads) the farthest pair of hosts is
+# diameter x 1 us + 8 B / 12.5 GB/s apart one way; every pair is measured (farthest.c).
+for spec in "flat:hosts=8" "fattree:levels=2,down=4" "torus:dims=4x4" "torus:dims=3x3x4" \
+    "dragonfly:groups=3,chassis=2,routers=3,nodes=2"; do
+    "$COLLSIM" platform describe "$spec" --network cm02 >"$tmp/d.out" 2>&1 ||
+        { fail "describe $spec: $(cat "$tmp/d.out")"; continue; }
+    hosts=$(awk '$1 == "hosts" { print $2 }' "$tmp/d.out")
+    diameter=$(awk '$1 == "diameter" { print $2 }' "$tmp/d.out")
+    if ! "$COLLSIM" exec "$PROGRAMS_DIR/farthest.so" -n "$hosts" --platform "$spec" \
+        --network cm02 >"$tmp/f.out" 2>"$tmp/f.err"; then
+        fail "exec on $spec: $(head -3 "$tmp/f.err")"; continue
+    fi
+    got=$(sed -n 's/.*: \([0-9.e+-]*\) s$/\1/p' "$tmp/f.out")
+    want=$(awk -v d="$diameter" 'BEGIN { printf "%.12g", d * 1e-6 + 8 / 12.5e9 }')
+    if awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= 1e-8) }'; then
+        pass "$spec: $hosts hosts, farthest pair $got s = $diameter links"
+    else
+        fail "$spec: farthest pair $got s, describe says $diameter links ($want s): $(cat "$tmp/f.out")"
+    fi
+done
+
+# Bad specs: one line, exit 2, nothing run.
+for bad in "mesh" "torus" "torus:dims=4" "fattree:arity=4" "fattree:down=6,oversubscription=4" \
+    "dragonfly:groups=5,routers=4" "flat:bw=-1"; do
+    for how in describe exec; do
+        if [ "$how" = describe ]; then
+            "$COLLSIM" platform describe "$bad" >"$tmp/b.out" 2>"$tmp/b.err"
+        else
+            "$COLLSIM" exec "$PROGRAMS_DIR/farthest.so" -n 4 --platform "$bad" >"$tmp/b.out" 2>"$tmp/b.err"
+        fi
+        rc=$?
+        if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/b.err")" -eq 1 ] && [ ! -s "$tmp/b.out" ]; then
+            pass "$how $bad: $(cat "$tmp/b.err")"
+        else
+            fail "$how $bad: exit $rc, $(cat "$tmp/b.err")"
+        fi
+    done
+done
+"$COLLSIM" exec "$PROGRAMS_DIR/farthest.so" -n 65 --platform fattree:levels=2,down=8 >"$tmp/b.out" 2>"$tmp/b.err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q "65 ranks but the platform has only 64 cores" "$tmp/b.err"; then
+    pass "more ranks than the fat tree's cores refused: $(cat "$tmp/b.err")"
+else
+    fail "65 ranks on 64 cores: exit $rc, $(cat "$tmp/b.err")"
+fi
+
+[ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
