@@ -256,10 +256,6 @@ write_platform_file(const char *xml, GError **error)
 static gchar *
 write_default_platform(int nhosts, const struct model_network *network, GError **error)
 {
-    gchar *path = NULL;
-    int fd = g_file_open_tmp("collsim-cluster-XXXXXX.xml", &path, error);
-    if (fd < 0)
-        return NULL;
     char bw[G_ASCII_DTOSTR_BUF_SIZE], lat[G_ASCII_DTOSTR_BUF_SIZE];
     char lbw[G_ASCII_DTOSTR_BUF_SIZE], llat[G_ASCII_DTOSTR_BUF_SIZE];
     g_ascii_formatd(bw, sizeof bw, "%.17g", network->link_bandwidth);
@@ -275,14 +271,8 @@ write_default_platform(int nhosts, const struct model_network *network, GError *
         "           loopback_bw=\"%sBps\" loopback_lat=\"%ss\"/>\n"
         "</platform>\n",
         nhosts - 1, bw, lat, lbw, llat);
-    gboolean ok = g_file_set_contents(path, xml, -1, error);
-    close(fd);
+    gchar *path = write_platform_file(xml, error);
     g_free(xml);
-    if (!ok) {
-        g_unlink(path);
-        g_free(path);
-        return NULL;
-    }
     return path;
 }
 
