@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include <simgrid/barrier.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
+#include <simgrid/link.h>
 #include <simgrid/mailbox.h>
 #include <glib/gstdio.h>
 #include <xbt/sysdep.h>
@@ -278,6 +280,126 @@ write_default_platform(int nhosts, const struct model_network *network, GError *
 
 /* How the child of inspect_platform() reports the core count among SimGrid's own messages. */
 #define CORES_MARKER "\ncollsim-platform-cores="
+#define DEFECT_MARKER "\ncollsim-platform-defect="
+
+/* PLATFORM_MAX_HOSTS (platform_gen.h) bounds the radicals too: more hosts than that is a typo
+ * in a radical, not a cluster, and SimGrid would spend the machine's memory building them. */
+/* Loading a platform that SimGrid accepts takes seconds; past this, give up on it. */
+#define PLATFORM_LOAD_SECONDS 120
+
+/* The line of `path` that declares `id="name"`, or 0. */
+static int
+xml_line_of(const char *path, const char *name)
+{
+    gchar *text = NULL;
+    if (!g_file_get_contents(path, &text, NULL, NULL))
+        return 0;
+    gchar *dq = g_strdup_printf("id=\"%s\"", name), *sq = g_strdup_printf("id='%s'", name);
+    int line = 0, at = 1;
+    for (const char *c = text; *c != '\0' && line == 0; c++) {
+        if (*c == '\n')
+            at++;
+        else if (strncmp(c, dq, strlen(dq)) == 0 || strncmp(c, sq, strlen(sq)) == 0)
+            line = at;
+    }
+    g_free(dq);
+    g_free(sq);
+    g_free(text);
+    return line;
+}
+
+/*
+ * Hosts and links that SimGrid loads but cannot simulate (it aborts at the first action on
+ * them): a speed or bandwidth of 0, inf or NaN, a negative or infinite latency. Runs in the
+ * inspecting child; the first defect, or NULL.
+ */
+static gchar *
+platform_defect(const char *path)
+{
+    gchar *defect = NULL;
+    size_t nhosts = sg_host_count();
+    sg_host_t *hosts = sg_host_list();
+    for (size_t i = 0; i < nhosts && defect == NULL; i++) {
+        for (unsigned long ps = 0; ps < sg_host_get_nb_pstates(hosts[i]) && defect == NULL; ps++) {
+            double speed = sg_host_get_pstate_speed(hosts[i], ps);
+            if (!(speed > 0) || !isfinite(speed))
+                defect = g_strdup_printf("%d: host '%s' has a speed of %g flop/s; a host needs "
+                                         "a positive, finite speed",
+                                         xml_line_of(path, sg_host_get_name(hosts[i])),
+                                         sg_host_get_name(hosts[i]), speed);
+        }
+        if (defect == NULL && sg_host_core_count(hosts[i]) < 1)
+            defect = g_strdup_printf("%d: host '%s' has no core",
+                                     xml_line_of(path, sg_host_get_name(hosts[i])),
+                                     sg_host_get_name(hosts[i]));
+    }
+    xbt_free(hosts);
+    size_t nlinks = sg_link_count();
+    sg_link_t *links = sg_link_list();
+    for (size_t i = 0; i < nlinks && defect == NULL; i++) {
+        double bw = sg_link_get_bandwidth(links[i]), lat = sg_link_get_latency(links[i]);
+        const char *name = sg_link_get_name(links[i]);
+        if (!(bw > 0) || !isfinite(bw))
+            defect = g_strdup_printf("%d: link '%s' has a bandwidth of %g B/s; a link needs a "
+                                     "positive, finite bandwidth",
+                                     xml_line_of(path, name), name, bw);
+        else if (!(lat >= 0) || !isfinite(lat))
+            defect = g_strdup_printf("%d: link '%s' has a latency of %g s; a link needs a "
+                                     "finite latency of 0 or more",
+                                     xml_line_of(path, name), name, lat);
+    }
+    xbt_free(links);
+    return defect;
+}
+
+/* Cluster radicals that declare more hosts than PLATFORM_MAX_HOSTS ("0-999999999"), before
+ * SimGrid tries to build them. */
+static gboolean
+check_radicals(const char *path, GError **error)
+{
+    gchar *text = NULL;
+    if (!g_file_get_contents(path, &text, NULL, NULL))
+        return TRUE; /* SimGrid reports unreadable files itself */
+    GRegex *re = g_regex_new("radical\\s*=\\s*[\"']([^\"']*)[\"']", 0, 0, NULL);
+    GMatchInfo *match = NULL;
+    guint64 total = 0;
+    gboolean ok = TRUE;
+    g_regex_match(re, text, 0, &match);
+    while (ok && g_match_info_matches(match)) {
+        gchar *radical = g_match_info_fetch(match, 1);
+        gchar **parts = g_strsplit(radical, ",", -1);
+        for (gchar **part = parts; *part != NULL; part++) {
+            guint64 lo = 0, hi = 0;
+            gchar *end = NULL;
+            lo = g_ascii_strtoull(*part, &end, 10);
+            hi = lo;
+            if (end != NULL && *end == '-')
+                hi = g_ascii_strtoull(end + 1, NULL, 10);
+            if (hi >= lo)
+                total += hi - lo + 1;
+        }
+        if (total > PLATFORM_MAX_HOSTS) {
+            gint start = 0;
+            g_match_info_fetch_pos(match, 0, &start, NULL);
+            int line = 1;
+            for (gint i = 0; i < start; i++)
+                line += text[i] == '\n';
+            g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM,
+                        "%s:%d: radical \"%s\" brings the platform to %" G_GUINT64_FORMAT
+                        " hosts; collsim loads at most %u (ranks can share hosts: "
+                        "--oversubscribe)",
+                        path, line, radical, total, PLATFORM_MAX_HOSTS);
+            ok = FALSE;
+        }
+        g_strfreev(parts);
+        g_free(radical);
+        g_match_info_next(match, NULL);
+    }
+    g_match_info_free(match);
+    g_regex_unref(re);
+    g_free(text);
+    return ok;
+}
 
 /*
  * SimGrid aborts the process on a malformed platform. Parse it once in a child first, so that
@@ -289,10 +411,14 @@ static gboolean
 inspect_platform(const char *path, guint64 *cores, GError **error)
 {
     if (!g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
-        g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM, "platform file %s: %s", path,
-                    g_strerror(ENOENT));
+        g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM,
+                    "platform file %s: %s (nor is it a generator: flat, fattree, torus, "
+                    "dragonfly)",
+                    path, g_strerror(ENOENT));
         return FALSE;
     }
+    if (!check_radicals(path, error))
+        return FALSE;
     int pipefd[2];
     if (pipe(pipefd) != 0) {
         g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM, "pipe: %s", g_strerror(errno));
@@ -305,8 +431,15 @@ inspect_platform(const char *path, guint64 *cores, GError **error)
         dup2(pipefd[1], STDERR_FILENO);
         int argc = 2;
         char *argv[] = {"collsim", "--log=root.fmt:%m%n", NULL};
+        alarm(PLATFORM_LOAD_SECONDS);
         simgrid_init(&argc, argv);
         simgrid_load_platform(path);
+        gchar *defect = platform_defect(path);
+        if (defect != NULL) {
+            gchar *report = g_strconcat(DEFECT_MARKER, defect, "\n", NULL);
+            ssize_t len = (ssize_t)strlen(report);
+            _exit(write(pipefd[1], report, (size_t)len) == len ? 3 : 1);
+        }
         size_t nhosts = sg_host_count();
         sg_host_t *hosts = sg_host_list();
         guint64 total = 0;
@@ -332,6 +465,25 @@ inspect_platform(const char *path, guint64 *cores, GError **error)
             *cores = g_ascii_strtoull(marker + strlen(CORES_MARKER), NULL, 10);
         g_string_free(messages, TRUE);
         return TRUE;
+    }
+    const char *defect = strstr(messages->str, DEFECT_MARKER);
+    if (defect != NULL) {
+        gchar *what = g_strchomp(g_strdup(defect + strlen(DEFECT_MARKER)));
+        /* "LINE: message", or "0: message" when no line declares the name */
+        if (g_str_has_prefix(what, "0: "))
+            g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM, "%s: %s", path, what + 3);
+        else
+            g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM, "%s:%s", path, what);
+        g_free(what);
+        g_string_free(messages, TRUE);
+        return FALSE;
+    }
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
+        g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM,
+                    "platform %s: SimGrid did not finish loading it in %d s", path,
+                    PLATFORM_LOAD_SECONDS);
+        g_string_free(messages, TRUE);
+        return FALSE;
     }
     /* keep SimGrid's first line that says what is wrong (it names file and line) */
     gchar **lines = g_strsplit(messages->str, "\n", -1);

@@ -24,6 +24,10 @@
  */
 #define SIM_DEFAULT_SPEED "10Gf"
 
+/* SimGrid's default precision/timing: a sleep or a timed wait shorter than this never ends, so
+ * the engine rounds busy times up to it and treats events closer than it as due now. */
+#define SIM_CLOCK_RESOLUTION 1e-9
+
 enum sim_placement { SIM_PLACEMENT_BLOCK, SIM_PLACEMENT_CYCLIC };
 enum sim_payload { SIM_PAYLOAD_DATA, SIM_PAYLOAD_NONE };
 

@@ -452,7 +452,9 @@ port_launch(struct sim_port *port, struct sim_msg *msg)
         sim_after_yield();
     }
     double gap = port->memory ? 0.0 : sim_engine_config()->transport.gap;
-    port->free_at = simgrid_get_clock() + MAX(gap, (double)inbox_wire_bytes(msg) / port->rate);
+    /* a launch below the clock resolution early still starts, for the NIC, when it was due */
+    double start = MAX(simgrid_get_clock(), port->free_at);
+    port->free_at = start + MAX(gap, (double)inbox_wire_bytes(msg) / port->rate);
     inbox_announce(dst, msg);
     msg->announced = TRUE;
     if (msg->wire == NULL) {
@@ -473,6 +475,17 @@ port_schedule(struct sim_port *port)
     if (sched.waiting && ev.when < sched.wake_at) {
         sched.waiting = FALSE;
         sg_cond_notify_one(sched.cond); /* a simcall: other actors may run meanwhile */
+        sim_after_yield();
+    }
+}
+
+/* Keep the calling rank busy for `seconds` (an overhead): below the clock resolution, a
+ * sleep would never end, so such a time is rounded up to it. */
+static void
+busy_for(double seconds)
+{
+    if (seconds > 0) {
+        sg_actor_sleep_for(MAX(seconds, SIM_CLOCK_RESOLUTION));
         sim_after_yield();
     }
 }
@@ -512,15 +525,18 @@ scheduler_actor(int argc, char **argv)
         }
         double now = simgrid_get_clock();
         struct port_event top = g_array_index(sched.heap, struct port_event, 0);
-        if (top.when > now) {
+        /* SimGrid cannot time a wait shorter than its clock resolution (such a wait never
+         * ends): an event closer than that is due now, and port_launch keeps its exact time */
+        if (top.when - now >= SIM_CLOCK_RESOLUTION) {
             sched.waiting = TRUE;
             sched.wake_at = top.when;
             sg_cond_wait_for(sched.cond, sched.mutex, top.when - now);
             sched.waiting = FALSE;
-            /* a timed wait may end a rounding error early: the event is due then */
-            if (simgrid_get_clock() < top.when && sched.heap->len > 0 &&
-                g_array_index(sched.heap, struct port_event, 0).seq == top.seq &&
-                top.when - simgrid_get_clock() > 1e-12 * MAX(1.0, top.when))
+            /* woken early by a new event, or a rounding error short: look again */
+            if (top.when - simgrid_get_clock() >= SIM_CLOCK_RESOLUTION)
+                continue;
+            if (sched.heap->len == 0 ||
+                g_array_index(sched.heap, struct port_event, 0).seq != top.seq)
                 continue;
         }
         top = event_pop();
@@ -579,7 +595,7 @@ reap_sent(struct sim_rank *me, gboolean all)
             /* still queued at its port: sleep until the port frees (the scheduler starts it) */
             struct sim_rank *dst = sim_rank_by_world(msg->dst_world);
             const struct sim_port *port = dst->host == me->host ? me->shm : me->nic;
-            sg_actor_sleep_until(MAX(port->free_at, simgrid_get_clock()));
+            sg_actor_sleep_until(MAX(port->free_at, simgrid_get_clock() + SIM_CLOCK_RESOLUTION));
             sim_after_yield();
             continue;
         }
@@ -740,11 +756,7 @@ start_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_C
     msg->refs = 1;
     sreq->msg = msg;
 
-    double overhead = model_transport_send_cost(&config->transport, msg->bytes);
-    if (overhead > 0) {
-        sg_actor_sleep_for(overhead);
-        sim_after_yield();
-    }
+    busy_for(model_transport_send_cost(&config->transport, msg->bytes));
 
     if (msg->eager) {
         if (msg->carries_data && msg->bytes > 0) {
@@ -902,10 +914,7 @@ request_finish(struct collsim_request *req)
             model_transport_recv_cost(&sim_engine_config()->transport, msg->bytes);
         req->msg = NULL;
         msg_unref(msg);
-        if (overhead > 0) {
-            sg_actor_sleep_for(overhead);
-            sim_after_yield();
-        }
+        busy_for(overhead);
     } else {
         if (req->put != NULL) {
             /* the receiver saw the data land first; my handle of it is done: release it */
@@ -1781,11 +1790,7 @@ MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
 static void
 charge_failed_poll(void)
 {
-    double cost = sim_engine_config()->transport.poll_overhead;
-    if (cost > 0) {
-        sg_actor_sleep_for(cost);
-        sim_after_yield();
-    }
+    busy_for(sim_engine_config()->transport.poll_overhead);
 }
 
 int

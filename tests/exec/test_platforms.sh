@@ -12,11 +12,13 @@ pass() { echo "ok: $*"; }
 
 # On the cm02 preset (links of 1 us, 12.5 GB/s, no overheads) the farthest pair of hosts is
 # diameter x 1 us + 8 B / 12.5 GB/s apart one way; every pair is measured (farthest.c).
+# With several cores per host, ranks fill hosts in blocks; the farthest pair is still hosts apart.
 for spec in "flat:hosts=8" "fattree:levels=2,down=4" "torus:dims=4x4" "torus:dims=3x3x4" \
-    "dragonfly:groups=3,chassis=2,routers=3,nodes=2"; do
+    "dragonfly:groups=3,chassis=2,routers=3,nodes=2" "fattree:levels=2,down=2,cores=4" \
+    "torus:dims=2x3,cores=3"; do
     "$COLLSIM" platform describe "$spec" --network cm02 >"$tmp/d.out" 2>&1 ||
         { fail "describe $spec: $(cat "$tmp/d.out")"; continue; }
-    hosts=$(awk '$1 == "hosts" { print $2 }' "$tmp/d.out")
+    hosts=$(awk '$1 == "cores" && $2 ~ /^[0-9]+$/ { print $2 }' "$tmp/d.out")
     diameter=$(awk '$1 == "diameter" { print $2 }' "$tmp/d.out")
     if ! "$COLLSIM" exec "$PROGRAMS_DIR/farthest.so" -n "$hosts" --platform "$spec" \
         --network cm02 >"$tmp/f.out" 2>"$tmp/f.err"; then
@@ -54,6 +56,56 @@ if [ "$rc" -eq 2 ] && grep -q "65 ranks but the platform has only 64 cores" "$tm
     pass "more ranks than the fat tree's cores refused: $(cat "$tmp/b.err")"
 else
     fail "65 ranks on 64 cores: exit $rc, $(cat "$tmp/b.err")"
+fi
+
+# Platform files SimGrid loads but cannot simulate, or would never finish loading: FILE:LINE.
+zone() {
+    cat <<EOF
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+<zone id="z" routing="Full">
+  <host id="a" speed="$1"/>
+  <host id="b" speed="1Gf"/>
+  <link id="l" bandwidth="$2" latency="$3"/>
+  <route src="a" dst="b"><link_ctn id="l"/></route>
+</zone>
+</platform>
+EOF
+}
+cluster() {
+    cat <<EOF
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+<cluster id="c" prefix="n-" suffix="" radical="$1" speed="1Gf" bw="1GBps" lat="1us" $2/>
+</platform>
+EOF
+}
+zone 0f 1GBps 1us >"$tmp/speed0.xml"
+zone inf 1GBps 1us >"$tmp/speedinf.xml"
+zone 1Gf 0Bps 1us >"$tmp/bw0.xml"
+zone 1Gf 1GBps 1us >"$tmp/good.xml"
+cluster 0-999999999 "" >"$tmp/radical.xml"
+cluster 0-15 'topology="FAT_TREE" topo_parameters="2;4,4;1,2"' >"$tmp/fattree.xml"
+cluster 0-15 'topology="TORUS" topo_parameters="0,3"' >"$tmp/torus.xml"
+for case in "speed0.xml:5: host 'a' has a speed of 0" "speedinf.xml:5: host 'a' has a speed of inf" \
+    "bw0.xml:7: link 'l' has a bandwidth of 0" "radical.xml:4: radical \"0-999999999\"" \
+    "fattree.xml:4: Fat trees are defined by" "torus.xml: Uncaught exception std::invalid_argument: TorusZone"; do
+    file=${case%%:*}
+    "$COLLSIM" exec "$PROGRAMS_DIR/farthest.so" -n 2 --platform "$tmp/$file" >"$tmp/b.out" 2>"$tmp/b.err"
+    rc=$?
+    if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/b.err")" -eq 1 ] && grep -qF "${case#*:}" "$tmp/b.err"; then
+        pass "bad platform $file: $(cat "$tmp/b.err")"
+    else
+        fail "bad platform $file: exit $rc, $(head -3 "$tmp/b.err") (wanted ${case#*:})"
+    fi
+done
+if "$COLLSIM" exec "$PROGRAMS_DIR/farthest.so" -n 2 --platform "$tmp/good.xml" >"$tmp/g.out" 2>&1 &&
+    grep -q "farthest pair 0-1" "$tmp/g.out"; then
+    pass "the same zone with sound values runs"
+else
+    fail "good zone: $(cat "$tmp/g.out")"
 fi
 
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
