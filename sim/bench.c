@@ -977,6 +977,8 @@ config_from_point(const struct run_point *point, struct sim_config *config, GPtr
     config->nranks = point->nranks;
     config->platform_file = point->platform;
     config->placement = point->placement;
+    config->placement_seed = point->placement_seed;
+    config->placement_file = point->placement_file;
     config->oversubscribe = point->oversubscribe;
     config->transport = point->transport;
     if (point->network != NULL)

@@ -225,9 +225,16 @@ hook_abort(int exit_code)
     sim_engine_abort(exit_code);
 }
 
+static int
+hook_node_of(int world_rank)
+{
+    return world_rank >= 0 && world_rank < world_size ? ranks[world_rank].node : 0;
+}
+
 static const struct collsim_runtime_hooks sim_hooks = {
     .world_rank = hook_world_rank,
     .world_size = hook_world_size,
+    .node_of = hook_node_of,
     .charge_op = hook_charge_op,
     .coll_served = hook_coll_served,
     .abort = hook_abort,
@@ -517,7 +524,95 @@ host_key_cmp(gconstpointer a, gconstpointer b, gpointer keys)
     return c != 0 ? c : (ia > ib) - (ia < ib);
 }
 
-/* Assign a host to every rank according to the placement policy. */
+/*
+ * Host file placement: one host per line in rank order, as "NAME", "NAME:COUNT" (MPICH) or
+ * "NAME slots=COUNT" (Open MPI) for COUNT consecutive ranks; blank lines and # comments are
+ * skipped. The file must give a host to every rank. Writes each rank's position in `order`.
+ */
+static gboolean
+place_from_hostfile(const char *path, GHashTable *position_by_name, int p, size_t *node,
+                    GError **error)
+{
+    gchar *text = NULL;
+    GError *io = NULL;
+    if (!g_file_get_contents(path, &text, NULL, &io)) {
+        g_set_error(error, SIM_ERROR, SIM_ERROR_PLACEMENT, "host file %s", io->message);
+        g_error_free(io);
+        return FALSE;
+    }
+    gchar **lines = g_strsplit(text, "\n", -1);
+    g_free(text);
+    int r = 0;
+    gboolean ok = TRUE;
+    for (int l = 0; lines[l] != NULL && r < p && ok; l++) {
+        gchar *hash = strchr(lines[l], '#');
+        if (hash != NULL)
+            *hash = '\0';
+        gchar *line = g_strstrip(lines[l]);
+        if (*line == '\0')
+            continue;
+        guint64 count = 1;
+        gchar *name = line, *rest = NULL;
+        if ((rest = strpbrk(line, " \t")) != NULL) {
+            *rest++ = '\0';
+            rest = g_strstrip(rest);
+            if (!g_str_has_prefix(rest, "slots=") ||
+                !g_ascii_string_to_unsigned(rest + 6, 10, 1, (guint64)p, &count, NULL)) {
+                g_set_error(error, SIM_ERROR, SIM_ERROR_PLACEMENT,
+                            "%s:%d: '%s' after the host name: expected slots=COUNT (1 to %d)",
+                            path, l + 1, rest, p);
+                ok = FALSE;
+                break;
+            }
+        } else if ((rest = strrchr(line, ':')) != NULL) {
+            *rest++ = '\0';
+            if (!g_ascii_string_to_unsigned(rest, 10, 1, (guint64)p, &count, NULL)) {
+                g_set_error(error, SIM_ERROR, SIM_ERROR_PLACEMENT,
+                            "%s:%d: ':%s' after the host name: expected a count of 1 to %d",
+                            path, l + 1, rest, p);
+                ok = FALSE;
+                break;
+            }
+        }
+        gpointer position;
+        if (!g_hash_table_lookup_extended(position_by_name, name, NULL, &position)) {
+            g_set_error(error, SIM_ERROR, SIM_ERROR_PLACEMENT,
+                        "%s:%d: no host '%s' on the platform", path, l + 1, name);
+            ok = FALSE;
+            break;
+        }
+        for (guint64 k = 0; k < count && r < p; k++)
+            node[r++] = GPOINTER_TO_SIZE(position);
+    }
+    g_strfreev(lines);
+    if (ok && r < p) {
+        g_set_error(error, SIM_ERROR, SIM_ERROR_PLACEMENT,
+                    "host file %s places %d of the %d ranks", path, r, p);
+        ok = FALSE;
+    }
+    return ok;
+}
+
+/* Fisher-Yates with the placement's own seeded generator (the same on every machine). */
+static void
+shuffle_positions(size_t *positions, size_t n, guint64 seed)
+{
+    GRand *rng = g_rand_new_with_seed_array((const guint32[]){(guint32)seed,
+                                                              (guint32)(seed >> 32)},
+                                            2);
+    for (size_t i = n; i > 1; i--) {
+        size_t j = (size_t)g_rand_int_range(rng, 0, (gint32)i);
+        size_t t = positions[i - 1];
+        positions[i - 1] = positions[j];
+        positions[j] = t;
+    }
+    g_rand_free(rng);
+}
+
+/*
+ * Assign a host to every rank according to the placement policy. Hosts are taken in the
+ * natural order of their names; a rank's node is its host's position in that order.
+ */
 static gboolean
 place_ranks(const struct sim_config *config, GError **error)
 {
@@ -538,6 +633,7 @@ place_ranks(const struct sim_config *config, GError **error)
         cores += host_cores[i];
     }
     int p = config->nranks;
+    size_t *node = g_new(size_t, (gsize)p);   /* each rank's position in `order` */
     gboolean ok = TRUE;
     if ((guint64)p > cores && !config->oversubscribe) {
         g_set_error(error, SIM_ERROR, SIM_ERROR_PLACEMENT,
@@ -547,42 +643,117 @@ place_ranks(const struct sim_config *config, GError **error)
         ok = FALSE;
         goto out;
     }
-    if ((guint64)p <= cores && config->placement == SIM_PLACEMENT_BLOCK) {
-        size_t h = 0;
-        int used = 0;
-        for (int r = 0; r < p; r++) {
-            while (used >= host_cores[h]) {
-                h++;
-                used = 0;
+    switch (config->placement) {
+    case SIM_PLACEMENT_BLOCK:
+    case SIM_PLACEMENT_RANDOM:
+        if ((guint64)p <= cores) {
+            size_t h = 0;
+            int used = 0;
+            for (int r = 0; r < p; r++) {
+                while (used >= host_cores[h]) {
+                    h++;
+                    used = 0;
+                }
+                node[r] = h;
+                used++;
             }
-            ranks[r].host = hosts[order[h]];
-            used++;
+        } else {
+            for (int r = 0; r < p; r++)
+                node[r] = (size_t)((guint64)r * nhosts / (guint64)p);
         }
-    } else if ((guint64)p <= cores) {
-        /* cyclic: one rank per host per round, skipping hosts whose cores are full */
-        int *used = g_new0(int, nhosts);
-        size_t h = 0;
-        for (int r = 0; r < p; r++) {
-            while (used[h] >= host_cores[h])
+        if (config->placement == SIM_PLACEMENT_RANDOM) {
+            if ((guint64)p < cores) {
+                /* any core of the platform, not only the first p: shuffle them all */
+                size_t *slots = g_new(size_t, (gsize)cores);
+                size_t n = 0;
+                for (size_t h = 0; h < nhosts; h++)
+                    for (int c = 0; c < host_cores[h]; c++)
+                        slots[n++] = h;
+                shuffle_positions(slots, n, config->placement_seed);
+                memcpy(node, slots, (size_t)p * sizeof *node);
+                g_free(slots);
+            } else {
+                shuffle_positions(node, (size_t)p, config->placement_seed);
+            }
+        }
+        break;
+    case SIM_PLACEMENT_CYCLIC:
+        if ((guint64)p <= cores) {
+            /* one rank per host per round, skipping hosts whose cores are full */
+            int *used = g_new0(int, nhosts);
+            size_t h = 0;
+            for (int r = 0; r < p; r++) {
+                while (used[h] >= host_cores[h])
+                    h = (h + 1) % nhosts;
+                node[r] = h;
+                used[h]++;
                 h = (h + 1) % nhosts;
-            ranks[r].host = hosts[order[h]];
-            used[h]++;
-            h = (h + 1) % nhosts;
+            }
+            g_free(used);
+        } else {
+            for (int r = 0; r < p; r++)
+                node[r] = (size_t)r % nhosts;
         }
-        g_free(used);
-    } else if (config->placement == SIM_PLACEMENT_BLOCK) {
-        for (int r = 0; r < p; r++)
-            ranks[r].host = hosts[order[(size_t)((guint64)r * nhosts / (guint64)p)]];
-    } else {
-        for (int r = 0; r < p; r++)
-            ranks[r].host = hosts[order[(size_t)r % nhosts]];
+        break;
+    case SIM_PLACEMENT_HOSTFILE: {
+        GHashTable *by_name = g_hash_table_new(g_str_hash, g_str_equal);
+        for (size_t h = 0; h < nhosts; h++)
+            g_hash_table_insert(by_name, (gpointer)sg_host_get_name(hosts[order[h]]),
+                                GSIZE_TO_POINTER(h));
+        ok = place_from_hostfile(config->placement_file, by_name, p, node, error);
+        g_hash_table_destroy(by_name);
+        if (ok && !config->oversubscribe) {
+            int *used = g_new0(int, nhosts);
+            for (int r = 0; r < p && ok; r++) {
+                if (++used[node[r]] > host_cores[node[r]]) {
+                    g_set_error(error, SIM_ERROR, SIM_ERROR_PLACEMENT,
+                                "host file %s puts more ranks on %s than its %d cores (use "
+                                "--oversubscribe to share cores)",
+                                config->placement_file, sg_host_get_name(hosts[order[node[r]]]),
+                                host_cores[node[r]]);
+                    ok = FALSE;
+                }
+            }
+            g_free(used);
+        }
+        break;
+    }
+    }
+    for (int r = 0; ok && r < p; r++) {
+        ranks[r].host = hosts[order[node[r]]];
+        ranks[r].node = (int)node[r];
     }
 out:
+    g_free(node);
     g_free(host_cores);
     g_free(order);
     g_ptr_array_free(keys, TRUE);
     xbt_free(hosts);
     return ok;
+}
+
+gboolean
+sim_placement_parse(const char *text, struct sim_config *config, GError **error)
+{
+    guint64 seed = 0;
+    if (g_strcmp0(text, "block") == 0) {
+        config->placement = SIM_PLACEMENT_BLOCK;
+    } else if (g_strcmp0(text, "cyclic") == 0) {
+        config->placement = SIM_PLACEMENT_CYCLIC;
+    } else if (text != NULL && g_str_has_prefix(text, "random:") &&
+               g_ascii_string_to_unsigned(text + 7, 10, 0, G_MAXUINT64, &seed, NULL)) {
+        config->placement = SIM_PLACEMENT_RANDOM;
+        config->placement_seed = seed;
+    } else if (text != NULL && g_str_has_prefix(text, "hostfile:") && text[9] != '\0') {
+        config->placement = SIM_PLACEMENT_HOSTFILE;
+        config->placement_file = text + 9;
+    } else {
+        g_set_error(error, SIM_ERROR, SIM_ERROR_PLACEMENT,
+                    "unknown placement '%s' (block, cyclic, random:SEED, hostfile:FILE)",
+                    text != NULL ? text : "");
+        return FALSE;
+    }
+    return TRUE;
 }
 
 /* ---------------------------------------------------------------- rank actors */

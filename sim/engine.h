@@ -28,7 +28,12 @@
  * the engine rounds busy times up to it and treats events closer than it as due now. */
 #define SIM_CLOCK_RESOLUTION 1e-9
 
-enum sim_placement { SIM_PLACEMENT_BLOCK, SIM_PLACEMENT_CYCLIC };
+enum sim_placement {
+    SIM_PLACEMENT_BLOCK,    /* fill each host's cores in host order */
+    SIM_PLACEMENT_CYCLIC,   /* one rank per host per round */
+    SIM_PLACEMENT_RANDOM,   /* a seeded shuffle of the platform's cores */
+    SIM_PLACEMENT_HOSTFILE, /* a host per rank from a file */
+};
 enum sim_payload { SIM_PAYLOAD_DATA, SIM_PAYLOAD_NONE };
 
 /* The program every rank runs: an ordinary `main`. */
@@ -38,6 +43,8 @@ struct sim_config {
     int nranks;
     const char *platform_file;   /* NULL: a generated flat cluster of nranks hosts */
     enum sim_placement placement;
+    guint64 placement_seed;      /* SIM_PLACEMENT_RANDOM */
+    const char *placement_file;  /* SIM_PLACEMENT_HOSTFILE */
     gboolean oversubscribe;
     guint stack_kib;             /* per-rank stack in KiB; 0 = automatic (sim_engine_stack_kib) */
     enum sim_payload payload;
@@ -53,6 +60,9 @@ struct sim_config {
 };
 
 void sim_config_defaults(struct sim_config *config);
+
+/* "block", "cyclic", "random:SEED", "hostfile:FILE" into config (FILE is not copied). */
+gboolean sim_placement_parse(const char *text, struct sim_config *config, GError **error);
 
 /*
  * The stack each rank gets, and whether a guard page ends it. Guard pages cost two memory

@@ -59,8 +59,10 @@ MPI_Finalize(void)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI_Finalize",
                              me->mpi_state == 0 ? "called before MPI_Init"
                                                 : "MPI_Finalize called twice");
+    /* delete callbacks may still communicate (collsim's caches free their communicators) */
+    int rc = collsim_comm_finalize_rank();
     me->mpi_state = 2;
-    return MPI_SUCCESS;
+    return rc;
 }
 
 int

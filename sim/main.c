@@ -136,18 +136,6 @@ struct exec_options {
 };
 
 static gboolean
-parse_placement(const char *text, enum sim_placement *placement)
-{
-    if (g_strcmp0(text, "block") == 0)
-        *placement = SIM_PLACEMENT_BLOCK;
-    else if (g_strcmp0(text, "cyclic") == 0)
-        *placement = SIM_PLACEMENT_CYCLIC;
-    else
-        return FALSE;
-    return TRUE;
-}
-
-static gboolean
 parse_payload(const char *text, enum sim_payload *payload)
 {
     if (g_strcmp0(text, "data") == 0)
@@ -179,7 +167,9 @@ command_exec(int argc, char **argv)
          "dragonfly: collsim list platforms); default a flat cluster of P hosts",
          "FILE|SPEC"},
         {"placement", 0, 0, G_OPTION_ARG_STRING, &opt.placement,
-         "Rank placement on hosts: block (default, fills each host's cores) or cyclic", "POLICY"},
+         "Rank placement on hosts: block (default, fills each host's cores), cyclic, "
+         "random:SEED or hostfile:FILE (a host name per line, NAME:COUNT or NAME slots=COUNT)",
+         "POLICY"},
         {"oversubscribe", 0, 0, G_OPTION_ARG_NONE, &opt.oversubscribe,
          "Allow more ranks than the platform has cores", NULL},
         {"stack-kib", 0, 0, G_OPTION_ARG_INT, &opt.stack_kib,
@@ -249,9 +239,13 @@ command_exec(int argc, char **argv)
         goto out;
     }
     config.stack_kib = (guint)opt.stack_kib;
-    if (opt.placement != NULL && !parse_placement(opt.placement, &config.placement)) {
-        rc = usage_error("exec: --placement must be block or cyclic (got '%s')", opt.placement);
-        goto out;
+    if (opt.placement != NULL) {
+        GError *bad = NULL;
+        if (!sim_placement_parse(opt.placement, &config, &bad)) {
+            rc = usage_error("exec: --placement: %s", bad->message);
+            g_error_free(bad);
+            goto out;
+        }
     }
     if (opt.payload != NULL && !parse_payload(opt.payload, &config.payload)) {
         rc = usage_error("exec: --payload must be data or none (got '%s')", opt.payload);

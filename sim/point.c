@@ -14,6 +14,7 @@ run_point_free(struct run_point *point)
     if (point == NULL)
         return;
     g_free(point->platform);
+    g_free(point->placement_file);
     g_free(point->network_model);
     g_free(point->program);
     g_strfreev(point->program_args);

@@ -32,6 +32,8 @@ struct run_point {
     /* where */
     gchar *platform;            /* platform file; NULL = the generated cluster of nranks hosts */
     enum sim_placement placement;
+    guint64 placement_seed;     /* random:SEED */
+    gchar *placement_file;      /* hostfile:FILE, resolved */
     gboolean oversubscribe;
     const struct model_network *network; /* the preset (static table): links, SimGrid model */
     gchar *network_model;       /* SimGrid network/model overriding the preset's, or NULL */

@@ -24,6 +24,7 @@ struct sim_port;
 struct sim_rank {
     int world_rank;
     sg_host_t host;
+    int node;                     /* position of host in the natural order of host names */
     sg_mailbox_t inbox;           /* permanent receiver: this rank */
     int mpi_state;                /* 0 before MPI_Init, 1 initialised, 2 finalised */
     gboolean finished;            /* returned from main */

@@ -53,7 +53,7 @@ static const struct key_spec key_specs[] = {
     {"scenario", "name", "a non-empty name"},
     {"scenario", "description", "any text"},
     {"platform", "file", "a SimGrid platform file, " GENERATED_PLATFORM ", or a generator NAME:key=value,... (flat, fattree, torus, dragonfly)"},
-    {"platform", "placement", "block or cyclic"},
+    {"platform", "placement", "block, cyclic, random:SEED or hostfile:FILE"},
     {"platform", "oversubscribe", "true or false"},
     {"platform", "network", "a network preset (collsim list networks): ib-edr, ib-hdr, ..."},
     {"platform", "network_model", "LV08, CM02, SMPI, IB or Constant"},
@@ -749,6 +749,8 @@ struct settings {
     gchar *description;
     gchar *platform;            /* resolved, or NULL for the generated cluster */
     enum sim_placement placement;
+    guint64 placement_seed;
+    gchar *placement_file;      /* resolved host file, or NULL */
     gboolean oversubscribe;
     const struct model_network *network;
     gchar *network_model;
@@ -789,6 +791,7 @@ settings_clear(struct settings *s)
     g_free(s->name);
     g_free(s->description);
     g_free(s->platform);
+    g_free(s->placement_file);
     g_free(s->network_model);
     if (s->algorithms != NULL)
         for (guint i = 0; i < s->kinds->len; i++)
@@ -876,12 +879,24 @@ read_platform_group(struct loader *ld, struct settings *s)
         !get_bool(ld, "platform", "oversubscribe", &s->oversubscribe) ||
         !get_text(ld, "platform", "network_model", FALSE, &s->network_model))
         return FALSE;
-    if (placement == NULL || strcmp(placement, "block") == 0)
+    if (placement == NULL) {
         s->placement = SIM_PLACEMENT_BLOCK;
-    else if (strcmp(placement, "cyclic") == 0)
-        s->placement = SIM_PLACEMENT_CYCLIC;
-    else
-        return fail_value(ld, "platform", "placement", "unknown placement '%s'", placement);
+    } else {
+        struct sim_config parsed = {0};
+        g_autoptr(GError) bad = NULL;
+        if (!sim_placement_parse(placement, &parsed, &bad))
+            return fail_value(ld, "platform", "placement", "%s", bad->message);
+        s->placement = parsed.placement;
+        s->placement_seed = parsed.placement_seed;
+        if (parsed.placement == SIM_PLACEMENT_HOSTFILE) {
+            const char *dirs[] = {ld->dir, NULL};
+            s->placement_file = find_file(parsed.placement_file, dirs);
+            if (s->placement_file == NULL)
+                return fail_value(ld, "platform", "placement",
+                                  "host file '%s' not found in the current directory or %s",
+                                  parsed.placement_file, ld->dir);
+        }
+    }
     if (s->network_model != NULL &&
         !in_list(s->network_model, network_models, G_N_ELEMENTS(network_models)))
         return fail_value(ld, "platform", "network_model", "unknown network model '%s'",
@@ -1291,6 +1306,8 @@ new_point(const struct settings *s, guint index, int nranks)
     p->index = index;
     p->platform = g_strdup(s->platform);
     p->placement = s->placement;
+    p->placement_seed = s->placement_seed;
+    p->placement_file = g_strdup(s->placement_file);
     p->oversubscribe = s->oversubscribe;
     p->network_model = g_strdup(s->network_model);
     p->transport = s->transport;

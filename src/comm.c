@@ -56,6 +56,7 @@
 
 #include <glib.h>
 
+#include "attr.h"
 #include "comm.h"
 #include "errhandler.h"
 #include "group.h"
@@ -160,6 +161,8 @@ comm_destroy(MPI_Comm comm)
         live_head = comm->live_next;
     if (comm->live_next != NULL)
         comm->live_next->live_prev = comm->live_prev;
+    collsim_attr_store_free(comm->coll);
+    collsim_attr_store_free(comm);
     collsim_group_unref(comm->coll->group);
     g_free(comm->coll);
     collsim_group_unref(comm->group);
@@ -190,6 +193,11 @@ collsim_comm_world_teardown(void)
 {
     while (live_head != NULL)
         comm_destroy(live_head);
+    collsim_attr_store_free(&collsim_comm_world);
+    collsim_attr_store_free(&world_coll);
+    collsim_attr_store_free(&collsim_comm_self);
+    collsim_attr_store_free(&self_coll);
+    collsim_attr_teardown();
     world_group.size = 1;
     reset_predefined(&collsim_comm_world, "MPI_COMM_WORLD", 1);
     reset_predefined(&collsim_comm_self, "MPI_COMM_SELF", 1);
@@ -507,6 +515,8 @@ struct ctor {
 
 static const struct ctor split_ctor = {
     "MPI_Comm_split", COLLSIM_TAG_SPLIT_GATHER, COLLSIM_TAG_SPLIT_SCATTER, 0};
+static const struct ctor split_type_ctor = {
+    "MPI_Comm_split_type", COLLSIM_TAG_SPLIT_TYPE_GATHER, COLLSIM_TAG_SPLIT_TYPE_SCATTER, 0};
 static const struct ctor create_ctor = {
     "MPI_Comm_create", COLLSIM_TAG_CREATE_GATHER, COLLSIM_TAG_CREATE_SCATTER, 1};
 
@@ -776,6 +786,12 @@ MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
         comm_release(dup);   /* this member cannot hold it */
         return err;
     }
+    rc = collsim_attr_copy_all(comm, dup);
+    if (rc != MPI_SUCCESS) {
+        collsim_attr_delete_all(dup);
+        comm_release(dup);
+        return collsim_error(comm, rc, call, "an attribute copy callback failed");
+    }
     *newcomm = dup;
     return MPI_SUCCESS;
 }
@@ -795,7 +811,54 @@ MPI_Comm_free(MPI_Comm *comm)
                                                       : "an internal communicator";
         return collsim_error(*comm, MPI_ERR_COMM, call, "cannot free %s", what);
     }
+    /* delete callbacks run first and may still use the communicator (§6.7.2) */
+    int rc = collsim_attr_delete_all(*comm);
+    int twin_rc = collsim_attr_delete_all((*comm)->coll);
     comm_release(*comm);
     *comm = MPI_COMM_NULL;
+    if (rc == MPI_SUCCESS)
+        rc = twin_rc;
+    if (rc != MPI_SUCCESS)
+        return collsim_error(MPI_COMM_NULL, rc, call, "an attribute delete callback failed");
     return MPI_SUCCESS;
+}
+
+int
+collsim_comm_finalize_rank(void)
+{
+    int rc = collsim_attr_delete_all(&collsim_comm_self);
+    collsim_attr_delete_all(&self_coll);
+    collsim_attr_delete_all(&world_coll);
+    for (MPI_Comm c = live_head; c != NULL; c = c->live_next)
+        if (collsim_comm_my_rank(c) != MPI_UNDEFINED)
+            collsim_attr_delete_all(c->coll);
+    return rc;
+}
+
+/*
+ * MPI_COMM_TYPE_SHARED: one communicator per simulated host (the ranks that share its memory),
+ * ordered by key, then by rank in comm. Collective over comm.
+ */
+int
+MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+    const char *call = "MPI_Comm_split_type";
+    (void)info; /* no hints are defined for MPI_COMM_TYPE_SHARED */
+    COLLSIM_TRY(check_comm(comm, call));
+    int err = MPI_SUCCESS;
+    if (newcomm == NULL)
+        err = collsim_error(comm, MPI_ERR_ARG, call, "newcomm is NULL");
+    else if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
+        err = collsim_error(comm, MPI_ERR_ARG, call,
+                            "split_type %d is not MPI_COMM_TYPE_SHARED or MPI_UNDEFINED",
+                            split_type);
+    int color = MPI_UNDEFINED;
+    if (err == MPI_SUCCESS && split_type == MPI_COMM_TYPE_SHARED)
+        color = collsim_runtime->node_of(collsim_runtime->world_rank());
+    int mine[REC_INTS] = {color, key, 0, err};
+    MPI_Comm result = MPI_COMM_NULL;
+    int rc = construct(comm, &split_type_ctor, mine, &result);
+    if (rc == MPI_SUCCESS)
+        *newcomm = result;
+    return rc;
 }

@@ -28,6 +28,7 @@ struct collsim_comm {
     char name[MPI_MAX_OBJECT_NAME];
     MPI_Comm owner;          /* on a twin, the communicator it serves; NULL otherwise */
     MPI_Comm live_prev, live_next; /* created communicators still alive (for teardown) */
+    struct collsim_attr_store *attrs; /* cached attributes, per rank (attr.c); NULL if none */
 };
 
 /*
@@ -43,6 +44,8 @@ struct collsim_comm {
 #define COLLSIM_TAG_CREATE_GATHER (-1003)  /* MPI_Comm_create, same layouts as split */
 #define COLLSIM_TAG_CREATE_SCATTER (-1004)
 #define COLLSIM_TAG_DUP_BCAST (-1005)      /* MPI_Comm_dup: header + the new comm pointer */
+#define COLLSIM_TAG_SPLIT_TYPE_GATHER (-1006)  /* MPI_Comm_split_type, same layouts as split */
+#define COLLSIM_TAG_SPLIT_TYPE_SCATTER (-1007)
 
 /* First context id handed to created communicators (0/1 world, 2/3 self). */
 #define COLLSIM_CONTEXT_FIRST_FREE 4u
@@ -65,6 +68,10 @@ int collsim_comm_my_rank(MPI_Comm comm);
 int collsim_comm_world_rank(MPI_Comm comm, int local_rank);
 /* Local rank of a world rank (MPI_UNDEFINED if not a member). O(log size). */
 int collsim_comm_local_rank(MPI_Comm comm, int world_rank);
+
+/* MPI_Finalize on the calling rank: run its delete callbacks on MPI_COMM_SELF (MPI-3.1
+ * §8.7.1) and on the hidden twins, where collsim's own algorithms cache their state. */
+int collsim_comm_finalize_rank(void);
 
 /* Created communicators not yet destroyed by their last member (leak checks, tests). */
 int collsim_comm_live_count(void);

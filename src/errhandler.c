@@ -55,6 +55,11 @@ static const struct error_class_info error_classes[] = {
     {MPI_ERR_INTERN, "MPI_ERR_INTERN", "internal error"},
     {MPI_ERR_IN_STATUS, "MPI_ERR_IN_STATUS", "error code is in status"},
     {MPI_ERR_PENDING, "MPI_ERR_PENDING", "pending request"},
+    {MPI_ERR_INFO_KEY, "MPI_ERR_INFO_KEY", "invalid info key"},
+    {MPI_ERR_INFO_NOKEY, "MPI_ERR_INFO_NOKEY", "no such info key"},
+    {MPI_ERR_INFO_VALUE, "MPI_ERR_INFO_VALUE", "invalid info value"},
+    {MPI_ERR_INFO, "MPI_ERR_INFO", "invalid info object"},
+    {MPI_ERR_KEYVAL, "MPI_ERR_KEYVAL", "invalid key value"},
     {MPI_ERR_NO_MEM, "MPI_ERR_NO_MEM", "out of memory"},
 };
 

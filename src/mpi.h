@@ -30,6 +30,7 @@ typedef struct collsim_comm *MPI_Comm;
 typedef struct collsim_group *MPI_Group;
 typedef struct collsim_request *MPI_Request;
 typedef struct collsim_errhandler *MPI_Errhandler;
+typedef struct collsim_info *MPI_Info;
 
 typedef struct MPI_Status {
     int MPI_SOURCE;
@@ -43,6 +44,11 @@ typedef struct MPI_Status {
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
 typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *error_code, ...);
 typedef MPI_Comm_errhandler_function MPI_Handler_function;
+typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out,
+                                        int *flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval, void *attribute_val,
+                                          void *extra_state);
 
 /* Error classes (numbering as Open MPI, so that printed codes match its output). */
 #define MPI_SUCCESS 0
@@ -65,7 +71,12 @@ typedef MPI_Comm_errhandler_function MPI_Handler_function;
 #define MPI_ERR_INTERN 17
 #define MPI_ERR_IN_STATUS 18
 #define MPI_ERR_PENDING 19
-#define MPI_ERR_NO_MEM 34
+#define MPI_ERR_INFO_KEY 31
+#define MPI_ERR_INFO_NOKEY 32
+#define MPI_ERR_INFO_VALUE 33
+#define MPI_ERR_INFO 34
+#define MPI_ERR_KEYVAL 36
+#define MPI_ERR_NO_MEM 39
 #define MPI_ERR_LASTCODE 92
 
 /* Special values. */
@@ -86,6 +97,21 @@ typedef MPI_Comm_errhandler_function MPI_Handler_function;
 #define MPI_THREAD_FUNNELED 1
 #define MPI_THREAD_SERIALIZED 2
 #define MPI_THREAD_MULTIPLE 3
+#define MPI_MAX_INFO_KEY 36
+#define MPI_MAX_INFO_VAL 256
+
+/* MPI_Comm_split_type: ranks that share memory (here: the simulated host) */
+#define MPI_COMM_TYPE_SHARED 1
+
+/* Attribute keys: invalid, then the predefined ones (cached on MPI_COMM_WORLD) */
+#define MPI_KEYVAL_INVALID (-1)
+#define MPI_TAG_UB 0
+#define MPI_HOST 1
+#define MPI_IO 2
+#define MPI_WTIME_IS_GLOBAL 3
+#define MPI_UNIVERSE_SIZE 4
+#define MPI_LASTUSEDCODE 5
+#define MPI_APPNUM 6
 
 #define MPI_BOTTOM ((void *)0)
 #define MPI_IN_PLACE ((void *)1)
@@ -99,6 +125,15 @@ typedef MPI_Comm_errhandler_function MPI_Handler_function;
 #define MPI_GROUP_NULL ((MPI_Group)0)
 #define MPI_REQUEST_NULL ((MPI_Request)0)
 #define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
+#define MPI_INFO_NULL ((MPI_Info)0)
+
+/* Predefined attribute callbacks (MPI_COMM_DUP_FN copies the value, the NULL ones do nothing) */
+int collsim_comm_null_copy_fn(MPI_Comm, int, void *, void *, void *, int *);
+int collsim_comm_dup_fn(MPI_Comm, int, void *, void *, void *, int *);
+int collsim_comm_null_delete_fn(MPI_Comm, int, void *, void *);
+#define MPI_COMM_NULL_COPY_FN collsim_comm_null_copy_fn
+#define MPI_COMM_DUP_FN collsim_comm_dup_fn
+#define MPI_COMM_NULL_DELETE_FN collsim_comm_null_delete_fn
 
 /* Predefined objects, defined in src/ (one shared instance for all simulated ranks). */
 extern struct collsim_comm collsim_comm_world, collsim_comm_self;
@@ -322,6 +357,28 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 int MPI_Comm_free(MPI_Comm *comm);
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
+                        MPI_Comm *newcomm);
+
+/* Attribute caching on communicators. */
+int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                           MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
+                           void *extra_state);
+int MPI_Comm_free_keyval(int *comm_keyval);
+int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
+int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag);
+int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
+
+/* Info objects. */
+int MPI_Info_create(MPI_Info *info);
+int MPI_Info_free(MPI_Info *info);
+int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+int MPI_Info_set(MPI_Info info, const char *key, const char *value);
+int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
+int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
+int MPI_Info_delete(MPI_Info info, const char *key);
+int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
 int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
 int MPI_Comm_set_name(MPI_Comm comm, const char *name);
 int MPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen);

@@ -17,6 +17,13 @@ default_world_size(void)
     return 1;
 }
 
+static int
+default_node_of(int world_rank)
+{
+    (void)world_rank;
+    return 0;
+}
+
 static void
 default_charge_op(MPI_Op op, MPI_Datatype dt, int count)
 {
@@ -41,6 +48,7 @@ default_abort(int exit_code)
 static const struct collsim_runtime_hooks default_hooks = {
     .world_rank = default_world_rank,
     .world_size = default_world_size,
+    .node_of = default_node_of,
     .charge_op = default_charge_op,
     .coll_served = default_coll_served,
     .abort = default_abort,

@@ -14,6 +14,8 @@ struct collsim_runtime_hooks {
     /* Rank of the calling simulated process in MPI_COMM_WORLD, and the world's size. */
     int (*world_rank)(void);
     int (*world_size)(void);
+    /* The node (simulated host) a world rank runs on, numbered from 0 in host order. */
+    int (*node_of)(int world_rank);
     /* Charge the simulated compute time of applying op to count elements of dt. */
     void (*charge_op)(MPI_Op op, MPI_Datatype dt, int count);
     /* A collective call of `kind` (enum coll_kind) was served by `algorithm`. */

@@ -108,4 +108,44 @@ else
     fail "good zone: $(cat "$tmp/g.out")"
 fi
 
+# Placement, as MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) sees it (nodes.c), 6 ranks on
+# 4 hosts of 2 cores: block fills hosts in order, cyclic deals ranks out one per host.
+nodes() { "$COLLSIM" exec "$PROGRAMS_DIR/nodes.so" -n "$1" --platform "$2" --placement "$3" 2>&1; }
+expect_nodes() {
+    local got
+    got=$(nodes "$1" "$2" "$3")
+    if [ "$got" = "$4" ]; then pass "placement $3 on $2: $got"; else fail "placement $3 on $2: '$got', expected '$4'"; fi
+}
+expect_nodes 6 flat:hosts=4,cores=2 block "node: 0 1 | node: 2 3 | node: 4 5"
+expect_nodes 6 flat:hosts=4,cores=2 cyclic "node: 0 4 | node: 1 5 | node: 2 | node: 3"
+printf '# ranks 0-2 on the last host, 3 on node-1\nnode-3:3\n\nnode-1 slots=1\n' >"$tmp/hosts"
+expect_nodes 4 flat:hosts=4,cores=4 "hostfile:$tmp/hosts" "node: 0 1 2 | node: 3"
+r7=$(nodes 6 flat:hosts=4,cores=2 random:7)
+r7again=$(nodes 6 flat:hosts=4,cores=2 random:7)
+seeds_differ=0
+for seed in 1 2 3 4 5; do
+    [ "$(nodes 6 flat:hosts=4,cores=2 "random:$seed")" != "$r7" ] && seeds_differ=1
+done
+if [ "$r7" = "$r7again" ] && [ "$seeds_differ" = 1 ] && [ "$r7" != "node: 0 1 | node: 2 3 | node: 4 5" ] &&
+    [ "$(echo "$r7" | grep -o '[0-9]' | sort | tr -d '\n')" = "012345" ]; then
+    pass "random:7 is reproducible, another seed differs: $r7"
+else
+    fail "random placement: '$r7' then '$r7again' (seeds differ: $seeds_differ)"
+fi
+printf 'node-0:3\n' >"$tmp/crowded"
+printf 'node-0\nnode-9\n' >"$tmp/unknown"
+printf 'node-0\n' >"$tmp/short"
+for case in "hostfile:$tmp/crowded|more ranks on node-0 than its 2 cores" \
+    "hostfile:$tmp/unknown|unknown:2: no host 'node-9'" "hostfile:$tmp/short|places 1 of the 3 ranks" \
+    "random:x|unknown placement 'random:x'" "spread|unknown placement 'spread'"; do
+    "$COLLSIM" exec "$PROGRAMS_DIR/nodes.so" -n 3 --platform flat:hosts=4,cores=2 \
+        --placement "${case%%|*}" >"$tmp/b.out" 2>"$tmp/b.err"
+    rc=$?
+    if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/b.err")" -eq 1 ] && grep -qF "${case#*|}" "$tmp/b.err"; then
+        pass "placement ${case%%|*} refused: $(cat "$tmp/b.err")"
+    else
+        fail "placement ${case%%|*}: exit $rc, $(cat "$tmp/b.err")"
+    fi
+done
+
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }

@@ -24,6 +24,7 @@ static const int all_classes[] = {
     MPI_ERR_COMM,    MPI_ERR_RANK,     MPI_ERR_REQUEST,  MPI_ERR_ROOT,      MPI_ERR_GROUP,
     MPI_ERR_OP,      MPI_ERR_TOPOLOGY, MPI_ERR_DIMS,     MPI_ERR_ARG,       MPI_ERR_UNKNOWN,
     MPI_ERR_TRUNCATE, MPI_ERR_OTHER,   MPI_ERR_INTERN,   MPI_ERR_IN_STATUS, MPI_ERR_PENDING,
+    MPI_ERR_INFO_KEY, MPI_ERR_INFO_NOKEY, MPI_ERR_INFO_VALUE, MPI_ERR_INFO, MPI_ERR_KEYVAL,
     MPI_ERR_NO_MEM,
 };
 static const char *const all_names[] = {
@@ -32,7 +33,8 @@ static const char *const all_names[] = {
     "MPI_ERR_ROOT",    "MPI_ERR_GROUP",    "MPI_ERR_OP",       "MPI_ERR_TOPOLOGY",
     "MPI_ERR_DIMS",    "MPI_ERR_ARG",      "MPI_ERR_UNKNOWN",  "MPI_ERR_TRUNCATE",
     "MPI_ERR_OTHER",   "MPI_ERR_INTERN",   "MPI_ERR_IN_STATUS", "MPI_ERR_PENDING",
-    "MPI_ERR_NO_MEM",
+    "MPI_ERR_INFO_KEY", "MPI_ERR_INFO_NOKEY", "MPI_ERR_INFO_VALUE", "MPI_ERR_INFO",
+    "MPI_ERR_KEYVAL",  "MPI_ERR_NO_MEM",
 };
 #define NCLASSES ((int)(sizeof all_classes / sizeof all_classes[0]))
 
@@ -154,7 +156,7 @@ END_TEST
 START_TEST(test_errhandler_unknown_codes_are_err_arg)
 {
     set_world_return();
-    int unknown[] = {-1, 20, 33, MPI_ERR_LASTCODE, 12345};
+    int unknown[] = {-1, 20, 35, MPI_ERR_LASTCODE, 12345};
     for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
         char text[MPI_MAX_ERROR_STRING];
         int len, cls = -7;

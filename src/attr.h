@@ -1,0 +1,22 @@
+/*
+ * attr.h — what communicators need from attribute caching (attr.c).
+ */
+#ifndef COLLSIM_ATTR_H
+#define COLLSIM_ATTR_H
+
+#include "mpi.h"
+
+struct collsim_attr_store;
+
+/* MPI_Comm_dup: run the calling rank's copy callbacks of oldcomm, setting what they keep on
+ * newcomm; the first callback error. */
+int collsim_attr_copy_all(MPI_Comm oldcomm, MPI_Comm newcomm);
+/* MPI_Comm_free, MPI_Finalize: run the calling rank's delete callbacks on comm, last set
+ * first, and forget its attributes there; the first callback error. */
+int collsim_attr_delete_all(MPI_Comm comm);
+/* A communicator is destroyed: drop what is left in its store (no callbacks). */
+void collsim_attr_store_free(MPI_Comm comm);
+/* End of a simulation: forget every keyval. */
+void collsim_attr_teardown(void);
+
+#endif

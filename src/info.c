@@ -1,0 +1,182 @@
+/*
+ * info.c — MPI_Info objects (MPI-3.1 §9): ordered (key, value) pairs of strings.
+ *
+ * An info object belongs to the rank that created it. Keys keep the order in which they were
+ * first set, so MPI_Info_get_nthkey is deterministic (a hash table would not be).
+ * collsim reads no hints: every call that takes an info accepts any, or MPI_INFO_NULL.
+ */
+#include <string.h>
+
+#include <glib.h>
+
+#include "errhandler.h"
+#include "mpi.h"
+
+struct collsim_info {
+    GPtrArray *keys;   /* gchar *, in setting order */
+    GPtrArray *values; /* gchar *, values[i] belongs to keys[i] */
+};
+
+static int
+check_info(MPI_Info info, const char *call)
+{
+    if (info == MPI_INFO_NULL)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_INFO, call, "invalid info (MPI_INFO_NULL)");
+    return MPI_SUCCESS;
+}
+
+static int
+check_key(const char *key, const char *call)
+{
+    if (key == NULL)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_INFO_KEY, call, "key is NULL");
+    size_t len = strlen(key);
+    if (len == 0 || len > MPI_MAX_INFO_KEY)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_INFO_KEY, call,
+                             "key of %zu characters (1 to MPI_MAX_INFO_KEY = %d)", len,
+                             MPI_MAX_INFO_KEY);
+    return MPI_SUCCESS;
+}
+
+static int
+key_index(MPI_Info info, const char *key)
+{
+    for (guint i = 0; i < info->keys->len; i++)
+        if (strcmp(g_ptr_array_index(info->keys, i), key) == 0)
+            return (int)i;
+    return -1;
+}
+
+int
+MPI_Info_create(MPI_Info *info)
+{
+    if (info == NULL)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Info_create", "info is NULL");
+    MPI_Info created = g_new(struct collsim_info, 1);
+    created->keys = g_ptr_array_new_with_free_func(g_free);
+    created->values = g_ptr_array_new_with_free_func(g_free);
+    *info = created;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Info_free(MPI_Info *info)
+{
+    if (info == NULL)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Info_free", "info is NULL");
+    COLLSIM_TRY(check_info(*info, "MPI_Info_free"));
+    g_ptr_array_free((*info)->keys, TRUE);
+    g_ptr_array_free((*info)->values, TRUE);
+    g_free(*info);
+    *info = MPI_INFO_NULL;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
+{
+    COLLSIM_TRY(check_info(info, "MPI_Info_dup"));
+    COLLSIM_TRY(MPI_Info_create(newinfo));
+    for (guint i = 0; i < info->keys->len; i++)
+        MPI_Info_set(*newinfo, g_ptr_array_index(info->keys, i),
+                     g_ptr_array_index(info->values, i));
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Info_set(MPI_Info info, const char *key, const char *value)
+{
+    const char *call = "MPI_Info_set";
+    COLLSIM_TRY(check_info(info, call));
+    COLLSIM_TRY(check_key(key, call));
+    if (value == NULL || strlen(value) == 0 || strlen(value) > MPI_MAX_INFO_VAL)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_INFO_VALUE, call,
+                             "value of key '%s' must have 1 to MPI_MAX_INFO_VAL = %d characters",
+                             key, MPI_MAX_INFO_VAL);
+    int i = key_index(info, key);
+    if (i >= 0) {
+        g_free(g_ptr_array_index(info->values, (guint)i));
+        g_ptr_array_index(info->values, (guint)i) = g_strdup(value);
+    } else {
+        g_ptr_array_add(info->keys, g_strdup(key));
+        g_ptr_array_add(info->values, g_strdup(value));
+    }
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
+{
+    const char *call = "MPI_Info_get";
+    COLLSIM_TRY(check_info(info, call));
+    COLLSIM_TRY(check_key(key, call));
+    if (flag == NULL || value == NULL || valuelen < 0)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, call, "%s",
+                             flag == NULL    ? "flag is NULL"
+                             : value == NULL ? "value is NULL"
+                                             : "valuelen is negative");
+    int i = key_index(info, key);
+    *flag = i >= 0;
+    if (i >= 0) {
+        /* at most valuelen characters, then the terminating NUL (§9: value has valuelen+1) */
+        const char *v = g_ptr_array_index(info->values, (guint)i);
+        size_t n = MIN(strlen(v), (size_t)valuelen);
+        memcpy(value, v, n);
+        value[n] = '\0';
+    }
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
+{
+    const char *call = "MPI_Info_get_valuelen";
+    COLLSIM_TRY(check_info(info, call));
+    COLLSIM_TRY(check_key(key, call));
+    if (flag == NULL || valuelen == NULL)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, call, "%s is NULL",
+                             flag == NULL ? "flag" : "valuelen");
+    int i = key_index(info, key);
+    *flag = i >= 0;
+    if (i >= 0)
+        *valuelen = (int)strlen(g_ptr_array_index(info->values, (guint)i));
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Info_delete(MPI_Info info, const char *key)
+{
+    const char *call = "MPI_Info_delete";
+    COLLSIM_TRY(check_info(info, call));
+    COLLSIM_TRY(check_key(key, call));
+    int i = key_index(info, key);
+    if (i < 0)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_INFO_NOKEY, call, "no key '%s'", key);
+    g_ptr_array_remove_index(info->keys, (guint)i);
+    g_ptr_array_remove_index(info->values, (guint)i);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Info_get_nkeys(MPI_Info info, int *nkeys)
+{
+    COLLSIM_TRY(check_info(info, "MPI_Info_get_nkeys"));
+    if (nkeys == NULL)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Info_get_nkeys", "nkeys is NULL");
+    *nkeys = (int)info->keys->len;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Info_get_nthkey(MPI_Info info, int n, char *key)
+{
+    const char *call = "MPI_Info_get_nthkey";
+    COLLSIM_TRY(check_info(info, call));
+    if (key == NULL)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, call, "key is NULL");
+    if (n < 0 || (guint)n >= info->keys->len)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, call,
+                             "n = %d, but the info has %u keys", n, info->keys->len);
+    g_strlcpy(key, g_ptr_array_index(info->keys, (guint)n), MPI_MAX_INFO_KEY + 1);
+    return MPI_SUCCESS;
+}
