@@ -1733,6 +1733,35 @@ exscan_recursive_doubling(const struct ctx *c)
 
 /* ---------------------------------------------------------------- the table */
 
+/*
+ * The node-aware (smp) algorithms on single-core hosts: every node is one rank, so the
+ * intra-node steps send nothing and the time is that of the inter-node algorithm each one
+ * picks (see its file in src/coll/). With several ranks per node these formulas do not
+ * apply: the predictions know one α and β, not a node's.
+ */
+static double
+bcast_smp(const struct ctx *c)
+{
+    return c->n < 12 * 1024 || c->p < 8 ? bcast_binomial(c) : bcast_scatter_ring_allgather(c);
+}
+
+static double
+allgather_smp(const struct ctx *c)
+{
+    double total = c->n * c->p;
+    if (total < 512 * 1024 && is_pof2(c->p))
+        return allgather_recursive_doubling(c);
+    return total < 80 * 1024 ? allgather_bruck(c) : allgather_ring(c);
+}
+
+/* Rabenseifner needs one item per node: assumed here for n > 2 KiB (items of at most
+ * n / p bytes), hence APPROXIMATE. */
+static double
+allreduce_smp(const struct ctx *c)
+{
+    return c->n > 2048 ? allreduce_rabenseifner(c) : allreduce_recursive_doubling(c);
+}
+
 enum {
     NEEDS_SEGMENT = 1 << 0,        /* uses segment_bytes */
     NEEDS_RADIX = 1 << 1,          /* uses radix */
@@ -1873,6 +1902,21 @@ static const struct row rows[] = {
     {"exscan", "linear", exscan_linear, RETURNS_AT_ZERO | ONE_WAY, "(p-1)(a + n b) + (p-2) n c"},
     {"exscan", "recursive_doubling", exscan_recursive_doubling, RETURNS_AT_ZERO | APPROXIMATE_NON_POF2,
      "ceil(lg p)(a + n b) + (2 ceil(lg p) - 1) n c"},
+
+    /* node-aware, on single-core hosts (bcast_smp above explains) */
+    {"barrier", "smp", barrier_dissemination, SYMMETRIC, "ceil(lg p) a (one rank per node)"},
+    {"bcast", "smp", bcast_smp, ROOTED | RETURNS_AT_ZERO | APPROXIMATE_NON_POF2,
+     "binomial below 12 KiB or p < 8, else scatter_ring_allgather (one rank per node)"},
+    {"reduce", "smp", reduce_binomial, RETURNS_AT_ZERO | ROOTED | ONE_WAY,
+     "ceil(lg p)(a + n b + n c) (one rank per node)"},
+    {"allreduce", "smp", allreduce_smp, RETURNS_AT_ZERO | APPROXIMATE,
+     "recursive_doubling up to 2 KiB, else rabenseifner (one rank per node)"},
+    {"allgather", "smp", allgather_smp, SYMMETRIC | RETURNS_AT_ZERO | APPROXIMATE_NON_POF2,
+     "allgatherv recursive_doubling, bruck or ring by total size (one rank per node)"},
+    {"gather", "smp", gatherv_binomial, ROOTED | RETURNS_AT_ZERO | ONE_WAY,
+     "lg p a + (p-1) n b, plus (a + 4 b) per rank whose parent is not the root (one rank per node)"},
+    {"scatter", "smp", scatterv_binomial, ROOTED | RETURNS_AT_ZERO | ONE_WAY,
+     "lg p a + (p-1) n b, plus (a + 4 j b) before each subtree of j > 1 ranks (one rank per node)"},
 };
 
 #define N_ROWS (sizeof rows / sizeof rows[0])

@@ -127,6 +127,9 @@ order_unmet_requirement(const struct order_request *request)
         .bytes = (size_t)send_count(request) * sizeof(gint64),
         .commutative = request->commutative,
         .contiguous = 1,
+        /* block placement fills hosts with consecutive ranks; another may not (the run
+         * would refuse: the certificate records the fallback instead) */
+        .node_blocks = request->placement == NULL || strcmp(request->placement, "block") == 0,
     };
     return coll_select_unmet(row, &call);
 }
@@ -348,6 +351,9 @@ order_certify(const struct order_request *request, struct order_certificate *cer
     config.argv = argv;
     config.privatize = FALSE; /* the rank program is collsim's own code */
     config.compute_scale = 0; /* only the order matters, not the time */
+    config.platform_file = request->platform;
+    if (request->placement != NULL && !sim_placement_parse(request->placement, &config, error))
+        return FALSE;
     struct sim_outcome outcome;
     if (!sim_engine_run(&config, &outcome, error))
         return FALSE;
@@ -399,6 +405,10 @@ order_certificate_line(const struct order_certificate *cert)
         g_string_append_printf(line, " capped_from=%d", q->capped_from);
     if (q->kind == COLL_REDUCE)
         g_string_append_printf(line, " root=%d", q->root);
+    if (q->platform != NULL)
+        g_string_append_printf(line, " platform=%s", q->platform);
+    if (q->placement != NULL)
+        g_string_append_printf(line, " placement=%s", q->placement);
     const struct coll_algorithm *row = coll_registry_find(q->kind, q->algorithm);
     if (row != NULL && (row->caps & COLL_SEGMENTED))
         g_string_append_printf(line, " segment_bytes=%d",
@@ -879,6 +889,8 @@ struct order_options {
     gboolean expressions;
     gboolean certificate;
     gchar *against;
+    gchar *platform;
+    gchar *placement;
 };
 
 /* Run every request in order, print it, compare it; the command's exit code. */
@@ -943,6 +955,12 @@ command_order(int argc, char **argv)
         {"against", 0, 0, G_OPTION_ARG_FILENAME, &opt.against,
          "Compare with certificates saved from an earlier run; name every point that changed",
          "FILE"},
+        {"platform", 0, 0, G_OPTION_ARG_STRING, &opt.platform,
+         "Run on this platform (a file or flat:hosts=4,cores=8 ...; default: one core per "
+         "host): node-aware algorithms combine by node",
+         "SPEC"},
+        {"placement", 0, 0, G_OPTION_ARG_STRING, &opt.placement,
+         "Rank placement: block (default), cyclic, random:SEED, hostfile:FILE", "POLICY"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionContext *context =
@@ -1000,10 +1018,22 @@ command_order(int argc, char **argv)
         goto out;
     }
     struct coll_params params = {opt.segment_bytes, opt.radix};
+    if (opt.placement != NULL) {
+        struct sim_config probe;
+        sim_config_defaults(&probe);
+        if (!sim_placement_parse(opt.placement, &probe, &error)) {
+            rc = order_usage("--placement: %s", error->message);
+            goto out;
+        }
+    }
     if (!expand_requests(args[1], args[2], ranks, opt.count, opt.root, opt.commutative, params,
                          requests)) {
         rc = ORDER_EXIT_USAGE;
         goto out;
+    }
+    for (guint i = 0; i < requests->len; i++) {
+        g_array_index(requests, struct order_request, i).platform = opt.platform;
+        g_array_index(requests, struct order_request, i).placement = opt.placement;
     }
     if (opt.against != NULL) {
         gchar *text = NULL;
@@ -1027,6 +1057,8 @@ out:
     g_strfreev(args);
     g_free(opt.ranks);
     g_free(opt.against);
+    g_free(opt.platform);
+    g_free(opt.placement);
     g_option_context_free(context);
     return rc;
 }

@@ -42,6 +42,8 @@ struct order_request {
     int root;                  /* Reduce only */
     gboolean commutative;      /* the commutativity declared to MPI_Op_create */
     struct coll_params params; /* segment size, radix; 0 fields: the registry row's defaults */
+    const char *platform;      /* a platform file or generator spec; NULL: single-core hosts */
+    const char *placement;     /* block (NULL), cyclic, random:SEED, hostfile:FILE */
 };
 
 enum order_verdict {

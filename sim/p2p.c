@@ -110,6 +110,8 @@ struct sim_msg {
     gboolean delivered;
     gboolean carries_data;  /* payload mode data, or collsim's own traffic (always real) */
     gboolean announced;     /* its inbox transfer is on the wire (not queued at a port) */
+    gboolean starting;      /* the scheduler is starting the transfer put_init() prepared: the
+                             * sender must not touch `wire` (SimGrid would start it twice) */
     sg_comm_t wire;         /* its inbox transfer, held by the rank that sent it until reaped */
     struct sim_msg *cts;    /* rendezvous: the clear-to-send its receiver returned, once sent */
     gboolean cts_arrived;   /* rendezvous: that clear-to-send has reached the sender */
@@ -459,9 +461,14 @@ port_launch(struct sim_port *port, struct sim_msg *msg)
     msg->announced = TRUE;
     if (msg->wire == NULL) {
         msg->wire = sg_mailbox_put_async(dst->inbox, msg, inbox_wire_bytes(msg));
-    } else if (sg_comm_test(msg->wire)) {
-        /* sg_comm_test() starts the transfer put_init() prepared, as the rank that prepared it */
-        msg->wire = NULL; /* already done (a route without latency): the handle is gone */
+    } else {
+        /* sg_comm_test() starts the transfer put_init() prepared, as the rank that prepared it;
+         * until it returns, the s4u object says "starting" and a wait by the sender would
+         * start a second copy of the transfer */
+        msg->starting = TRUE;
+        if (sg_comm_test(msg->wire))
+            msg->wire = NULL; /* already done (a route without latency): the handle is gone */
+        msg->starting = FALSE;
     }
     sim_after_yield();
 }
@@ -589,13 +596,17 @@ reap_sent(struct sim_rank *me, gboolean all)
 {
     struct sim_msg *msg;
     while ((msg = g_queue_peek_head(&me->unreaped)) != NULL) {
-        if (msg->wire != NULL && !msg->announced) {
+        if (msg->wire != NULL && (!msg->announced || msg->starting)) {
             if (!all)
                 return;
-            /* still queued at its port: sleep until the port frees (the scheduler starts it) */
+            /* still queued at its port, or being started: sleep until the port frees (the
+             * scheduler starts it) */
             struct sim_rank *dst = sim_rank_by_world(msg->dst_world);
             const struct sim_port *port = dst->host == me->host ? me->shm : me->nic;
-            sg_actor_sleep_until(MAX(port->free_at, simgrid_get_clock() + SIM_CLOCK_RESOLUTION));
+            if (port->free_at - simgrid_get_clock() >= SIM_CLOCK_RESOLUTION)
+                sg_actor_sleep_until(port->free_at);
+            else
+                sg_actor_yield(); /* due now: the scheduler runs in this round */
             sim_after_yield();
             continue;
         }

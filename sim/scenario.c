@@ -885,7 +885,7 @@ read_platform_group(struct loader *ld, struct settings *s)
         struct sim_config parsed = {0};
         g_autoptr(GError) bad = NULL;
         if (!sim_placement_parse(placement, &parsed, &bad))
-            return fail_value(ld, "platform", "placement", "%s", bad->message);
+            return fail_value(ld, "platform", "placement", "unknown placement '%s'", placement);
         s->placement = parsed.placement;
         s->placement_seed = parsed.placement_seed;
         if (parsed.placement == SIM_PLACEMENT_HOSTFILE) {

@@ -99,6 +99,8 @@ describe_call(struct coll_call *call, enum coll_kind kind, MPI_Comm comm, int co
     call->bytes = collsim_datatype_packed_size(count, dt);
     call->commutative = commutative;
     call->contiguous = collsim_datatype_is_contiguous(dt);
+    /* only a non-commutative op asks (it costs a pass over the members, once per comm) */
+    call->node_blocks = commutative || collsim_comm_node_blocks(comm);
 }
 
 /* Choose the algorithm or report the refusal. Returns NULL after reporting. */
@@ -783,6 +785,7 @@ MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
     call.bytes = mean_block(bytes, comm);
     call.commutative = 1;
     call.contiguous = contiguous;
+    call.node_blocks = 1;
     const struct coll_algorithm *row = choose(&call, comm, &params, &rc);
     if (row == NULL)
         return rc;

@@ -185,6 +185,8 @@ reset_predefined(MPI_Comm comm, const char *name, int members)
     comm->errhandler = MPI_ERRORS_ARE_FATAL;
     comm->live_members = members;
     comm->coll->live_members = members;
+    comm->node_blocks = 0; /* the next run may place ranks differently */
+    comm->coll->node_blocks = 0;
     g_strlcpy(comm->name, name, sizeof comm->name);
 }
 
@@ -252,6 +254,26 @@ collsim_comm_live_count(void)
     for (MPI_Comm c = live_head; c != NULL; c = c->live_next)
         n++;
     return n;
+}
+
+int
+collsim_comm_node_blocks(MPI_Comm comm)
+{
+    if (comm->node_blocks == 0) {
+        int p = collsim_comm_size(comm), blocks = 1;
+        GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+        int previous = -1;
+        for (int r = 0; r < p && blocks; r++) {
+            int node = collsim_runtime->node_of(collsim_comm_world_rank(comm, r));
+            if (node != previous && g_hash_table_contains(seen, GINT_TO_POINTER(node)))
+                blocks = 0; /* the node came back after another one */
+            g_hash_table_add(seen, GINT_TO_POINTER(node));
+            previous = node;
+        }
+        g_hash_table_destroy(seen);
+        comm->node_blocks = blocks ? 1 : 2;
+    }
+    return comm->node_blocks == 1;
 }
 
 int

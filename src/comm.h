@@ -29,6 +29,7 @@ struct collsim_comm {
     MPI_Comm owner;          /* on a twin, the communicator it serves; NULL otherwise */
     MPI_Comm live_prev, live_next; /* created communicators still alive (for teardown) */
     struct collsim_attr_store *attrs; /* cached attributes, per rank (attr.c); NULL if none */
+    int node_blocks;         /* 0 not yet known, 1 each node's members are consecutive, 2 not */
 };
 
 /*
@@ -75,6 +76,10 @@ int collsim_comm_finalize_rank(void);
 
 /* Created communicators not yet destroyed by their last member (leak checks, tests). */
 int collsim_comm_live_count(void);
+
+/* True if the members of every node (simulated host) are consecutive ranks of comm: a
+ * node-aware reduction then keeps rank order. Computed once per communicator. */
+int collsim_comm_node_blocks(MPI_Comm comm);
 
 /* True for a hidden collective twin (allowed to use the reserved negative tags). */
 int collsim_comm_is_internal(MPI_Comm comm);

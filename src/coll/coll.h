@@ -52,6 +52,8 @@ enum coll_requirement {
     COLL_REQ_COUNT_GE_SIZE = 1 << 2, /* count must be at least the communicator size */
     COLL_REQ_CONTIGUOUS = 1 << 3,    /* datatype must be contiguous (true extent == size) */
     COLL_REQ_EVEN_RANKS = 1 << 4,    /* the communicator size must be even */
+    COLL_REQ_NODE_BLOCKS = 1 << 5,   /* a non-commutative op needs each node's ranks
+                                      * consecutive (node-aware reductions) */
 };
 
 /* Capabilities. */
@@ -59,6 +61,8 @@ enum coll_capability {
     COLL_IN_PLACE = 1 << 0,          /* handles MPI_IN_PLACE itself */
     COLL_SEGMENTED = 1 << 1,         /* uses coll_params.segment_bytes */
     COLL_RADIX = 1 << 2,             /* uses coll_params.radix */
+    COLL_NODE_AWARE = 1 << 3,        /* learns the node layout in its first call on a
+                                      * communicator (benchmarks warm it up untimed) */
 };
 
 /* Explicit parameters of an algorithm; the registry row gives the defaults. */

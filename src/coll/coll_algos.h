@@ -14,6 +14,7 @@ coll_barrier_fn coll_barrier_dissemination;
 coll_barrier_fn coll_barrier_binomial;
 coll_barrier_fn coll_barrier_recursive_doubling;
 coll_barrier_fn coll_barrier_double_ring;
+coll_barrier_fn coll_barrier_smp;
 
 /* Bcast */
 coll_bcast_fn coll_bcast_linear;
@@ -24,12 +25,15 @@ coll_bcast_fn coll_bcast_pipeline_binary;
 coll_bcast_fn coll_bcast_split_binary;
 coll_bcast_fn coll_bcast_scatter_ring_allgather;
 coll_bcast_fn coll_bcast_scatter_recursive_doubling_allgather;
+coll_bcast_fn coll_bcast_smp;
 
 /* Gather / Scatter */
 coll_gather_fn coll_gather_linear;
 coll_gather_fn coll_gather_binomial;
+coll_gather_fn coll_gather_smp;
 coll_scatter_fn coll_scatter_linear;
 coll_scatter_fn coll_scatter_binomial;
+coll_scatter_fn coll_scatter_smp;
 
 /* Scatterv / Gatherv */
 coll_scatterv_fn coll_scatterv_linear;
@@ -43,6 +47,7 @@ coll_allgather_fn coll_allgather_recursive_doubling;
 coll_allgather_fn coll_allgather_bruck;
 coll_allgather_fn coll_allgather_neighbor_exchange;
 coll_allgather_fn coll_allgather_gather_bcast;
+coll_allgather_fn coll_allgather_smp;
 coll_allgatherv_fn coll_allgatherv_ring;
 coll_allgatherv_fn coll_allgatherv_recursive_doubling;
 coll_allgatherv_fn coll_allgatherv_bruck;
@@ -64,6 +69,7 @@ coll_alltoallw_fn coll_alltoallw_linear;
 coll_reduce_fn coll_reduce_chain;
 coll_reduce_fn coll_reduce_linear;
 coll_reduce_fn coll_reduce_binomial;
+coll_reduce_fn coll_reduce_smp;
 coll_reduce_fn coll_reduce_in_order_binary;
 coll_reduce_fn coll_reduce_knomial;
 coll_reduce_fn coll_reduce_pipeline_chain;
@@ -77,6 +83,7 @@ coll_allreduce_fn coll_allreduce_halving_doubling;
 coll_allreduce_fn coll_allreduce_ring;
 coll_allreduce_fn coll_allreduce_ring_segmented;
 coll_allreduce_fn coll_allreduce_rabenseifner;
+coll_allreduce_fn coll_allreduce_smp;
 
 /* Reduce_scatter */
 coll_reduce_scatter_fn coll_reduce_scatter_reduce_scatterv;

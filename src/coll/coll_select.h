@@ -37,6 +37,7 @@ struct coll_call {
     int count;             /* items per rank (reductions: the vector's length) */
     int commutative;       /* 1 unless a non-commutative op is involved */
     int contiguous;        /* datatype has no holes */
+    int node_blocks;       /* every node's ranks are consecutive in the communicator */
 };
 
 /* Force `name` (with params, or the row's defaults when params is NULL) for `kind`.

@@ -135,7 +135,7 @@ XML
 run bad-platform 2 "$COLLSIM" exec "$PROGRAMS_DIR/pingpong.so" -n 2 --platform "$tmp/bad.xml" &&
     expect_err bad-platform "$tmp/bad.xml:5"
 run bad-placement 2 "$COLLSIM" exec "$PROGRAMS_DIR/pingpong.so" -n 2 --placement diagonal &&
-    expect_err bad-placement "--placement must be block or cyclic"
+    expect_err bad-placement "--placement: unknown placement 'diagonal' (block, cyclic, random:SEED, hostfile:FILE)"
 
 # A program built the way README tells users, against the build tree's pkg-config file.
 cflags=$(PKG_CONFIG_PATH="$top_builddir" pkg-config --cflags collsim)

@@ -30,6 +30,14 @@ generate() {
         "$COLLSIM" order reduce knomial -n $RANKS --count 3 --radix 3 --certificate $mode || rc=$?
         "$COLLSIM" order allreduce ring_segmented -n $WIDE_RANKS --count 64 --segment-bytes 8 \
             --certificate $mode || rc=$?
+        # node-aware reductions on 4-core hosts: by node (block placement keeps rank order; a
+        # non-commutative op under cyclic placement falls back)
+        for placement in block cyclic; do
+            "$COLLSIM" order reduce smp -n 8,13,16 --count 3 --root 6 \
+                --platform flat:hosts=4,cores=4 --placement $placement --certificate $mode || rc=$?
+            "$COLLSIM" order allreduce smp -n 5,8,13,16 --count 3 \
+                --platform flat:hosts=4,cores=4 --placement $placement --certificate $mode || rc=$?
+        done
     done
     return $rc
 }

@@ -511,7 +511,8 @@ START_TEST(test_scenario_platform_errors)
     expect_error("[platform]\nfile = bad.xml\n[run]\nranks = 2\ncollectives = bcast\n", 2,
                  "[platform] file: platform");
     expect_error("[platform]\nplacement = round_robin\n[run]\nranks = 2\ncollectives = bcast\n",
-                 2, "[platform] placement: unknown placement 'round_robin' (block or cyclic)");
+                 2, "[platform] placement: unknown placement 'round_robin' (block, cyclic, "
+                 "random:SEED or hostfile:FILE)");
     expect_error("[platform]\noversubscribe = maybe\n[run]\nranks = 2\ncollectives = bcast\n", 2,
                  "[platform] oversubscribe: 'maybe' is not a boolean (true or false)");
     expect_error("[platform]\nnetwork_model = fast\n[run]\nranks = 2\ncollectives = bcast\n", 2,
