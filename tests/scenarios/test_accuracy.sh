@@ -33,10 +33,11 @@ else
     fail "accuracy.ini: exit $?"; head -5 "$tmp/accuracy.err"
 fi
 rows=$(($(wc -l <"$csv") - 1))
-if [ "$rows" -eq 84 ] && awk -F, 'NR > 1 && ($19 != "ok" || $23 == "" || $24 == "" ||
+# (9 Reduce + 7 Allreduce algorithms) x 3 rank counts x 2 inputs
+if [ "$rows" -eq 96 ] && awk -F, 'NR > 1 && ($19 != "ok" || $23 == "" || $24 == "" ||
         length($26) != 64 || $26 ~ /[^0-9a-f]/ || ($2 == "allreduce") != ($25 == "yes")) { bad = 1 }
         END { exit bad }' "$csv"; then
-    pass "84 points ok, measured, digested; every allreduce identical on every rank"
+    pass "96 points ok, measured, digested; every allreduce identical on every rank"
 else
     fail "accuracy.ini rows: $rows, or a row not ok / unmeasured / not identical"
 fi
