@@ -16,9 +16,9 @@
  * under the forced algorithm. Rank 0 prints
  *   simulated=<latest end - earliest start> start_spread=<latest start - earliest start>
  *
- * Buffers of P blocks (gather, scatter, allgather, alltoall) come from SMPI_SHARED_MALLOC
- * under SMPI, so that hundreds of ranks holding P MiB each fit in memory; the contents do
- * not matter to the simulated time.
+ * Buffers of P blocks (at the root of gather and scatter, on every rank of allgather and
+ * alltoall) come from SMPI_SHARED_MALLOC under SMPI, so that hundreds of ranks holding P MiB
+ * each fit in memory; the contents do not matter to the simulated time.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +62,11 @@ run(const char *what, long bytes, int size)
         free(out);
         return rc;
     }
+    /* gather and scatter need the P blocks at the root only */
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank != 0 && (strcmp(what, "gather") == 0 || strcmp(what, "scatter") == 0))
+        all_bytes = 1;
     char *mine = calloc(block + 1, 1);
     char *all = BIG_ALLOC(all_bytes);
     int rc;
