@@ -218,8 +218,8 @@ why() {  # FAMILY COLLSIM_NAME SMPI_ALGO
         echo "the same tree, another order of the children: SMPI's ompi_binomial serves the root's" \
             "children smallest subtree first (1, 2, 4 ... P/2 blocks), so the largest subtree gets" \
             "its data last and forwards it last in turn: (P-1) + (P/2-1) + (P/4-1) ... blocks on the" \
-            "critical path, close to 2P x n x beta; collsim (as MPICH) sends the largest subtree" \
-            "first, (P-1) x n x beta. At 8 B, SMPI's concurrent sends and 16-byte envelopes add" \
+            "critical path, close to 2P x n x beta; collsim sends the largest subtree first," \
+            "(P-1) x n x beta. At 8 B, SMPI's concurrent sends and 16-byte envelopes add" \
             "to it. An algorithm difference, not a transport one." ;;
     allreduce/ring/lr)
         echo "at 8 B (count < P) SMPI's lr falls back to redbcast while collsim refuses ring;" \
@@ -250,8 +250,10 @@ while read -r fam cname salgo; do
 done < <(awk '!seen[$1 " " $2 " " $3]++ { print $1, $2, $3 }' "$rows")
 [ "$noted" = 1 ] || echo "  none"
 if awk '$6 == "refused" { found = 1 } END { exit !found }' "$rows"; then
-    echo "  refused: collsim refuses an algorithm forced on a call it cannot serve (rabenseifner" \
-        "and ring need count >= ranks: 8 B is one double); SMPI runs it, or silently another."
+    echo "  refused points:"
+    echo "collsim refuses an algorithm forced on a call it cannot serve (rabenseifner and ring" \
+        "need count >= ranks, and 8 B is one double); SMPI runs it anyway, or silently another" \
+        "(lr falls back to redbcast). Those points are not compared." | fold -s -w 92 | sed 's/^/      /'
 fi
 if [ -f "$work/failures" ]; then
     echo
