@@ -119,6 +119,9 @@ measure() {
     sim=$(grep -o 'simulated=[0-9.e+-]*' "$work/out" | head -1 | cut -d= -f2)
     if [ $rc -eq 0 ] && [ -n "$sim" ]; then
         echo "$sim"
+        if ! grep -q 'start_spread=0\.000e+00' "$work/out"; then  # ranks did not start together
+            echo "--- start times differ: $*: $(grep -o 'start_spread=.*' "$work/out")" >>"$work/failures"
+        fi
     elif grep -q 'cannot serve this call' "$work/err"; then
         echo refused
     else
@@ -219,8 +222,9 @@ why() {  # FAMILY COLLSIM_NAME SMPI_ALGO
             "children smallest subtree first (1, 2, 4 ... P/2 blocks), so the largest subtree gets" \
             "its data last and forwards it last in turn: (P-1) + (P/2-1) + (P/4-1) ... blocks on the" \
             "critical path, close to 2P x n x beta; collsim sends the largest subtree first," \
-            "(P-1) x n x beta. At 8 B, SMPI's concurrent sends and 16-byte envelopes add" \
-            "to it. An algorithm difference, not a transport one." ;;
+            "(P-1) x n x beta. At 8 B, SMPI's root has all its sends in flight at once," \
+            "sharing its link, so the largest subtree's message again ends last. An algorithm" \
+            "difference (the order of the children), not a transport one." ;;
     allreduce/ring/lr)
         echo "at 8 B (count < P) SMPI's lr falls back to redbcast while collsim refuses ring;" \
             "only the 1 MiB points are compared." ;;
@@ -257,7 +261,7 @@ if awk '$6 == "refused" { found = 1 } END { exit !found }' "$rows"; then
 fi
 if [ -f "$work/failures" ]; then
     echo
-    echo "failed runs:"
+    echo "failed runs and warnings:"
     cat "$work/failures"
 fi
 exit 0
