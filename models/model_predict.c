@@ -1757,6 +1757,12 @@ allgather_smp(const struct ctx *c)
 /* Rabenseifner needs one item per node: assumed here for n > 2 KiB (items of at most
  * n / p bytes), hence APPROXIMATE. */
 static double
+reduce_smp(const struct ctx *c)
+{
+    return c->n > 2048 ? reduce_rabenseifner(c) : reduce_binomial(c);
+}
+
+static double
 allreduce_smp(const struct ctx *c)
 {
     return c->n > 2048 ? allreduce_rabenseifner(c) : allreduce_recursive_doubling(c);
@@ -1907,8 +1913,8 @@ static const struct row rows[] = {
     {"barrier", "smp", barrier_dissemination, SYMMETRIC, "ceil(lg p) a (one rank per node)"},
     {"bcast", "smp", bcast_smp, ROOTED | RETURNS_AT_ZERO | APPROXIMATE_NON_POF2,
      "binomial below 12 KiB or p < 8, else scatter_ring_allgather (one rank per node)"},
-    {"reduce", "smp", reduce_binomial, RETURNS_AT_ZERO | ROOTED | ONE_WAY,
-     "ceil(lg p)(a + n b + n c) (one rank per node)"},
+    {"reduce", "smp", reduce_smp, RETURNS_AT_ZERO | ROOTED | APPROXIMATE,
+     "binomial up to 2 KiB, else rabenseifner (one rank per node)"},
     {"allreduce", "smp", allreduce_smp, RETURNS_AT_ZERO | APPROXIMATE,
      "recursive_doubling up to 2 KiB, else rabenseifner (one rank per node)"},
     {"allgather", "smp", allgather_smp, SYMMETRIC | RETURNS_AT_ZERO | APPROXIMATE_NON_POF2,

@@ -550,7 +550,12 @@ call_collective(const struct bench_run *run, int me, struct bench_buffers *b)
     }
 }
 
-/* α, β and the host speed come from the platform the run loaded: rank 0 asks SimGrid. */
+/*
+ * α, β and the host speed come from the platform the run loaded: rank 0 asks SimGrid. The
+ * formulas know one α and one β, so there is no prediction when ranks share a host (messages
+ * inside a node cost another α and β) or when ranks are not all the same distance apart (a
+ * fat tree, a torus, a dragonfly: rank 0's routes to ranks 1, P/2 and P-1 differ).
+ */
 static void
 measure_route(struct bench_run *run)
 {
@@ -558,14 +563,30 @@ measure_route(struct bench_run *run)
     run->route.host_speed = sg_host_get_speed(h0);
     if (run->nranks < 2)
         return;
+    GHashTable *hosts = g_hash_table_new(g_direct_hash, g_direct_equal);
+    gboolean shared = FALSE;
+    for (int r = 0; r < run->nranks && !shared; r++)
+        shared = !g_hash_table_add(hosts, sim_rank_by_world(r)->host);
+    g_hash_table_destroy(hosts);
+    if (shared)
+        return;
     sg_host_t h1 = sim_rank_by_world(1)->host;
     xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
     sg_host_get_route(h0, h1, links);
     run->route.links = (int)xbt_dynar_length(links);
-    xbt_dynar_free(&links);
     run->route.latency = sg_host_get_route_latency(h0, h1);
     run->route.bandwidth = sg_host_get_route_bandwidth(h0, h1);
     run->route.known = run->route.links > 0;
+    int others[] = {run->nranks / 2, run->nranks - 1};
+    for (size_t i = 0; i < G_N_ELEMENTS(others) && run->route.known; i++) {
+        sg_host_t h = sim_rank_by_world(others[i])->host;
+        xbt_dynar_reset(links);
+        sg_host_get_route(h0, h, links);
+        run->route.known = (int)xbt_dynar_length(links) == run->route.links &&
+                           sg_host_get_route_latency(h0, h) == run->route.latency &&
+                           sg_host_get_route_bandwidth(h0, h) == run->route.bandwidth;
+    }
+    xbt_dynar_free(&links);
 }
 
 static int

@@ -151,3 +151,26 @@ coll_node_local_rank(const struct coll_node_layout *layout, int rank)
         return -1;
     return coll_node_position(layout, rank) - layout->node_first[layout->my_node];
 }
+
+static double
+vector_bytes(int count, MPI_Datatype datatype)
+{
+    int type_size = 0;
+    MPI_Type_size(datatype, &type_size);
+    return (double)count * type_size;
+}
+
+coll_reduce_fn *
+coll_node_reduce_choice(int count, MPI_Datatype datatype, int size)
+{
+    return vector_bytes(count, datatype) > 2048 && count >= size ? coll_reduce_rabenseifner
+                                                                 : coll_reduce_binomial;
+}
+
+coll_bcast_fn *
+coll_node_bcast_choice(int count, MPI_Datatype datatype, int size)
+{
+    return vector_bytes(count, datatype) < 12 * 1024 || size < 8
+               ? coll_bcast_binomial
+               : coll_bcast_scatter_ring_allgather;
+}

@@ -38,4 +38,13 @@ int coll_node_position(const struct coll_node_layout *layout, int rank);
 /* My node's rank of the communicator's `rank` if it is on my node, else -1. */
 int coll_node_local_rank(const struct coll_node_layout *layout, int rank);
 
+/*
+ * The flat algorithm a node-aware one runs at one level (inside a node, or among leaders) of
+ * `size` ranks, by the rules of the default table: a binomial tree for small vectors, else
+ * Rabenseifner's reduce (it needs an item per rank; both keep rank order) or van de Geijn's
+ * scatter + ring allgather broadcast (from 12 KiB and 8 ranks, as MPICH).
+ */
+coll_reduce_fn *coll_node_reduce_choice(int count, MPI_Datatype datatype, int size);
+coll_bcast_fn *coll_node_bcast_choice(int count, MPI_Datatype datatype, int size);
+
 #endif

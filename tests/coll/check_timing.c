@@ -309,6 +309,9 @@ static const struct {
     {COLL_REDUCE, "pipeline_chain", 0.75, 1 + EXACT, "reduction: approximate formula"},
     {COLL_REDUCE, "pipeline_binary", 0.5, 1 + EXACT, "reduction: approximate formula"},
     {COLL_REDUCE, "rabenseifner", 1 - EXACT, 1.2, "reduction: approximate formula"},
+    {COLL_REDUCE, "smp", 1 - EXACT, 1.2,
+     "one rank per node: binomial (exact) or Rabenseifner (approximate), chosen by the "
+     "formula from the bytes alone"},
     {COLL_ALLREDUCE, "smp", 1 - EXACT, 1.1,
      "one rank per node: recursive doubling or Rabenseifner, whose non-pof2 fix-ups are "
      "approximate, and whose choice the formula makes from the bytes alone"},

@@ -148,4 +148,73 @@ for case in "hostfile:$tmp/crowded|more ranks on node-0 than its 2 cores" \
     fi
 done
 
+# Node-aware algorithms on 4-core hosts, 13 and 16 ranks (the last node short), a root that
+# is not a leader, every placement, with and without MPI_IN_PLACE: every result checked.
+smp_ini() {
+    cat <<EOF
+[scenario]
+name = smp_check
+description = node-aware algorithms on multi-core hosts
+[platform]
+file = flat:hosts=4,cores=4
+placement = $1
+[run]
+collectives = $2
+algorithms = smp
+ranks = 13, 16
+sizes = 8, 24KiB
+root = 6
+in_place = $3
+EOF
+}
+for placement in block cyclic random:3; do
+    smp_ini "$placement" "bcast, reduce, allreduce, barrier, allgather, gather, scatter" false >"$tmp/smp.ini"
+    smp_ini "$placement" "reduce, allreduce, allgather, gather, scatter" true >"$tmp/smp_in_place.ini"
+    for ini in smp smp_in_place; do
+        "$COLLSIM" run "$tmp/$ini.ini" >"$tmp/$ini.out" 2>&1
+        rc=$?
+        want=26
+        [ "$ini" = smp_in_place ] && want=20
+        if [ "$rc" -eq 0 ] && grep -q "^$want points: $want ok, 0 FAIL, 0 ERROR" "$tmp/$ini.out" &&
+            [ "$(grep -c ' smp  ' "$tmp/$ini.out")" -eq "$want" ]; then
+            pass "$ini on 4-core hosts, placement $placement: $want points checked ok"
+        else
+            fail "$ini, placement $placement: exit $rc, $(tail -3 "$tmp/$ini.out")"
+        fi
+    done
+done
+# A non-commutative op: block placement keeps each node's ranks consecutive and the rank
+# order with them; cyclic does not, and the node-aware reductions step aside, saying why.
+for placement in block cyclic; do
+    cat >"$tmp/nc.ini" <<EOF
+[scenario]
+name = smp_noncommutative
+description = a non-commutative op under node-aware reductions
+[platform]
+file = flat:hosts=4,cores=4
+placement = $placement
+[run]
+collectives = reduce, allreduce
+algorithms = smp
+ranks = 13
+sizes = 32, 4KiB
+root = 6
+op = witness_matrix
+commutative = false
+datatype = witness_matrix
+EOF
+    "$COLLSIM" run "$tmp/nc.ini" >"$tmp/nc.out" 2>&1
+    rc=$?
+    served=$(grep -c ' smp  ' "$tmp/nc.out")
+    fell=$(grep -c ' smp→' "$tmp/nc.out")
+    if [ "$rc" -eq 0 ] && grep -q "^4 points: 4 ok" "$tmp/nc.out" &&
+        { { [ "$placement" = block ] && [ "$served" -eq 4 ]; } ||
+          { [ "$placement" = cyclic ] && [ "$fell" -eq 4 ] &&
+            grep -q "each node's ranks consecutive (block placement)" "$tmp/nc.out"; }; }; then
+        pass "non-commutative node-aware reductions, placement $placement: $served served, $fell fell back"
+    else
+        fail "non-commutative, placement $placement: exit $rc, served $served, fell back $fell"
+    fi
+done
+
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }

@@ -7,8 +7,10 @@
  * Requires: nothing for a commutative op; a non-commutative op needs every node's ranks
  *           consecutive (COLL_REQ_NODE_BLOCKS, checked by the dispatcher).
  * Choices:  between nodes, Rabenseifner when the vector exceeds 2 KiB and has at least one
- *           item per node, else recursive doubling (the flat table's rule, applied to nodes).
- * Cost:     ⌈lg c⌉(α_n + nβ_n + nγ) + T_allreduce(N, n) + ⌈lg c⌉(α_n + nβ_n).
+ *           item per node, else recursive doubling (the flat table's rule, applied to nodes);
+ *           inside a node, binomial reduce and bcast (one memory bus: the
+ *           bandwidth-optimal algorithms' extra bytes cost more there than they save).
+ * Cost:     small: ⌈lg c⌉(α_n + nβ_n + nγ) + T_allreduce(N, n) + ⌈lg c⌉(α_n + nβ_n).
  */
 #include <stdlib.h>
 
