@@ -24,10 +24,14 @@
  * get handle is known to belong to one message before it completes. A receiver therefore
  * waits on exactly the transfers its requests need, and is woken by the first of them.
  *
- * One port: a rank puts one inbox transfer on the wire at a time (LogP's single network
- * port, the assumption of the textbook cost formulas): further eager messages and envelopes
- * wait in its send queue, and the next leaves when the previous has landed. The sender's
- * blocking calls wait for that landing too, so its queue drains while it waits for anything.
+ * NICs: every host has two ports, its NIC for messages to other hosts and its memory bus for
+ * messages between its own ranks, shared by the ranks it holds. A port starts messages one at
+ * a time, oldest first, the next max(g, wire bytes / rate) after the previous one started
+ * (LogGP's gap and per-byte gap), so back-to-back sends overlap their latencies while their
+ * bytes follow each other. A message that finds its port busy waits in the port's queue,
+ * prepared with sg_mailbox_put_init() by its sender; the scheduler actor starts it when the
+ * port frees (see "NICs and the scheduler" below). The sender never touches a transfer the
+ * scheduler is starting (`starting`): SimGrid would start it a second time.
  *
  * All simulated ranks live in one process and SimGrid runs one actor at a time, so none of
  * this needs locks; every SimGrid call that may yield is followed by sim_after_yield().
