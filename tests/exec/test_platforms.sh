@@ -217,4 +217,18 @@ EOF
     fi
 done
 
+# The shipped quick start on every generator (its 28 points checked against the sequential
+# fold), multi-core hosts included.
+for spec in "fattree:levels=2,down=4,cores=2" "torus:dims=4x4" \
+    "dragonfly:groups=3,chassis=2,routers=3,nodes=2" "flat:hosts=4,cores=4"; do
+    "$COLLSIM" run "$top_srcdir/scenarios/quickstart.ini" --set "platform.file=$spec" -j 2 \
+        >"$tmp/q.out" 2>&1
+    rc=$?
+    if [ "$rc" -eq 0 ] && grep -q "^28 points: 28 ok, 0 FAIL, 0 ERROR" "$tmp/q.out"; then
+        pass "quickstart.ini on $spec: 28 points ok"
+    else
+        fail "quickstart.ini on $spec: exit $rc, $(tail -3 "$tmp/q.out")"
+    fi
+done
+
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
