@@ -320,7 +320,7 @@ START_TEST(test_alltoall_row_matches_reference)
 {
     const struct coll_algorithm *row = rows[_i / NSIZES];
     struct a2a_case c = {row, sizes[_i % NSIZES]};
-    struct coll_call call = {row->kind, c.size, 4, 1, 1, 1};
+    struct coll_call call = {row->kind, c.size, 4, 1, 1, 1, 1};
     /* no Alltoall row has a requirement yet; one that has must get a violating test */
     ck_assert_ptr_null(coll_select_unmet(row, &call));
     memset(failure, 0, sizeof failure);
@@ -494,7 +494,7 @@ END_TEST
 static const char *
 table_pick(enum coll_kind kind, int size, size_t bytes)
 {
-    struct coll_call call = {kind, size, bytes, (int)bytes / 4, 1, 1};
+    struct coll_call call = {kind, size, bytes, (int)bytes / 4, 1, 1, 1};
     struct coll_params params;
     const char *refusal;
     const struct coll_algorithm *row = coll_select(&call, &params, &refusal);
