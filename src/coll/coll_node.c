@@ -136,6 +136,40 @@ coll_node_layout_get(MPI_Comm comm, const struct coll_node_layout **layout)
 }
 
 int
+coll_node_blocks(const struct coll_node_layout *layout, int per_rank, int **counts,
+                 int **displs)
+{
+    int n = layout->nnodes;
+    *counts = malloc(sizeof(int) * 2 * (size_t)n);
+    if (*counts == NULL)
+        return MPI_ERR_NO_MEM;
+    *displs = *counts + n;
+    for (int k = 0; k < n; k++) {
+        (*counts)[k] = (layout->node_first[k + 1] - layout->node_first[k]) * per_rank;
+        (*displs)[k] = layout->node_first[k] * per_rank;
+    }
+    return MPI_SUCCESS;
+}
+
+int *
+coll_node_positions(const struct coll_node_layout *layout)
+{
+    int *position = malloc(sizeof(int) * (size_t)layout->size);
+    int *next = malloc(sizeof(int) * (size_t)layout->nnodes);
+    if (position != NULL && next != NULL) {
+        for (int k = 0; k < layout->nnodes; k++)
+            next[k] = layout->node_first[k];
+        for (int r = 0; r < layout->size; r++)
+            position[r] = next[layout->node_of[r]]++;
+    } else {
+        free(position);
+        position = NULL;
+    }
+    free(next);
+    return position;
+}
+
+int
 coll_node_position(const struct coll_node_layout *layout, int rank)
 {
     int node = layout->node_of[rank], before = 0;

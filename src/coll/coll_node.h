@@ -35,6 +35,16 @@ int coll_node_layout_get(MPI_Comm comm, const struct coll_node_layout **layout);
 /* Position of `rank` in node order (O(size) the first time for a rank; fine at a root). */
 int coll_node_position(const struct coll_node_layout *layout, int rank);
 
+/* Whole nodes as the blocks of a v-collective among leaders: counts[k] = per_rank items for
+ * each rank of node k, displs[k] = where node k starts in node order. One allocation: free
+ * *counts only. MPI_ERR_NO_MEM if it fails. */
+int coll_node_blocks(const struct coll_node_layout *layout, int per_rank, int **counts,
+                     int **displs);
+
+/* position[r] = the position of rank r in node order, for every rank (malloc'd; NULL if out of
+ * memory). */
+int *coll_node_positions(const struct coll_node_layout *layout);
+
 /* My node's rank of the communicator's `rank` if it is on my node, else -1. */
 int coll_node_local_rank(const struct coll_node_layout *layout, int rank);
 

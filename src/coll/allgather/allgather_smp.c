@@ -28,14 +28,10 @@ exchange_nodes(const struct coll_node_layout *layout, void *all, int recvcount,
                MPI_Datatype recvtype, const struct coll_params *params)
 {
     int n = layout->nnodes;
-    int *counts = malloc(sizeof(int) * 2 * (size_t)n);
-    if (counts == NULL)
-        return MPI_ERR_NO_MEM;
-    int *displs = counts + n;
-    for (int k = 0; k < n; k++) {
-        counts[k] = (layout->node_first[k + 1] - layout->node_first[k]) * recvcount;
-        displs[k] = layout->node_first[k] * recvcount;
-    }
+    int *counts, *displs;
+    int rc = coll_node_blocks(layout, recvcount, &counts, &displs);
+    if (rc != MPI_SUCCESS)
+        return rc;
     int type_size;
     MPI_Type_size(recvtype, &type_size);
     double total = (double)layout->size * recvcount * type_size;
@@ -43,8 +39,8 @@ exchange_nodes(const struct coll_node_layout *layout, void *all, int recvcount,
                                       ? coll_allgatherv_recursive_doubling
                                   : total < 80 * 1024 ? coll_allgatherv_bruck
                                                       : coll_allgatherv_ring;
-    int rc = between(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, counts, displs, recvtype,
-                     layout->leaders, params);
+    rc = between(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, counts, displs, recvtype,
+                 layout->leaders, params);
     free(counts);
     return rc;
 }
@@ -90,20 +86,15 @@ coll_allgather_smp(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     if (rc == MPI_SUCCESS && layout->node_rank == 0 && layout->nnodes > 1)
         rc = exchange_nodes(layout, all, recvcount, recvtype, params);
     if (rc == MPI_SUCCESS && all != recvbuf) {
-        /* node order to rank order: the j-th rank of node k sits at node_first[k] + j */
-        int *next = malloc(sizeof(int) * (size_t)layout->nnodes);
-        if (next == NULL) {
+        /* node order to rank order */
+        int *position = coll_node_positions(layout);
+        if (position == NULL)
             rc = MPI_ERR_NO_MEM;
-        } else {
-            for (int k = 0; k < layout->nnodes; k++)
-                next[k] = layout->node_first[k];
-            for (int r = 0; r < layout->size && rc == MPI_SUCCESS; r++)
-                rc = coll_copy(coll_citem(all, (MPI_Aint)next[layout->node_of[r]]++ * recvcount,
-                                          recvtype),
-                               coll_item(recvbuf, (MPI_Aint)r * recvcount, recvtype), recvcount,
-                               recvtype);
-            free(next);
-        }
+        for (int r = 0; position != NULL && r < layout->size && rc == MPI_SUCCESS; r++)
+            rc = coll_copy(coll_citem(all, (MPI_Aint)position[r] * recvcount, recvtype),
+                           coll_item(recvbuf, (MPI_Aint)r * recvcount, recvtype), recvcount,
+                           recvtype);
+        free(position);
     }
     free(mem);
     if (rc == MPI_SUCCESS && layout->node_size > 1)

@@ -27,18 +27,16 @@ static int
 to_rank_order(const struct coll_node_layout *layout, const void *all, int sendcount,
               MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype)
 {
-    int *next = malloc(sizeof(int) * (size_t)layout->nnodes);
-    if (next == NULL)
+    int *position = coll_node_positions(layout);
+    if (position == NULL)
         return MPI_ERR_NO_MEM;
-    for (int k = 0; k < layout->nnodes; k++)
-        next[k] = layout->node_first[k];
     int rc = MPI_SUCCESS;
     for (int r = 0; r < layout->size && rc == MPI_SUCCESS; r++)
-        rc = coll_copy_typed(
-            coll_citem(all, (MPI_Aint)next[layout->node_of[r]]++ * sendcount, sendtype),
-            sendcount, sendtype, coll_item(recvbuf, (MPI_Aint)r * recvcount, recvtype), recvcount,
-            recvtype);
-    free(next);
+        rc = coll_copy_typed(coll_citem(all, (MPI_Aint)position[r] * sendcount, sendtype),
+                             sendcount, sendtype,
+                             coll_item(recvbuf, (MPI_Aint)r * recvcount, recvtype), recvcount,
+                             recvtype);
+    free(position);
     return rc;
 }
 
@@ -48,17 +46,12 @@ gather_nodes(const struct coll_node_layout *layout, const void *nodebuf, void *a
              int sendcount, MPI_Datatype sendtype, int root_node,
              const struct coll_params *params)
 {
-    int n = layout->nnodes;
-    int *counts = malloc(sizeof(int) * 2 * (size_t)n);
-    if (counts == NULL)
-        return MPI_ERR_NO_MEM;
-    int *displs = counts + n;
-    for (int k = 0; k < n; k++) {
-        counts[k] = (layout->node_first[k + 1] - layout->node_first[k]) * sendcount;
-        displs[k] = layout->node_first[k] * sendcount;
-    }
-    int rc = coll_gatherv_binomial(nodebuf, layout->node_size * sendcount, sendtype, all, counts,
-                                   displs, sendtype, root_node, layout->leaders, params);
+    int *counts, *displs;
+    int rc = coll_node_blocks(layout, sendcount, &counts, &displs);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = coll_gatherv_binomial(nodebuf, layout->node_size * sendcount, sendtype, all, counts,
+                               displs, sendtype, root_node, layout->leaders, params);
     free(counts);
     return rc;
 }

@@ -26,39 +26,32 @@ static int
 to_node_order(const struct coll_node_layout *layout, const void *sendbuf, int sendcount,
               MPI_Datatype sendtype, void *all, int recvcount, MPI_Datatype recvtype)
 {
-    int *next = malloc(sizeof(int) * (size_t)layout->nnodes);
-    if (next == NULL)
+    int *position = coll_node_positions(layout);
+    if (position == NULL)
         return MPI_ERR_NO_MEM;
-    for (int k = 0; k < layout->nnodes; k++)
-        next[k] = layout->node_first[k];
     int rc = MPI_SUCCESS;
     for (int r = 0; r < layout->size && rc == MPI_SUCCESS; r++)
         rc = coll_copy_typed(coll_citem(sendbuf, (MPI_Aint)r * sendcount, sendtype), sendcount,
                              sendtype,
-                             coll_item(all, (MPI_Aint)next[layout->node_of[r]]++ * recvcount,
-                                       recvtype),
+                             coll_item(all, (MPI_Aint)position[r] * recvcount, recvtype),
                              recvcount, recvtype);
-    free(next);
+    free(position);
     return rc;
 }
 
+/* The leaders' scatterv of whole nodes from the root's node's leader (out of `all`). */
 static int
 scatter_nodes(const struct coll_node_layout *layout, const void *all, void *nodebuf,
               int recvcount, MPI_Datatype recvtype, int root_node,
               const struct coll_params *params)
 {
-    int n = layout->nnodes;
-    int *counts = malloc(sizeof(int) * 2 * (size_t)n);
-    if (counts == NULL)
-        return MPI_ERR_NO_MEM;
-    int *displs = counts + n;
-    for (int k = 0; k < n; k++) {
-        counts[k] = (layout->node_first[k + 1] - layout->node_first[k]) * recvcount;
-        displs[k] = layout->node_first[k] * recvcount;
-    }
-    int rc = coll_scatterv_binomial(all, counts, displs, recvtype, nodebuf,
-                                    layout->node_size * recvcount, recvtype, root_node,
-                                    layout->leaders, params);
+    int *counts, *displs;
+    int rc = coll_node_blocks(layout, recvcount, &counts, &displs);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = coll_scatterv_binomial(all, counts, displs, recvtype, nodebuf,
+                                layout->node_size * recvcount, recvtype, root_node,
+                                layout->leaders, params);
     free(counts);
     return rc;
 }
