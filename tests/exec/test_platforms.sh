@@ -110,7 +110,11 @@ fi
 
 # Placement, as MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) sees it (nodes.c), 6 ranks on
 # 4 hosts of 2 cores: block fills hosts in order, cyclic deals ranks out one per host.
-nodes() { "$COLLSIM" exec "$PROGRAMS_DIR/nodes.so" -n "$1" --platform "$2" --placement "$3" 2>&1; }
+# (SimGrid's own "[time] ..." log lines, such as the thread factory's note under sanitizers, aside)
+nodes() {
+    "$COLLSIM" exec "$PROGRAMS_DIR/nodes.so" -n "$1" --platform "$2" --placement "$3" 2>&1 |
+        grep -v '^\[ *[0-9.]*\] '
+}
 expect_nodes() {
     local got
     got=$(nodes "$1" "$2" "$3")
@@ -139,8 +143,9 @@ for case in "hostfile:$tmp/crowded|more ranks on node-0 than its 2 cores" \
     "hostfile:$tmp/unknown|unknown:2: no host 'node-9'" "hostfile:$tmp/short|places 1 of the 3 ranks" \
     "random:x|unknown placement 'random:x'" "spread|unknown placement 'spread'"; do
     "$COLLSIM" exec "$PROGRAMS_DIR/nodes.so" -n 3 --platform flat:hosts=4,cores=2 \
-        --placement "${case%%|*}" >"$tmp/b.out" 2>"$tmp/b.err"
+        --placement "${case%%|*}" >"$tmp/b.out" 2>"$tmp/b.all"
     rc=$?
+    grep -v '^\[ *[0-9.]*\] ' "$tmp/b.all" >"$tmp/b.err"
     if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/b.err")" -eq 1 ] && grep -qF "${case#*|}" "$tmp/b.err"; then
         pass "placement ${case%%|*} refused: $(cat "$tmp/b.err")"
     else
