@@ -284,6 +284,15 @@ command_exec(int argc, char **argv)
             goto out;
         }
     }
+    for (int k = 0; k < COLL_KIND_COUNT && config.payload == SIM_PAYLOAD_NONE; k++) {
+        const struct coll_algorithm *row = coll_select_forced((enum coll_kind)k);
+        if (row != NULL && (row->caps & COLL_NODE_AWARE)) {
+            rc = usage_error("exec: --algorithm %s=%s learns the node layout from data it "
+                             "sends: it needs --payload data",
+                             coll_kind_name(row->kind), row->name);
+            goto out;
+        }
+    }
     GPtrArray *cfg = g_ptr_array_new_with_free_func(g_free);
     for (gchar **c = opt.simgrid_cfg; c != NULL && *c != NULL; c++)
         g_ptr_array_add(cfg, g_strdup_printf("--cfg=%s", *c));

@@ -236,4 +236,23 @@ for spec in "fattree:levels=2,down=4,cores=2" "torus:dims=4x4" \
     fi
 done
 
+# Node-aware algorithms learn the node layout from data they send: with payload none they do
+# not run (exec refuses, a scenario row names the algorithm that served instead, and why).
+"$COLLSIM" exec "$PROGRAMS_DIR/reduce_time.so" -n 4 --payload none --algorithm reduce=smp \
+    >"$tmp/p.out" 2>"$tmp/p.err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q "reduce=smp learns the node layout from data it sends" "$tmp/p.err"; then
+    pass "exec --payload none --algorithm reduce=smp refused: $(cat "$tmp/p.err")"
+else
+    fail "payload none with smp: exit $rc, $(cat "$tmp/p.err")"
+fi
+smp_ini block "barrier" false | sed 's/^\[run\]$/[run]\npayload = none/' >"$tmp/none.ini"
+"$COLLSIM" run "$tmp/none.ini" >"$tmp/none.out" 2>&1
+if grep -q "smp→dissemination \[1\]" "$tmp/none.out" &&
+    grep -q "^\[1\] node-aware: learns the node layout from data it sends (payload = data)" "$tmp/none.out"; then
+    pass "a payload-none scenario's smp barrier falls back to dissemination, saying why"
+else
+    fail "payload-none smp fallback: $(tail -5 "$tmp/none.out")"
+fi
+
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
