@@ -1051,8 +1051,10 @@ choose_algorithm(const struct run_point *point, const struct bench_datatype *typ
     struct coll_call call;
     describe_point_call(point, type, count, commutative, &call);
     const char *unmet = coll_select_unmet(row, &call);
-    if (unmet == NULL && (row->caps & COLL_NODE_AWARE) && point->payload == SIM_PAYLOAD_NONE)
-        unmet = "node-aware: learns the node layout from data it sends (payload = data)";
+    if (unmet == NULL && (row->caps & COLL_READS_DATA) && point->payload == SIM_PAYLOAD_NONE)
+        unmet = (row->caps & COLL_NODE_AWARE)
+                    ? "node-aware: learns the node layout from data it sends (payload = data)"
+                    : "sends the block sizes as data (payload = data)";
     if (unmet != NULL) {
         result->fallback_reason = g_strdup(unmet);
         return TRUE;

@@ -286,10 +286,9 @@ command_exec(int argc, char **argv)
     }
     for (int k = 0; k < COLL_KIND_COUNT && config.payload == SIM_PAYLOAD_NONE; k++) {
         const struct coll_algorithm *row = coll_select_forced((enum coll_kind)k);
-        if (row != NULL && (row->caps & COLL_NODE_AWARE)) {
-            rc = usage_error("exec: --algorithm %s=%s learns the node layout from data it "
-                             "sends: it needs --payload data",
-                             coll_kind_name(row->kind), row->name);
+        if (row != NULL && (row->caps & COLL_READS_DATA)) {
+            rc = usage_error("exec: --algorithm %s=%s %s: it needs --payload data",
+                             coll_kind_name(row->kind), row->name, coll_reads_data_why(row));
             goto out;
         }
     }

@@ -26,7 +26,8 @@ static const struct coll_algorithm rows[] = {
      NO_PARAMS, "pairwise exchanges with rank xor 2^k; ranks beyond a power of two folded in"},
     {COLL_BARRIER, "double_ring", {.barrier = coll_barrier_double_ring}, 0, 0, NO_PARAMS,
      "an empty token twice around the ring 0 -> 1 -> ... -> P-1 -> 0"},
-    {COLL_BARRIER, "smp", {.barrier = coll_barrier_smp}, 0, COLL_NODE_AWARE, NO_PARAMS,
+    {COLL_BARRIER, "smp", {.barrier = coll_barrier_smp}, 0, COLL_NODE_AWARE | COLL_READS_DATA,
+     NO_PARAMS,
      "node-aware: fan-in to each node's leader, leaders' dissemination, fan-out"},
 
     /* Bcast */
@@ -48,7 +49,8 @@ static const struct coll_algorithm rows[] = {
     {COLL_BCAST, "scatter_recursive_doubling_allgather",
      {.bcast = coll_bcast_scatter_recursive_doubling_allgather}, 0, 0, NO_PARAMS,
      "binomial scatter of P blocks, then recursive-doubling allgather (van de Geijn)"},
-    {COLL_BCAST, "smp", {.bcast = coll_bcast_smp}, 0, COLL_NODE_AWARE, NO_PARAMS,
+    {COLL_BCAST, "smp", {.bcast = coll_bcast_smp}, 0, COLL_NODE_AWARE | COLL_READS_DATA,
+     NO_PARAMS,
      "node-aware: root to its node's leader, bcast among leaders, binomial in each node"},
 
     /* Gather / Scatter */
@@ -57,24 +59,26 @@ static const struct coll_algorithm rows[] = {
     {COLL_GATHER, "binomial", {.gather = coll_gather_binomial}, 0, COLL_IN_PLACE, NO_PARAMS,
      "binomial tree: subtrees' blocks travel up packed"},
     {COLL_GATHER, "smp", {.gather = coll_gather_smp}, 0,
-     COLL_IN_PLACE | COLL_NODE_AWARE, NO_PARAMS,
+     COLL_IN_PLACE | COLL_NODE_AWARE | COLL_READS_DATA, NO_PARAMS,
      "node-aware: gather at each node's leader, leaders' gatherv of whole nodes to the root"},
     {COLL_SCATTER, "linear", {.scatter = coll_scatter_linear}, 0, COLL_IN_PLACE, NO_PARAMS,
      "root sends each rank its block"},
     {COLL_SCATTER, "binomial", {.scatter = coll_scatter_binomial}, 0, COLL_IN_PLACE,
      NO_PARAMS, "binomial tree: subtrees' blocks travel down packed"},
     {COLL_SCATTER, "smp", {.scatter = coll_scatter_smp}, 0,
-     COLL_IN_PLACE | COLL_NODE_AWARE, NO_PARAMS,
+     COLL_IN_PLACE | COLL_NODE_AWARE | COLL_READS_DATA, NO_PARAMS,
      "node-aware: leaders' scatterv of whole nodes from the root, scatter in each node"},
 
     /* Scatterv / Gatherv */
     {COLL_SCATTERV, "linear", {.scatterv = coll_scatterv_linear}, 0, COLL_IN_PLACE, NO_PARAMS,
      "root sends each rank its block"},
-    {COLL_SCATTERV, "binomial", {.scatterv = coll_scatterv_binomial}, 0, COLL_IN_PLACE,
+    {COLL_SCATTERV, "binomial", {.scatterv = coll_scatterv_binomial}, 0,
+     COLL_IN_PLACE | COLL_READS_DATA,
      NO_PARAMS, "binomial tree; each subtree's block sizes sent ahead of its blocks"},
     {COLL_GATHERV, "linear", {.gatherv = coll_gatherv_linear}, 0, COLL_IN_PLACE, NO_PARAMS,
      "root receives each rank's block"},
-    {COLL_GATHERV, "binomial", {.gatherv = coll_gatherv_binomial}, 0, COLL_IN_PLACE,
+    {COLL_GATHERV, "binomial", {.gatherv = coll_gatherv_binomial}, 0,
+     COLL_IN_PLACE | COLL_READS_DATA,
      NO_PARAMS, "binomial tree; each subtree announces its size to its parent first"},
 
     /* Allgather / Allgatherv */
@@ -92,7 +96,7 @@ static const struct coll_algorithm rows[] = {
     {COLL_ALLGATHER, "gather_bcast", {.allgather = coll_allgather_gather_bcast}, 0,
      COLL_IN_PLACE, NO_PARAMS, "binomial gather to rank 0, then binomial broadcast"},
     {COLL_ALLGATHER, "smp", {.allgather = coll_allgather_smp}, 0,
-     COLL_IN_PLACE | COLL_NODE_AWARE, NO_PARAMS,
+     COLL_IN_PLACE | COLL_NODE_AWARE | COLL_READS_DATA, NO_PARAMS,
      "node-aware: gather at each node's leader, leaders' allgatherv, bcast in each node"},
     {COLL_ALLGATHERV, "ring", {.allgatherv = coll_allgatherv_ring}, 0, COLL_IN_PLACE,
      NO_PARAMS, "p-1 shifts of one block around the ring"},
@@ -146,8 +150,8 @@ static const struct coll_algorithm rows[] = {
      COLL_SEGMENTED, {SEG_DEFAULT, 0}, "in-order binary tree in segments, pipelined"},
     {COLL_REDUCE, "rabenseifner", {.reduce = coll_reduce_rabenseifner}, COLL_REQ_COUNT_GE_SIZE,
      0, NO_PARAMS, "reduce-scatter by recursive halving (rank order kept), then binomial gather"},
-    {COLL_REDUCE, "smp", {.reduce = coll_reduce_smp}, COLL_REQ_NODE_BLOCKS, COLL_NODE_AWARE,
-     NO_PARAMS, "node-aware: binomial reduce in each node, then among the nodes' leaders"},
+    {COLL_REDUCE, "smp", {.reduce = coll_reduce_smp}, COLL_REQ_NODE_BLOCKS,
+     COLL_NODE_AWARE | COLL_READS_DATA, NO_PARAMS, "node-aware: binomial reduce in each node, then among the nodes' leaders"},
 
     /* Allreduce */
     {COLL_ALLREDUCE, "reduce_bcast", {.allreduce = coll_allreduce_reduce_bcast}, 0,
@@ -167,7 +171,7 @@ static const struct coll_algorithm rows[] = {
      COLL_REQ_COUNT_GE_SIZE, COLL_IN_PLACE, NO_PARAMS,
      "reduce-scatter by recursive halving, allgather by recursive doubling (rank order kept)"},
     {COLL_ALLREDUCE, "smp", {.allreduce = coll_allreduce_smp}, COLL_REQ_NODE_BLOCKS,
-     COLL_IN_PLACE | COLL_NODE_AWARE, NO_PARAMS,
+     COLL_IN_PLACE | COLL_NODE_AWARE | COLL_READS_DATA, NO_PARAMS,
      "node-aware: reduce in each node, allreduce among leaders, bcast in each node"},
 
     /* Reduce_scatter */
@@ -226,6 +230,13 @@ coll_registry_find(enum coll_kind kind, const char *name)
         if (rows[i].kind == kind && strcmp(rows[i].name, name) == 0)
             return &rows[i];
     return NULL;
+}
+
+const char *
+coll_reads_data_why(const struct coll_algorithm *row)
+{
+    return (row->caps & COLL_NODE_AWARE) ? "learns the node layout from data it sends"
+                                         : "sends the block sizes as data";
 }
 
 size_t

@@ -44,6 +44,8 @@ struct coll_algorithm {
 const struct coll_algorithm *coll_registry_rows(size_t *count);
 /* The row of (kind, name), or NULL. */
 const struct coll_algorithm *coll_registry_find(enum coll_kind kind, const char *name);
+/* Why a COLL_READS_DATA row needs payload data, e.g. "sends the block sizes as data". */
+const char *coll_reads_data_why(const struct coll_algorithm *row);
 /* Number of rows of a kind, and the i-th of them (table order). */
 size_t coll_registry_count(enum coll_kind kind);
 const struct coll_algorithm *coll_registry_nth(enum coll_kind kind, size_t index);

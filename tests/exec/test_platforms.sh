@@ -255,4 +255,24 @@ else
     fail "payload-none smp fallback: $(tail -5 "$tmp/none.out")"
 fi
 
+# The binomial Gatherv/Scatterv send each subtree's block sizes as data: without payload they
+# would read sizes that were never carried (they truncated or deadlocked), so they fall back.
+printf '[scenario]\nname = gv\n[run]\nranks = 5\ncollectives = gatherv, scatterv\nalgorithms = binomial\nsizes = 8, 64KiB\npayload = none\n' >"$tmp/gv.ini"
+"$COLLSIM" run "$tmp/gv.ini" >"$tmp/gv.out" 2>&1
+rc=$?
+if [ "$rc" -eq 0 ] && [ "$(grep -c "binomial→linear \[1\]" "$tmp/gv.out")" -eq 4 ] &&
+    grep -q "^\[1\] sends the block sizes as data (payload = data)" "$tmp/gv.out"; then
+    pass "payload-none binomial gatherv/scatterv fall back to linear, saying why"
+else
+    fail "payload-none binomial gatherv/scatterv: exit $rc, $(tail -5 "$tmp/gv.out")"
+fi
+"$COLLSIM" exec "$PROGRAMS_DIR/reduce_time.so" -n 4 --payload none --algorithm gatherv=binomial \
+    >"$tmp/p.out" 2>"$tmp/p.err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q "gatherv=binomial sends the block sizes as data" "$tmp/p.err"; then
+    pass "exec --payload none --algorithm gatherv=binomial refused"
+else
+    fail "exec payload none gatherv=binomial: exit $rc, $(cat "$tmp/p.err")"
+fi
+
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
