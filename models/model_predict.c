@@ -1679,13 +1679,69 @@ reduce_scatter_pairwise(const struct ctx *c)
     return (c->p - 1) * (xmsg(c, block) + block * c->g);
 }
 
+/*
+ * recursive_doubling (order-keeping, MPICH) for p not a power of two, rank by rank
+ * (reduce_scatter_recursive_doubling.c): in round `mask` every rank whose partner r xor mask
+ * exists sends all blocks but its own subtree's and receives all but the partner subtree's
+ * (both cut at p); where the partner subtree is cut short, the ranks that had a partner pass
+ * what they received on along a binomial tree inside their subtree; then every rank that
+ * received folds it. A forwarded message may share a link with another: approximate.
+ */
+static double
+reduce_scatter_recursive_doubling_clocks(const struct ctx *c)
+{
+    int p = c->p;
+    double block = c->n / p, beta = c->b * (1.0 + c->x);
+    struct rank_clocks rc;
+    clocks_init(&rc, p);
+    int *partner = g_new(int, p);
+    double *out = g_new(double, p), *folds = g_new(double, p);
+    gboolean *active = g_new(gboolean, p);
+    for (int mask = 1, level = 0; mask < p; mask <<= 1, level++) {
+        for (int r = 0; r < p; r++) {
+            int my_root = r >> level << level;
+            partner[r] = r ^ mask;
+            active[r] = partner[r] < p;
+            out[r] = (p - MIN(mask, p - my_root)) * block;
+        }
+        for (int r = 0; r < p; r++)
+            folds[r] = active[r] ? out[partner[r]] : 0.0;
+        clocks_exchange(c, &rc, partner, partner, out, active, beta);
+        for (int sub = mask >> 1, k = level; sub > 0; sub >>= 1, k--) {
+            for (int r = 0; r < p; r++) {
+                int dst_root = (r ^ mask) >> level << level;
+                int completed = p - (r >> level << level) - mask;
+                int peer = r ^ sub, tree_root = r >> k << k;
+                if (dst_root + mask <= p || peer <= r || peer >= p)
+                    continue;
+                if (r < tree_root + completed && peer >= tree_root + completed) {
+                    double bytes = (p - MIN(mask, p - dst_root)) * block;
+                    clocks_message(c, &rc, r, peer, bytes, c->b);
+                    folds[peer] = bytes;
+                }
+            }
+        }
+        for (int r = 0; r < p; r++)
+            rc.clock[r] += folds[r] * c->g;
+    }
+    double end = clocks_max(&rc);
+    clocks_free(&rc);
+    g_free(partner);
+    g_free(out);
+    g_free(folds);
+    g_free(active);
+    return end;
+}
+
 /* recursive_doubling (order-keeping, MPICH): round k (k = 0 … F-1) exchanges everything but
  * the 2^k blocks of the partner's own subgroup, n(p - 2^k)/p, and reduces it;
- * TEXTBOOK at p = 2^F: Fα + (F - (p-1)/p)n(β + γ) (Thakur et al.). Non-pof2 (approximate):
- * L rounds of the same. */
+ * TEXTBOOK at p = 2^F: Fα + (F - (p-1)/p)n(β + γ) (Thakur et al.). Exact at p = 2^F; other p
+ * rank by rank (above). */
 static double
 reduce_scatter_recursive_doubling(const struct ctx *c)
 {
+    if (!c->textbook && !is_pof2(c->p))
+        return reduce_scatter_recursive_doubling_clocks(c);
     int rounds = is_pof2(c->p) ? floor_log2(c->p) : ceil_log2(c->p);
     double time = 0.0;
     for (int k = 0; k < rounds; k++) {
@@ -1889,7 +1945,8 @@ static const struct row rows[] = {
     {"reduce_scatter", "pairwise", reduce_scatter_pairwise, RETURNS_AT_ZERO | SYMMETRIC,
      "(p-1) a + ((p-1)/p) n (b + c)"},
     {"reduce_scatter", "ring", reduce_scatter_pairwise, RETURNS_AT_ZERO | SYMMETRIC, "(p-1) a + ((p-1)/p) n (b + c)"},
-    {"reduce_scatter", "recursive_doubling", reduce_scatter_recursive_doubling, RETURNS_AT_ZERO | APPROXIMATE,
+    {"reduce_scatter", "recursive_doubling", reduce_scatter_recursive_doubling,
+     RETURNS_AT_ZERO | APPROXIMATE_NON_POF2,
      "lg p a + (lg p - (p-1)/p) n (b + c)"},
     {"reduce_scatter_block", "reduce_scatter", reduce_scatter_reduce_then_scatter, RETURNS_AT_ZERO | APPROXIMATE,
      "2 floor(lg p)(a + n b + n c) + (a + n b) + (p-1)(a + (n/p) b)"},
@@ -1899,7 +1956,8 @@ static const struct row rows[] = {
      "(p-1) a + ((p-1)/p) n (b + c)"},
     {"reduce_scatter_block", "ring", reduce_scatter_pairwise, RETURNS_AT_ZERO | SYMMETRIC,
      "(p-1) a + ((p-1)/p) n (b + c)"},
-    {"reduce_scatter_block", "recursive_doubling", reduce_scatter_recursive_doubling, RETURNS_AT_ZERO | APPROXIMATE,
+    {"reduce_scatter_block", "recursive_doubling", reduce_scatter_recursive_doubling,
+     RETURNS_AT_ZERO | APPROXIMATE_NON_POF2,
      "lg p a + (lg p - (p-1)/p) n (b + c)"},
 
     {"scan", "linear", scan_linear, RETURNS_AT_ZERO | ONE_WAY, "(p-1)(a + n b + n c)"},
