@@ -33,6 +33,7 @@
 #include "platform_gen.h"
 #include "privatize.h"
 #include "rank.h"
+#include "src/coll_check.h"
 #include "src/comm.h"
 #include "src/runtime.h"
 
@@ -939,11 +940,17 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
             fprintf(stderr, "collsim: rank %d returned %d from main\n", r, ranks[r].exit_status);
         }
     }
-    if (deadlock) {
+    /* collective calls some members never made: the cause of a deadlock, or an error alone
+     * (the deadlock report first: it names each rank's collective from the checker's state) */
+    if (deadlock)
         report_deadlock();
+    int unmatched = coll_check_finish();
+    if (deadlock) {
         outcome->exit_code = SIM_EXIT_DEADLOCK;
     } else if (first_failure != 0) {
         outcome->exit_code = first_failure;
+    } else if (unmatched > 0) {
+        outcome->exit_code = SIM_EXIT_MISMATCH;
     } else {
         for (int r = 0; r < world_size; r++) {
             if (ranks[r].mpi_state == 1) {

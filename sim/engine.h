@@ -115,5 +115,6 @@ enum { SIM_ERROR_PLATFORM, SIM_ERROR_PLACEMENT, SIM_ERROR_PROGRAM };
 #define SIM_EXIT_DEADLOCK 4
 #define SIM_EXIT_NO_FINALIZE 5
 #define SIM_EXIT_CRASH 6
+#define SIM_EXIT_MISMATCH 7   /* collective calls that do not match (src/coll_check.h) */
 
 #endif

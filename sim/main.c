@@ -29,6 +29,7 @@
 #include "platform_gen.h"
 #include "run.h"
 #include "scenario.h"
+#include "src/coll_check.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
 
@@ -124,6 +125,7 @@ struct exec_options {
     gboolean oversubscribe;
     gint stack_kib;
     gboolean no_privatize;
+    gboolean no_check;
     gchar *payload;
     gint64 eager_threshold;
     gchar *network;
@@ -177,6 +179,9 @@ command_exec(int argc, char **argv)
          "KIB"},
         {"no-privatize", 0, 0, G_OPTION_ARG_NONE, &opt.no_privatize,
          "Share the program's global variables between ranks (saves memory at scale)", NULL},
+        {"no-check", 0, 0, G_OPTION_ARG_NONE, &opt.no_check,
+         "Do not check that the ranks' collective calls match (root, op, counts, order)",
+         NULL},
         {"payload", 0, 0, G_OPTION_ARG_STRING, &opt.payload,
          "data (default: move real bytes) or none (sizes only)", "MODE"},
         {"eager-threshold", 0, 0, G_OPTION_ARG_INT64, &opt.eager_threshold,
@@ -229,6 +234,7 @@ command_exec(int argc, char **argv)
     config.platform_file = opt.platform;
     config.oversubscribe = opt.oversubscribe;
     config.privatize = !opt.no_privatize;
+    coll_check_set_enabled(!opt.no_check);
     if (opt.nranks < 1) {
         rc = usage_error("exec: -n must be at least 1 (got %d)", opt.nranks);
         goto out;

@@ -53,6 +53,7 @@
 #include <xbt/dynar.h>
 
 #include "mpi.h"
+#include "src/coll_check.h"
 #include "src/comm.h"
 #include "src/datatype.h"
 #include "src/errhandler.h"
@@ -2088,8 +2089,17 @@ describe_request(const struct collsim_request *req, GString *out)
 void
 sim_p2p_describe_blocked(const struct sim_rank *rank, GString *out)
 {
-    g_string_append_printf(out, "rank %d is blocked in %s", rank->world_rank,
-                           rank->blocked_in != NULL ? rank->blocked_in : "an unknown call");
+    g_string_append_printf(out, "rank %d is blocked in ", rank->world_rank);
+    /* inside a collective: the user's call first, then the point-to-point step it waits in */
+    const struct collsim_request *inner = NULL;
+    for (int i = 0; rank->blocked_in != NULL && i < rank->blocked_nreqs && inner == NULL; i++)
+        if (rank->blocked_reqs[i] != NULL && !rank->blocked_reqs[i]->complete &&
+            collsim_comm_is_internal(rank->blocked_reqs[i]->comm))
+            inner = rank->blocked_reqs[i];
+    if (inner != NULL &&
+        coll_check_describe_rank(collsim_comm_visible(inner->comm), rank->world_rank, out))
+        g_string_append(out, ", in its step ");
+    g_string_append(out, rank->blocked_in != NULL ? rank->blocked_in : "an unknown call");
     gboolean first = TRUE;
     for (int i = 0; rank->blocked_in != NULL && i < rank->blocked_nreqs; i++) {
         const struct collsim_request *req = rank->blocked_reqs[i];

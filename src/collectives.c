@@ -11,8 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "coll/coll_select.h"
 #include "coll/coll_util.h"
+#include "coll_check.h"
 #include "comm.h"
 #include "datatype.h"
 #include "errhandler.h"
@@ -77,6 +80,43 @@ check_reduction(MPI_Comm comm, int count, MPI_Datatype dt, MPI_Op op, const char
     COLLSIM_TRY(check_count(comm, count, "count", call));
     COLLSIM_TRY(check_type(comm, dt, "datatype", call));
     return check_op(comm, op, dt, call);
+}
+
+/* ---------------------------------------------------------------- the call checker */
+
+/* The user code's call site, for the checker's reports. */
+#define CALLER() __builtin_return_address(0)
+
+static long long
+sig_bytes(int count, MPI_Datatype dt)
+{
+    return (long long)collsim_datatype_packed_size(count, dt);
+}
+
+/* counts[i] items of types[i] (or of dt when types is NULL), in bytes, for every rank. */
+static long long *
+sig_array(MPI_Comm comm, const int counts[], MPI_Datatype dt, const MPI_Datatype types[])
+{
+    int size = collsim_comm_size(comm);
+    long long *bytes = g_new(long long, size);
+    for (int i = 0; i < size; i++)
+        bytes[i] = sig_bytes(counts[i], types != NULL ? types[i] : dt);
+    return bytes;
+}
+
+/* A call whose every member passes the same count, datatype (and op, root where given). */
+static void
+check_same(MPI_Comm comm, const char *name, int root, MPI_Op op, int count, MPI_Datatype dt,
+           const void *caller)
+{
+    if (!coll_check_enabled())
+        return;
+    struct coll_check_call c = {
+        .name = name, .rule = dt == MPI_DATATYPE_NULL ? COLL_CHECK_NONE : COLL_CHECK_EQUAL,
+        .root = root, .op = op, .count = dt == MPI_DATATYPE_NULL ? -1 : count, .type = dt,
+        .bytes = dt == MPI_DATATYPE_NULL ? -1 : sig_bytes(count, dt), .recv_bytes = -1,
+        .caller = caller};
+    coll_check_enter(comm, &c);
 }
 
 /* ---------------------------------------------------------------- selection */
@@ -170,6 +210,7 @@ MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                              "MPI_IN_PLACE as sendbuf is only valid at the root");
     if (recvbuf == MPI_IN_PLACE)
         return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
+    check_same(comm, name, root, op, count, datatype, CALLER());
 
     struct coll_call call;
     struct coll_params params;
@@ -192,12 +233,13 @@ MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
 /* Allreduce, Scan and Exscan share their argument rules. */
 static int
 everyone_reduces(enum coll_kind kind, const void *sendbuf, void *recvbuf, int count,
-                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const void *caller)
 {
     const char *name = coll_kind_mpi_name(kind);
     COLLSIM_TRY(check_reduction(comm, count, datatype, op, name));
     if (recvbuf == MPI_IN_PLACE)
         return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
+    check_same(comm, name, -1, op, count, datatype, caller);
     struct coll_call call;
     struct coll_params params;
     int rc;
@@ -230,21 +272,21 @@ int
 MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm)
 {
-    return everyone_reduces(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm);
+    return everyone_reduces(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm, CALLER());
 }
 
 int
 MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
          MPI_Comm comm)
 {
-    return everyone_reduces(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm);
+    return everyone_reduces(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm, CALLER());
 }
 
 int
 MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
            MPI_Comm comm)
 {
-    return everyone_reduces(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm);
+    return everyone_reduces(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm, CALLER());
 }
 
 int
@@ -268,6 +310,15 @@ MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
     COLLSIM_TRY(check_reduction(comm, (int)total, datatype, op, name));
     if (recvbuf == MPI_IN_PLACE)
         return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
+    if (coll_check_enabled()) {
+        long long *counts = sig_array(comm, recvcounts, datatype, NULL);
+        struct coll_check_call c = {.name = name, .rule = COLL_CHECK_SAME_V, .root = -1,
+                                    .op = op, .count = (int)total, .type = datatype,
+                                    .bytes = -1, .recv_bytes = -1, .per_rank = counts,
+                                    .caller = CALLER()};
+        coll_check_enter(comm, &c);
+        g_free(counts);
+    }
     struct coll_call call;
     struct coll_params params;
     int rc;
@@ -300,6 +351,7 @@ MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     COLLSIM_TRY(check_reduction(comm, (int)total, datatype, op, name));
     if (recvbuf == MPI_IN_PLACE)
         return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
+    check_same(comm, name, -1, op, recvcount, datatype, CALLER());
     struct coll_call call;
     struct coll_params params;
     int rc;
@@ -327,6 +379,7 @@ MPI_Barrier(MPI_Comm comm)
 {
     const char *name = "MPI_Barrier";
     COLLSIM_TRY(check_comm(comm, name));
+    check_same(comm, name, -1, MPI_OP_NULL, 0, MPI_DATATYPE_NULL, CALLER());
     struct coll_call call;
     struct coll_params params;
     int rc;
@@ -346,6 +399,7 @@ MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm com
     COLLSIM_TRY(check_count(comm, count, "count", name));
     COLLSIM_TRY(check_type(comm, datatype, "datatype", name));
     COLLSIM_TRY(check_root(comm, root, name));
+    check_same(comm, name, root, MPI_OP_NULL, count, datatype, CALLER());
     struct coll_call call;
     struct coll_params params;
     int rc;
@@ -404,6 +458,17 @@ MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
         COLLSIM_TRY(check_count(comm, recvcount, "recvcount", name));
         COLLSIM_TRY(check_type(comm, recvtype, "recvtype", name));
     }
+    if (coll_check_enabled()) {
+        long long *counts = me == root ? sig_array(comm, sendcounts, sendtype, NULL) : NULL;
+        struct coll_check_call c = {
+            .name = name, .rule = COLL_CHECK_ROOT_V, .root = root, .op = MPI_OP_NULL,
+            .count = in_place_root ? -1 : recvcount,
+            .type = in_place_root ? MPI_DATATYPE_NULL : recvtype,
+            .bytes = in_place_root ? -1 : sig_bytes(recvcount, recvtype), .recv_bytes = -1,
+            .per_rank = counts, .caller = CALLER()};
+        coll_check_enter(comm, &c);
+        g_free(counts);
+    }
     struct coll_call call;
     struct coll_params params;
     int rc;
@@ -443,6 +508,17 @@ MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *rec
     if (!in_place_root) {
         COLLSIM_TRY(check_count(comm, sendcount, "sendcount", name));
         COLLSIM_TRY(check_type(comm, sendtype, "sendtype", name));
+    }
+    if (coll_check_enabled()) {
+        long long *counts = me == root ? sig_array(comm, recvcounts, recvtype, NULL) : NULL;
+        struct coll_check_call c = {
+            .name = name, .rule = COLL_CHECK_ROOT_V, .root = root, .op = MPI_OP_NULL,
+            .count = in_place_root ? -1 : sendcount,
+            .type = in_place_root ? MPI_DATATYPE_NULL : sendtype,
+            .bytes = in_place_root ? -1 : sig_bytes(sendcount, sendtype), .recv_bytes = -1,
+            .per_rank = counts, .caller = CALLER()};
+        coll_check_enter(comm, &c);
+        g_free(counts);
     }
     struct coll_call call;
     struct coll_params params;
@@ -535,6 +611,14 @@ MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *r
         COLLSIM_TRY(check_type(comm, sendtype, "sendtype", name));
         COLLSIM_TRY(check_own_block(comm, sendcount, sendtype, recvcount, recvtype, name));
     }
+    if (coll_check_enabled()) {
+        struct coll_check_call c = {
+            .name = name, .rule = COLL_CHECK_BLOCKS, .root = -1, .op = MPI_OP_NULL,
+            .count = recvcount, .type = recvtype,
+            .bytes = sendbuf == MPI_IN_PLACE ? -1 : sig_bytes(sendcount, sendtype),
+            .recv_bytes = sig_bytes(recvcount, recvtype), .caller = CALLER()};
+        coll_check_enter(comm, &c);
+    }
     struct coll_call call;
     struct coll_params params;
     int rc;
@@ -575,6 +659,17 @@ MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
         COLLSIM_TRY(check_count(comm, sendcount, "sendcount", name));
         COLLSIM_TRY(check_type(comm, sendtype, "sendtype", name));
         COLLSIM_TRY(check_own_block(comm, sendcount, sendtype, recvcounts[me], recvtype, name));
+    }
+    if (coll_check_enabled()) {
+        long long *counts = sig_array(comm, recvcounts, recvtype, NULL);
+        struct coll_check_call c = {
+            .name = name, .rule = COLL_CHECK_SAME_V, .root = -1, .op = MPI_OP_NULL,
+            .count = sendbuf == MPI_IN_PLACE ? -1 : sendcount,
+            .type = sendbuf == MPI_IN_PLACE ? MPI_DATATYPE_NULL : sendtype,
+            .bytes = sendbuf == MPI_IN_PLACE ? -1 : sig_bytes(sendcount, sendtype),
+            .recv_bytes = -1, .per_rank = counts, .caller = CALLER()};
+        coll_check_enter(comm, &c);
+        g_free(counts);
     }
     struct coll_call call;
     struct coll_params params;
@@ -665,6 +760,14 @@ MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *re
         COLLSIM_TRY(check_all_blocks(comm, sendcount, "sendcount", name));
         COLLSIM_TRY(check_own_block(comm, sendcount, sendtype, recvcount, recvtype, name));
     }
+    if (coll_check_enabled()) {
+        struct coll_check_call c = {
+            .name = name, .rule = COLL_CHECK_BLOCKS, .root = -1, .op = MPI_OP_NULL,
+            .count = recvcount, .type = recvtype,
+            .bytes = sendbuf == MPI_IN_PLACE ? -1 : sig_bytes(sendcount, sendtype),
+            .recv_bytes = sig_bytes(recvcount, recvtype), .caller = CALLER()};
+        coll_check_enter(comm, &c);
+    }
     struct coll_call call;
     struct coll_params params;
     int rc;
@@ -706,6 +809,19 @@ MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
         COLLSIM_TRY(check_type(comm, sendtype, "sendtype", name));
         COLLSIM_TRY(
             check_own_block(comm, sendcounts[me], sendtype, recvcounts[me], recvtype, name));
+    }
+    if (coll_check_enabled()) {
+        long long *received = sig_array(comm, recvcounts, recvtype, NULL);
+        long long *sent = sendbuf == MPI_IN_PLACE ? received
+                                                  : sig_array(comm, sendcounts, sendtype, NULL);
+        struct coll_check_call c = {.name = name, .rule = COLL_CHECK_PAIRWISE, .root = -1,
+                                    .op = MPI_OP_NULL, .count = -1, .type = MPI_DATATYPE_NULL,
+                                    .bytes = -1, .recv_bytes = -1, .per_rank = sent,
+                                    .recv_per_rank = received, .caller = CALLER()};
+        coll_check_enter(comm, &c);
+        if (sent != received)
+            g_free(sent);
+        g_free(received);
     }
     struct coll_call call;
     struct coll_params params;
@@ -773,6 +889,20 @@ MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
         COLLSIM_TRY(check_own_block(comm, sendcounts[me], sendtypes[me], recvcounts[me],
                                     recvtypes[me], name));
     }
+    if (coll_check_enabled()) {
+        long long *received = sig_array(comm, recvcounts, MPI_DATATYPE_NULL, recvtypes);
+        long long *sent = sendbuf == MPI_IN_PLACE
+                              ? received
+                              : sig_array(comm, sendcounts, MPI_DATATYPE_NULL, sendtypes);
+        struct coll_check_call c = {.name = name, .rule = COLL_CHECK_PAIRWISE, .root = -1,
+                                    .op = MPI_OP_NULL, .count = -1, .type = MPI_DATATYPE_NULL,
+                                    .bytes = -1, .recv_bytes = -1, .per_rank = sent,
+                                    .recv_per_rank = received, .caller = CALLER()};
+        coll_check_enter(comm, &c);
+        if (sent != received)
+            g_free(sent);
+        g_free(received);
+    }
     struct coll_call call;
     struct coll_params params;
     int rc;
@@ -834,6 +964,15 @@ MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recv
         if (!in_place_root)
             COLLSIM_TRY(check_own_block(comm, sendcount, sendtype, recvcount, recvtype, name));
     }
+    if (coll_check_enabled()) {
+        struct coll_check_call c = {
+            .name = name, .rule = COLL_CHECK_TO_ROOT, .root = root, .op = MPI_OP_NULL,
+            .count = in_place_root ? -1 : sendcount,
+            .type = in_place_root ? MPI_DATATYPE_NULL : sendtype,
+            .bytes = in_place_root ? -1 : sig_bytes(sendcount, sendtype),
+            .recv_bytes = me == root ? sig_bytes(recvcount, recvtype) : -1, .caller = CALLER()};
+        coll_check_enter(comm, &c);
+    }
     /* bytes per rank, the same on every rank: the root's receive side, the others' send side */
     struct coll_call call;
     struct coll_params params;
@@ -877,6 +1016,16 @@ MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *rec
         COLLSIM_TRY(check_type(comm, sendtype, "sendtype", name));
         if (!in_place_root)
             COLLSIM_TRY(check_own_block(comm, sendcount, sendtype, recvcount, recvtype, name));
+    }
+    if (coll_check_enabled()) {
+        struct coll_check_call c = {
+            .name = name, .rule = COLL_CHECK_FROM_ROOT, .root = root, .op = MPI_OP_NULL,
+            .count = in_place_root ? -1 : recvcount,
+            .type = in_place_root ? MPI_DATATYPE_NULL : recvtype,
+            .bytes = me == root ? sig_bytes(sendcount, sendtype) : -1,
+            .recv_bytes = in_place_root ? -1 : sig_bytes(recvcount, recvtype),
+            .caller = CALLER()};
+        coll_check_enter(comm, &c);
     }
     /* bytes per rank, the same on every rank: the root's send side, the others' receive side */
     struct coll_call call;

@@ -57,6 +57,7 @@
 #include <glib.h>
 
 #include "attr.h"
+#include "coll_check.h"
 #include "comm.h"
 #include "errhandler.h"
 #include "group.h"
@@ -161,6 +162,7 @@ comm_destroy(MPI_Comm comm)
         live_head = comm->live_next;
     if (comm->live_next != NULL)
         comm->live_next->live_prev = comm->live_prev;
+    coll_check_forget(comm);
     collsim_attr_store_free(comm->coll);
     collsim_attr_store_free(comm);
     collsim_group_unref(comm->coll->group);
@@ -193,6 +195,7 @@ reset_predefined(MPI_Comm comm, const char *name, int members)
 void
 collsim_comm_world_teardown(void)
 {
+    coll_check_reset();
     while (live_head != NULL)
         comm_destroy(live_head);
     collsim_attr_store_free(&collsim_comm_world);

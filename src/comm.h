@@ -30,6 +30,7 @@ struct collsim_comm {
     MPI_Comm live_prev, live_next; /* created communicators still alive (for teardown) */
     struct collsim_attr_store *attrs; /* cached attributes, per rank (attr.c); NULL if none */
     int node_blocks;         /* 0 not yet known, 1 each node's members are consecutive, 2 not */
+    struct coll_check_state *check; /* the collective-call checker's records (coll_check.c) */
 };
 
 /*
