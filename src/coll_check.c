@@ -30,6 +30,7 @@ struct arrival {
     gboolean here;
     struct coll_check_call call;   /* arrays not kept: see the record */
     long long send_total;          /* sum of per_rank (pairwise rule) */
+    MPI_Datatype basic;            /* the predefined type the datatype repeats, or NULL */
     char type_name[64];            /* the type may be freed before a report */
 };
 
@@ -266,11 +267,21 @@ check_against_first(const struct coll_check_state *s, const struct record *r,
     if (!same_op(c->op, f->op))
         mismatch(s, r, "every member must pass the same op (MPI-3.1 5.9.1)");
     switch (c->rule) {
-    case COLL_CHECK_EQUAL:
+    case COLL_CHECK_EQUAL: {
         if (c->bytes >= 0 && f->bytes >= 0 && c->bytes != f->bytes)
             mismatch(s, r, "the type signatures (count x datatype size) must be the same on "
                            "every member (MPI-3.1 5.4, 5.9.1)");
+        /* MPI_BYTE and MPI_PACKED pair with anything, as most MPIs let them */
+        MPI_Datatype mine = r->ranks[collsim_comm_my_rank(s->comm)].basic;
+        MPI_Datatype first = r->ranks[r->first].basic;
+        if (mine != NULL && first != NULL && mine != first && mine != MPI_BYTE &&
+            mine != MPI_PACKED && first != MPI_BYTE && first != MPI_PACKED)
+            mismatch(s, r,
+                     "%s elements against %s: the type signatures must be the same on every "
+                     "member (MPI-3.1 5.4, 5.9.1)",
+                     collsim_datatype_name(mine), collsim_datatype_name(first));
         break;
+    }
     case COLL_CHECK_BLOCKS:
         if ((c->bytes >= 0 && f->bytes >= 0 && c->bytes != f->bytes) ||
             c->recv_bytes != f->recv_bytes ||
@@ -383,8 +394,10 @@ coll_check_enter(MPI_Comm comm, const struct coll_check_call *call)
     a->here = TRUE;
     a->call = *call;
     a->call.per_rank = a->call.recv_per_rank = NULL;
-    if (call->type != MPI_DATATYPE_NULL)
+    if (call->type != MPI_DATATYPE_NULL) {
         g_strlcpy(a->type_name, collsim_datatype_name(call->type), sizeof a->type_name);
+        a->basic = collsim_datatype_basic(call->type);
+    }
     if (call->rule == COLL_CHECK_PAIRWISE)
         for (int j = 0; j < size; j++)
             a->send_total += call->per_rank[j];

@@ -1,0 +1,77 @@
+#!/bin/bash
+# test_misuse.sh — wrong programs get a diagnosis, never a crash or a silent answer.
+# Each tests/misuse/NAME.c says in its header how to run it (`run:`), the exit status
+# expected (`exit:`) and lines its output must contain (`expect:`, compared as fixed
+# strings; what follows "expect: " up to the end of the line, leading spaces included).
+# The expectations were written from the MPI rules each program breaks, before running it.
+set -u
+: "${COLLSIM:?}" "${MISUSE_DIR:?}" "${top_srcdir:?}"
+dir=$top_srcdir/tests/misuse
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+pass() { echo "ok: $*"; }
+
+# check NAME SOURCE OUTPUT RC: 0 if RC and OUTPUT meet SOURCE's header
+check() {
+    local name=$1 source=$2 output=$3 rc=$4 want bad=0
+    want=$(sed -n 's/^ \* exit: //p' "$source")
+    if [ "$rc" != "$want" ]; then
+        echo "  $name: exit status $rc, expected $want"
+        bad=1
+    fi
+    while IFS= read -r line; do
+        if ! grep -qF -- "$line" "$output"; then
+            echo "  $name: output lacks '$line'"
+            bad=1
+        fi
+    done < <(sed -n 's/^ \* expect: //p' "$source")
+    return $bad
+}
+
+count=0
+for source in "$dir"/*.c; do
+    name=$(basename "$source" .c)
+    args=$(sed -n 's/^ \* run: //p' "$source")
+    # shellcheck disable=SC2086
+    "$COLLSIM" exec "$MISUSE_DIR/$name.so" $args >"$tmp/$name.out" 2>&1
+    rc=$?
+    count=$((count + 1))
+    if check "$name" "$source" "$tmp/$name.out" "$rc"; then
+        pass "$name: exit $rc, $(grep -m1 -E '^collsim|^correct' "$tmp/$name.out")"
+    else
+        fail "$name"
+        sed 's/^/    | /' "$tmp/$name.out" | head -12
+    fi
+    # a report is printed once, never interleaved with a crash or SimGrid's own messages
+    if grep -qE 'SIGSEGV|Assertion|terminate called|backtrace' "$tmp/$name.out"; then
+        fail "$name: crashed: $(head -3 "$tmp/$name.out")"
+    fi
+done
+[ "$count" -ge 10 ] || fail "only $count programs in $dir"
+
+# The harness itself must be able to fail: a wrong exit status or a missing line is refused.
+sed 's/^ \* exit: 7$/ * exit: 0/' "$dir/bcast_vs_reduce.c" >"$tmp/wrong_exit.c"
+sed 's/^ \* expect:   rank 1: MPI_Reduce/ * expect:   rank 1: MPI_Scan/' "$dir/bcast_vs_reduce.c" \
+    >"$tmp/wrong_line.c"
+for wrong in wrong_exit wrong_line; do
+    if check "$wrong" "$tmp/$wrong.c" "$tmp/bcast_vs_reduce.out" 7 >/dev/null; then
+        fail "the harness accepted $wrong"
+    else
+        pass "the harness refuses $wrong"
+    fi
+done
+
+# --no-check removes the checker: the same program then ends as under a real MPI, silently
+# (which is why the checker is on by default).
+"$COLLSIM" exec "$MISUSE_DIR/bcast_vs_reduce.so" -n 4 --no-check >"$tmp/nocheck.out" 2>&1
+rc=$?
+if [ "$rc" -eq 0 ] && ! grep -q "mismatch" "$tmp/nocheck.out"; then
+    pass "--no-check: bcast_vs_reduce runs unchecked (exit 0)"
+else
+    fail "--no-check: exit $rc, $(head -3 "$tmp/nocheck.out")"
+fi
+
+[ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
+echo "PASS"
