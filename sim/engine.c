@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -70,6 +71,34 @@ sim_engine_stack_kib(const struct sim_config *config)
     return config->nranks <= 262144 ? 16 : 8;
 }
 
+/* What a rank holds at least, beyond its stack: its actor, mailbox, state (measured about
+ * 50 KiB with everything; 4 KiB is a floor, so that no feasible run is refused). */
+#define RANK_STATE_FLOOR_KIB 4
+
+gboolean
+sim_engine_check_memory(guint64 nranks, guint stack_kib, GError **error)
+{
+    /* up to 16384 ranks stacks are mapped with a guard page and cost the pages touched (at
+     * least two); beyond, SimGrid zeroes each stack, so all of it is resident */
+    guint stack = stack_kib != 0 ? stack_kib : nranks <= GUARDED_RANKS_MAX ? 256 :
+                  nranks <= 262144 ? 16 : 8;
+    guint64 per_rank = (nranks <= GUARDED_RANKS_MAX ? MIN(stack, 8u) : stack) +
+                       RANK_STATE_FLOOR_KIB;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0)
+        return TRUE;
+    guint64 have_kib = (guint64)pages * (guint64)page / 1024;
+    if (nranks > G_MAXUINT64 / per_rank || nranks * per_rank > have_kib) {
+        g_set_error(error, SIM_ERROR, SIM_ERROR_PLACEMENT,
+                    "%" G_GUINT64_FORMAT " ranks need at least %.1f GiB (%" G_GUINT64_FORMAT
+                    " KiB per rank at the least) and this machine has %.1f GiB",
+                    nranks, (double)nranks * (double)per_rank / (1024.0 * 1024.0), per_rank,
+                    (double)have_kib / (1024.0 * 1024.0));
+        return FALSE;
+    }
+    return TRUE;
+}
+
 gboolean
 sim_engine_stack_guarded(const struct sim_config *config)
 {
@@ -105,12 +134,66 @@ sim_world_size(void)
 /* The rank whose code runs now, for the crash handler (which may not call SimGrid). */
 static volatile int running_rank = -1;
 
+/* Where each rank is, for a run stopped by a limit: the first 16 that have not finished. */
+static void
+describe_positions(GString *out)
+{
+    int shown = 0, left = 0;
+    for (int r = 0; r < world_size; r++) {
+        if (ranks[r].finished)
+            continue;
+        if (shown == 16) {
+            left++;
+            continue;
+        }
+        g_string_append(out, "  ");
+        if (ranks[r].blocked_in != NULL)
+            sim_p2p_describe_blocked(&ranks[r], out);
+        else
+            g_string_append_printf(out, "rank %d is running (computing, or between MPI calls)%s",
+                                   r, r == running_rank ? ", the one on the CPU" : "");
+        g_string_append_c(out, '\n');
+        shown++;
+    }
+    if (left > 0)
+        g_string_append_printf(out, "  ... and %d more\n", left);
+}
+
+G_GNUC_NORETURN static void
+stop_at_limit(const char *what)
+{
+    GString *out = g_string_new(NULL);
+    g_string_append_printf(out, "collsim: %s reached at simulated t=%.9f s; the run stops\n", what,
+                           simgrid_get_clock());
+    describe_positions(out);
+    fflush(stdout);
+    if (write(STDERR_FILENO, out->str, out->len) < 0)
+        _exit(SIM_EXIT_LIMIT);
+    _exit(SIM_EXIT_LIMIT);
+}
+
+/* The wall-clock limit fires in a signal handler, possibly in the middle of a rank's own
+ * loop: the run is over, so the report may use what it needs (GLib, SimGrid's clock). */
+static void
+wall_limit_handler(int sig)
+{
+    (void)sig;
+    char what[64];
+    g_snprintf(what, sizeof what, "wall-time limit of %g s", run_config->wall_limit);
+    stop_at_limit(what);
+}
+
 void
 sim_after_yield(void)
 {
     const struct sim_rank *me = sim_rank_self();
     if (me == NULL)
         return; /* the transport's own actor: no program runs on it */
+    if (run_config->time_limit > 0 && simgrid_get_clock() > run_config->time_limit) {
+        char what[64];
+        g_snprintf(what, sizeof what, "simulated-time limit of %g s", run_config->time_limit);
+        stop_at_limit(what);
+    }
     int rank = me->world_rank;
     running_rank = rank;
     if (run_config->privatize && run_config->privatize_anchor != NULL)
@@ -132,6 +215,18 @@ crash_handler(int sig)
                        : sig == SIGBUS ? "SIGBUS (bus error)"
                                        : "a fatal signal";
     int len;
+    if (sig == SIGABRT) {
+        /* abort() in a program (or an assertion that failed): the whole run ends with the
+         * status a shell shows for an aborted process, as under mpirun */
+        len = rank >= 0 ? snprintf(buf, sizeof buf,
+                                   "collsim: rank %d aborted (SIGABRT: abort() or a failed "
+                                   "assertion); the run ends\n",
+                                   rank)
+                        : snprintf(buf, sizeof buf, "collsim: aborted (SIGABRT) outside any rank\n");
+        if (len > 0 && write(STDERR_FILENO, buf, (size_t)MIN(len, (int)sizeof buf - 1)) < 0)
+            _exit(128 + SIGABRT);
+        _exit(128 + SIGABRT);
+    }
     if (rank >= 0)
         len = snprintf(buf, sizeof buf,
                        "collsim: rank %d died of %s. If it keeps large arrays on its stack, the "
@@ -160,6 +255,7 @@ install_crash_handler(void)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGSEGV, &sa, NULL);
     sigaction(SIGBUS, &sa, NULL);
+    sigaction(SIGABRT, &sa, NULL);
 #endif
 }
 
@@ -506,6 +602,79 @@ inspect_platform(const char *path, guint64 *cores, GError **error)
     g_strfreev(lines);
     g_string_free(messages, TRUE);
     return FALSE;
+}
+
+/*
+ * SimGrid aborts on a configuration item it does not know or cannot use (a bad form, an
+ * unknown name, a value out of range, a network model that refuses links). Try each item in
+ * a child that starts SimGrid with it and loads a two-host cluster, and report the first it
+ * refuses with SimGrid's own reason.
+ */
+gboolean
+sim_engine_check_cfg(gchar **items, GError **error)
+{
+    if (items == NULL || items[0] == NULL)
+        return TRUE;
+    gchar *platform = write_default_platform(2, model_network_default(), error);
+    if (platform == NULL)
+        return FALSE;
+    gboolean ok = TRUE;
+    for (gchar **item = items; ok && *item != NULL; item++) {
+        const char *colon = strchr(*item, ':');
+        if (colon == NULL || colon == *item) {
+            g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM,
+                        "--cfg %s: not of the form NAME:VALUE (e.g. network/model:CM02)", *item);
+            ok = FALSE;
+            break;
+        }
+        int pipefd[2];
+        if (pipe(pipefd) != 0) {
+            g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM, "pipe: %s", g_strerror(errno));
+            ok = FALSE;
+            break;
+        }
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0) {
+            close(pipefd[0]);
+            dup2(pipefd[1], STDERR_FILENO);
+            dup2(pipefd[1], STDOUT_FILENO);
+            gchar *cfg = g_strconcat("--cfg=", *item, NULL);
+            int argc = 4;
+            char *argv[] = {"collsim", "--log=root.fmt:%m%n", "--log=xbt_cfg.thres:warning", cfg,
+                            NULL};
+            alarm(PLATFORM_LOAD_SECONDS);
+            simgrid_init(&argc, argv);
+            simgrid_load_platform(platform);
+            _exit(0);
+        }
+        close(pipefd[1]);
+        GString *messages = g_string_new(NULL);
+        char buf[4096];
+        ssize_t n;
+        while ((n = read(pipefd[0], buf, sizeof buf)) > 0)
+            g_string_append_len(messages, buf, n);
+        close(pipefd[0]);
+        int status = 0;
+        waitpid(pid, &status, 0);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            gchar **lines = g_strsplit(messages->str, "\n", -1);
+            const char *reason = "SimGrid refuses it";
+            for (gchar **l = lines; *l != NULL; l++) {
+                if (**l != '\0' && strstr(*l, "Backtrace") == NULL && strstr(*l, "->") == NULL) {
+                    reason = g_strstrip(*l);
+                    break;
+                }
+            }
+            g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM, "--cfg %s: %s", *item, reason);
+            g_strfreev(lines);
+            ok = FALSE;
+        }
+        g_string_free(messages, TRUE);
+    }
+    g_unlink(platform);
+    g_free(platform);
+    return ok;
 }
 
 gboolean
@@ -925,7 +1094,18 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
         sg_actor_start(actor, rank_actor, 0, NULL);
     }
     sim_p2p_start(ranks[0].host);
+    if (config->wall_limit > 0) {
+        signal(SIGALRM, wall_limit_handler);
+        struct itimerval limit = {.it_value = {.tv_sec = (time_t)config->wall_limit,
+                                               .tv_usec = (suseconds_t)((config->wall_limit -
+                                                   floor(config->wall_limit)) * 1e6)}};
+        setitimer(ITIMER_REAL, &limit, NULL);
+    }
     simgrid_run();
+    if (config->wall_limit > 0) {
+        struct itimerval off = {0};
+        setitimer(ITIMER_REAL, &off, NULL);
+    }
 
     outcome->simulated_time = simgrid_get_clock();
     gboolean deadlock = FALSE;

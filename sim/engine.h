@@ -57,6 +57,8 @@ struct sim_config {
     char **argv;
     gboolean privatize;          /* give each rank its own copy of the program's globals */
     gpointer privatize_anchor;   /* an address inside the program's shared object */
+    double time_limit;           /* simulated seconds after which the run stops; 0 = none */
+    double wall_limit;           /* wall-clock seconds after which the run stops; 0 = none */
 };
 
 void sim_config_defaults(struct sim_config *config);
@@ -107,6 +109,17 @@ gboolean sim_engine_run(const struct sim_config *config, struct sim_outcome *out
  */
 gboolean sim_engine_platform_cores(const char *path, guint64 *cores, GError **error);
 
+/*
+ * Refuse a rank count no machine of this size can hold (its stacks and state, counted at
+ * their least), before anything is allocated: `-n 1000000000` fails at once, not after
+ * minutes of swapping. stack_kib 0: the automatic size.
+ */
+gboolean sim_engine_check_memory(guint64 nranks, guint stack_kib, GError **error);
+
+/* Try SimGrid configuration items ("NAME:VALUE", as given to --cfg) before a run: FALSE with
+ * "--cfg ITEM: SimGrid's reason" for the first SimGrid refuses. */
+gboolean sim_engine_check_cfg(gchar **items, GError **error);
+
 #define SIM_ERROR (sim_error_quark())
 GQuark sim_error_quark(void);
 enum { SIM_ERROR_PLATFORM, SIM_ERROR_PLACEMENT, SIM_ERROR_PROGRAM };
@@ -116,5 +129,6 @@ enum { SIM_ERROR_PLATFORM, SIM_ERROR_PLACEMENT, SIM_ERROR_PROGRAM };
 #define SIM_EXIT_NO_FINALIZE 5
 #define SIM_EXIT_CRASH 6
 #define SIM_EXIT_MISMATCH 7   /* collective calls that do not match (src/coll_check.h) */
+#define SIM_EXIT_LIMIT 8      /* --time-limit or --wall-limit reached */
 
 #endif

@@ -6,9 +6,12 @@
  */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 
@@ -91,6 +94,37 @@ MPI_Abort(MPI_Comm comm, int errorcode)
             me->world_rank, errorcode, simgrid_get_clock());
     /* an exit code of 0 would read as success: keep the failure visible */
     sim_engine_abort(errorcode != 0 ? errorcode & 0xff ? errorcode & 0xff : 1 : 1);
+}
+
+/*
+ * exit() called by a rank. Every exit() of the process comes here (libcollsim is searched
+ * before the C library), so a call from outside a rank goes on to the C library's. A rank's
+ * exit(0) after MPI_Finalize ends that rank as a return from main would; any other exit ends
+ * the whole run at once, as mpirun ends a job, with the rank's status (or, for exit(0) before
+ * MPI_Finalize, the status of a rank that never finalized). Without this, the C library's
+ * exit handlers would tear SimGrid down under the other ranks' feet (it aborted).
+ */
+void
+exit(int status)
+{
+    struct sim_rank *me = sim_rank_self();
+    if (me == NULL) {
+        void (*libc_exit)(int) = (void (*)(int))dlsym(RTLD_NEXT, "exit");
+        if (libc_exit != NULL)
+            libc_exit(status);
+        _exit(status);
+    }
+    if (status == 0 && me->mpi_state == 2) {
+        sim_p2p_rank_finish(me);
+        me->exit_status = 0;
+        me->finished = TRUE;
+        sg_actor_exit();
+    }
+    fflush(stdout);
+    fprintf(stderr, "collsim: rank %d called exit(%d)%s at t=%.9f s; the run ends\n",
+            me->world_rank, status, me->mpi_state == 2 ? "" : " before MPI_Finalize",
+            simgrid_get_clock());
+    sim_engine_abort(status != 0 ? status & 0xff ? status & 0xff : 1 : SIM_EXIT_NO_FINALIZE);
 }
 
 double

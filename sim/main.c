@@ -126,6 +126,8 @@ struct exec_options {
     gint stack_kib;
     gboolean no_privatize;
     gboolean no_check;
+    gchar *time_limit;
+    gchar *wall_limit;
     gchar *payload;
     gint64 eager_threshold;
     gchar *network;
@@ -160,7 +162,7 @@ peak_rss_kib(void)
 static int
 command_exec(int argc, char **argv)
 {
-    struct exec_options opt = {.nranks = 1, .stack_kib = 0, .eager_threshold = -1};
+    struct exec_options opt = {.nranks = 1, .stack_kib = 0, .eager_threshold = G_MININT64};
     GOptionEntry entries[] = {
         {"np", 'n', 0, G_OPTION_ARG_INT, &opt.nranks, "Number of simulated ranks (default 1)",
          "P"},
@@ -179,6 +181,13 @@ command_exec(int argc, char **argv)
          "KIB"},
         {"no-privatize", 0, 0, G_OPTION_ARG_NONE, &opt.no_privatize,
          "Share the program's global variables between ranks (saves memory at scale)", NULL},
+        {"time-limit", 0, 0, G_OPTION_ARG_STRING, &opt.time_limit,
+         "Stop the run once the simulated clock passes this, e.g. 10s (exit 8, with where "
+         "each rank is)",
+         "SECONDS"},
+        {"wall-limit", 0, 0, G_OPTION_ARG_STRING, &opt.wall_limit,
+         "Stop the run after this much real time, e.g. 60s (exit 8, with where each rank is)",
+         "SECONDS"},
         {"no-check", 0, 0, G_OPTION_ARG_NONE, &opt.no_check,
          "Do not check that the ranks' collective calls match (root, op, counts, order)",
          NULL},
@@ -245,6 +254,12 @@ command_exec(int argc, char **argv)
         goto out;
     }
     config.stack_kib = (guint)opt.stack_kib;
+    GError *memory = NULL;
+    if (!sim_engine_check_memory((guint64)opt.nranks, config.stack_kib, &memory)) {
+        rc = usage_error("exec: -n %d: %s", opt.nranks, memory->message);
+        g_error_free(memory);
+        goto out;
+    }
     if (opt.placement != NULL) {
         GError *bad = NULL;
         if (!sim_placement_parse(opt.placement, &config, &bad)) {
@@ -266,8 +281,15 @@ command_exec(int argc, char **argv)
         }
         model_network_apply(config.network, &config.transport);
     }
-    if (opt.eager_threshold >= 0)
+    if (opt.eager_threshold != G_MININT64) {
+        if (opt.eager_threshold < 0) {
+            rc = usage_error("exec: --eager-threshold must be at least 0 bytes (got %" G_GINT64_FORMAT
+                             ")",
+                             opt.eager_threshold);
+            goto out;
+        }
         config.transport.eager_threshold = (gsize)opt.eager_threshold;
+    }
     const struct {
         const char *option, *text;
         double *value;
@@ -275,6 +297,8 @@ command_exec(int argc, char **argv)
         {"--send-overhead", opt.send_overhead, &config.transport.send_overhead},
         {"--recv-overhead", opt.recv_overhead, &config.transport.recv_overhead},
         {"--gap", opt.gap, &config.transport.gap},
+        {"--time-limit", opt.time_limit, &config.time_limit},
+        {"--wall-limit", opt.wall_limit, &config.wall_limit},
     };
     for (gsize i = 0; i < G_N_ELEMENTS(durations); i++) {
         if (durations[i].text != NULL &&
@@ -297,6 +321,12 @@ command_exec(int argc, char **argv)
                              coll_kind_name(row->kind), row->name, coll_reads_data_why(row));
             goto out;
         }
+    }
+    GError *cfg_error = NULL;
+    if (!sim_engine_check_cfg(opt.simgrid_cfg, &cfg_error)) {
+        rc = usage_error("exec: %s", cfg_error->message);
+        g_error_free(cfg_error);
+        goto out;
     }
     GPtrArray *cfg = g_ptr_array_new_with_free_func(g_free);
     for (gchar **c = opt.simgrid_cfg; c != NULL && *c != NULL; c++)

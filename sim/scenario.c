@@ -56,7 +56,7 @@ static const struct key_spec key_specs[] = {
     {"platform", "placement", "block, cyclic, random:SEED or hostfile:FILE"},
     {"platform", "oversubscribe", "true or false"},
     {"platform", "network", "a network preset (collsim list networks): ib-edr, ib-hdr, ..."},
-    {"platform", "network_model", "LV08, CM02, SMPI, IB or Constant"},
+    {"platform", "network_model", "LV08, CM02, SMPI or IB"},
     {"platform", "eager_threshold", "bytes, with an optional unit: 65536, 64KiB"},
     {"platform", "send_overhead", "seconds >= 0, with an optional unit s, ms, us or ns: 1.5us"},
     {"platform", "recv_overhead", "seconds >= 0, with an optional unit s, ms, us or ns: 1.5us"},
@@ -98,7 +98,9 @@ static const char *const predefined_ops[] = {
     "sum", "prod", "max", "min", "land", "band", "lor", "bor", "lxor", "bxor", "maxloc", "minloc",
 };
 
-static const char *const network_models[] = {"LV08", "CM02", "SMPI", "IB", "Constant"};
+/* not SimGrid's Constant model: it refuses platforms with links, and every collsim platform
+ * has some */
+static const char *const network_models[] = {"LV08", "CM02", "SMPI", "IB"};
 
 static gboolean
 in_list(const char *text, const char *const *list, gsize n)
@@ -982,6 +984,14 @@ read_ranks(struct loader *ld, struct settings *s)
     g_autofree gchar *why = NULL;
     if (!scenario_parse_ranks(text, s->ranks, &why))
         return fail_value(ld, "run", "ranks", "%s", why);
+    for (guint i = 0; i < s->ranks->len; i++) {
+        GError *memory = NULL;
+        if (!sim_engine_check_memory((guint64)g_array_index(s->ranks, int, i), 0, &memory)) {
+            gboolean ok = fail_value(ld, "run", "ranks", "%s", memory->message);
+            g_error_free(memory);
+            return ok;
+        }
+    }
     return TRUE;
 }
 
