@@ -8,6 +8,7 @@
  * requirement), never replaced; errors go through the user communicator's handler.
  */
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,6 +81,62 @@ check_reduction(MPI_Comm comm, int count, MPI_Datatype dt, MPI_Op op, const char
     COLLSIM_TRY(check_count(comm, count, "count", call));
     COLLSIM_TRY(check_type(comm, dt, "datatype", call));
     return check_op(comm, op, dt, call);
+}
+
+/* ---------------------------------------------------------------- buffers */
+
+/* No valid buffer starts in the first page: NULL, and small integers passed by mistake. */
+#define FIRST_VALID_ADDRESS 4096
+
+/* The bytes [*lo, *hi) that `count` items of dt occupy from buf; FALSE when they hold none. */
+static gboolean
+buffer_span(const void *buf, MPI_Aint count, MPI_Datatype dt, uintptr_t *lo, uintptr_t *hi)
+{
+    if (count <= 0 || dt->size == 0)
+        return FALSE;
+    MPI_Aint reach = (count - 1) * (dt->ub - dt->lb);
+    *lo = (uintptr_t)buf + (uintptr_t)(dt->true_lb + (reach < 0 ? reach : 0));
+    *hi = (uintptr_t)buf + (uintptr_t)(dt->true_ub + (reach > 0 ? reach : 0));
+    return TRUE;
+}
+
+/*
+ * A buffer with data to move must be addressable: NULL (or any address in the first page)
+ * is refused unless the type's data lies elsewhere (MPI_BOTTOM with absolute displacements).
+ */
+static int
+check_buffer(MPI_Comm comm, const void *buf, MPI_Aint count, MPI_Datatype dt, const char *what,
+             const char *call)
+{
+    uintptr_t lo, hi;
+    if (buf == MPI_IN_PLACE || !buffer_span(buf, count, dt, &lo, &hi))
+        return MPI_SUCCESS;
+    if (lo < FIRST_VALID_ADDRESS)
+        return collsim_error(comm, MPI_ERR_BUFFER, call,
+                             "%s is %p with %lld items of %s to move: not an address of data",
+                             what, buf, (long long)count, collsim_datatype_name(dt));
+    return MPI_SUCCESS;
+}
+
+/* The send and receive buffers of one call must not overlap (MPI-3.1 2.3): the standard's
+ * way to reuse the receive buffer is MPI_IN_PLACE. Checked where an overlap corrupts the
+ * result (the reductions, Alltoall); Gather, Scatter and Allgather with the root's or the
+ * rank's own block in place are left alone, an old idiom that Open MPI runs as intended. */
+static int
+check_no_alias(MPI_Comm comm, const void *sendbuf, MPI_Aint scount, MPI_Datatype stype,
+               const void *recvbuf, MPI_Aint rcount, MPI_Datatype rtype, const char *call)
+{
+    uintptr_t slo, shi, rlo, rhi;
+    if (sendbuf == MPI_IN_PLACE || recvbuf == MPI_IN_PLACE ||
+        !buffer_span(sendbuf, scount, stype, &slo, &shi) ||
+        !buffer_span(recvbuf, rcount, rtype, &rlo, &rhi))
+        return MPI_SUCCESS;
+    if (slo < rhi && rlo < shi)
+        return collsim_error(comm, MPI_ERR_BUFFER, call,
+                             "sendbuf and recvbuf overlap (%p and %p): pass MPI_IN_PLACE as "
+                             "sendbuf to use recvbuf for both",
+                             sendbuf, recvbuf);
+    return MPI_SUCCESS;
 }
 
 /* ---------------------------------------------------------------- the call checker */
@@ -210,6 +267,11 @@ MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                              "MPI_IN_PLACE as sendbuf is only valid at the root");
     if (recvbuf == MPI_IN_PLACE)
         return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
+    COLLSIM_TRY(check_buffer(comm, sendbuf, count, datatype, "sendbuf", name));
+    if (me == root) {
+        COLLSIM_TRY(check_buffer(comm, recvbuf, count, datatype, "recvbuf", name));
+        COLLSIM_TRY(check_no_alias(comm, sendbuf, count, datatype, recvbuf, count, datatype, name));
+    }
     check_same(comm, name, root, op, count, datatype, CALLER());
 
     struct coll_call call;
@@ -239,6 +301,9 @@ everyone_reduces(enum coll_kind kind, const void *sendbuf, void *recvbuf, int co
     COLLSIM_TRY(check_reduction(comm, count, datatype, op, name));
     if (recvbuf == MPI_IN_PLACE)
         return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
+    COLLSIM_TRY(check_buffer(comm, sendbuf, count, datatype, "sendbuf", name));
+    COLLSIM_TRY(check_buffer(comm, recvbuf, count, datatype, "recvbuf", name));
+    COLLSIM_TRY(check_no_alias(comm, sendbuf, count, datatype, recvbuf, count, datatype, name));
     check_same(comm, name, -1, op, count, datatype, caller);
     struct coll_call call;
     struct coll_params params;
@@ -310,6 +375,11 @@ MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
     COLLSIM_TRY(check_reduction(comm, (int)total, datatype, op, name));
     if (recvbuf == MPI_IN_PLACE)
         return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
+    int me = collsim_comm_my_rank(comm);
+    COLLSIM_TRY(check_buffer(comm, sendbuf, total, datatype, "sendbuf", name));
+    COLLSIM_TRY(check_buffer(comm, recvbuf, recvcounts[me], datatype, "recvbuf", name));
+    COLLSIM_TRY(check_no_alias(comm, sendbuf, total, datatype, recvbuf, recvcounts[me], datatype,
+                               name));
     if (coll_check_enabled()) {
         long long *counts = sig_array(comm, recvcounts, datatype, NULL);
         struct coll_check_call c = {.name = name, .rule = COLL_CHECK_SAME_V, .root = -1,
@@ -351,6 +421,9 @@ MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     COLLSIM_TRY(check_reduction(comm, (int)total, datatype, op, name));
     if (recvbuf == MPI_IN_PLACE)
         return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
+    COLLSIM_TRY(check_buffer(comm, sendbuf, total, datatype, "sendbuf", name));
+    COLLSIM_TRY(check_buffer(comm, recvbuf, recvcount, datatype, "recvbuf", name));
+    COLLSIM_TRY(check_no_alias(comm, sendbuf, total, datatype, recvbuf, recvcount, datatype, name));
     check_same(comm, name, -1, op, recvcount, datatype, CALLER());
     struct coll_call call;
     struct coll_params params;
@@ -399,6 +472,7 @@ MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm com
     COLLSIM_TRY(check_count(comm, count, "count", name));
     COLLSIM_TRY(check_type(comm, datatype, "datatype", name));
     COLLSIM_TRY(check_root(comm, root, name));
+    COLLSIM_TRY(check_buffer(comm, buffer, count, datatype, "buffer", name));
     check_same(comm, name, root, MPI_OP_NULL, count, datatype, CALLER());
     struct coll_call call;
     struct coll_params params;
@@ -458,6 +532,8 @@ MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
         COLLSIM_TRY(check_count(comm, recvcount, "recvcount", name));
         COLLSIM_TRY(check_type(comm, recvtype, "recvtype", name));
     }
+    if (!in_place_root)
+        COLLSIM_TRY(check_buffer(comm, recvbuf, recvcount, recvtype, "recvbuf", name));
     if (coll_check_enabled()) {
         long long *counts = me == root ? sig_array(comm, sendcounts, sendtype, NULL) : NULL;
         struct coll_check_call c = {
@@ -509,6 +585,8 @@ MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *rec
         COLLSIM_TRY(check_count(comm, sendcount, "sendcount", name));
         COLLSIM_TRY(check_type(comm, sendtype, "sendtype", name));
     }
+    if (!in_place_root)
+        COLLSIM_TRY(check_buffer(comm, sendbuf, sendcount, sendtype, "sendbuf", name));
     if (coll_check_enabled()) {
         long long *counts = me == root ? sig_array(comm, recvcounts, recvtype, NULL) : NULL;
         struct coll_check_call c = {
@@ -611,6 +689,9 @@ MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *r
         COLLSIM_TRY(check_type(comm, sendtype, "sendtype", name));
         COLLSIM_TRY(check_own_block(comm, sendcount, sendtype, recvcount, recvtype, name));
     }
+    int size = collsim_comm_size(comm);
+    COLLSIM_TRY(check_buffer(comm, sendbuf, sendcount, sendtype, "sendbuf", name));
+    COLLSIM_TRY(check_buffer(comm, recvbuf, (MPI_Aint)recvcount * size, recvtype, "recvbuf", name));
     if (coll_check_enabled()) {
         struct coll_check_call c = {
             .name = name, .rule = COLL_CHECK_BLOCKS, .root = -1, .op = MPI_OP_NULL,
@@ -660,6 +741,10 @@ MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
         COLLSIM_TRY(check_type(comm, sendtype, "sendtype", name));
         COLLSIM_TRY(check_own_block(comm, sendcount, sendtype, recvcounts[me], recvtype, name));
     }
+    COLLSIM_TRY(check_buffer(comm, sendbuf, sendcount, sendtype, "sendbuf", name));
+    if (total > 0 && recvbuf == NULL)
+        return collsim_error(comm, MPI_ERR_BUFFER, name, "recvbuf is NULL with %d items to receive",
+                             total);
     if (coll_check_enabled()) {
         long long *counts = sig_array(comm, recvcounts, recvtype, NULL);
         struct coll_check_call c = {
@@ -760,6 +845,11 @@ MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *re
         COLLSIM_TRY(check_all_blocks(comm, sendcount, "sendcount", name));
         COLLSIM_TRY(check_own_block(comm, sendcount, sendtype, recvcount, recvtype, name));
     }
+    int size = collsim_comm_size(comm);
+    COLLSIM_TRY(check_buffer(comm, sendbuf, (MPI_Aint)sendcount * size, sendtype, "sendbuf", name));
+    COLLSIM_TRY(check_buffer(comm, recvbuf, (MPI_Aint)recvcount * size, recvtype, "recvbuf", name));
+    COLLSIM_TRY(check_no_alias(comm, sendbuf, (MPI_Aint)sendcount * size, sendtype, recvbuf,
+                               (MPI_Aint)recvcount * size, recvtype, name));
     if (coll_check_enabled()) {
         struct coll_check_call c = {
             .name = name, .rule = COLL_CHECK_BLOCKS, .root = -1, .op = MPI_OP_NULL,
@@ -810,6 +900,9 @@ MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
         COLLSIM_TRY(
             check_own_block(comm, sendcounts[me], sendtype, recvcounts[me], recvtype, name));
     }
+    if ((total > 0 && recvbuf == NULL) || (sendbuf != MPI_IN_PLACE && stotal > 0 && sendbuf == NULL))
+        return collsim_error(comm, MPI_ERR_BUFFER, name, "%s is NULL with items to move",
+                             recvbuf == NULL ? "recvbuf" : "sendbuf");
     if (coll_check_enabled()) {
         long long *received = sig_array(comm, recvcounts, recvtype, NULL);
         long long *sent = sendbuf == MPI_IN_PLACE ? received
@@ -889,6 +982,9 @@ MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
         COLLSIM_TRY(check_own_block(comm, sendcounts[me], sendtypes[me], recvcounts[me],
                                     recvtypes[me], name));
     }
+    if ((total > 0 && recvbuf == NULL) || (sendbuf != MPI_IN_PLACE && stotal > 0 && sendbuf == NULL))
+        return collsim_error(comm, MPI_ERR_BUFFER, name, "%s is NULL with items to move",
+                             recvbuf == NULL ? "recvbuf" : "sendbuf");
     if (coll_check_enabled()) {
         long long *received = sig_array(comm, recvcounts, MPI_DATATYPE_NULL, recvtypes);
         long long *sent = sendbuf == MPI_IN_PLACE
@@ -964,6 +1060,12 @@ MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recv
         if (!in_place_root)
             COLLSIM_TRY(check_own_block(comm, sendcount, sendtype, recvcount, recvtype, name));
     }
+    if (!in_place_root)
+        COLLSIM_TRY(check_buffer(comm, sendbuf, sendcount, sendtype, "sendbuf", name));
+    if (me == root) {
+        MPI_Aint all = (MPI_Aint)recvcount * collsim_comm_size(comm);
+        COLLSIM_TRY(check_buffer(comm, recvbuf, all, recvtype, "recvbuf", name));
+    }
     if (coll_check_enabled()) {
         struct coll_check_call c = {
             .name = name, .rule = COLL_CHECK_TO_ROOT, .root = root, .op = MPI_OP_NULL,
@@ -1016,6 +1118,12 @@ MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *rec
         COLLSIM_TRY(check_type(comm, sendtype, "sendtype", name));
         if (!in_place_root)
             COLLSIM_TRY(check_own_block(comm, sendcount, sendtype, recvcount, recvtype, name));
+    }
+    if (!in_place_root)
+        COLLSIM_TRY(check_buffer(comm, recvbuf, recvcount, recvtype, "recvbuf", name));
+    if (me == root) {
+        MPI_Aint all = (MPI_Aint)sendcount * collsim_comm_size(comm);
+        COLLSIM_TRY(check_buffer(comm, sendbuf, all, sendtype, "sendbuf", name));
     }
     if (coll_check_enabled()) {
         struct coll_check_call c = {
