@@ -61,6 +61,7 @@
 #include "comm.h"
 #include "errhandler.h"
 #include "group.h"
+#include "handles.h"
 #include "runtime.h"
 
 /* ---------------------------------------------------------------- predefined objects */
@@ -135,6 +136,8 @@ comm_new(MPI_Group group, MPI_Errhandler errhandler, int members, uint32_t conte
 {
     MPI_Comm twin = g_new0(struct collsim_comm, 1);
     MPI_Comm comm = g_new0(struct collsim_comm, 1);
+    collsim_handle_add(comm);
+    collsim_handle_add(twin);
     comm->live_members = members;
     comm->context = context;
     comm->group = group;
@@ -166,6 +169,8 @@ comm_destroy(MPI_Comm comm)
     collsim_attr_store_free(comm->coll);
     collsim_attr_store_free(comm);
     collsim_group_unref(comm->coll->group);
+    collsim_handle_remove(comm->coll);
+    collsim_handle_remove(comm);
     g_free(comm->coll);
     collsim_group_unref(comm->group);
     collsim_errhandler_unref(comm->errhandler);
@@ -218,12 +223,23 @@ collsim_comm_world_setup(int size)
     world_coll.live_members = size;
 }
 
+/* The predefined communicators and their twins are live handles from the start. */
+static void __attribute__((constructor))
+register_predefined(void)
+{
+    collsim_handle_add(&collsim_comm_world);
+    collsim_handle_add(&world_coll);
+    collsim_handle_add(&collsim_comm_self);
+    collsim_handle_add(&self_coll);
+}
+
 /* ---------------------------------------------------------------- internal queries */
 
 int
 collsim_comm_check(MPI_Comm comm)
 {
-    return comm != MPI_COMM_NULL && comm->group != MPI_GROUP_NULL ? MPI_SUCCESS : MPI_ERR_COMM;
+    return collsim_handle_readable(comm) && comm->group != MPI_GROUP_NULL ? MPI_SUCCESS
+                                                                          : MPI_ERR_COMM;
 }
 
 int

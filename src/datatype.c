@@ -23,13 +23,20 @@
 #include "comm.h"
 #include "datatype.h"
 #include "errhandler.h"
+#include "handles.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* Predefined datatypes                                                                         */
 /* ------------------------------------------------------------------------------------------ */
 
 /* A predefined type of one C type: one element, dense. */
+/* A predefined object is known to the handle registry from the moment the library loads. */
+#define REGISTERED(var)                                                                         \
+    extern struct collsim_datatype var;                                                         \
+    static void __attribute__((constructor)) register_##var(void) { collsim_handle_add(&var); }
+
 #define COLLSIM_PRIMITIVE(var, mpi_name, ctype, kind_)                                          \
+    REGISTERED(var)                                                                             \
     struct collsim_datatype var = {                                                             \
         .magic = COLLSIM_DATATYPE_MAGIC,                                                        \
         .predefined = 1,                                                                        \
@@ -59,6 +66,7 @@
  * extent is sizeof(S). It counts as one basic element (for ops) and two primitive elements.
  */
 #define COLLSIM_PAIR(var, mpi_name, S, V, I, kind_)                                             \
+    REGISTERED(var)                                                                             \
     struct collsim_datatype var = {                                                             \
         .magic = COLLSIM_DATATYPE_MAGIC,                                                        \
         .predefined = 1,                                                                        \
@@ -84,6 +92,7 @@
 
 /* The MPI-1 bound markers: no data, a marked bound at 0. */
 #define COLLSIM_MARKER(var, mpi_name, which)                                                    \
+    REGISTERED(var)                                                                             \
     struct collsim_datatype var = {                                                             \
         .magic = COLLSIM_DATATYPE_MAGIC,                                                        \
         .predefined = 1,                                                                        \
@@ -175,7 +184,7 @@ COLLSIM_MARKER(collsim_dt_ub, "MPI_UB", ub_marked);
 int
 collsim_datatype_check_handle(MPI_Datatype dt)
 {
-    if (dt == MPI_DATATYPE_NULL || dt->magic != COLLSIM_DATATYPE_MAGIC || dt->freed)
+    if (!collsim_handle_readable(dt) || dt->magic != COLLSIM_DATATYPE_MAGIC || dt->freed)
         return MPI_ERR_TYPE;
     return MPI_SUCCESS;
 }
@@ -195,7 +204,7 @@ collsim_datatype_name(MPI_Datatype dt)
 {
     if (dt == MPI_DATATYPE_NULL)
         return "MPI_DATATYPE_NULL";
-    if (dt->magic != COLLSIM_DATATYPE_MAGIC)
+    if (!collsim_handle_readable(dt) || dt->magic != COLLSIM_DATATYPE_MAGIC)
         return "(invalid datatype)";
     return dt->name;
 }
@@ -335,6 +344,7 @@ static void
 datatype_destroy(MPI_Datatype dt)
 {
     dt->magic = 0;
+    collsim_handle_remove(dt);
     free(dt->segs);
     free(dt);
 }
@@ -516,6 +526,7 @@ datatype_alloc(void)
 
     if (dt == NULL)
         return NULL;
+    collsim_handle_add(dt);
     dt->magic = COLLSIM_DATATYPE_MAGIC;
     dt->refcount = 1;
     dt->kind = COLLSIM_KIND_NONE;
@@ -840,7 +851,7 @@ datatype_copy(MPI_Datatype old)
     if (old->nsegs > 0) {
         dt->segs = malloc(old->nsegs * sizeof(*dt->segs));
         if (dt->segs == NULL) {
-            free(dt);
+            datatype_destroy(dt);
             return NULL;
         }
         memcpy(dt->segs, old->segs, old->nsegs * sizeof(*dt->segs));

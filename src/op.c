@@ -24,6 +24,7 @@
 
 #include "datatype.h"
 #include "errhandler.h"
+#include "handles.h"
 #include "op.h"
 #include "runtime.h"
 
@@ -31,7 +32,10 @@
 /* Predefined ops                                                                               */
 /* ------------------------------------------------------------------------------------------ */
 
+/* A predefined op is known to the handle registry from the moment the library loads. */
 #define COLLSIM_PREDEFINED_OP(var, code_, mpi_name, commute_)                                  \
+    extern struct collsim_op var;                                                              \
+    static void __attribute__((constructor)) register_##var(void) { collsim_handle_add(&var); } \
     struct collsim_op var = {                                                                  \
         .magic = COLLSIM_OP_MAGIC,                                                             \
         .code = (code_),                                                                       \
@@ -306,7 +310,7 @@ static kernel_fn *const kernels[COLLSIM_KIND_COUNT][COLLSIM_OP_REPLACE] = {
 int
 collsim_op_check_handle(MPI_Op op)
 {
-    if (op == MPI_OP_NULL || op->magic != COLLSIM_OP_MAGIC)
+    if (!collsim_handle_readable(op) || op->magic != COLLSIM_OP_MAGIC)
         return MPI_ERR_OP;
     return MPI_SUCCESS;
 }
@@ -316,7 +320,7 @@ collsim_op_name(MPI_Op op)
 {
     if (op == MPI_OP_NULL)
         return "MPI_OP_NULL";
-    if (op->magic != COLLSIM_OP_MAGIC)
+    if (!collsim_handle_readable(op) || op->magic != COLLSIM_OP_MAGIC)
         return "(invalid op)";
     return op->name;
 }
@@ -488,6 +492,7 @@ MPI_Op_create(MPI_User_function *function, int commute, MPI_Op *op)
     newop = calloc(1, sizeof(*newop));
     if (newop == NULL)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Op_create", "out of memory");
+    collsim_handle_add(newop);
     newop->magic = COLLSIM_OP_MAGIC;
     newop->code = COLLSIM_OP_USER;
     newop->predefined = 0;
@@ -511,6 +516,7 @@ MPI_Op_free(MPI_Op *op)
                              "op argument is the predefined operation %s, which cannot be freed",
                              (*op)->name);
     (*op)->magic = 0;
+    collsim_handle_remove(*op);
     free(*op);
     *op = MPI_OP_NULL;
     return MPI_SUCCESS;

@@ -13,6 +13,7 @@
 #include "mpi.h"
 #include "src/comm.h"
 #include "src/group.h"
+#include "src/handles.h"
 #include "src/runtime.h"
 
 static int fake_rank;
@@ -201,6 +202,10 @@ START_TEST(test_comm_compare_similar_and_unequal_groups)
     x.group = collsim_group_new(2, (int[]){0, 1});
     y.group = collsim_group_new(2, (int[]){1, 0});
     z.group = collsim_group_new(2, (int[]){0, 2});
+    /* handles the library did not create are not live until registered */
+    collsim_handle_add(&x);
+    collsim_handle_add(&y);
+    collsim_handle_add(&z);
     int result;
     MPI_Comm_compare(&x, &y, &result);
     ck_assert_int_eq(result, MPI_SIMILAR);
@@ -209,6 +214,9 @@ START_TEST(test_comm_compare_similar_and_unequal_groups)
     collsim_group_unref(x.group);
     collsim_group_unref(y.group);
     collsim_group_unref(z.group);
+    collsim_handle_remove(&x);
+    collsim_handle_remove(&y);
+    collsim_handle_remove(&z);
     MPI_Comm_free(&a);
 }
 END_TEST
