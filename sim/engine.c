@@ -1124,6 +1124,9 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
      * (the deadlock report first: it names each rank's collective from the checker's state) */
     if (deadlock)
         report_deadlock();
+    else
+        for (int r = 0; r < world_size; r++)
+            sim_p2p_report_unreceived(&ranks[r]);
     int unmatched = coll_check_finish();
     if (deadlock) {
         outcome->exit_code = SIM_EXIT_DEADLOCK;

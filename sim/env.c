@@ -64,6 +64,7 @@ MPI_Finalize(void)
                                                 : "MPI_Finalize called twice");
     /* delete callbacks may still communicate (collsim's caches free their communicators) */
     int rc = collsim_comm_finalize_rank();
+    sim_p2p_report_unfinished(me);
     me->mpi_state = 2;
     return rc;
 }

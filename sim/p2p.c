@@ -39,6 +39,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <simgrid/actor.h>
@@ -149,6 +150,7 @@ struct collsim_request {
 };
 
 static void request_touch(struct collsim_request *req);
+static void describe_request(const struct collsim_request *req, GString *out);
 static void rendezvous_respond(struct sim_rank *me, struct sim_msg *msg);
 static void rendezvous_start_data(struct sim_rank *me, struct sim_msg *msg);
 
@@ -716,7 +718,9 @@ request_new(enum req_kind kind, MPI_Comm comm, guint32 context)
     req->kind = kind;
     req->comm = comm;
     req->context = context;
-    req->owner_world = sim_rank_self()->world_rank;
+    struct sim_rank *me = sim_rank_self();
+    req->owner_world = me->world_rank;
+    me->live_requests++;
     req->wait_slot = -1;
     req->status.MPI_SOURCE = MPI_ANY_SOURCE;
     req->status.MPI_TAG = MPI_ANY_TAG;
@@ -1560,6 +1564,7 @@ request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
     MPI_Comm comm = req->comm;
     gsize got = req->status.collsim_bytes;
     gsize capacity = req->kind == REQ_RECV ? req_capacity(req) : 0;
+    sim_rank_by_world(req->owner_world)->live_requests--;
     g_free(req);
     *handle = MPI_REQUEST_NULL;
     if (err == MPI_ERR_TRUNCATE)
@@ -1884,6 +1889,7 @@ MPI_Request_free(MPI_Request *request)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free",
                              "invalid request");
     struct collsim_request *req = *request;
+    sim_rank_by_world(req->owner_world)->live_requests--;   /* given up on purpose */
     /* an active request still owns its message: complete it in the background by waiting now
      * would change timing, so keep it and let the rank's finish reclaim it */
     if (req->complete)
@@ -2063,6 +2069,84 @@ sim_p2p_rank_finish(struct sim_rank *rank)
     }
     wait_free(rank->wait);
     rank->wait = NULL;
+}
+
+/* User traffic travels in even contexts, collectives' in their twins' odd ones (comm.h). */
+static gboolean
+user_context(guint32 context)
+{
+    return context % 2 == 0;
+}
+
+static gint
+posted_order_cmp(gconstpointer a, gconstpointer b)
+{
+    const struct collsim_request *x = *(struct collsim_request *const *)a;
+    const struct collsim_request *y = *(struct collsim_request *const *)b;
+    return x->posted_order < y->posted_order ? -1 : x->posted_order > y->posted_order;
+}
+
+/* How many of a kind of leftover a warning names before "and N more". */
+#define LEFTOVERS_SHOWN 3
+
+void
+sim_p2p_report_unfinished(struct sim_rank *rank)
+{
+    GPtrArray *posted = g_ptr_array_new();
+    GHashTableIter it;
+    gpointer value;
+    if (rank->posted_by_source != NULL)
+        g_hash_table_iter_init(&it, rank->posted_by_source);
+    while (rank->posted_by_source != NULL && g_hash_table_iter_next(&it, NULL, &value))
+        for (GList *l = ((struct posted_bucket *)value)->receives.head; l != NULL; l = l->next)
+            if (user_context(((struct collsim_request *)l->data)->context))
+                g_ptr_array_add(posted, l->data);
+    for (GList *l = rank->posted_any_source.head; l != NULL; l = l->next)
+        if (user_context(((struct collsim_request *)l->data)->context))
+            g_ptr_array_add(posted, l->data);
+    g_ptr_array_sort(posted, posted_order_cmp);   /* hash order is not deterministic */
+    GString *out = g_string_new(NULL);
+    if (rank->live_requests > 0)
+        g_string_append_printf(out,
+                               "collsim: warning: rank %d reaches MPI_Finalize with %" G_GUINT64_FORMAT
+                               " request%s never completed (no MPI_Wait, MPI_Test or "
+                               "MPI_Request_free)\n",
+                               rank->world_rank, rank->live_requests,
+                               rank->live_requests == 1 ? "" : "s");
+    for (guint i = 0; i < posted->len && i < LEFTOVERS_SHOWN; i++) {
+        const struct collsim_request *req = g_ptr_array_index(posted, i);
+        g_string_append_printf(out, "collsim: warning: rank %d: its receive of ", rank->world_rank);
+        describe_request(req, out);
+        g_string_append(out, " was never matched\n");
+    }
+    if (posted->len > LEFTOVERS_SHOWN)
+        g_string_append_printf(out, "collsim: warning: rank %d: and %u more receives never matched\n",
+                               rank->world_rank, posted->len - LEFTOVERS_SHOWN);
+    fputs(out->str, stderr);
+    g_string_free(out, TRUE);
+    g_ptr_array_free(posted, TRUE);
+}
+
+void
+sim_p2p_report_unreceived(struct sim_rank *rank)
+{
+    guint count = 0;
+    GString *out = g_string_new(NULL);
+    for (GList *l = rank->unexpected.head; l != NULL; l = l->next) {
+        const struct sim_msg *msg = l->data;
+        if (msg->kind != MSG_MPI || !user_context(msg->context))
+            continue;
+        if (count++ < LEFTOVERS_SHOWN)
+            g_string_append_printf(out,
+                                   "collsim: warning: rank %d never received the message rank %d "
+                                   "sent it (tag %d, %zu bytes)\n",
+                                   rank->world_rank, msg->src_world, msg->tag, msg->bytes);
+    }
+    if (count > LEFTOVERS_SHOWN)
+        g_string_append_printf(out, "collsim: warning: rank %d: and %u more messages never received\n",
+                               rank->world_rank, count - LEFTOVERS_SHOWN);
+    fputs(out->str, stderr);
+    g_string_free(out, TRUE);
 }
 
 static void

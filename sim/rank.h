@@ -51,6 +51,7 @@ struct sim_rank {
 
     guint64 messages_sent;
     guint64 bytes_sent;
+    guint64 live_requests;        /* requests created and not yet waited, tested or freed */
 };
 
 /* The calling rank (NULL outside any rank, e.g. in unit tests without a simulation). */
@@ -76,6 +77,11 @@ void sim_p2p_rank_finish(struct sim_rank *rank);
 /* Block the calling rank until every message it sent has left its NIC and landed, so that a
  * rank about to wait outside MPI (the benchmark's barrier) leaves nothing in flight. */
 void sim_p2p_drain_port(struct sim_rank *rank);
+/* At the calling rank's MPI_Finalize: warnings for the requests it never completed and the
+ * receives it posted that nothing matched. */
+void sim_p2p_report_unfinished(struct sim_rank *rank);
+/* At the end of a run: warnings for the messages sent to this rank that it never received. */
+void sim_p2p_report_unreceived(struct sim_rank *rank);
 /* One line per blocked rank explaining what it waits for. */
 void sim_p2p_describe_blocked(const struct sim_rank *rank, GString *out);
 
