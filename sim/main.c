@@ -705,6 +705,19 @@ main(int argc, char **argv)
         print_usage(stderr);
         return EXIT_USAGE;
     }
+    /* Options are read as UTF-8 whatever the locale (GLib would otherwise convert them from a
+     * C locale's ASCII and refuse any other byte without saying which option held it), and
+     * an argument that is not UTF-8 is refused by position. A program's own arguments, after
+     * "--", are passed on untouched. */
+    g_setenv("CHARSET", "UTF-8", FALSE);
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        if (!g_utf8_validate(argv[i], -1, NULL)) {
+            gchar *shown = g_strescape(argv[i], NULL);
+            fprintf(stderr, "collsim: argument %d (\"%s\") is not valid UTF-8\n", i, shown);
+            g_free(shown);
+            return EXIT_USAGE;
+        }
+    }
     const char *command = argv[1];
     if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 ||
         strcmp(command, "help") == 0) {

@@ -1,0 +1,31 @@
+/*
+ * fuzz_targets.h — the inputs collsim reads from users, as fuzz targets: each takes any bytes
+ * and must return (0) without crashing, hanging or leaking, whatever they are. The same
+ * targets serve the deterministic driver of `make check` (fuzz_driver.c) and libFuzzer
+ * (fuzz_libfuzzer.c, for long runs; tests/fuzz/README.md).
+ */
+#ifndef COLLSIM_FUZZ_TARGETS_H
+#define COLLSIM_FUZZ_TARGETS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What a target made of its input, for the driver's counts. */
+enum fuzz_outcome { FUZZ_ACCEPTED, FUZZ_REFUSED };
+
+struct fuzz_target {
+    const char *name;                                      /* its corpus folder */
+    enum fuzz_outcome (*run)(const uint8_t *data, size_t size);
+};
+
+/* A scenario file (collsim run FILE). */
+enum fuzz_outcome fuzz_scenario(const uint8_t *data, size_t size);
+/* A platform generator spec (--platform NAME:key=value,...). */
+enum fuzz_outcome fuzz_platform(const uint8_t *data, size_t size);
+/* --set overrides, one per line, applied to a small valid scenario. */
+enum fuzz_outcome fuzz_override(const uint8_t *data, size_t size);
+
+extern const struct fuzz_target fuzz_targets[];
+extern const size_t fuzz_target_count;
+
+#endif
