@@ -505,6 +505,20 @@ check_radicals(const char *path, GError **error)
     return ok;
 }
 
+/* All a forked child wrote to `fd` until it ended (closes fd), and its wait status. */
+static GString *
+read_child(int fd, pid_t pid, int *status)
+{
+    GString *messages = g_string_new(NULL);
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof buf)) > 0)
+        g_string_append_len(messages, buf, n);
+    close(fd);
+    waitpid(pid, status, 0);
+    return messages;
+}
+
 /*
  * SimGrid aborts the process on a malformed platform. Parse it once in a child first, so that
  * a bad file ends in one clear message instead of a core dump. The child also counts the
@@ -555,14 +569,8 @@ inspect_platform(const char *path, guint64 *cores, GError **error)
         _exit(write(pipefd[1], report, (size_t)len) == len ? 0 : 1);
     }
     close(pipefd[1]);
-    GString *messages = g_string_new(NULL);
-    char buf[4096];
-    ssize_t n;
-    while ((n = read(pipefd[0], buf, sizeof buf)) > 0)
-        g_string_append_len(messages, buf, n);
-    close(pipefd[0]);
     int status = 0;
-    waitpid(pid, &status, 0);
+    GString *messages = read_child(pipefd[0], pid, &status);
     const char *marker = strstr(messages->str, CORES_MARKER);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && marker != NULL) {
         if (cores != NULL)
@@ -649,14 +657,8 @@ sim_engine_check_cfg(gchar **items, GError **error)
             _exit(0);
         }
         close(pipefd[1]);
-        GString *messages = g_string_new(NULL);
-        char buf[4096];
-        ssize_t n;
-        while ((n = read(pipefd[0], buf, sizeof buf)) > 0)
-            g_string_append_len(messages, buf, n);
-        close(pipefd[0]);
         int status = 0;
-        waitpid(pid, &status, 0);
+        GString *messages = read_child(pipefd[0], pid, &status);
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
             gchar **lines = g_strsplit(messages->str, "\n", -1);
             const char *reason = "SimGrid refuses it";

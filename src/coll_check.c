@@ -219,25 +219,39 @@ describe_position(const struct coll_check_state *s, const struct record *r, gboo
     g_string_free(next, TRUE);
 }
 
-G_GNUC_NORETURN G_GNUC_PRINTF(3, 4) static void
-mismatch(const struct coll_check_state *s, const struct record *r, const char *rule, ...)
+/* "collsim: WHAT on COMM, call #N of its members:" and every member's call there. */
+static GString *
+position_report(const struct coll_check_state *s, const struct record *r, const char *what,
+                gboolean ended)
 {
     char label[MPI_MAX_OBJECT_NAME + 64];
     GString *out = g_string_new(NULL);
-    g_string_append_printf(out,
-                           "collsim: collective mismatch on %s, call #%" G_GUINT64_FORMAT
-                           " of its members:\n",
-                           comm_label(s->comm, label, sizeof label), r->position + 1);
-    describe_position(s, r, FALSE, out);
+    g_string_append_printf(out, "collsim: %s on %s, call #%" G_GUINT64_FORMAT " of its members:\n",
+                           what, comm_label(s->comm, label, sizeof label), r->position + 1);
+    describe_position(s, r, ended, out);
+    return out;
+}
+
+/* Print a report after what the program wrote so far. */
+static void
+print_report(GString *out)
+{
+    fflush(stdout);
+    fputs(out->str, stderr);
+    g_string_free(out, TRUE);
+}
+
+G_GNUC_NORETURN G_GNUC_PRINTF(3, 4) static void
+mismatch(const struct coll_check_state *s, const struct record *r, const char *rule, ...)
+{
+    GString *out = position_report(s, r, "collective mismatch", FALSE);
     va_list args;
     va_start(args, rule);
     g_string_append(out, "  ");
     g_string_append_vprintf(out, rule, args);
     va_end(args);
     g_string_append(out, "\n");
-    fflush(stdout);
-    fputs(out->str, stderr);
-    g_string_free(out, TRUE);
+    print_report(out);
     collsim_runtime->abort(COLL_CHECK_EXIT);
 }
 
@@ -477,18 +491,10 @@ report_unfinished(struct coll_check_state *s)
     int reported = 0;
     for (GList *l = positions; l != NULL; l = l->next, reported++) {
         struct record *r = g_hash_table_lookup(s->records, l->data);
-        char label[MPI_MAX_OBJECT_NAME + 64];
-        GString *out = g_string_new(NULL);
-        g_string_append_printf(out,
-                               "collsim: unmatched collective call on %s, call #%" G_GUINT64_FORMAT
-                               " of its members:\n",
-                               comm_label(s->comm, label, sizeof label), r->position + 1);
-        describe_position(s, r, TRUE, out);
+        GString *out = position_report(s, r, "unmatched collective call", TRUE);
         g_string_append(out, "  every member of a communicator must make the same collective "
                              "calls (MPI-3.1 5.12)\n");
-        fflush(stdout);
-        fputs(out->str, stderr);
-        g_string_free(out, TRUE);
+        print_report(out);
     }
     g_list_free(positions);
     return reported;

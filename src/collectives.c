@@ -118,6 +118,20 @@ check_buffer(MPI_Comm comm, const void *buf, MPI_Aint count, MPI_Datatype dt, co
     return MPI_SUCCESS;
 }
 
+/* The v-collectives' buffers: not NULL when they have items to move. */
+static int
+check_v_buffers(MPI_Comm comm, const void *sendbuf, int send_items, const void *recvbuf,
+                int recv_items, const char *call)
+{
+    if (recv_items > 0 && recvbuf == NULL)
+        return collsim_error(comm, MPI_ERR_BUFFER, call, "recvbuf is NULL with %d items to move",
+                             recv_items);
+    if (send_items > 0 && sendbuf == NULL)
+        return collsim_error(comm, MPI_ERR_BUFFER, call, "sendbuf is NULL with %d items to move",
+                             send_items);
+    return MPI_SUCCESS;
+}
+
 /* The send and receive buffers of one call must not overlap (MPI-3.1 2.3): the standard's
  * way to reuse the receive buffer is MPI_IN_PLACE. Checked where an overlap corrupts the
  * result (the reductions, Alltoall); Gather, Scatter and Allgather with the root's or the
@@ -174,6 +188,49 @@ check_same(MPI_Comm comm, const char *name, int root, MPI_Op op, int count, MPI_
         .bytes = dt == MPI_DATATYPE_NULL ? -1 : sig_bytes(count, dt), .recv_bytes = -1,
         .caller = caller};
     coll_check_enter(comm, &c);
+}
+
+/*
+ * Gatherv, Scatterv: every rank's own block (count items of dt, none at an in-place root)
+ * against the root's per-rank counts (of root_type).
+ */
+static void
+check_rooted_v(MPI_Comm comm, const char *name, int root, int in_place_root, int count,
+               MPI_Datatype dt, const int root_counts[], MPI_Datatype root_type,
+               const void *caller)
+{
+    if (!coll_check_enabled())
+        return;
+    int me = collsim_comm_my_rank(comm);
+    long long *counts = me == root ? sig_array(comm, root_counts, root_type, NULL) : NULL;
+    struct coll_check_call c = {
+        .name = name, .rule = COLL_CHECK_ROOT_V, .root = root, .op = MPI_OP_NULL,
+        .count = in_place_root ? -1 : count, .type = in_place_root ? MPI_DATATYPE_NULL : dt,
+        .bytes = in_place_root ? -1 : sig_bytes(count, dt), .recv_bytes = -1,
+        .per_rank = counts, .caller = caller};
+    coll_check_enter(comm, &c);
+    g_free(counts);
+}
+
+/* Alltoallv, Alltoallw: what this rank sends to and receives from each rank. */
+static void
+check_pairwise(MPI_Comm comm, const char *name, const void *sendbuf, const int sendcounts[],
+               MPI_Datatype sendtype, const MPI_Datatype sendtypes[], const int recvcounts[],
+               MPI_Datatype recvtype, const MPI_Datatype recvtypes[], const void *caller)
+{
+    if (!coll_check_enabled())
+        return;
+    long long *received = sig_array(comm, recvcounts, recvtype, recvtypes);
+    long long *sent = sendbuf == MPI_IN_PLACE ? received
+                                              : sig_array(comm, sendcounts, sendtype, sendtypes);
+    struct coll_check_call c = {.name = name, .rule = COLL_CHECK_PAIRWISE, .root = -1,
+                                .op = MPI_OP_NULL, .count = -1, .type = MPI_DATATYPE_NULL,
+                                .bytes = -1, .recv_bytes = -1, .per_rank = sent,
+                                .recv_per_rank = received, .caller = caller};
+    coll_check_enter(comm, &c);
+    if (sent != received)
+        g_free(sent);
+    g_free(received);
 }
 
 /* ---------------------------------------------------------------- selection */
@@ -534,17 +591,8 @@ MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
     }
     if (!in_place_root)
         COLLSIM_TRY(check_buffer(comm, recvbuf, recvcount, recvtype, "recvbuf", name));
-    if (coll_check_enabled()) {
-        long long *counts = me == root ? sig_array(comm, sendcounts, sendtype, NULL) : NULL;
-        struct coll_check_call c = {
-            .name = name, .rule = COLL_CHECK_ROOT_V, .root = root, .op = MPI_OP_NULL,
-            .count = in_place_root ? -1 : recvcount,
-            .type = in_place_root ? MPI_DATATYPE_NULL : recvtype,
-            .bytes = in_place_root ? -1 : sig_bytes(recvcount, recvtype), .recv_bytes = -1,
-            .per_rank = counts, .caller = CALLER()};
-        coll_check_enter(comm, &c);
-        g_free(counts);
-    }
+    check_rooted_v(comm, name, root, in_place_root, recvcount, recvtype, sendcounts, sendtype,
+                   CALLER());
     struct coll_call call;
     struct coll_params params;
     int rc;
@@ -587,17 +635,8 @@ MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *rec
     }
     if (!in_place_root)
         COLLSIM_TRY(check_buffer(comm, sendbuf, sendcount, sendtype, "sendbuf", name));
-    if (coll_check_enabled()) {
-        long long *counts = me == root ? sig_array(comm, recvcounts, recvtype, NULL) : NULL;
-        struct coll_check_call c = {
-            .name = name, .rule = COLL_CHECK_ROOT_V, .root = root, .op = MPI_OP_NULL,
-            .count = in_place_root ? -1 : sendcount,
-            .type = in_place_root ? MPI_DATATYPE_NULL : sendtype,
-            .bytes = in_place_root ? -1 : sig_bytes(sendcount, sendtype), .recv_bytes = -1,
-            .per_rank = counts, .caller = CALLER()};
-        coll_check_enter(comm, &c);
-        g_free(counts);
-    }
+    check_rooted_v(comm, name, root, in_place_root, sendcount, sendtype, recvcounts, recvtype,
+                   CALLER());
     struct coll_call call;
     struct coll_params params;
     int rc;
@@ -885,7 +924,7 @@ MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
               MPI_Datatype recvtype, MPI_Comm comm)
 {
     const char *name = "MPI_Alltoallv";
-    int total, stotal;
+    int total, stotal = 0;
     COLLSIM_TRY(check_comm(comm, name));
     if (recvbuf == MPI_IN_PLACE)
         return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
@@ -900,22 +939,10 @@ MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
         COLLSIM_TRY(
             check_own_block(comm, sendcounts[me], sendtype, recvcounts[me], recvtype, name));
     }
-    if ((total > 0 && recvbuf == NULL) || (sendbuf != MPI_IN_PLACE && stotal > 0 && sendbuf == NULL))
-        return collsim_error(comm, MPI_ERR_BUFFER, name, "%s is NULL with items to move",
-                             recvbuf == NULL ? "recvbuf" : "sendbuf");
-    if (coll_check_enabled()) {
-        long long *received = sig_array(comm, recvcounts, recvtype, NULL);
-        long long *sent = sendbuf == MPI_IN_PLACE ? received
-                                                  : sig_array(comm, sendcounts, sendtype, NULL);
-        struct coll_check_call c = {.name = name, .rule = COLL_CHECK_PAIRWISE, .root = -1,
-                                    .op = MPI_OP_NULL, .count = -1, .type = MPI_DATATYPE_NULL,
-                                    .bytes = -1, .recv_bytes = -1, .per_rank = sent,
-                                    .recv_per_rank = received, .caller = CALLER()};
-        coll_check_enter(comm, &c);
-        if (sent != received)
-            g_free(sent);
-        g_free(received);
-    }
+    COLLSIM_TRY(check_v_buffers(comm, sendbuf, sendbuf == MPI_IN_PLACE ? 0 : stotal, recvbuf,
+                                total, name));
+    check_pairwise(comm, name, sendbuf, sendcounts, sendtype, NULL, recvcounts, recvtype, NULL,
+                   CALLER());
     struct coll_call call;
     struct coll_params params;
     int rc;
@@ -966,7 +993,7 @@ MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
               const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
     const char *name = "MPI_Alltoallw";
-    int total, stotal, contiguous = 1;
+    int total, stotal = 0, contiguous = 1;
     COLLSIM_TRY(check_comm(comm, name));
     if (recvbuf == MPI_IN_PLACE)
         return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
@@ -982,23 +1009,10 @@ MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
         COLLSIM_TRY(check_own_block(comm, sendcounts[me], sendtypes[me], recvcounts[me],
                                     recvtypes[me], name));
     }
-    if ((total > 0 && recvbuf == NULL) || (sendbuf != MPI_IN_PLACE && stotal > 0 && sendbuf == NULL))
-        return collsim_error(comm, MPI_ERR_BUFFER, name, "%s is NULL with items to move",
-                             recvbuf == NULL ? "recvbuf" : "sendbuf");
-    if (coll_check_enabled()) {
-        long long *received = sig_array(comm, recvcounts, MPI_DATATYPE_NULL, recvtypes);
-        long long *sent = sendbuf == MPI_IN_PLACE
-                              ? received
-                              : sig_array(comm, sendcounts, MPI_DATATYPE_NULL, sendtypes);
-        struct coll_check_call c = {.name = name, .rule = COLL_CHECK_PAIRWISE, .root = -1,
-                                    .op = MPI_OP_NULL, .count = -1, .type = MPI_DATATYPE_NULL,
-                                    .bytes = -1, .recv_bytes = -1, .per_rank = sent,
-                                    .recv_per_rank = received, .caller = CALLER()};
-        coll_check_enter(comm, &c);
-        if (sent != received)
-            g_free(sent);
-        g_free(received);
-    }
+    COLLSIM_TRY(check_v_buffers(comm, sendbuf, sendbuf == MPI_IN_PLACE ? 0 : stotal, recvbuf,
+                                total, name));
+    check_pairwise(comm, name, sendbuf, sendcounts, MPI_DATATYPE_NULL, sendtypes, recvcounts,
+                   MPI_DATATYPE_NULL, recvtypes, CALLER());
     struct coll_call call;
     struct coll_params params;
     int rc;
