@@ -64,7 +64,7 @@ force_algorithm(const char *spec)
         return TRUE;
     }
     gchar **parts = g_strsplit(spec, ",", -1);
-    gchar **kv = g_strsplit(parts[0], "=", 2);
+    gchar **kv = g_strsplit(parts[0] != NULL ? parts[0] : "", "=", 2); /* "" has no parts */
     gboolean ok = FALSE;
     enum coll_kind kind;
     struct coll_params params = {0, 0};

@@ -253,7 +253,8 @@ platform_gen_parse(const char *text, const struct model_network *network, guint 
     gboolean ok = TRUE;
     for (gchar **p = pairs; ok && *p != NULL; p++) {
         gchar **kv = g_strsplit(*p, "=", 2);
-        const char *key = kv[0], *value = kv[1];
+        /* an empty pair ("flat:hosts=8,") splits into no string at all */
+        const char *key = kv[0] != NULL ? kv[0] : "", *value = kv[0] != NULL ? kv[1] : NULL;
         if (value == NULL || *value == '\0' || *key == '\0') {
             ok = fail(error, "platform: %s: '%s' is not key=value", name, *p);
         } else if (!key_known(key, common_keys, G_N_ELEMENTS(common_keys)) &&

@@ -76,6 +76,8 @@ done <<'OPTIONS'
 -n 4 --time-limit -1s|--time-limit: '-1s' is not a duration >= 0
 -n 1000000000|-n 1000000000: 1000000000 ranks need at least
 -n 0|-n must be at least 1
+-n 2 --algorithm=|--algorithm wants COLLECTIVE=NAME (got '')
+-n 2 --platform flat:hosts=8,|platform: flat: '' is not key=value
 OPTIONS
 
 # The harness itself must be able to fail: a wrong exit status or a missing line is refused.
