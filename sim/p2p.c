@@ -57,6 +57,7 @@
 #include "src/coll_check.h"
 #include "src/comm.h"
 #include "src/datatype.h"
+#include "src/handles.h"
 #include "src/errhandler.h"
 #include "rank.h"
 
@@ -721,6 +722,7 @@ request_new(enum req_kind kind, MPI_Comm comm, guint32 context)
     struct sim_rank *me = sim_rank_self();
     req->owner_world = me->world_rank;
     me->live_requests++;
+    collsim_handle_add(req);
     req->wait_slot = -1;
     req->status.MPI_SOURCE = MPI_ANY_SOURCE;
     req->status.MPI_TAG = MPI_ANY_TAG;
@@ -1565,6 +1567,7 @@ request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
     gsize got = req->status.collsim_bytes;
     gsize capacity = req->kind == REQ_RECV ? req_capacity(req) : 0;
     sim_rank_by_world(req->owner_world)->live_requests--;
+    collsim_handle_remove(req);
     g_free(req);
     *handle = MPI_REQUEST_NULL;
     if (err == MPI_ERR_TRUNCATE)
@@ -1691,6 +1694,22 @@ MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int 
     return rc_send != MPI_SUCCESS ? rc_send : rc_recv;
 }
 
+/* MPI_REQUEST_NULL or a live request: one never set, or already completed and freed, would be
+ * read as a request (index < 0: a single request). */
+static int
+check_request(MPI_Request req, int index, const char *call)
+{
+    if (req == MPI_REQUEST_NULL || collsim_handle_readable(req))
+        return MPI_SUCCESS;
+    if (index < 0)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call,
+                             "not a live request (never set, or already completed and freed)");
+    return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call,
+                         "requests[%d] is not a live request (never set, or already completed "
+                         "and freed)",
+                         index);
+}
+
 static int
 check_request_array(int count, MPI_Request requests[], const char *call)
 {
@@ -1699,6 +1718,8 @@ check_request_array(int count, MPI_Request requests[], const char *call)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_COUNT, call, "negative count %d", count);
     if (count > 0 && requests == NULL)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call, "NULL request array");
+    for (int i = 0; i < count; i++)
+        COLLSIM_TRY(check_request(requests[i], i, call));
     return MPI_SUCCESS;
 }
 
@@ -1720,6 +1741,7 @@ MPI_Wait(MPI_Request *request, MPI_Status *status)
     COLLSIM_TRY(check_initialized("MPI_Wait"));
     if (request == NULL)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Wait", "NULL request pointer");
+    COLLSIM_TRY(check_request(*request, -1, "MPI_Wait"));
     if (!request_valid(*request)) {
         status_empty(status);
         return MPI_SUCCESS;
@@ -1820,6 +1842,7 @@ MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     COLLSIM_TRY(check_initialized("MPI_Test"));
     if (request == NULL || flag == NULL)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test", "NULL argument");
+    COLLSIM_TRY(check_request(*request, -1, "MPI_Test"));
     if (!request_valid(*request)) {
         *flag = 1;
         status_empty(status);
@@ -1888,12 +1911,15 @@ MPI_Request_free(MPI_Request *request)
     if (request == NULL || !request_valid(*request))
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free",
                              "invalid request");
+    COLLSIM_TRY(check_request(*request, -1, "MPI_Request_free"));
     struct collsim_request *req = *request;
     sim_rank_by_world(req->owner_world)->live_requests--;   /* given up on purpose */
     /* an active request still owns its message: complete it in the background by waiting now
      * would change timing, so keep it and let the rank's finish reclaim it */
-    if (req->complete)
+    if (req->complete) {
+        collsim_handle_remove(req);
         g_free(req);
+    }
     else
         req->user_freed = TRUE;
     *request = MPI_REQUEST_NULL;
