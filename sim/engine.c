@@ -61,14 +61,20 @@ sim_config_defaults(struct sim_config *config)
 
 #define GUARDED_RANKS_MAX 16384
 
+/* The stack size without --stack-kib (engine.h says why). */
+static guint
+automatic_stack_kib(guint64 nranks)
+{
+    if (nranks <= GUARDED_RANKS_MAX)
+        return 256;
+    return nranks <= 262144 ? 16 : 8;
+}
+
 guint
 sim_engine_stack_kib(const struct sim_config *config)
 {
-    if (config->stack_kib != 0)
-        return config->stack_kib;
-    if (config->nranks <= GUARDED_RANKS_MAX)
-        return 256;
-    return config->nranks <= 262144 ? 16 : 8;
+    return config->stack_kib != 0 ? config->stack_kib
+                                  : automatic_stack_kib((guint64)config->nranks);
 }
 
 /* What a rank holds at least, beyond its stack: its actor, mailbox, state (measured about
@@ -80,8 +86,7 @@ sim_engine_check_memory(guint64 nranks, guint stack_kib, GError **error)
 {
     /* up to 16384 ranks stacks are mapped with a guard page and cost the pages touched (at
      * least two); beyond, SimGrid zeroes each stack, so all of it is resident */
-    guint stack = stack_kib != 0 ? stack_kib : nranks <= GUARDED_RANKS_MAX ? 256 :
-                  nranks <= 262144 ? 16 : 8;
+    guint stack = stack_kib != 0 ? stack_kib : automatic_stack_kib(nranks);
     guint64 per_rank = (nranks <= GUARDED_RANKS_MAX ? MIN(stack, 8u) : stack) +
                        RANK_STATE_FLOOR_KIB;
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
@@ -134,9 +139,10 @@ sim_world_size(void)
 /* The rank whose code runs now, for the crash handler (which may not call SimGrid). */
 static volatile int running_rank = -1;
 
-/* Where each rank is, for a run stopped by a limit: the first 16 that have not finished. */
+/* Where each rank is, the first 16 that have not finished, for a deadlock (all of them are
+ * blocked) or a run stopped by a limit. */
 static void
-describe_positions(GString *out)
+describe_positions(GString *out, gboolean deadlocked)
 {
     int shown = 0, left = 0;
     for (int r = 0; r < world_size; r++) {
@@ -147,7 +153,7 @@ describe_positions(GString *out)
             continue;
         }
         g_string_append(out, "  ");
-        if (ranks[r].blocked_in != NULL)
+        if (deadlocked || ranks[r].blocked_in != NULL)
             sim_p2p_describe_blocked(&ranks[r], out);
         else
             g_string_append_printf(out, "rank %d is running (computing, or between MPI calls)%s",
@@ -165,7 +171,7 @@ stop_at_limit(const char *what)
     GString *out = g_string_new(NULL);
     g_string_append_printf(out, "collsim: %s reached at simulated t=%.9f s; the run stops\n", what,
                            simgrid_get_clock());
-    describe_positions(out);
+    describe_positions(out, FALSE);
     fflush(stdout);
     if (write(STDERR_FILENO, out->str, out->len) < 0)
         _exit(SIM_EXIT_LIMIT);
@@ -222,7 +228,8 @@ crash_handler(int sig)
                                    "collsim: rank %d aborted (SIGABRT: abort() or a failed "
                                    "assertion); the run ends\n",
                                    rank)
-                        : snprintf(buf, sizeof buf, "collsim: aborted (SIGABRT) outside any rank\n");
+                        : snprintf(buf, sizeof buf,
+                                   "collsim: aborted (SIGABRT) outside any rank\n");
         if (len > 0 && write(STDERR_FILENO, buf, (size_t)MIN(len, (int)sizeof buf - 1)) < 0)
             _exit(128 + SIGABRT);
         _exit(128 + SIGABRT);
@@ -963,17 +970,7 @@ report_deadlock(void)
             blocked++;
     g_string_append_printf(out, "collsim: deadlock: %d of %d ranks can never proceed\n", blocked,
                            world_size);
-    int shown = 0;
-    for (int r = 0; r < world_size && shown < 16; r++) {
-        if (ranks[r].finished)
-            continue;
-        g_string_append(out, "  ");
-        sim_p2p_describe_blocked(&ranks[r], out);
-        g_string_append_c(out, '\n');
-        shown++;
-    }
-    if (shown < blocked)
-        g_string_append_printf(out, "  ... and %d more\n", blocked - shown);
+    describe_positions(out, TRUE);
     fputs(out->str, stderr);
     g_string_free(out, TRUE);
 }

@@ -2134,9 +2134,9 @@ sim_p2p_report_unfinished(struct sim_rank *rank)
     GString *out = g_string_new(NULL);
     if (rank->live_requests > 0)
         g_string_append_printf(out,
-                               "collsim: warning: rank %d reaches MPI_Finalize with %" G_GUINT64_FORMAT
-                               " request%s never completed (no MPI_Wait, MPI_Test or "
-                               "MPI_Request_free)\n",
+                               "collsim: warning: rank %d reaches MPI_Finalize with "
+                               "%" G_GUINT64_FORMAT " request%s never completed (no MPI_Wait, "
+                               "MPI_Test or MPI_Request_free)\n",
                                rank->world_rank, rank->live_requests,
                                rank->live_requests == 1 ? "" : "s");
     for (guint i = 0; i < posted->len && i < LEFTOVERS_SHOWN; i++) {
@@ -2146,7 +2146,8 @@ sim_p2p_report_unfinished(struct sim_rank *rank)
         g_string_append(out, " was never matched\n");
     }
     if (posted->len > LEFTOVERS_SHOWN)
-        g_string_append_printf(out, "collsim: warning: rank %d: and %u more receives never matched\n",
+        g_string_append_printf(out,
+                               "collsim: warning: rank %d: and %u more receives never matched\n",
                                rank->world_rank, posted->len - LEFTOVERS_SHOWN);
     fputs(out->str, stderr);
     g_string_free(out, TRUE);
@@ -2169,7 +2170,8 @@ sim_p2p_report_unreceived(struct sim_rank *rank)
                                    rank->world_rank, msg->src_world, msg->tag, msg->bytes);
     }
     if (count > LEFTOVERS_SHOWN)
-        g_string_append_printf(out, "collsim: warning: rank %d: and %u more messages never received\n",
+        g_string_append_printf(out,
+                               "collsim: warning: rank %d: and %u more messages never received\n",
                                rank->world_rank, count - LEFTOVERS_SHOWN);
     fputs(out->str, stderr);
     g_string_free(out, TRUE);

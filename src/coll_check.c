@@ -269,7 +269,7 @@ same_op(MPI_Op a, MPI_Op b)
 }
 
 static void
-check_against_first(const struct coll_check_state *s, const struct record *r,
+check_against_first(const struct coll_check_state *s, const struct record *r, int me,
                     const struct coll_check_call *c)
 {
     const struct coll_check_call *f = &r->ranks[r->first].call;
@@ -286,7 +286,7 @@ check_against_first(const struct coll_check_state *s, const struct record *r,
             mismatch(s, r, "the type signatures (count x datatype size) must be the same on "
                            "every member (MPI-3.1 5.4, 5.9.1)");
         /* MPI_BYTE and MPI_PACKED pair with anything, as most MPIs let them */
-        MPI_Datatype mine = r->ranks[collsim_comm_my_rank(s->comm)].basic;
+        MPI_Datatype mine = r->ranks[me].basic;
         MPI_Datatype first = r->ranks[r->first].basic;
         if (mine != NULL && first != NULL && mine != first && mine != MPI_BYTE &&
             mine != MPI_PACKED && first != MPI_BYTE && first != MPI_PACKED)
@@ -311,7 +311,7 @@ check_against_first(const struct coll_check_state *s, const struct record *r,
                 mismatch(s, r,
                          "rank %d's counts give rank %d %lld bytes, rank %d's %lld: the counts "
                          "array must be the same on every member (MPI-3.1 5.7, 5.10)",
-                         collsim_comm_my_rank(s->comm), i, c->per_rank[i], r->first,
+                         me, i, c->per_rank[i], r->first,
                          r->per_rank[i]);
         break;
     default:
@@ -418,7 +418,7 @@ coll_check_enter(MPI_Comm comm, const struct coll_check_call *call)
     r->arrived++;
 
     if (r->first != me)
-        check_against_first(s, r, call);
+        check_against_first(s, r, me, call);
     if ((call->rule == COLL_CHECK_ROOT_V && me == call->root) ||
         (call->rule == COLL_CHECK_SAME_V && r->first == me))
         r->per_rank = g_memdup2(call->per_rank, sizeof(long long) * (gsize)size);
