@@ -9,13 +9,13 @@
  * the memory is that of the calls in flight. States live in a list in creation order, which
  * the simulation makes deterministic, so end-of-run reports come in a stable order.
  */
-#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <glib.h>
 
+#include "callsite.h"
 #include "coll_check.h"
 #include "comm.h"
 #include "datatype.h"
@@ -116,35 +116,6 @@ comm_label(MPI_Comm comm, char *buf, size_t len)
     return buf;
 }
 
-/*
- * The source line of a call site when the program has debug information: binutils'
- * addr2line on the object's file (only when a report is printed; "" when unknown). The return
- * address points after the call instruction, hence - 1.
- */
-static void
-source_line(const Dl_info *info, const void *caller, GString *out)
-{
-    if (info->dli_fname == NULL || info->dli_fname[0] != '/')
-        return;
-    char address[32];
-    g_snprintf(address, sizeof address, "0x%lx",
-               (unsigned long)((const char *)caller - (const char *)info->dli_fbase - 1));
-    const char *argv[] = {"addr2line", "-e", info->dli_fname, address, NULL};
-    gchar *text = NULL;
-    gint status = 0;
-    if (g_spawn_sync(NULL, (gchar **)argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
-                     NULL, NULL, &text, NULL, &status, NULL) &&
-        g_spawn_check_wait_status(status, NULL) && text != NULL && text[0] != '?') {
-        g_strchomp(text);
-        char *base = strrchr(text, '/');
-        char *discriminator = strstr(text, " (discriminator");
-        if (discriminator != NULL)
-            *discriminator = '\0';
-        g_string_append_printf(out, ", %s", base != NULL ? base + 1 : text);
-    }
-    g_free(text);
-}
-
 static void
 describe(const struct arrival *a, GString *out)
 {
@@ -175,18 +146,7 @@ describe(const struct arrival *a, GString *out)
     if (c->recv_bytes >= 0 && (c->rule == COLL_CHECK_BLOCKS || c->rule == COLL_CHECK_TO_ROOT ||
                                c->rule == COLL_CHECK_FROM_ROOT))
         g_string_append_printf(out, " (%lld per block received)", c->recv_bytes);
-    Dl_info info;
-    if (c->caller != NULL && dladdr(c->caller, &info) != 0 && info.dli_sname != NULL) {
-        const char *file = info.dli_fname != NULL ? strrchr(info.dli_fname, '/') : NULL;
-        g_string_append_printf(out, " at %s+0x%lx", info.dli_sname,
-                               (unsigned long)((const char *)c->caller -
-                                               (const char *)info.dli_saddr));
-        if (info.dli_fname != NULL) {
-            g_string_append_printf(out, " (%s", file != NULL ? file + 1 : info.dli_fname);
-            source_line(&info, c->caller, out);
-            g_string_append(out, ")");
-        }
-    }
+    collsim_callsite_describe(c->caller, out);
 }
 
 /* Every member's call at this position, ranks with the same description grouped. */

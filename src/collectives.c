@@ -16,6 +16,7 @@
 
 #include "coll/coll_select.h"
 #include "coll/coll_util.h"
+#include "callsite.h"
 #include "coll_check.h"
 #include "comm.h"
 #include "datatype.h"
@@ -155,8 +156,6 @@ check_no_alias(MPI_Comm comm, const void *sendbuf, MPI_Aint scount, MPI_Datatype
 
 /* ---------------------------------------------------------------- the call checker */
 
-/* The user code's call site, for the checker's reports. */
-#define CALLER() __builtin_return_address(0)
 
 static long long
 sig_bytes(int count, MPI_Datatype dt)
@@ -329,7 +328,7 @@ MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
         COLLSIM_TRY(check_buffer(comm, recvbuf, count, datatype, "recvbuf", name));
         COLLSIM_TRY(check_no_alias(comm, sendbuf, count, datatype, recvbuf, count, datatype, name));
     }
-    check_same(comm, name, root, op, count, datatype, CALLER());
+    check_same(comm, name, root, op, count, datatype, COLLSIM_CALLER());
 
     struct coll_call call;
     struct coll_params params;
@@ -394,21 +393,21 @@ int
 MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm)
 {
-    return everyone_reduces(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm, CALLER());
+    return everyone_reduces(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm, COLLSIM_CALLER());
 }
 
 int
 MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
          MPI_Comm comm)
 {
-    return everyone_reduces(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm, CALLER());
+    return everyone_reduces(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm, COLLSIM_CALLER());
 }
 
 int
 MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
            MPI_Comm comm)
 {
-    return everyone_reduces(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm, CALLER());
+    return everyone_reduces(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm, COLLSIM_CALLER());
 }
 
 int
@@ -442,7 +441,7 @@ MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
         struct coll_check_call c = {.name = name, .rule = COLL_CHECK_SAME_V, .root = -1,
                                     .op = op, .count = (int)total, .type = datatype,
                                     .bytes = -1, .recv_bytes = -1, .per_rank = counts,
-                                    .caller = CALLER()};
+                                    .caller = COLLSIM_CALLER()};
         coll_check_enter(comm, &c);
         g_free(counts);
     }
@@ -481,7 +480,7 @@ MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     COLLSIM_TRY(check_buffer(comm, sendbuf, total, datatype, "sendbuf", name));
     COLLSIM_TRY(check_buffer(comm, recvbuf, recvcount, datatype, "recvbuf", name));
     COLLSIM_TRY(check_no_alias(comm, sendbuf, total, datatype, recvbuf, recvcount, datatype, name));
-    check_same(comm, name, -1, op, recvcount, datatype, CALLER());
+    check_same(comm, name, -1, op, recvcount, datatype, COLLSIM_CALLER());
     struct coll_call call;
     struct coll_params params;
     int rc;
@@ -509,7 +508,7 @@ MPI_Barrier(MPI_Comm comm)
 {
     const char *name = "MPI_Barrier";
     COLLSIM_TRY(check_comm(comm, name));
-    check_same(comm, name, -1, MPI_OP_NULL, 0, MPI_DATATYPE_NULL, CALLER());
+    check_same(comm, name, -1, MPI_OP_NULL, 0, MPI_DATATYPE_NULL, COLLSIM_CALLER());
     struct coll_call call;
     struct coll_params params;
     int rc;
@@ -530,7 +529,7 @@ MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm com
     COLLSIM_TRY(check_type(comm, datatype, "datatype", name));
     COLLSIM_TRY(check_root(comm, root, name));
     COLLSIM_TRY(check_buffer(comm, buffer, count, datatype, "buffer", name));
-    check_same(comm, name, root, MPI_OP_NULL, count, datatype, CALLER());
+    check_same(comm, name, root, MPI_OP_NULL, count, datatype, COLLSIM_CALLER());
     struct coll_call call;
     struct coll_params params;
     int rc;
@@ -592,7 +591,7 @@ MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
     if (!in_place_root)
         COLLSIM_TRY(check_buffer(comm, recvbuf, recvcount, recvtype, "recvbuf", name));
     check_rooted_v(comm, name, root, in_place_root, recvcount, recvtype, sendcounts, sendtype,
-                   CALLER());
+                   COLLSIM_CALLER());
     struct coll_call call;
     struct coll_params params;
     int rc;
@@ -636,7 +635,7 @@ MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *rec
     if (!in_place_root)
         COLLSIM_TRY(check_buffer(comm, sendbuf, sendcount, sendtype, "sendbuf", name));
     check_rooted_v(comm, name, root, in_place_root, sendcount, sendtype, recvcounts, recvtype,
-                   CALLER());
+                   COLLSIM_CALLER());
     struct coll_call call;
     struct coll_params params;
     int rc;
@@ -736,7 +735,7 @@ MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *r
             .name = name, .rule = COLL_CHECK_BLOCKS, .root = -1, .op = MPI_OP_NULL,
             .count = recvcount, .type = recvtype,
             .bytes = sendbuf == MPI_IN_PLACE ? -1 : sig_bytes(sendcount, sendtype),
-            .recv_bytes = sig_bytes(recvcount, recvtype), .caller = CALLER()};
+            .recv_bytes = sig_bytes(recvcount, recvtype), .caller = COLLSIM_CALLER()};
         coll_check_enter(comm, &c);
     }
     struct coll_call call;
@@ -791,7 +790,7 @@ MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
             .count = sendbuf == MPI_IN_PLACE ? -1 : sendcount,
             .type = sendbuf == MPI_IN_PLACE ? MPI_DATATYPE_NULL : sendtype,
             .bytes = sendbuf == MPI_IN_PLACE ? -1 : sig_bytes(sendcount, sendtype),
-            .recv_bytes = -1, .per_rank = counts, .caller = CALLER()};
+            .recv_bytes = -1, .per_rank = counts, .caller = COLLSIM_CALLER()};
         coll_check_enter(comm, &c);
         g_free(counts);
     }
@@ -894,7 +893,7 @@ MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *re
             .name = name, .rule = COLL_CHECK_BLOCKS, .root = -1, .op = MPI_OP_NULL,
             .count = recvcount, .type = recvtype,
             .bytes = sendbuf == MPI_IN_PLACE ? -1 : sig_bytes(sendcount, sendtype),
-            .recv_bytes = sig_bytes(recvcount, recvtype), .caller = CALLER()};
+            .recv_bytes = sig_bytes(recvcount, recvtype), .caller = COLLSIM_CALLER()};
         coll_check_enter(comm, &c);
     }
     struct coll_call call;
@@ -942,7 +941,7 @@ MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
     COLLSIM_TRY(check_v_buffers(comm, sendbuf, sendbuf == MPI_IN_PLACE ? 0 : stotal, recvbuf,
                                 total, name));
     check_pairwise(comm, name, sendbuf, sendcounts, sendtype, NULL, recvcounts, recvtype, NULL,
-                   CALLER());
+                   COLLSIM_CALLER());
     struct coll_call call;
     struct coll_params params;
     int rc;
@@ -1012,7 +1011,7 @@ MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
     COLLSIM_TRY(check_v_buffers(comm, sendbuf, sendbuf == MPI_IN_PLACE ? 0 : stotal, recvbuf,
                                 total, name));
     check_pairwise(comm, name, sendbuf, sendcounts, MPI_DATATYPE_NULL, sendtypes, recvcounts,
-                   MPI_DATATYPE_NULL, recvtypes, CALLER());
+                   MPI_DATATYPE_NULL, recvtypes, COLLSIM_CALLER());
     struct coll_call call;
     struct coll_params params;
     int rc;
@@ -1086,7 +1085,7 @@ MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recv
             .count = in_place_root ? -1 : sendcount,
             .type = in_place_root ? MPI_DATATYPE_NULL : sendtype,
             .bytes = in_place_root ? -1 : sig_bytes(sendcount, sendtype),
-            .recv_bytes = me == root ? sig_bytes(recvcount, recvtype) : -1, .caller = CALLER()};
+            .recv_bytes = me == root ? sig_bytes(recvcount, recvtype) : -1, .caller = COLLSIM_CALLER()};
         coll_check_enter(comm, &c);
     }
     /* bytes per rank, the same on every rank: the root's receive side, the others' send side */
@@ -1146,7 +1145,7 @@ MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *rec
             .type = in_place_root ? MPI_DATATYPE_NULL : recvtype,
             .bytes = me == root ? sig_bytes(sendcount, sendtype) : -1,
             .recv_bytes = in_place_root ? -1 : sig_bytes(recvcount, recvtype),
-            .caller = CALLER()};
+            .caller = COLLSIM_CALLER()};
         coll_check_enter(comm, &c);
     }
     /* bytes per rank, the same on every rank: the root's send side, the others' receive side */
