@@ -1126,6 +1126,7 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
     else
         for (int r = 0; r < world_size; r++)
             sim_p2p_report_unreceived(&ranks[r]);
+    sim_env_report_unfreed(ranks, world_size, config->verbose);
     int unmatched = coll_check_finish();
     if (deadlock) {
         outcome->exit_code = SIM_EXIT_DEADLOCK;

@@ -59,6 +59,7 @@ struct sim_config {
     gpointer privatize_anchor;   /* an address inside the program's shared object */
     double time_limit;           /* simulated seconds after which the run stops; 0 = none */
     double wall_limit;           /* wall-clock seconds after which the run stops; 0 = none */
+    gboolean verbose;            /* end-of-run warnings in detail (each object not freed) */
 };
 
 void sim_config_defaults(struct sim_config *config);

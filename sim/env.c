@@ -17,6 +17,7 @@
 
 #include "mpi.h"
 #include "rank.h"
+#include "src/callsite.h"
 #include "src/comm.h"
 #include "src/errhandler.h"
 
@@ -65,8 +66,82 @@ MPI_Finalize(void)
     /* delete callbacks may still communicate (collsim's caches free their communicators) */
     int rc = collsim_comm_finalize_rank();
     sim_p2p_report_unfinished(me);
+    sim_env_note_unfreed(me, sim_engine_config()->verbose);
     me->mpi_state = 2;
     return rc;
+}
+
+void
+sim_env_note_unfreed(struct sim_rank *rank, gboolean verbose)
+{
+    GPtrArray *held = collsim_handles_held_by(rank->world_rank, rank->unfreed);
+    GString *out = g_string_new(NULL);
+    for (guint i = 0; verbose && i < held->len; i++) {
+        const struct collsim_held *h = g_ptr_array_index(held, i);
+        g_string_append_printf(out, "collsim: warning: rank %d never freed the %s made by %s",
+                               rank->world_rank, collsim_held_kind_name(h->kind), h->call);
+        collsim_callsite_describe(h->caller, out);
+        g_string_append_c(out, '\n');
+    }
+    fputs(out->str, stderr);
+    g_string_free(out, TRUE);
+    g_ptr_array_free(held, TRUE);
+}
+
+/* "2 communicators, 1 datatype" */
+static void
+append_unfreed(GString *out, const guint unfreed[COLLSIM_HELD_KINDS])
+{
+    const char *sep = "";
+    for (int k = 0; k < COLLSIM_HELD_KINDS; k++) {
+        if (unfreed[k] == 0)
+            continue;
+        g_string_append_printf(out, "%s%u %s%s", sep, unfreed[k],
+                               collsim_held_kind_name((enum collsim_held_kind)k),
+                               unfreed[k] == 1 ? "" : "s");
+        sep = ", ";
+    }
+}
+
+/* How many groups of ranks the summary names before "and N more ranks". */
+#define UNFREED_GROUPS_SHOWN 4
+
+void
+sim_env_report_unfreed(const struct sim_rank *ranks, int nranks, gboolean verbose)
+{
+    GString *out = g_string_new(NULL);
+    int groups = 0, ranks_left_out = 0;
+    /* consecutive ranks that left the same counts form one group: "ranks 0-7: 1 datatype" */
+    for (int r = 0, next; r < nranks; r = next) {
+        for (next = r + 1; next < nranks && memcmp(ranks[next].unfreed, ranks[r].unfreed,
+                                                    sizeof ranks[r].unfreed) == 0;
+             next++)
+            ;
+        guint total = 0;
+        for (int k = 0; k < COLLSIM_HELD_KINDS; k++)
+            total += ranks[r].unfreed[k];
+        if (total == 0)
+            continue;
+        if (groups++ >= UNFREED_GROUPS_SHOWN) {
+            ranks_left_out += next - r;
+            continue;
+        }
+        g_string_append(out, groups == 1 ? "" : "; ");
+        if (next - r == 1)
+            g_string_append_printf(out, "rank %d: ", r);
+        else
+            g_string_append_printf(out, "ranks %d-%d: ", r, next - 1);
+        append_unfreed(out, ranks[r].unfreed);
+        if (next - r > 1)
+            g_string_append(out, " each");
+    }
+    if (groups > 0) {
+        fprintf(stderr, "collsim: warning: objects not freed at MPI_Finalize: %s", out->str);
+        if (ranks_left_out > 0)
+            fprintf(stderr, "; and %d more rank%s", ranks_left_out, ranks_left_out == 1 ? "" : "s");
+        fprintf(stderr, verbose ? "\n" : " (collsim exec --verbose lists each)\n");
+    }
+    g_string_free(out, TRUE);
 }
 
 int

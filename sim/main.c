@@ -126,6 +126,7 @@ struct exec_options {
     gint stack_kib;
     gboolean no_privatize;
     gboolean no_check;
+    gboolean verbose;
     gchar *time_limit;
     gchar *wall_limit;
     gchar *payload;
@@ -191,6 +192,10 @@ command_exec(int argc, char **argv)
         {"no-check", 0, 0, G_OPTION_ARG_NONE, &opt.no_check,
          "Do not check that the ranks' collective calls match (root, op, counts, order)",
          NULL},
+        {"verbose", 'v', 0, G_OPTION_ARG_NONE, &opt.verbose,
+         "End-of-run warnings in detail: each communicator, datatype and op a rank never "
+         "freed, with the call and source line that made it",
+         NULL},
         {"payload", 0, 0, G_OPTION_ARG_STRING, &opt.payload,
          "data (default: move real bytes) or none (sizes only)", "MODE"},
         {"eager-threshold", 0, 0, G_OPTION_ARG_INT64, &opt.eager_threshold,
@@ -243,6 +248,7 @@ command_exec(int argc, char **argv)
     config.platform_file = opt.platform;
     config.oversubscribe = opt.oversubscribe;
     config.privatize = !opt.no_privatize;
+    config.verbose = opt.verbose;
     coll_check_set_enabled(!opt.no_check);
     if (opt.nranks < 1) {
         rc = usage_error("exec: -n must be at least 1 (got %d)", opt.nranks);

@@ -14,6 +14,7 @@
 #include <simgrid/forward.h>
 
 #include "engine.h"
+#include "src/handles.h"
 
 struct sim_wait;
 struct sim_port;
@@ -52,6 +53,7 @@ struct sim_rank {
     guint64 messages_sent;
     guint64 bytes_sent;
     guint64 live_requests;        /* requests created and not yet waited, tested or freed */
+    guint unfreed[COLLSIM_HELD_KINDS]; /* communicators, datatypes, ops held at MPI_Finalize */
 };
 
 /* The calling rank (NULL outside any rank, e.g. in unit tests without a simulation). */
@@ -82,6 +84,10 @@ void sim_p2p_drain_port(struct sim_rank *rank);
 void sim_p2p_report_unfinished(struct sim_rank *rank);
 /* At the end of a run: warnings for the messages sent to this rank that it never received. */
 void sim_p2p_report_unreceived(struct sim_rank *rank);
+/* At the calling rank's MPI_Finalize: count what it never freed (listed if verbose). */
+void sim_env_note_unfreed(struct sim_rank *rank, gboolean verbose);
+/* At the end of a run: one line summing up what the ranks never freed, if anything. */
+void sim_env_report_unfreed(const struct sim_rank *ranks, int nranks, gboolean verbose);
 /* One line per blocked rank explaining what it waits for. */
 void sim_p2p_describe_blocked(const struct sim_rank *rank, GString *out);
 

@@ -57,6 +57,7 @@
 #include <glib.h>
 
 #include "attr.h"
+#include "callsite.h"
 #include "coll_check.h"
 #include "comm.h"
 #include "errhandler.h"
@@ -181,6 +182,7 @@ comm_destroy(MPI_Comm comm)
 static void
 comm_release(MPI_Comm comm)
 {
+    collsim_handle_let_go(comm);
     if (--comm->live_members == 0)
         comm_destroy(comm);
 }
@@ -201,6 +203,7 @@ void
 collsim_comm_world_teardown(void)
 {
     coll_check_reset();
+    collsim_handles_forget_holds();
     while (live_head != NULL)
         comm_destroy(live_head);
     collsim_attr_store_free(&collsim_comm_world);
@@ -684,7 +687,8 @@ report_remote_failure(MPI_Comm comm, const char *call, const MPI_Aint *header)
 
 /* Steps 1-3 of the file comment; `mine` is this rank's record. */
 static int
-construct(MPI_Comm comm, const struct ctor *how, const int mine[REC_INTS], MPI_Comm *newcomm)
+construct(MPI_Comm comm, const struct ctor *how, const int mine[REC_INTS], MPI_Comm *newcomm,
+          const void *caller)
 {
     MPI_Comm twin = comm->coll;
     int p = collsim_comm_size(comm);
@@ -718,6 +722,8 @@ construct(MPI_Comm comm, const struct ctor *how, const int mine[REC_INTS], MPI_C
         return report_remote_failure(comm, how->call, result);
     }
     *newcomm = (MPI_Comm)(intptr_t)result[HDR_LEN];
+    if (*newcomm != MPI_COMM_NULL)
+        collsim_handle_hold(*newcomm, COLLSIM_HELD_COMM, how->call, caller);
     return MPI_SUCCESS;
 }
 
@@ -737,7 +743,7 @@ MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
                             "invalid color %d (must be >= 0 or MPI_UNDEFINED)", color);
     int mine[REC_INTS] = {err != MPI_SUCCESS ? MPI_UNDEFINED : color, key, 0, err};
     MPI_Comm result = MPI_COMM_NULL;
-    int rc = construct(comm, &split_ctor, mine, &result);
+    int rc = construct(comm, &split_ctor, mine, &result, COLLSIM_CALLER());
     if (rc == MPI_SUCCESS)
         *newcomm = result;
     return rc;
@@ -777,7 +783,7 @@ MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     if (mine[REC_ERR] != MPI_SUCCESS)
         mine[REC_COLOR] = MPI_UNDEFINED;
     MPI_Comm result = MPI_COMM_NULL;
-    int rc = construct(comm, &create_ctor, mine, &result);
+    int rc = construct(comm, &create_ctor, mine, &result, COLLSIM_CALLER());
     if (rc == MPI_SUCCESS)
         *newcomm = result;
     return rc;
@@ -833,6 +839,7 @@ MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
         comm_release(dup);
         return collsim_error(comm, rc, call, "an attribute copy callback failed");
     }
+    collsim_handle_hold(dup, COLLSIM_HELD_COMM, call, COLLSIM_CALLER());
     *newcomm = dup;
     return MPI_SUCCESS;
 }
@@ -852,6 +859,9 @@ MPI_Comm_free(MPI_Comm *comm)
                                                       : "an internal communicator";
         return collsim_error(*comm, MPI_ERR_COMM, call, "cannot free %s", what);
     }
+    if (!collsim_handle_held(*comm))   /* a copy of a handle this rank freed already */
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_COMM, call,
+                             "this rank has freed the communicator already");
     /* delete callbacks run first and may still use the communicator (§6.7.2) */
     int rc = collsim_attr_delete_all(*comm);
     int twin_rc = collsim_attr_delete_all((*comm)->coll);
@@ -898,7 +908,7 @@ MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_C
         color = collsim_runtime->node_of(collsim_runtime->world_rank());
     int mine[REC_INTS] = {color, key, 0, err};
     MPI_Comm result = MPI_COMM_NULL;
-    int rc = construct(comm, &split_type_ctor, mine, &result);
+    int rc = construct(comm, &split_type_ctor, mine, &result, COLLSIM_CALLER());
     if (rc == MPI_SUCCESS)
         *newcomm = result;
     return rc;

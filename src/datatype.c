@@ -20,6 +20,7 @@
 
 #include <glib.h>
 
+#include "callsite.h"
 #include "comm.h"
 #include "datatype.h"
 #include "errhandler.h"
@@ -534,6 +535,16 @@ datatype_alloc(void)
     return dt;
 }
 
+/* A new type is the calling rank's to free: remember which call made it, and where, for
+ * the end-of-run report of what the rank never freed. */
+static int
+held_by_caller(int rc, MPI_Datatype *newtype, const char *call, const void *caller)
+{
+    if (rc == MPI_SUCCESS)
+        collsim_handle_hold(*newtype, COLLSIM_HELD_DATATYPE, call, caller);
+    return rc;
+}
+
 /*
  * Turn the builder into a new derived type named `name`. `is_struct` applies the alignment
  * rounding of the struct constructors. On failure reports through collsim_error and frees.
@@ -672,7 +683,8 @@ MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
         return rc;
     builder_add(&b, oldtype, 0, count);
     derived_name(name, sizeof(name), "contiguous", oldtype);
-    return builder_finish(&b, 0, "MPI_Type_contiguous", name, newtype);
+    return held_by_caller(builder_finish(&b, 0, "MPI_Type_contiguous", name, newtype), newtype,
+                          "MPI_Type_contiguous", COLLSIM_CALLER());
 }
 
 int
@@ -689,23 +701,27 @@ MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
                                &stride_bytes))
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
                              "stride argument overflows MPI_Aint (%d)", stride);
-    return make_hvector(call, "vector", count, blocklength, stride_bytes, oldtype, newtype);
+    return held_by_caller(
+        make_hvector(call, "vector", count, blocklength, stride_bytes, oldtype, newtype), newtype,
+        call, COLLSIM_CALLER());
 }
 
 int
 MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                         MPI_Datatype *newtype)
 {
-    return make_hvector("MPI_Type_create_hvector", "hvector", count, blocklength, stride,
-                        oldtype, newtype);
+    return held_by_caller(make_hvector("MPI_Type_create_hvector", "hvector", count, blocklength,
+                                       stride, oldtype, newtype),
+                          newtype, "MPI_Type_create_hvector", COLLSIM_CALLER());
 }
 
 int
 MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                  MPI_Datatype *newtype)
 {
-    return make_hvector("MPI_Type_hvector", "hvector", count, blocklength, stride, oldtype,
-                        newtype);
+    return held_by_caller(make_hvector("MPI_Type_hvector", "hvector", count, blocklength, stride,
+                                       oldtype, newtype),
+                          newtype, "MPI_Type_hvector", COLLSIM_CALLER());
 }
 
 /*
@@ -759,8 +775,9 @@ MPI_Type_indexed(int count, const int blocklengths[], const int displacements[],
     if (count > 0 && blocklengths == NULL)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_indexed",
                              "array_of_blocklengths argument is NULL");
-    return make_indexed("MPI_Type_indexed", "indexed", count, blocklengths, 0, displacements,
-                        NULL, oldtype, newtype);
+    return held_by_caller(make_indexed("MPI_Type_indexed", "indexed", count, blocklengths, 0,
+                                       displacements, NULL, oldtype, newtype),
+                          newtype, "MPI_Type_indexed", COLLSIM_CALLER());
 }
 
 int
@@ -770,16 +787,18 @@ MPI_Type_create_hindexed(int count, const int blocklengths[], const MPI_Aint dis
     if (count > 0 && blocklengths == NULL)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_create_hindexed",
                              "array_of_blocklengths argument is NULL");
-    return make_indexed("MPI_Type_create_hindexed", "hindexed", count, blocklengths, 0, NULL,
-                        displacements, oldtype, newtype);
+    return held_by_caller(make_indexed("MPI_Type_create_hindexed", "hindexed", count,
+                                       blocklengths, 0, NULL, displacements, oldtype, newtype),
+                          newtype, "MPI_Type_create_hindexed", COLLSIM_CALLER());
 }
 
 int
 MPI_Type_create_indexed_block(int count, int blocklength, const int displacements[],
                               MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return make_indexed("MPI_Type_create_indexed_block", "indexed_block", count, NULL,
-                        blocklength, displacements, NULL, oldtype, newtype);
+    return held_by_caller(make_indexed("MPI_Type_create_indexed_block", "indexed_block", count,
+                                       NULL, blocklength, displacements, NULL, oldtype, newtype),
+                          newtype, "MPI_Type_create_indexed_block", COLLSIM_CALLER());
 }
 
 /* General struct: block i has blocklengths[i] copies of types[i] at displacements[i] bytes. */
@@ -822,15 +841,18 @@ int
 MPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint displacements[],
                        const MPI_Datatype types[], MPI_Datatype *newtype)
 {
-    return make_struct("MPI_Type_create_struct", count, blocklengths, displacements, types,
-                       newtype);
+    return held_by_caller(make_struct("MPI_Type_create_struct", count, blocklengths,
+                                      displacements, types, newtype),
+                          newtype, "MPI_Type_create_struct", COLLSIM_CALLER());
 }
 
 int
 MPI_Type_struct(int count, int blocklengths[], MPI_Aint displacements[], MPI_Datatype types[],
                 MPI_Datatype *newtype)
 {
-    return make_struct("MPI_Type_struct", count, blocklengths, displacements, types, newtype);
+    return held_by_caller(
+        make_struct("MPI_Type_struct", count, blocklengths, displacements, types, newtype),
+        newtype, "MPI_Type_struct", COLLSIM_CALLER());
 }
 
 /* A deep copy of old as a new uncommitted derived type (resized and dup start from it). */
@@ -883,7 +905,7 @@ MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
     dt->contiguous = compute_contiguous(dt);
     derived_name(dt->name, sizeof(dt->name), "resized", oldtype);
     *newtype = dt;
-    return MPI_SUCCESS;
+    return held_by_caller(MPI_SUCCESS, newtype, call, COLLSIM_CALLER());
 }
 
 int
@@ -901,7 +923,7 @@ MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     dt->committed = oldtype->committed;
     derived_name(dt->name, sizeof(dt->name), "dup", oldtype);
     *newtype = dt;
-    return MPI_SUCCESS;
+    return held_by_caller(MPI_SUCCESS, newtype, call, COLLSIM_CALLER());
 }
 
 int
@@ -937,6 +959,7 @@ MPI_Type_free(MPI_Datatype *datatype)
                              "freed",
                              dt->name);
     dt->freed = 1;
+    collsim_handle_let_go(dt);
     *datatype = MPI_DATATYPE_NULL;
     collsim_datatype_unref(dt);
     return MPI_SUCCESS;

@@ -22,6 +22,7 @@
 
 #include <glib.h>
 
+#include "callsite.h"
 #include "datatype.h"
 #include "errhandler.h"
 #include "handles.h"
@@ -499,6 +500,7 @@ MPI_Op_create(MPI_User_function *function, int commute, MPI_Op *op)
     newop->commute = commute != 0;
     newop->fn = function;
     newop->name = "user-defined op";
+    collsim_handle_hold(newop, COLLSIM_HELD_OP, "MPI_Op_create", COLLSIM_CALLER());
     *op = newop;
     return MPI_SUCCESS;
 }
@@ -516,6 +518,7 @@ MPI_Op_free(MPI_Op *op)
                              "op argument is the predefined operation %s, which cannot be freed",
                              (*op)->name);
     (*op)->magic = 0;
+    collsim_handle_let_go(*op);
     collsim_handle_remove(*op);
     free(*op);
     *op = MPI_OP_NULL;

@@ -102,5 +102,15 @@ else
     fail "--no-check: exit $rc, $(head -3 "$tmp/nocheck.out")"
 fi
 
+# Without --verbose, what was not freed is one summary line, not a line per object.
+"$COLLSIM" exec "$MISUSE_DIR/unfreed_handles.so" -n 4 >"$tmp/summary.out" 2>&1
+rc=$?
+if [ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/summary.out")" -eq 1 ] &&
+    grep -qF "rank 3: 2 communicators (collsim exec --verbose lists each)" "$tmp/summary.out"; then
+    pass "unfreed_handles without --verbose: $(cat "$tmp/summary.out")"
+else
+    fail "unfreed_handles without --verbose: exit $rc, $(head -3 "$tmp/summary.out")"
+fi
+
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "PASS"

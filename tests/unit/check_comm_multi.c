@@ -368,6 +368,35 @@ START_TEST(test_comm_multi_split_bad_color_fails_everywhere)
 }
 END_TEST
 
+static void
+free_twice(int rank, void *arg)
+{
+    (void)arg;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm dup, copy;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    copy = dup;
+    seen[rank].rc = MPI_Comm_free(&dup);
+    seen[rank].rc2 = rank == 0 ? MPI_Comm_free(&copy) : MPI_SUCCESS;
+    seen[rank].comm = dup;
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* A member freeing its communicator twice (through a copy of the handle) is an error, not
+ * another member's free: the communicator outlives neither more nor fewer frees. */
+START_TEST(test_comm_multi_free_twice_by_one_member)
+{
+    reset_seen();
+    ck_assert_int_eq(collsim_test_run_ranks(3, free_twice, NULL), 0);
+    ck_assert_int_eq(collsim_comm_live_count(), 0);   /* the last member's free destroyed it */
+    for (int r = 0; r < 3; r++) {
+        ck_assert_int_eq(seen[r].rc, MPI_SUCCESS);
+        ck_assert_ptr_eq(seen[r].comm, MPI_COMM_NULL);
+    }
+    ck_assert_int_eq(seen[0].rc2, MPI_ERR_COMM);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- against a naive oracle */
 
 static int
@@ -518,6 +547,7 @@ comm_multi_suite(void)
     tcase_add_test(tc, test_comm_multi_create_disjoint_groups);
     tcase_add_test(tc, test_comm_multi_create_with_disagreeing_groups_fails_everywhere);
     tcase_add_test(tc, test_comm_multi_split_bad_color_fails_everywhere);
+    tcase_add_test(tc, test_comm_multi_free_twice_by_one_member);
     tcase_add_loop_test(tc, test_comm_multi_split_matches_naive_reference, 0, 8);
     suite_add_tcase(s, tc);
 

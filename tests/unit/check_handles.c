@@ -97,6 +97,50 @@ START_TEST(test_invalid_handles_are_errors)
 }
 END_TEST
 
+/* What the rank created and has not freed, by kind then creation order; a free lets go. */
+START_TEST(test_holds_follow_creation_and_free)
+{
+    MPI_Datatype first, second;
+    MPI_Comm dup;
+    MPI_Op op;
+    MPI_Type_contiguous(2, MPI_INT, &first);
+    MPI_Op_create(keep, 1, &op);
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Type_vector(2, 1, 2, MPI_INT, &second);
+
+    guint counts[COLLSIM_HELD_KINDS];
+    GPtrArray *held = collsim_handles_held_by(0, counts);
+    ck_assert_uint_eq(held->len, 4);
+    ck_assert_uint_eq(counts[COLLSIM_HELD_COMM], 1);
+    ck_assert_uint_eq(counts[COLLSIM_HELD_DATATYPE], 2);
+    ck_assert_uint_eq(counts[COLLSIM_HELD_OP], 1);
+    const char *calls[] = {"MPI_Comm_dup", "MPI_Type_contiguous", "MPI_Type_vector",
+                           "MPI_Op_create"};
+    for (guint i = 0; i < held->len; i++) {
+        const struct collsim_held *h = g_ptr_array_index(held, i);
+        ck_assert_str_eq(h->call, calls[i]);
+        ck_assert_ptr_nonnull(h->caller);   /* this test's call sites */
+    }
+    g_ptr_array_free(held, TRUE);
+    ck_assert_uint_eq(collsim_handles_held_by(1, NULL)->len, 0);   /* another rank's */
+
+    /* a type still referenced by another stays alive, but the program has let go of it */
+    MPI_Datatype outer;
+    MPI_Type_contiguous(3, first, &outer);
+    MPI_Type_free(&first);
+    ck_assert(collsim_handle_readable(outer));
+    MPI_Type_free(&second);
+    MPI_Type_free(&outer);
+    MPI_Op_free(&op);
+    MPI_Comm copy = dup;
+    MPI_Comm_free(&dup);
+    held = collsim_handles_held_by(0, counts);
+    ck_assert_uint_eq(held->len, 0);
+    g_ptr_array_free(held, TRUE);
+    (void)copy;
+}
+END_TEST
+
 static Suite *
 handles_suite(void)
 {
@@ -106,6 +150,7 @@ handles_suite(void)
     tcase_add_test(tc, test_predefined_objects_are_live);
     tcase_add_test(tc, test_created_objects_live_until_freed);
     tcase_add_test(tc, test_invalid_handles_are_errors);
+    tcase_add_test(tc, test_holds_follow_creation_and_free);
     suite_add_tcase(s, tc);
     return s;
 }
