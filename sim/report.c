@@ -656,8 +656,10 @@ static gboolean
 flush_table(struct report *report, GError **error)
 {
     if (fflush(report->table) != 0 || ferror(report->table)) {
-        g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_IO, "cannot write the table: %s",
-                    g_strerror(errno != 0 ? errno : EIO));
+        int errsv = errno != 0 ? errno : EIO;
+        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errsv),
+                    "cannot write the table%s: %s",
+                    report->table == stdout ? " to standard output" : "", g_strerror(errsv));
         return FALSE;
     }
     return TRUE;
@@ -700,11 +702,33 @@ print_table_header(struct report *report)
     g_string_free(text, TRUE);
 }
 
+/*
+ * The JSON file is replaced by rename after each point: a device or a pipe named as that file
+ * would itself be replaced by a regular file (as root, /dev/full would be), so the name must
+ * be that of a regular file or of none yet.
+ */
+static gboolean
+json_path_replaceable(const char *path, GError **error)
+{
+    GStatBuf status;
+    /* a file that does not exist is created; any other failure shows when it is written */
+    if (g_stat(path, &status) != 0 || S_ISREG(status.st_mode))
+        return TRUE;
+    g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                "cannot write '%s': not a regular file (the JSON file is replaced after each "
+                "point)",
+                path);
+    return FALSE;
+}
+
 struct report *
 report_open(const struct report_options *options, guint total_points, GError **error)
 {
     g_return_val_if_fail(options != NULL, NULL);
     g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+
+    if (options->json_path != NULL && !json_path_replaceable(options->json_path, error))
+        return NULL;
 
     int csv_fd = -1;
     if (options->csv_path != NULL) {

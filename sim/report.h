@@ -35,7 +35,8 @@ struct report;
 /*
  * Start the reports of a sweep of `total_points` points: prints the table's header, creates
  * the CSV file with its header line and a JSON file with no points yet. NULL (and nothing
- * left open) if a file cannot be written; the error names the file.
+ * left open) if a file cannot be written, or if the JSON's name exists and is not a regular
+ * file (a device or a pipe would be replaced by the rename); the error names the file.
  */
 struct report *report_open(const struct report_options *options, guint total_points,
                            GError **error);

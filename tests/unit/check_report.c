@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -878,6 +879,28 @@ START_TEST(test_report_csv_row_that_does_not_fit_is_cut_back)
 }
 END_TEST
 
+/* A JSON file is replaced after each point: a name that is not a regular file is refused
+ * before anything is written, and stays what it was. */
+START_TEST(test_report_open_refuses_a_json_that_is_no_regular_file)
+{
+    struct scratch s;
+    scratch_init(&s);
+    ck_assert_int_eq(mkfifo(s.json, 0600), 0);
+    struct report_options options = {.csv_path = s.csv, .json_path = s.json};
+    GError *error = NULL;
+    ck_assert_ptr_null(report_open(&options, 1, &error));
+    ck_assert(g_error_matches(error, G_FILE_ERROR, G_FILE_ERROR_INVAL));
+    g_autofree gchar *expected = g_strdup_printf("cannot write '%s': not a regular file", s.json);
+    ck_assert_msg(g_str_has_prefix(error->message, expected), "%s", error->message);
+    g_clear_error(&error);
+    GStatBuf status;
+    ck_assert_int_eq(g_stat(s.json, &status), 0);
+    ck_assert(S_ISFIFO(status.st_mode));
+    ck_assert(!g_file_test(s.csv, G_FILE_TEST_EXISTS));
+    scratch_clear(&s);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- digest */
 
 /* The digest of a sweep of three points, optionally changing one value first. */
@@ -1216,6 +1239,7 @@ report_suite(void)
     tcase_add_test(files, test_report_finish_failure_still_ends_table_and_csv);
     tcase_add_test(files, test_report_open_refuses_unwritable_files);
     tcase_add_test(files, test_report_csv_row_that_does_not_fit_is_cut_back);
+    tcase_add_test(files, test_report_open_refuses_a_json_that_is_no_regular_file);
     suite_add_tcase(s, files);
 
     TCase *digest = tcase_create("digest");
