@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -724,6 +725,10 @@ main(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
+    /* A write past the file size limit (ulimit -f) then fails with EFBIG, which the writer
+     * reports naming its file, instead of SIGXFSZ dumping core in the middle of a row. The
+     * forked simulations inherit it. */
+    signal(SIGXFSZ, SIG_IGN);
     const char *command = argv[1];
     if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 ||
         strcmp(command, "help") == 0) {

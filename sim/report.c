@@ -8,13 +8,17 @@
  * later rows are not known yet; a longer value (a fallback "requested→served", a program's
  * name) pushes the rest of its own row to the right instead of being cut.
  *
- * Invariants: after report_add() returns, the CSV file is flushed and the JSON file is a
- * complete document (replaced by rename, never rewritten in place); the digest covers the
- * simulated values only (never wall_s); no number depends on the locale.
+ * Invariants: the CSV file ends at the end of a complete row, always: each row is appended
+ * with write(2) as a whole or, when the write fails (a full disk, a file size limit, an I/O
+ * error), the file is cut back to the row before, so a reader never meets a row cut in the
+ * middle of a field; the JSON file is a complete document (replaced by rename, never
+ * rewritten in place); the digest covers the simulated values only (never wall_s); no number
+ * depends on the locale.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -492,7 +496,9 @@ struct report {
     gchar *csv_path;
     gchar *json_path;
     gchar *scenario;
-    FILE *csv;
+    int csv_fd;         /* -1 for none, or once a row could not be written */
+    off_t csv_complete; /* bytes of complete rows (header included): where a failed row is cut */
+    int csv_errno;      /* why a row could not be written (0: none failed); later rows are not */
 
     int widths[COL_COUNT_OF_COLUMNS];
     guint total_points;
@@ -519,6 +525,47 @@ set_errno_error(GError **error, int errsv, const char *what, const char *path)
     g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errsv), "cannot %s '%s': %s", what,
                 path, g_strerror(errsv));
     return FALSE;
+}
+
+/*
+ * Append one CSV line (header or row) whole, or not at all. One write(2) loop on the
+ * descriptor rather than stdio: a failed fflush may have written any part of its buffer,
+ * while here the bytes of complete rows are known exactly. After a failure the file is cut
+ * back to them and closed: the rows after a missing one are refused with the same error, so
+ * the file is a prefix of the sweep, never a sweep with a gap.
+ */
+static gboolean
+csv_append(struct report *report, const GString *line, GError **error)
+{
+    if (report->csv_errno != 0)
+        return set_errno_error(error, report->csv_errno, "write", report->csv_path);
+    gsize written = 0;
+    while (written < line->len) {
+        ssize_t n = write(report->csv_fd, line->str + written, line->len - written);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            /* a write of a regular file that writes nothing without an error: call it EIO */
+            int errsv = n < 0 ? errno : EIO;
+            /* a pipe or a device cannot be cut (EINVAL); what it received is out of reach */
+            if (ftruncate(report->csv_fd, report->csv_complete) != 0 && errno != EINVAL) {
+                int truncate_errsv = errno;
+                g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errsv),
+                            "cannot write '%s': %s (and cannot remove the incomplete last "
+                            "row: %s)",
+                            report->csv_path, g_strerror(errsv), g_strerror(truncate_errsv));
+            } else {
+                set_errno_error(error, errsv, "write", report->csv_path);
+            }
+            close(report->csv_fd);
+            report->csv_fd = -1;
+            report->csv_errno = errsv;
+            return FALSE;
+        }
+        written += (gsize)n;
+    }
+    report->csv_complete += (off_t)line->len;
+    return TRUE;
 }
 
 static gboolean
@@ -609,8 +656,10 @@ static gboolean
 flush_table(struct report *report, GError **error)
 {
     if (fflush(report->table) != 0 || ferror(report->table)) {
-        g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_IO, "cannot write the table: %s",
-                    g_strerror(errno != 0 ? errno : EIO));
+        int errsv = errno != 0 ? errno : EIO;
+        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errsv),
+                    "cannot write the table%s: %s",
+                    report->table == stdout ? " to standard output" : "", g_strerror(errsv));
         return FALSE;
     }
     return TRUE;
@@ -653,16 +702,38 @@ print_table_header(struct report *report)
     g_string_free(text, TRUE);
 }
 
+/*
+ * The JSON file is replaced by rename after each point: a device or a pipe named as that file
+ * would itself be replaced by a regular file (as root, /dev/full would be), so the name must
+ * be that of a regular file or of none yet.
+ */
+static gboolean
+json_path_replaceable(const char *path, GError **error)
+{
+    GStatBuf status;
+    /* a file that does not exist is created; any other failure shows when it is written */
+    if (g_stat(path, &status) != 0 || S_ISREG(status.st_mode))
+        return TRUE;
+    g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                "cannot write '%s': not a regular file (the JSON file is replaced after each "
+                "point)",
+                path);
+    return FALSE;
+}
+
 struct report *
 report_open(const struct report_options *options, guint total_points, GError **error)
 {
     g_return_val_if_fail(options != NULL, NULL);
     g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 
-    FILE *csv = NULL;
+    if (options->json_path != NULL && !json_path_replaceable(options->json_path, error))
+        return NULL;
+
+    int csv_fd = -1;
     if (options->csv_path != NULL) {
-        csv = fopen(options->csv_path, "w");
-        if (csv == NULL) {
+        csv_fd = g_open(options->csv_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        if (csv_fd < 0) {
             set_errno_error(error, errno, "write", options->csv_path);
             return NULL;
         }
@@ -670,7 +741,7 @@ report_open(const struct report_options *options, guint total_points, GError **e
 
     struct report *report = g_new0(struct report, 1);
     report->table = options->table;
-    report->csv = csv;
+    report->csv_fd = csv_fd;
     report->csv_path = g_strdup(options->csv_path);
     report->json_path = g_strdup(options->json_path);
     report->scenario = g_strdup(options->scenario);
@@ -699,11 +770,10 @@ report_open(const struct report_options *options, guint total_points, GError **e
     GString *line = g_string_new(NULL);
     append_csv_header(line, F_WALL);
     g_checksum_update(report->digest, (const guchar *)line->str, (gssize)line->len);
-    if (report->csv != NULL) {
+    if (report->csv_fd >= 0) {
         g_string_truncate(line, 0);
         append_csv_header(line, F_COUNT_OF_FIELDS);
-        if (fputs(line->str, report->csv) == EOF || fflush(report->csv) != 0) {
-            set_errno_error(error, errno, "write", report->csv_path);
+        if (!csv_append(report, line, error)) {
             g_string_free(line, TRUE);
             report_free(report);
             return NULL;
@@ -931,11 +1001,11 @@ report_add(struct report *report, const struct run_point *point, const struct po
         ok = flush_table(report, &first_error);
     }
 
-    if (report->csv != NULL) {
+    if (report->csv_path != NULL) {
         GString *line = g_string_new(NULL);
         append_csv_line(line, fields, F_COUNT_OF_FIELDS);
-        if ((fputs(line->str, report->csv) == EOF || fflush(report->csv) != 0) && ok)
-            ok = set_errno_error(&first_error, errno, "write", report->csv_path);
+        if (!csv_append(report, line, ok ? &first_error : NULL))
+            ok = FALSE;
         g_string_free(line, TRUE);
     }
 
@@ -983,11 +1053,13 @@ report_finish(struct report *report, GError **error)
     }
 
     /* the files are completed even if the table could not be: the first failure is reported */
-    if (report->csv != NULL) {
-        FILE *csv = report->csv;
-        report->csv = NULL;
-        if (fclose(csv) != 0 && ok)
+    if (report->csv_fd >= 0) {
+        int csv_fd = report->csv_fd;
+        report->csv_fd = -1;
+        if (close(csv_fd) != 0 && ok)
             ok = set_errno_error(&first_error, errno, "write", report->csv_path);
+    } else if (report->csv_errno != 0 && ok) {
+        ok = set_errno_error(&first_error, report->csv_errno, "write", report->csv_path);
     }
     if (!write_json(report, ok ? &first_error : NULL))
         ok = FALSE;
@@ -1004,8 +1076,8 @@ report_free(struct report *report)
     if (report == NULL)
         return;
     progress_erase(report);
-    if (report->csv != NULL)
-        fclose(report->csv);
+    if (report->csv_fd >= 0)
+        close(report->csv_fd);
     g_free(report->csv_path);
     g_free(report->json_path);
     g_free(report->scenario);

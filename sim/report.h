@@ -6,10 +6,12 @@
  * Invariants: every output is a function of the points and their simulated results only —
  * wall time appears in the wall_s fields and the progress bar and nowhere else, no pointer
  * value or hash-table order ever reaches an output, and numbers are formatted without the
- * locale. After each report_add() the CSV file holds every finished point (flushed) and the
- * JSON file is a complete, valid document (written to FILE.tmp, then renamed over FILE), so an
- * interrupted or failing sweep keeps every point that finished. The layouts are documented in
- * scenarios/OUTPUTS.md.
+ * locale. After each report_add() the CSV file holds every finished point and the JSON file is
+ * a complete, valid document (written to FILE.tmp, then renamed over FILE), so an interrupted
+ * or failing sweep keeps every point that finished. When a write fails (a full disk, a file
+ * size limit) the CSV is cut back to its last complete row and takes no row after it, and the
+ * JSON file stays the previous complete document: each file is a prefix of the sweep made of
+ * whole rows. The layouts are documented in scenarios/README.md.
  */
 #ifndef COLLSIM_SIM_REPORT_H
 #define COLLSIM_SIM_REPORT_H
@@ -32,15 +34,18 @@ struct report;
 
 /*
  * Start the reports of a sweep of `total_points` points: prints the table's header, creates
- * the CSV file with its header line and a JSON file with no points yet. FALSE (and nothing
- * left open) if a file cannot be written; the error names the file.
+ * the CSV file with its header line and a JSON file with no points yet. NULL (and nothing
+ * left open) if a file cannot be written, or if the JSON's name exists and is not a regular
+ * file (a device or a pipe would be replaced by the rename); the error names the file.
  */
 struct report *report_open(const struct report_options *options, guint total_points,
                            GError **error);
 
-/* One finished point: prints its table row at once, appends the CSV row and flushes, rewrites
- * the JSON file (write to FILE.tmp, then rename, so the file is always complete, valid JSON);
- * an interrupted or failing sweep keeps every finished point. */
+/* One finished point: prints its table row at once, appends the CSV row (whole or not at all),
+ * rewrites the JSON file (write to FILE.tmp, then rename, so the file is always complete,
+ * valid JSON); an interrupted or failing sweep keeps every finished point. FALSE (the first
+ * error) if an output could not be written; the others still got the point, and a CSV that
+ * failed once takes no later row. */
 gboolean report_add(struct report *report, const struct run_point *point,
                     const struct point_result *result, GError **error);
 

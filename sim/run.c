@@ -13,9 +13,10 @@
  * is a simulation of its own; the table, CSV, JSON and digest are those of the sweep alone.
  *
  * Exit codes: 0 every point ran and checked ok (or unchecked); 1 some point FAILed its check or
- * ended in an error, or a certificate failed or shows an order MPI forbids; 2 a bad scenario,
- * override or command line (nothing ran); 3 an order differs from the --against file. The
- * highest applicable code wins.
+ * ended in an error, or a certificate failed or shows an order MPI forbids, or the table, CSV
+ * or JSON could not be written (a full disk: the run stops there, each file keeping the
+ * complete rows it had); 2 a bad scenario, override or command line (nothing ran); 3 an order
+ * differs from the --against file. The highest applicable code wins.
  */
 #include "config.h"
 
@@ -622,8 +623,9 @@ collsim_command_run(int argc, char **argv)
             RUN_CERTIFICATE_MAX_COUNT) " elements per rank) is computed after the sweep.");
     g_option_context_set_description(
         context, "Exit status: 0 all points ok, 1 a check failed, a simulation ended in an\n"
-                 "error or a certificate shows an order MPI forbids, 2 a bad scenario, override\n"
-                 "or option (nothing ran), 3 an order differs from --against FILE.");
+                 "error, a certificate shows an order MPI forbids or an output could not be\n"
+                 "written (a full disk: the files keep their complete rows), 2 a bad scenario,\n"
+                 "override or option (nothing ran), 3 an order differs from --against FILE.");
     g_option_context_add_main_entries(context, entries, NULL);
     GError *error = NULL;
     int rc = 0;

@@ -7,12 +7,16 @@
 #include "config.h"
 
 #include <check.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -819,6 +823,84 @@ START_TEST(test_report_open_refuses_unwritable_files)
 }
 END_TEST
 
+/*
+ * The disk fills in the middle of a CSV row, as a file size limit makes it (EFBIG where a full
+ * disk gives ENOSPC, after writing the part that fits): the file is cut back to the rows
+ * before, the next rows are refused rather than written after the gap, and report_finish
+ * says so again.
+ */
+START_TEST(test_report_csv_row_that_does_not_fit_is_cut_back)
+{
+    struct scratch s;
+    scratch_init(&s);
+    struct report_options options = {.csv_path = s.csv};
+    struct report *report = open_or_fail(&options, 3);
+    struct run_point first = collective_point(0, COLL_ALLREDUCE, "ring", 8, 4096);
+    struct point_result result = ok_result("ring", 1.5e-5, 1.4e-5);
+    add_or_fail(report, &first, &result);
+    g_autofree gchar *before = read_text(s.csv);
+    gsize row_length = strlen(before) - strlen(expected_csv_header);
+
+    /* the limit falls in the middle of the second row, whose length is the first's */
+    struct rlimit saved_limit;
+    ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &saved_limit), 0);
+    struct rlimit limit = saved_limit;
+    limit.rlim_cur = (rlim_t)(strlen(before) + row_length / 2);
+    void (*saved_handler)(int) = signal(SIGXFSZ, SIG_IGN);
+    ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &limit), 0);
+
+    struct run_point second = collective_point(1, COLL_ALLREDUCE, "ring", 16, 4096);
+    GError *error = NULL;
+    gboolean added = report_add(report, &second, &result, &error);
+    ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &saved_limit), 0);
+    signal(SIGXFSZ, saved_handler);
+
+    ck_assert(!added);
+    ck_assert_ptr_nonnull(error);
+    g_autofree gchar *expected_message =
+        g_strdup_printf("cannot write '%s': %s", s.csv, g_strerror(EFBIG));
+    ck_assert_str_eq(error->message, expected_message);
+    g_clear_error(&error);
+    g_autofree gchar *after = read_text(s.csv);
+    ck_assert_str_eq(after, before);
+
+    /* room again: a later row would leave a gap, so it is refused, and so is the finish */
+    struct run_point third = collective_point(2, COLL_ALLREDUCE, "ring", 32, 4096);
+    ck_assert(!report_add(report, &third, &result, &error));
+    ck_assert_str_eq(error->message, expected_message);
+    g_clear_error(&error);
+    ck_assert_ptr_null(report_finish(report, &error));
+    ck_assert_str_eq(error->message, expected_message);
+    g_clear_error(&error);
+    report_free(report);
+    g_autofree gchar *last = read_text(s.csv);
+    ck_assert_str_eq(last, before);
+    scratch_clear(&s);
+}
+END_TEST
+
+/* A JSON file is replaced after each point: a name that is not a regular file is refused
+ * before anything is written, and stays what it was. */
+START_TEST(test_report_open_refuses_a_json_that_is_no_regular_file)
+{
+    struct scratch s;
+    scratch_init(&s);
+    ck_assert_int_eq(mkfifo(s.json, 0600), 0);
+    struct report_options options = {.csv_path = s.csv, .json_path = s.json};
+    GError *error = NULL;
+    ck_assert_ptr_null(report_open(&options, 1, &error));
+    ck_assert(g_error_matches(error, G_FILE_ERROR, G_FILE_ERROR_INVAL));
+    g_autofree gchar *expected = g_strdup_printf("cannot write '%s': not a regular file", s.json);
+    ck_assert_msg(g_str_has_prefix(error->message, expected), "%s", error->message);
+    g_clear_error(&error);
+    GStatBuf status;
+    ck_assert_int_eq(g_stat(s.json, &status), 0);
+    ck_assert(S_ISFIFO(status.st_mode));
+    ck_assert(!g_file_test(s.csv, G_FILE_TEST_EXISTS));
+    scratch_clear(&s);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- digest */
 
 /* The digest of a sweep of three points, optionally changing one value first. */
@@ -1156,6 +1238,8 @@ report_suite(void)
     tcase_add_test(files, test_report_json_failure_keeps_other_outputs);
     tcase_add_test(files, test_report_finish_failure_still_ends_table_and_csv);
     tcase_add_test(files, test_report_open_refuses_unwritable_files);
+    tcase_add_test(files, test_report_csv_row_that_does_not_fit_is_cut_back);
+    tcase_add_test(files, test_report_open_refuses_a_json_that_is_no_regular_file);
     suite_add_tcase(s, files);
 
     TCase *digest = tcase_create("digest");
