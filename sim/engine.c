@@ -960,6 +960,63 @@ rank_actor(int argc, char **argv)
     me->finished = TRUE;
 }
 
+/* How many ranks a wait-for chain names before "..." (the report must stay readable when
+ * a ring of thousands of ranks waits on itself). */
+#define CHAIN_SHOWN 8
+
+/*
+ * The wait-for chain that explains a deadlock: from the lowest blocked rank, follow "waits
+ * for" (sim_p2p_waits_for) until a rank repeats (a cycle: the ranks in it wait for each
+ * other and none can move first), a rank that has finished is reached (it will never send or
+ * receive what is waited for), or a rank waits for any rank. The chain from the start to
+ * the cycle is left out: the cycle alone is the cause.
+ */
+static void
+describe_wait_chain(GString *out)
+{
+    int start = 0;
+    while (start < world_size && ranks[start].finished)
+        start++;
+    if (start == world_size)
+        return;
+    /* position of each rank on the walk, or -1 */
+    int *at = g_new(int, world_size);
+    int *walk = g_new(int, world_size + 1);
+    for (int r = 0; r < world_size; r++)
+        at[r] = -1;
+    int n = 0, r = start;
+    while (r >= 0 && r < world_size && at[r] < 0 && !ranks[r].finished) {
+        at[r] = n;
+        walk[n++] = r;
+        r = sim_p2p_waits_for(&ranks[r]);
+    }
+    int first = 0;
+    const char *end = NULL;
+    if (r >= 0 && r < world_size && at[r] >= 0) {
+        first = at[r];
+        walk[n++] = r;
+        g_string_append(out, "  wait-for cycle: ");
+        end = " (each waits for the next; none can move first)";
+    } else if (r >= 0 && r < world_size && ranks[r].finished) {
+        walk[n++] = r;
+        g_string_append(out, "  wait-for chain: ");
+        end = ranks[r].mpi_state == 2 ? " (which has called MPI_Finalize)"
+                                      : " (which has returned from main)";
+    }
+    for (int i = first; end != NULL && i < n; i++) {
+        if (i - first == CHAIN_SHOWN && n - first > CHAIN_SHOWN + 1) {
+            g_string_append_printf(out, " -> ... %d more -> rank %d", n - first - 1 - CHAIN_SHOWN,
+                                   walk[n - 1]);
+            break;
+        }
+        g_string_append_printf(out, "%srank %d", i == first ? "" : " -> ", walk[i]);
+    }
+    if (end != NULL)
+        g_string_append_printf(out, "%s\n", end);
+    g_free(walk);
+    g_free(at);
+}
+
 static void
 report_deadlock(void)
 {
@@ -971,6 +1028,7 @@ report_deadlock(void)
     g_string_append_printf(out, "collsim: deadlock: %d of %d ranks can never proceed\n", blocked,
                            world_size);
     describe_positions(out, TRUE);
+    describe_wait_chain(out);
     fputs(out->str, stderr);
     g_string_free(out, TRUE);
 }

@@ -2198,6 +2198,20 @@ describe_request(const struct collsim_request *req, GString *out)
         g_string_append(out, " inside a collective");
 }
 
+int
+sim_p2p_waits_for(const struct sim_rank *rank)
+{
+    for (int i = 0; rank->blocked_in != NULL && i < rank->blocked_nreqs; i++) {
+        const struct collsim_request *req = rank->blocked_reqs[i];
+        if (req == NULL || req->complete)
+            continue;
+        if (req->kind == REQ_SEND)
+            return req->msg != NULL ? req->msg->dst_world : -1;
+        return req->source_world >= 0 ? req->source_world : -1;
+    }
+    return -1;
+}
+
 void
 sim_p2p_describe_blocked(const struct sim_rank *rank, GString *out)
 {

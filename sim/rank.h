@@ -88,6 +88,10 @@ void sim_p2p_report_unreceived(struct sim_rank *rank);
 void sim_env_note_unfreed(struct sim_rank *rank, gboolean verbose);
 /* At the end of a run: one line summing up what the ranks never freed, if anything. */
 void sim_env_report_unfreed(const struct sim_rank *ranks, int nranks, gboolean verbose);
+/* The world rank a blocked rank waits for: the peer of its first unfinished request (the
+ * sender it must hear from, or the receiver that must post a receive); -1 when it waits for
+ * any rank (MPI_ANY_SOURCE) or for nothing known. */
+int sim_p2p_waits_for(const struct sim_rank *rank);
 /* One line per blocked rank explaining what it waits for. */
 void sim_p2p_describe_blocked(const struct sim_rank *rank, GString *out);
 

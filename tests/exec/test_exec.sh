@@ -85,6 +85,7 @@ run deadlock 4 "$COLLSIM" exec "$PROGRAMS_DIR/deadlock.so" -n 3 && {
     expect_err deadlock "collsim: deadlock: 3 of 3 ranks can never proceed"
     expect_err deadlock "rank 0 is blocked in MPI_Recv waiting for a message from rank 1 (tag 5)"
     expect_err deadlock "rank 2 is blocked in MPI_Recv waiting for a message from rank 0 (tag 5)"
+    expect_err deadlock "wait-for cycle: rank 0 -> rank 1 -> rank 2 -> rank 0 (each waits"
 }
 
 # A rank that overflows its stack is named (AddressSanitizer keeps that signal for itself);

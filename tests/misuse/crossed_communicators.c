@@ -10,6 +10,7 @@
  * expect: its call #1 on MPI_COMM_WORLD, in its step
  * expect:   rank 2 is blocked in MPI_Allreduce(count=1, datatype=MPI_INT, op=MPI_SUM), 4 bytes at main+
  * expect: its call #1 on mirror, in its step
+ * expect:   wait-for cycle: rank 0 -> rank 2 -> rank 0 (each waits for the next; none can move first)
  * expect: collsim: unmatched collective call on mirror, call #1 of its members:
  * expect:   ranks 0-1: never made this call
  */
