@@ -125,7 +125,12 @@ struct sim_msg {
     int refs;
 };
 
+/* A live request starts with this (handles.h: every registered object begins with the magic
+ * of its kind, so that a handle of another kind is told apart without reading past it). */
+#define COLLSIM_REQUEST_MAGIC 0x52657175u /* "Requ" */
+
 struct collsim_request {
+    uint32_t magic;
     enum req_kind kind;
     gboolean complete;
     gboolean user_freed;     /* MPI_Request_free called while active */
@@ -716,6 +721,7 @@ static struct collsim_request *
 request_new(enum req_kind kind, MPI_Comm comm, guint32 context)
 {
     struct collsim_request *req = g_new0(struct collsim_request, 1);
+    req->magic = COLLSIM_REQUEST_MAGIC;
     req->kind = kind;
     req->comm = comm;
     req->context = context;
@@ -1567,6 +1573,7 @@ request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
     gsize got = req->status.collsim_bytes;
     gsize capacity = req->kind == REQ_RECV ? req_capacity(req) : 0;
     sim_rank_by_world(req->owner_world)->live_requests--;
+    req->magic = 0;
     collsim_handle_remove(req);
     g_free(req);
     *handle = MPI_REQUEST_NULL;
@@ -1694,20 +1701,28 @@ MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int 
     return rc_send != MPI_SUCCESS ? rc_send : rc_recv;
 }
 
-/* MPI_REQUEST_NULL or a live request: one never set, or already completed and freed, would be
- * read as a request (index < 0: a single request). */
+/* MPI_REQUEST_NULL or a live request the program still holds: one never set, already
+ * completed and freed, given up with MPI_Request_free (it lives on until its transfer ends),
+ * or a handle of another kind would be read as a request (index < 0: a single request). */
 static int
 check_request(MPI_Request req, int index, const char *call)
 {
-    if (req == MPI_REQUEST_NULL || collsim_handle_readable(req))
+    const char *why;
+    if (req == MPI_REQUEST_NULL)
+        return MPI_SUCCESS;
+    if (!collsim_handle_readable(req))
+        why = "never set, or already completed and freed";
+    else if (req->magic != COLLSIM_REQUEST_MAGIC)
+        why = "a handle of another kind";
+    else if (req->user_freed)
+        why = "freed with MPI_Request_free";
+    else
         return MPI_SUCCESS;
     if (index < 0)
-        return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call,
-                             "not a live request (never set, or already completed and freed)");
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call, "not a live request (%s)",
+                             why);
     return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call,
-                         "requests[%d] is not a live request (never set, or already completed "
-                         "and freed)",
-                         index);
+                         "requests[%d] is not a live request (%s)", index, why);
 }
 
 static int
@@ -1917,6 +1932,7 @@ MPI_Request_free(MPI_Request *request)
     /* an active request still owns its message: complete it in the background by waiting now
      * would change timing, so keep it and let the rank's finish reclaim it */
     if (req->complete) {
+        req->magic = 0;
         collsim_handle_remove(req);
         g_free(req);
     }

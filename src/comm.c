@@ -75,6 +75,7 @@ static struct collsim_comm world_coll;
 static struct collsim_comm self_coll;
 
 struct collsim_comm collsim_comm_world = {
+    .magic = COLLSIM_COMM_MAGIC,
     .predefined = 1,
     .live_members = 1,
     .context = 0,
@@ -85,6 +86,7 @@ struct collsim_comm collsim_comm_world = {
 };
 
 static struct collsim_comm world_coll = {
+    .magic = COLLSIM_COMM_MAGIC,
     .predefined = 1,
     .live_members = 1,
     .context = 1,
@@ -95,6 +97,7 @@ static struct collsim_comm world_coll = {
 };
 
 struct collsim_comm collsim_comm_self = {
+    .magic = COLLSIM_COMM_MAGIC,
     .predefined = 1,
     .live_members = 1,
     .context = 2,
@@ -105,6 +108,7 @@ struct collsim_comm collsim_comm_self = {
 };
 
 static struct collsim_comm self_coll = {
+    .magic = COLLSIM_COMM_MAGIC,
     .predefined = 1,
     .live_members = 1,
     .context = 3,
@@ -139,6 +143,8 @@ comm_new(MPI_Group group, MPI_Errhandler errhandler, int members, uint32_t conte
     MPI_Comm comm = g_new0(struct collsim_comm, 1);
     collsim_handle_add(comm);
     collsim_handle_add(twin);
+    comm->magic = COLLSIM_COMM_MAGIC;
+    twin->magic = COLLSIM_COMM_MAGIC;
     comm->live_members = members;
     comm->context = context;
     comm->group = group;
@@ -172,6 +178,8 @@ comm_destroy(MPI_Comm comm)
     collsim_group_unref(comm->coll->group);
     collsim_handle_remove(comm->coll);
     collsim_handle_remove(comm);
+    comm->coll->magic = 0;
+    comm->magic = 0;
     g_free(comm->coll);
     collsim_group_unref(comm->group);
     collsim_errhandler_unref(comm->errhandler);
@@ -241,8 +249,11 @@ register_predefined(void)
 int
 collsim_comm_check(MPI_Comm comm)
 {
-    return collsim_handle_readable(comm) && comm->group != MPI_GROUP_NULL ? MPI_SUCCESS
-                                                                          : MPI_ERR_COMM;
+    /* the magic is read only once the registry says the pointer is a live object */
+    return collsim_handle_readable(comm) && comm->magic == COLLSIM_COMM_MAGIC &&
+                   comm->group != MPI_GROUP_NULL
+               ? MPI_SUCCESS
+               : MPI_ERR_COMM;
 }
 
 int
