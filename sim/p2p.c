@@ -1480,6 +1480,12 @@ check_comm(MPI_Comm comm, const char *call)
 {
     if (collsim_comm_check(comm) != MPI_SUCCESS)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_COMM, call, "invalid communicator");
+    /* a shared object reaches a non-member only through a stray copy of the handle */
+    if (collsim_comm_my_rank(comm) == MPI_UNDEFINED)
+        return collsim_error(comm, MPI_ERR_COMM, call,
+                             "the calling process (world rank %d) is not a member of the "
+                             "communicator",
+                             sim_rank_self()->world_rank);
     return MPI_SUCCESS;
 }
 
@@ -1803,10 +1809,20 @@ any_active(int count, MPI_Request requests[])
     return FALSE;
 }
 
+/* An output argument the call writes must be there. */
+static int
+check_out(const void *pointer, const char *what, const char *call)
+{
+    if (pointer == NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "%s is NULL", what);
+    return MPI_SUCCESS;
+}
+
 int
 MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
 {
     COLLSIM_TRY(check_request_array(count, requests, "MPI_Waitany"));
+    COLLSIM_TRY(check_out(index, "index", "MPI_Waitany"));
     if (!any_active(count, requests)) {
         *index = MPI_UNDEFINED;
         status_empty(status);
@@ -1822,6 +1838,9 @@ MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
              MPI_Status statuses[])
 {
     COLLSIM_TRY(check_request_array(incount, requests, "MPI_Waitsome"));
+    COLLSIM_TRY(check_out(outcount, "outcount", "MPI_Waitsome"));
+    if (incount > 0)
+        COLLSIM_TRY(check_out(indices, "indices", "MPI_Waitsome"));
     if (!any_active(incount, requests)) {
         *outcount = MPI_UNDEFINED;
         return MPI_SUCCESS;
@@ -1856,7 +1875,8 @@ MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     COLLSIM_TRY(check_initialized("MPI_Test"));
     if (request == NULL || flag == NULL)
-        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test", "NULL argument");
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test", "%s is NULL",
+                             request == NULL ? "request" : "flag");
     COLLSIM_TRY(check_request(*request, -1, "MPI_Test"));
     if (!request_valid(*request)) {
         *flag = 1;
@@ -1876,6 +1896,7 @@ int
 MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
 {
     COLLSIM_TRY(check_request_array(count, requests, "MPI_Testall"));
+    COLLSIM_TRY(check_out(flag, "flag", "MPI_Testall"));
     progress_wait(requests, count, WAIT_ALL, FALSE, "MPI_Testall");
     for (int i = 0; i < count; i++) {
         if (request_valid(requests[i]) && !requests[i]->complete) {
@@ -1902,6 +1923,8 @@ int
 MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
 {
     COLLSIM_TRY(check_request_array(count, requests, "MPI_Testany"));
+    COLLSIM_TRY(check_out(index, "index", "MPI_Testany"));
+    COLLSIM_TRY(check_out(flag, "flag", "MPI_Testany"));
     if (!any_active(count, requests)) {
         *flag = 1;
         *index = MPI_UNDEFINED;
@@ -2013,6 +2036,8 @@ int
 MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
     COLLSIM_TRY(check_probe_args(source, tag, comm, "MPI_Iprobe"));
+    if (flag == NULL)
+        return collsim_error(comm, MPI_ERR_ARG, "MPI_Iprobe", "flag is NULL");
     if (source == MPI_PROC_NULL) {
         *flag = 1;
         if (status != MPI_STATUS_IGNORE) {
