@@ -10,6 +10,10 @@
  *
  * Costs one table entry per (object, rank) that holds it: never more than the handles the
  * program holds, where a real MPI would keep a whole object per process.
+ *
+ * Not handles.h's holds: those record that a rank holds an object at all (communicators,
+ * datatypes, ops: one handle each), for the end-of-run report; a rank may hold several
+ * handles to one group or error handler (MPI_Comm_group twice), and each free gives back one.
  */
 #ifndef COLLSIM_HOLDERS_H
 #define COLLSIM_HOLDERS_H
