@@ -32,6 +32,16 @@ self_or_die(const char *call)
     return me;
 }
 
+/* An output argument the call writes must be there (MPI_ERR_ARG through MPI_COMM_WORLD's
+ * handler: these calls have no communicator, and some may come before MPI_Init). */
+static int
+check_out(const void *pointer, const char *what, const char *call)
+{
+    if (pointer == NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "%s is NULL", what);
+    return MPI_SUCCESS;
+}
+
 int
 MPI_Init(int *argc, char ***argv)
 {
@@ -49,9 +59,10 @@ int
 MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     (void)required;
+    self_or_die("MPI_Init_thread");
+    COLLSIM_TRY(check_out(provided, "provided", "MPI_Init_thread"));
     int rc = MPI_Init(argc, argv);
-    if (provided != NULL)
-        *provided = MPI_THREAD_SINGLE;
+    *provided = MPI_THREAD_SINGLE;
     return rc;
 }
 
@@ -147,6 +158,7 @@ sim_env_report_unfreed(const struct sim_rank *ranks, int nranks, gboolean verbos
 int
 MPI_Initialized(int *flag)
 {
+    COLLSIM_TRY(check_out(flag, "flag", "MPI_Initialized"));
     struct sim_rank *me = sim_rank_self();
     *flag = me != NULL && me->mpi_state >= 1;
     return MPI_SUCCESS;
@@ -155,11 +167,14 @@ MPI_Initialized(int *flag)
 int
 MPI_Finalized(int *flag)
 {
+    COLLSIM_TRY(check_out(flag, "flag", "MPI_Finalized"));
     struct sim_rank *me = sim_rank_self();
     *flag = me != NULL && me->mpi_state == 2;
     return MPI_SUCCESS;
 }
 
+/* Ends every rank whatever comm is (collsim has one job): comm is never read, so even an
+ * invalid handle cannot keep the run from ending. */
 int
 MPI_Abort(MPI_Comm comm, int errorcode)
 {
@@ -220,6 +235,8 @@ int
 MPI_Get_processor_name(char *name, int *resultlen)
 {
     struct sim_rank *me = self_or_die("MPI_Get_processor_name");
+    COLLSIM_TRY(check_out(name, "name", "MPI_Get_processor_name"));
+    COLLSIM_TRY(check_out(resultlen, "resultlen", "MPI_Get_processor_name"));
     g_strlcpy(name, sg_host_get_name(me->host), MPI_MAX_PROCESSOR_NAME);
     *resultlen = (int)strlen(name);
     return MPI_SUCCESS;
@@ -228,6 +245,8 @@ MPI_Get_processor_name(char *name, int *resultlen)
 int
 MPI_Get_version(int *version, int *subversion)
 {
+    COLLSIM_TRY(check_out(version, "version", "MPI_Get_version"));
+    COLLSIM_TRY(check_out(subversion, "subversion", "MPI_Get_version"));
     *version = MPI_VERSION;
     *subversion = MPI_SUBVERSION;
     return MPI_SUCCESS;

@@ -125,7 +125,12 @@ struct sim_msg {
     int refs;
 };
 
+/* A live request starts with this (handles.h: every registered object begins with the magic
+ * of its kind, so that a handle of another kind is told apart without reading past it). */
+#define COLLSIM_REQUEST_MAGIC 0x52657175u /* "Requ" */
+
 struct collsim_request {
+    uint32_t magic;
     enum req_kind kind;
     gboolean complete;
     gboolean user_freed;     /* MPI_Request_free called while active */
@@ -716,6 +721,7 @@ static struct collsim_request *
 request_new(enum req_kind kind, MPI_Comm comm, guint32 context)
 {
     struct collsim_request *req = g_new0(struct collsim_request, 1);
+    req->magic = COLLSIM_REQUEST_MAGIC;
     req->kind = kind;
     req->comm = comm;
     req->context = context;
@@ -1474,6 +1480,12 @@ check_comm(MPI_Comm comm, const char *call)
 {
     if (collsim_comm_check(comm) != MPI_SUCCESS)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_COMM, call, "invalid communicator");
+    /* a shared object reaches a non-member only through a stray copy of the handle */
+    if (collsim_comm_my_rank(comm) == MPI_UNDEFINED)
+        return collsim_error(comm, MPI_ERR_COMM, call,
+                             "the calling process (world rank %d) is not a member of the "
+                             "communicator",
+                             sim_rank_self()->world_rank);
     return MPI_SUCCESS;
 }
 
@@ -1567,6 +1579,7 @@ request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
     gsize got = req->status.collsim_bytes;
     gsize capacity = req->kind == REQ_RECV ? req_capacity(req) : 0;
     sim_rank_by_world(req->owner_world)->live_requests--;
+    req->magic = 0;
     collsim_handle_remove(req);
     g_free(req);
     *handle = MPI_REQUEST_NULL;
@@ -1694,20 +1707,28 @@ MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int 
     return rc_send != MPI_SUCCESS ? rc_send : rc_recv;
 }
 
-/* MPI_REQUEST_NULL or a live request: one never set, or already completed and freed, would be
- * read as a request (index < 0: a single request). */
+/* MPI_REQUEST_NULL or a live request the program still holds: one never set, already
+ * completed and freed, given up with MPI_Request_free (it lives on until its transfer ends),
+ * or a handle of another kind would be read as a request (index < 0: a single request). */
 static int
 check_request(MPI_Request req, int index, const char *call)
 {
-    if (req == MPI_REQUEST_NULL || collsim_handle_readable(req))
+    const char *why;
+    if (req == MPI_REQUEST_NULL)
+        return MPI_SUCCESS;
+    if (!collsim_handle_readable(req))
+        why = "never set, or already completed and freed";
+    else if (req->magic != COLLSIM_REQUEST_MAGIC)
+        why = "a handle of another kind";
+    else if (req->user_freed)
+        why = "freed with MPI_Request_free";
+    else
         return MPI_SUCCESS;
     if (index < 0)
-        return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call,
-                             "not a live request (never set, or already completed and freed)");
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call, "not a live request (%s)",
+                             why);
     return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call,
-                         "requests[%d] is not a live request (never set, or already completed "
-                         "and freed)",
-                         index);
+                         "requests[%d] is not a live request (%s)", index, why);
 }
 
 static int
@@ -1788,10 +1809,20 @@ any_active(int count, MPI_Request requests[])
     return FALSE;
 }
 
+/* An output argument the call writes must be there. */
+static int
+check_out(const void *pointer, const char *what, const char *call)
+{
+    if (pointer == NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "%s is NULL", what);
+    return MPI_SUCCESS;
+}
+
 int
 MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
 {
     COLLSIM_TRY(check_request_array(count, requests, "MPI_Waitany"));
+    COLLSIM_TRY(check_out(index, "index", "MPI_Waitany"));
     if (!any_active(count, requests)) {
         *index = MPI_UNDEFINED;
         status_empty(status);
@@ -1807,6 +1838,9 @@ MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
              MPI_Status statuses[])
 {
     COLLSIM_TRY(check_request_array(incount, requests, "MPI_Waitsome"));
+    COLLSIM_TRY(check_out(outcount, "outcount", "MPI_Waitsome"));
+    if (incount > 0)
+        COLLSIM_TRY(check_out(indices, "indices", "MPI_Waitsome"));
     if (!any_active(incount, requests)) {
         *outcount = MPI_UNDEFINED;
         return MPI_SUCCESS;
@@ -1841,7 +1875,8 @@ MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     COLLSIM_TRY(check_initialized("MPI_Test"));
     if (request == NULL || flag == NULL)
-        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test", "NULL argument");
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test", "%s is NULL",
+                             request == NULL ? "request" : "flag");
     COLLSIM_TRY(check_request(*request, -1, "MPI_Test"));
     if (!request_valid(*request)) {
         *flag = 1;
@@ -1861,6 +1896,7 @@ int
 MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
 {
     COLLSIM_TRY(check_request_array(count, requests, "MPI_Testall"));
+    COLLSIM_TRY(check_out(flag, "flag", "MPI_Testall"));
     progress_wait(requests, count, WAIT_ALL, FALSE, "MPI_Testall");
     for (int i = 0; i < count; i++) {
         if (request_valid(requests[i]) && !requests[i]->complete) {
@@ -1887,6 +1923,8 @@ int
 MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
 {
     COLLSIM_TRY(check_request_array(count, requests, "MPI_Testany"));
+    COLLSIM_TRY(check_out(index, "index", "MPI_Testany"));
+    COLLSIM_TRY(check_out(flag, "flag", "MPI_Testany"));
     if (!any_active(count, requests)) {
         *flag = 1;
         *index = MPI_UNDEFINED;
@@ -1917,6 +1955,7 @@ MPI_Request_free(MPI_Request *request)
     /* an active request still owns its message: complete it in the background by waiting now
      * would change timing, so keep it and let the rank's finish reclaim it */
     if (req->complete) {
+        req->magic = 0;
         collsim_handle_remove(req);
         g_free(req);
     }
@@ -1997,6 +2036,8 @@ int
 MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
     COLLSIM_TRY(check_probe_args(source, tag, comm, "MPI_Iprobe"));
+    if (flag == NULL)
+        return collsim_error(comm, MPI_ERR_ARG, "MPI_Iprobe", "flag is NULL");
     if (source == MPI_PROC_NULL) {
         *flag = 1;
         if (status != MPI_STATUS_IGNORE) {

@@ -12,7 +12,13 @@
  * Keyvals are objects of the one simulator process, numbered from USER_KEYVAL_FIRST in
  * creation order. A keyval created by one rank and used by another (a static variable in a
  * library shared by all ranks, such as collsim's own node-aware algorithms) works as in an
- * MPI process. A freed keyval stays alive while attributes use it (§6.7.2).
+ * MPI process. A freed keyval stays alive while attributes use it (§6.7.2), but only to
+ * delete them: MPI_Comm_delete_attr still takes it (as §6.7.2 tells programs to), while
+ * setting or getting an attribute with it, or freeing it again, is MPI_ERR_KEYVAL.
+ *
+ * Keyvals are plain ints: a keyval never created, created in an earlier simulation, or freed
+ * is one that the table below does not hold as live, and nothing is read through it.
+ * The predefined keys (MPI_TAG_UB ... MPI_APPNUM) are live from the start and never freed.
  */
 #include <glib.h>
 
@@ -28,6 +34,7 @@ struct keyval {
     MPI_Comm_delete_attr_function *del;
     void *extra_state;
     int refs;   /* the creator's handle (until MPI_Comm_free_keyval) + attributes using it */
+    gboolean freed; /* MPI_Comm_free_keyval was called: alive only for the attributes left */
 };
 
 struct entry {
@@ -96,6 +103,17 @@ is_predefined_key(int keyval)
     return keyval >= MPI_TAG_UB && keyval <= MPI_APPNUM;
 }
 
+/* Why keyval, whose table entry is k (NULL if none), cannot be used, for messages. */
+static const char *
+keyval_problem(int keyval, const struct keyval *k)
+{
+    if (keyval == MPI_KEYVAL_INVALID)
+        return "MPI_KEYVAL_INVALID";
+    if (k != NULL && k->freed)
+        return "already freed with MPI_Comm_free_keyval";
+    return "not a keyval: never created, or freed";
+}
+
 int
 MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy, MPI_Comm_delete_attr_function *del,
                        int *comm_keyval, void *extra_state)
@@ -124,9 +142,11 @@ MPI_Comm_free_keyval(int *comm_keyval)
     if (is_predefined_key(*comm_keyval))
         return collsim_error(MPI_COMM_NULL, MPI_ERR_KEYVAL, call,
                              "keyval %d is predefined and cannot be freed", *comm_keyval);
-    if (keyval_get(*comm_keyval) == NULL)
-        return collsim_error(MPI_COMM_NULL, MPI_ERR_KEYVAL, call, "invalid keyval %d",
-                             *comm_keyval);
+    struct keyval *k = keyval_get(*comm_keyval);
+    if (k == NULL || k->freed)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_KEYVAL, call, "invalid keyval %d (%s)",
+                             *comm_keyval, keyval_problem(*comm_keyval, k));
+    k->freed = TRUE;
     keyval_unref(*comm_keyval);
     *comm_keyval = MPI_KEYVAL_INVALID;
     return MPI_SUCCESS;
@@ -244,8 +264,11 @@ collsim_attr_teardown(void)
 
 /* ---------------------------------------------------------------- set, get, delete */
 
+/* A valid communicator and keyval for an attribute call; a freed keyval (still alive for
+ * the attributes that use it) only when `deleting`. */
 static int
-check_attr_call(MPI_Comm comm, int keyval, gboolean writing, const char *call)
+check_attr_call(MPI_Comm comm, int keyval, gboolean writing, gboolean deleting,
+                const char *call)
 {
     if (collsim_comm_check(comm) != MPI_SUCCESS)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_COMM, call, "invalid communicator%s",
@@ -256,9 +279,10 @@ check_attr_call(MPI_Comm comm, int keyval, gboolean writing, const char *call)
                                  "keyval %d is a predefined, read-only attribute", keyval);
         return MPI_SUCCESS;
     }
-    if (keyval_get(keyval) == NULL)
-        return collsim_error(comm, MPI_ERR_KEYVAL, call, "invalid keyval %d%s", keyval,
-                             keyval == MPI_KEYVAL_INVALID ? " (MPI_KEYVAL_INVALID)" : "");
+    struct keyval *k = keyval_get(keyval);
+    if (k == NULL || (k->freed && !deleting))
+        return collsim_error(comm, MPI_ERR_KEYVAL, call, "invalid keyval %d (%s)", keyval,
+                             keyval_problem(keyval, k));
     return MPI_SUCCESS;
 }
 
@@ -266,7 +290,7 @@ int
 MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
 {
     const char *call = "MPI_Comm_set_attr";
-    COLLSIM_TRY(check_attr_call(comm, comm_keyval, TRUE, call));
+    COLLSIM_TRY(check_attr_call(comm, comm_keyval, TRUE, FALSE, call));
     GArray *list = rank_entries(comm, TRUE);
     int i = find_entry(list, comm_keyval);
     if (i >= 0) {
@@ -293,7 +317,7 @@ int
 MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
 {
     const char *call = "MPI_Comm_get_attr";
-    COLLSIM_TRY(check_attr_call(comm, comm_keyval, FALSE, call));
+    COLLSIM_TRY(check_attr_call(comm, comm_keyval, FALSE, FALSE, call));
     if (attribute_val == NULL || flag == NULL)
         return collsim_error(comm, MPI_ERR_ARG, call, "%s is NULL",
                              flag == NULL ? "flag" : "attribute_val");
@@ -325,7 +349,7 @@ int
 MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
 {
     const char *call = "MPI_Comm_delete_attr";
-    COLLSIM_TRY(check_attr_call(comm, comm_keyval, TRUE, call));
+    COLLSIM_TRY(check_attr_call(comm, comm_keyval, TRUE, TRUE, call));
     GArray *list = rank_entries(comm, FALSE);
     int i = find_entry(list, comm_keyval);
     if (i < 0)

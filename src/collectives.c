@@ -34,6 +34,13 @@ check_comm(MPI_Comm comm, const char *call)
     if (collsim_comm_is_internal(comm))
         return collsim_error(MPI_COMM_NULL, MPI_ERR_COMM, call,
                              "invalid communicator (internal)");
+    /* a shared object reaches a non-member only through a stray copy of the handle; its
+     * rank would index the per-rank arrays below */
+    if (collsim_comm_my_rank(comm) == MPI_UNDEFINED)
+        return collsim_error(comm, MPI_ERR_COMM, call,
+                             "the calling process (world rank %d) is not a member of the "
+                             "communicator",
+                             collsim_runtime->world_rank());
     return MPI_SUCCESS;
 }
 

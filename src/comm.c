@@ -63,18 +63,25 @@
 #include "errhandler.h"
 #include "group.h"
 #include "handles.h"
+#include "holders.h"
+#include "info.h"
 #include "runtime.h"
 
 /* ---------------------------------------------------------------- predefined objects */
 
-static struct collsim_group world_group = {.size = 1, .predefined = 1, .refcount = 1};
-static struct collsim_group self_group = {
-    .size = 1, .predefined = 1, .refcount = 1, .caller_relative = 1};
+static struct collsim_group world_group = {
+    .magic = COLLSIM_GROUP_MAGIC, .size = 1, .predefined = 1, .refcount = 1};
+static struct collsim_group self_group = {.magic = COLLSIM_GROUP_MAGIC,
+                                          .size = 1,
+                                          .predefined = 1,
+                                          .refcount = 1,
+                                          .caller_relative = 1};
 
 static struct collsim_comm world_coll;
 static struct collsim_comm self_coll;
 
 struct collsim_comm collsim_comm_world = {
+    .magic = COLLSIM_COMM_MAGIC,
     .predefined = 1,
     .live_members = 1,
     .context = 0,
@@ -85,6 +92,7 @@ struct collsim_comm collsim_comm_world = {
 };
 
 static struct collsim_comm world_coll = {
+    .magic = COLLSIM_COMM_MAGIC,
     .predefined = 1,
     .live_members = 1,
     .context = 1,
@@ -95,6 +103,7 @@ static struct collsim_comm world_coll = {
 };
 
 struct collsim_comm collsim_comm_self = {
+    .magic = COLLSIM_COMM_MAGIC,
     .predefined = 1,
     .live_members = 1,
     .context = 2,
@@ -105,6 +114,7 @@ struct collsim_comm collsim_comm_self = {
 };
 
 static struct collsim_comm self_coll = {
+    .magic = COLLSIM_COMM_MAGIC,
     .predefined = 1,
     .live_members = 1,
     .context = 3,
@@ -139,6 +149,8 @@ comm_new(MPI_Group group, MPI_Errhandler errhandler, int members, uint32_t conte
     MPI_Comm comm = g_new0(struct collsim_comm, 1);
     collsim_handle_add(comm);
     collsim_handle_add(twin);
+    comm->magic = COLLSIM_COMM_MAGIC;
+    twin->magic = COLLSIM_COMM_MAGIC;
     comm->live_members = members;
     comm->context = context;
     comm->group = group;
@@ -172,6 +184,8 @@ comm_destroy(MPI_Comm comm)
     collsim_group_unref(comm->coll->group);
     collsim_handle_remove(comm->coll);
     collsim_handle_remove(comm);
+    comm->coll->magic = 0;
+    comm->magic = 0;
     g_free(comm->coll);
     collsim_group_unref(comm->group);
     collsim_errhandler_unref(comm->errhandler);
@@ -211,6 +225,7 @@ collsim_comm_world_teardown(void)
     collsim_attr_store_free(&collsim_comm_self);
     collsim_attr_store_free(&self_coll);
     collsim_attr_teardown();
+    collsim_holders_reset();   /* the next run's ranks hold no handles of this one */
     world_group.size = 1;
     reset_predefined(&collsim_comm_world, "MPI_COMM_WORLD", 1);
     reset_predefined(&collsim_comm_self, "MPI_COMM_SELF", 1);
@@ -226,10 +241,12 @@ collsim_comm_world_setup(int size)
     world_coll.live_members = size;
 }
 
-/* The predefined communicators and their twins are live handles from the start. */
+/* The predefined communicators, their twins and the world's group (which MPI_Comm_group
+ * hands out) are live handles from the start. */
 static void __attribute__((constructor))
 register_predefined(void)
 {
+    collsim_handle_add(&world_group);
     collsim_handle_add(&collsim_comm_world);
     collsim_handle_add(&world_coll);
     collsim_handle_add(&collsim_comm_self);
@@ -241,8 +258,11 @@ register_predefined(void)
 int
 collsim_comm_check(MPI_Comm comm)
 {
-    return collsim_handle_readable(comm) && comm->group != MPI_GROUP_NULL ? MPI_SUCCESS
-                                                                          : MPI_ERR_COMM;
+    /* the magic is read only once the registry says the pointer is a live object */
+    return collsim_handle_readable(comm) && comm->magic == COLLSIM_COMM_MAGIC &&
+                   comm->group != MPI_GROUP_NULL
+               ? MPI_SUCCESS
+               : MPI_ERR_COMM;
 }
 
 int
@@ -363,9 +383,9 @@ MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
     COLLSIM_TRY(check_out(comm, group, "group", "MPI_Comm_group"));
     if (comm->group->caller_relative) {
         int me = collsim_runtime->world_rank();
-        *group = collsim_group_new(1, &me);
+        *group = collsim_group_hand_out(collsim_group_new(1, &me));
     } else {
-        *group = collsim_group_ref(comm->group);
+        *group = collsim_group_hand_out(collsim_group_ref(comm->group));
     }
     return MPI_SUCCESS;
 }
@@ -759,10 +779,11 @@ MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     const char *call = "MPI_Comm_create";
     COLLSIM_TRY(check_comm(comm, call));
     int mine[REC_INTS] = {MPI_UNDEFINED, 0, 0, MPI_SUCCESS};
+    const char *why;
     if (newcomm == NULL) {
         mine[REC_ERR] = collsim_error(comm, MPI_ERR_ARG, call, "newcomm is NULL");
-    } else if (group == MPI_GROUP_NULL) {
-        mine[REC_ERR] = collsim_error(comm, MPI_ERR_GROUP, call, "invalid group (MPI_GROUP_NULL)");
+    } else if (collsim_group_check(group, &why) != MPI_SUCCESS) {
+        mine[REC_ERR] = collsim_error(comm, MPI_ERR_GROUP, call, "invalid group (%s)", why);
     } else {
         int me = collsim_group_local_rank(group, collsim_runtime->world_rank());
         if (me != MPI_UNDEFINED) {
@@ -894,11 +915,14 @@ int
 MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
     const char *call = "MPI_Comm_split_type";
-    (void)info; /* no hints are defined for MPI_COMM_TYPE_SHARED */
     COLLSIM_TRY(check_comm(comm, call));
     int err = MPI_SUCCESS;
+    const char *why;
+    /* no hints are defined for MPI_COMM_TYPE_SHARED, but the handle must be a real info */
     if (newcomm == NULL)
         err = collsim_error(comm, MPI_ERR_ARG, call, "newcomm is NULL");
+    else if (info != MPI_INFO_NULL && collsim_info_check(info, &why) != MPI_SUCCESS)
+        err = collsim_error(comm, MPI_ERR_INFO, call, "invalid info (%s)", why);
     else if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
         err = collsim_error(comm, MPI_ERR_ARG, call,
                             "split_type %d is not MPI_COMM_TYPE_SHARED or MPI_UNDEFINED",

@@ -18,7 +18,10 @@
 
 #include "mpi.h"
 
+#define COLLSIM_COMM_MAGIC 0x436f6d6du /* "Comm" */
+
 struct collsim_comm {
+    uint32_t magic;          /* COLLSIM_COMM_MAGIC while it lives (first: see handles.h) */
     int predefined;
     int live_members;        /* members that have not freed it yet */
     uint32_t context;        /* matching context of point-to-point traffic */
@@ -61,7 +64,8 @@ struct collsim_comm {
 void collsim_comm_world_setup(int size);
 void collsim_comm_world_teardown(void);
 
-/* MPI_SUCCESS if comm is a usable communicator handle, else MPI_ERR_COMM. */
+/* MPI_SUCCESS if comm is a usable communicator handle (a live registered communicator: a
+ * pointer never set, freed, or to an object of another kind is not read), else MPI_ERR_COMM. */
 int collsim_comm_check(MPI_Comm comm);
 int collsim_comm_size(MPI_Comm comm);
 /* Local rank of the calling process in comm (MPI_UNDEFINED if not a member). */

@@ -1160,6 +1160,28 @@ check_pack(const char *call, int count, MPI_Datatype dt, int bufsize, const int 
     return MPI_SUCCESS;
 }
 
+/*
+ * The buffers of MPI_Pack and MPI_Unpack when `bytes` are to move: the packed buffer must be
+ * there, and so must the typed one unless its data may lie elsewhere (absolute displacements
+ * from MPI_BOTTOM, which a contiguous type, whose data starts at the buffer, cannot have).
+ */
+static int
+check_pack_buffers(const char *call, MPI_Comm comm, size_t bytes, const void *typed,
+                   const char *typed_name, MPI_Datatype dt, const void *packed,
+                   const char *packed_name)
+{
+    if (bytes == 0)
+        return MPI_SUCCESS;
+    if (packed == NULL)
+        return collsim_error(comm, MPI_ERR_BUFFER, call, "%s argument is NULL with %zu bytes",
+                             packed_name, bytes);
+    if (typed == NULL && collsim_datatype_is_contiguous(dt))
+        return collsim_error(comm, MPI_ERR_BUFFER, call,
+                             "%s argument is NULL with %zu bytes of %s", typed_name, bytes,
+                             collsim_datatype_name(dt));
+    return MPI_SUCCESS;
+}
+
 int
 MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
          int *position, MPI_Comm comm)
@@ -1174,6 +1196,9 @@ MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, in
         return collsim_error(comm, MPI_ERR_ARG, "MPI_Pack",
                              "outsize argument (%d) leaves %d bytes at position, %zu needed",
                              outsize, outsize - *position, bytes);
+    rc = check_pack_buffers("MPI_Pack", comm, bytes, inbuf, "inbuf", datatype, outbuf, "outbuf");
+    if (rc != MPI_SUCCESS)
+        return rc;
     collsim_datatype_pack(inbuf, incount, datatype, (char *)outbuf + *position);
     *position += (int)bytes;
     return MPI_SUCCESS;
@@ -1193,6 +1218,10 @@ MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outco
         return collsim_error(comm, MPI_ERR_TRUNCATE, "MPI_Unpack",
                              "insize argument (%d) leaves %d bytes at position, %zu needed",
                              insize, insize - *position, bytes);
+    rc = check_pack_buffers("MPI_Unpack", comm, bytes, outbuf, "outbuf", datatype, inbuf,
+                            "inbuf");
+    if (rc != MPI_SUCCESS)
+        return rc;
     collsim_datatype_unpack((const char *)inbuf + *position, bytes, outbuf, outcount, datatype);
     *position += (int)bytes;
     return MPI_SUCCESS;

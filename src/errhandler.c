@@ -13,7 +13,11 @@
  *
  * Invariants: a communicator's handler is never NULL (twins aside); predefined handlers are
  * never freed; a user handler is freed when its last reference (communicators holding it,
- * and handles the program holds) is released.
+ * and handles the program holds) is released. A user handler is a registered handle
+ * (handles.h) while it lives, and a rank may pass only the handlers it holds (holders.h): one
+ * it freed may live on in a communicator, or in another rank's handle, but is no longer its
+ * to use. Such a handle, or one never set, is MPI_ERR_ARG (MPI-3.1 has no error class for
+ * handlers), never a call through a stray pointer.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,10 +26,22 @@
 
 #include "comm.h"
 #include "errhandler.h"
+#include "handles.h"
+#include "holders.h"
 #include "runtime.h"
 
-struct collsim_errhandler collsim_errors_are_fatal = {.predefined = 1, .refcount = 1};
-struct collsim_errhandler collsim_errors_return = {.predefined = 1, .refcount = 1};
+struct collsim_errhandler collsim_errors_are_fatal = {
+    .magic = COLLSIM_ERRHANDLER_MAGIC, .predefined = 1, .refcount = 1};
+struct collsim_errhandler collsim_errors_return = {
+    .magic = COLLSIM_ERRHANDLER_MAGIC, .predefined = 1, .refcount = 1};
+
+/* The predefined handlers are live handles from the moment the library loads. */
+static void __attribute__((constructor))
+register_predefined_handlers(void)
+{
+    collsim_handle_add(&collsim_errors_are_fatal);
+    collsim_handle_add(&collsim_errors_return);
+}
 
 struct error_class_info {
     int errorclass;
@@ -92,14 +108,45 @@ collsim_errhandler_unref(MPI_Errhandler errhandler)
 {
     if (errhandler == MPI_ERRHANDLER_NULL || errhandler->predefined)
         return;
-    if (--errhandler->refcount == 0)
+    if (--errhandler->refcount == 0) {
+        errhandler->magic = 0;
+        collsim_handle_remove(errhandler);
         g_free(errhandler);
+    }
 }
 
-/* The communicator whose handler deals with an error raised on `comm`. */
+int
+collsim_errhandler_check(MPI_Errhandler errhandler, const char **why)
+{
+    if (errhandler == MPI_ERRHANDLER_NULL)
+        *why = "MPI_ERRHANDLER_NULL";
+    else if (!collsim_handle_readable(errhandler))
+        *why = "not a live error handler: never set, or freed";
+    else if (errhandler->magic != COLLSIM_ERRHANDLER_MAGIC)
+        *why = "a handle of another kind, not an error handler";
+    else if (!errhandler->predefined && !collsim_holders_has(errhandler))
+        *why = "an error handler this rank already freed, or never received";
+    else
+        return MPI_SUCCESS;
+    return MPI_ERR_ARG;
+}
+
+/* Give the calling rank a handle to errhandler, with one reference it frees. */
+static MPI_Errhandler
+hand_out(MPI_Errhandler errhandler)
+{
+    if (!errhandler->predefined)
+        collsim_holders_take(errhandler);
+    return collsim_errhandler_ref(errhandler);
+}
+
+/* The communicator whose handler deals with an error raised on `comm`: MPI_COMM_WORLD for
+ * MPI_COMM_NULL and for a handle that is no communicator (which is not read). */
 static MPI_Comm
 handling_comm(MPI_Comm comm)
 {
+    if (collsim_comm_check(comm) != MPI_SUCCESS)
+        return MPI_COMM_WORLD;
     comm = collsim_comm_visible(comm);
     if (comm == MPI_COMM_NULL || comm->errhandler == MPI_ERRHANDLER_NULL)
         return MPI_COMM_WORLD;
@@ -191,6 +238,15 @@ check_comm_arg(MPI_Comm comm, const char *call)
     return MPI_SUCCESS;
 }
 
+static int
+check_errhandler_arg(MPI_Comm comm, MPI_Errhandler errhandler, const char *call)
+{
+    const char *why;
+    if (collsim_errhandler_check(errhandler, &why) != MPI_SUCCESS)
+        return collsim_error(comm, MPI_ERR_ARG, call, "invalid error handler (%s)", why);
+    return MPI_SUCCESS;
+}
+
 /* Replace the handler of comm (shared by all its members, see the file comment). */
 int
 MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
@@ -198,9 +254,9 @@ MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     int rc = check_comm_arg(comm, "MPI_Comm_set_errhandler");
     if (rc != MPI_SUCCESS)
         return rc;
-    if (errhandler == MPI_ERRHANDLER_NULL)
-        return collsim_error(comm, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
-                             "invalid error handler (MPI_ERRHANDLER_NULL)");
+    rc = check_errhandler_arg(comm, errhandler, "MPI_Comm_set_errhandler");
+    if (rc != MPI_SUCCESS)
+        return rc;
     comm = collsim_comm_visible(comm);
     MPI_Errhandler old = comm->errhandler;
     comm->errhandler = collsim_errhandler_ref(errhandler);
@@ -215,9 +271,9 @@ MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
     int rc = check_comm_arg(comm, "MPI_Errhandler_set");
     if (rc != MPI_SUCCESS)
         return rc;
-    if (errhandler == MPI_ERRHANDLER_NULL)
-        return collsim_error(comm, MPI_ERR_ARG, "MPI_Errhandler_set",
-                             "invalid error handler (MPI_ERRHANDLER_NULL)");
+    rc = check_errhandler_arg(comm, errhandler, "MPI_Errhandler_set");
+    if (rc != MPI_SUCCESS)
+        return rc;
     return MPI_Comm_set_errhandler(comm, errhandler);
 }
 
@@ -231,7 +287,7 @@ MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
     if (errhandler == NULL)
         return collsim_error(comm, MPI_ERR_ARG, "MPI_Comm_get_errhandler",
                              "errhandler is NULL");
-    *errhandler = collsim_errhandler_ref(handling_comm(comm)->errhandler);
+    *errhandler = hand_out(handling_comm(comm)->errhandler);
     return MPI_SUCCESS;
 }
 
@@ -242,9 +298,10 @@ MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errhandle
         return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Comm_create_errhandler",
                              "%s is NULL", function == NULL ? "function" : "errhandler");
     MPI_Errhandler handler = g_new0(struct collsim_errhandler, 1);
-    handler->refcount = 1;
+    collsim_handle_add(handler);
+    handler->magic = COLLSIM_ERRHANDLER_MAGIC;
     handler->function = function;
-    *errhandler = handler;
+    *errhandler = hand_out(handler);   /* the creator's reference: refcount 1 */
     return MPI_SUCCESS;
 }
 
@@ -267,10 +324,14 @@ MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 int
 MPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
-    if (errhandler == NULL || *errhandler == MPI_ERRHANDLER_NULL)
+    if (errhandler == NULL)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Errhandler_free",
-                             "invalid error handler (%s)",
-                             errhandler == NULL ? "NULL pointer" : "MPI_ERRHANDLER_NULL");
+                             "errhandler is NULL");
+    int rc = check_errhandler_arg(MPI_COMM_NULL, *errhandler, "MPI_Errhandler_free");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!(*errhandler)->predefined)
+        collsim_holders_drop(*errhandler);
     collsim_errhandler_unref(*errhandler);
     *errhandler = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;

@@ -9,9 +9,14 @@
 #ifndef COLLSIM_ERRHANDLER_H
 #define COLLSIM_ERRHANDLER_H
 
+#include <stdint.h>
+
 #include "mpi.h"
 
+#define COLLSIM_ERRHANDLER_MAGIC 0x45727248u /* "ErrH" */
+
 struct collsim_errhandler {
+    uint32_t magic;   /* COLLSIM_ERRHANDLER_MAGIC while it lives (first: see handles.h) */
     int predefined;
     int refcount;
     MPI_Comm_errhandler_function *function; /* NULL for the two predefined handlers */
@@ -43,6 +48,15 @@ int collsim_error(MPI_Comm comm, int code, const char *call, const char *fmt, ..
 
 /* The standard name of an error class ("MPI_ERR_RANK"), or NULL if unknown. */
 const char *collsim_error_class_name(int errorclass);
+
+/*
+ * MPI_SUCCESS if errhandler is a handler the calling rank may pass: MPI_ERRORS_ARE_FATAL,
+ * MPI_ERRORS_RETURN, or a live user handler that it holds (created by it or given to it by
+ * MPI_Comm_get_errhandler, and not freed since). Otherwise MPI_ERR_ARG (MPI-3.1 has no class
+ * of its own for error handlers), and *why says what is wrong. A pointer is read only once the
+ * registry (handles.h) says it is a live object.
+ */
+int collsim_errhandler_check(MPI_Errhandler errhandler, const char **why);
 
 /* Reference counting of handlers (no-ops on the predefined ones); unref frees at zero. */
 MPI_Errhandler collsim_errhandler_ref(MPI_Errhandler errhandler);

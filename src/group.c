@@ -17,6 +17,12 @@
  * standard does not forbid it, constructors return MPI_GROUP_EMPTY, and MPICH, Open MPI and
  * LAM all accept it because programs free the results of group operations unconditionally.
  * Errors not tied to a communicator go to MPI_COMM_WORLD's handler.
+ *
+ * Handles: a group is registered (handles.h) from its creation to its destruction, and the
+ * groups a rank may pass are MPI_GROUP_EMPTY and those handed out to it and not yet freed by
+ * it (holders.h): a handle never set, freed, of another kind, or freed by this rank while
+ * other ranks or communicators still hold the object is MPI_ERR_GROUP, never a read of stray
+ * memory or a silent use.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,9 +31,19 @@
 
 #include "errhandler.h"
 #include "group.h"
+#include "handles.h"
+#include "holders.h"
 #include "runtime.h"
 
-struct collsim_group collsim_group_empty = {.size = 0, .predefined = 1, .refcount = 1};
+struct collsim_group collsim_group_empty = {
+    .magic = COLLSIM_GROUP_MAGIC, .size = 0, .predefined = 1, .refcount = 1};
+
+/* MPI_GROUP_EMPTY is a live handle from the moment the library loads. */
+static void __attribute__((constructor))
+register_group_empty(void)
+{
+    collsim_handle_add(&collsim_group_empty);
+}
 
 /* ---------------------------------------------------------------- construction */
 
@@ -71,6 +87,8 @@ group_adopt(int size, int *world_ranks)
         }
     }
     MPI_Group group = g_new0(struct collsim_group, 1);
+    collsim_handle_add(group);
+    group->magic = COLLSIM_GROUP_MAGIC;
     group->size = size;
     group->refcount = 1;
     group->world_ranks = world_ranks;
@@ -101,9 +119,36 @@ collsim_group_unref(MPI_Group group)
         return;
     if (--group->refcount > 0)
         return;
+    group->magic = 0;
+    collsim_handle_remove(group);
     g_free(group->world_ranks);
     g_free(group->sorted_by_world);
     g_free(group);
+}
+
+MPI_Group
+collsim_group_hand_out(MPI_Group group)
+{
+    /* MPI_GROUP_EMPTY is a constant the program may name at any time: nobody holds it */
+    if (group != MPI_GROUP_EMPTY)
+        collsim_holders_take(group);
+    return group;
+}
+
+int
+collsim_group_check(MPI_Group group, const char **why)
+{
+    if (group == MPI_GROUP_NULL)
+        *why = "MPI_GROUP_NULL";
+    else if (!collsim_handle_readable(group))
+        *why = "not a live group: never set, or freed";
+    else if (group->magic != COLLSIM_GROUP_MAGIC)
+        *why = "a handle of another kind, not a group";
+    else if (group != MPI_GROUP_EMPTY && !collsim_holders_has(group))
+        *why = "a group this rank already freed, or never received";
+    else
+        return MPI_SUCCESS;
+    return MPI_ERR_GROUP;
 }
 
 /* ---------------------------------------------------------------- lookups */
@@ -173,9 +218,9 @@ collsim_group_compare(MPI_Group group1, MPI_Group group2)
 static int
 check_group(MPI_Group group, const char *what, const char *call)
 {
-    if (group == MPI_GROUP_NULL)
-        return collsim_error(MPI_COMM_NULL, MPI_ERR_GROUP, call,
-                             "invalid %s (MPI_GROUP_NULL)", what);
+    const char *why;
+    if (collsim_group_check(group, &why) != MPI_SUCCESS)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_GROUP, call, "invalid %s (%s)", what, why);
     return MPI_SUCCESS;
 }
 
@@ -283,10 +328,10 @@ MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
     if (n == n1 && !group1->caller_relative) {
         /* nothing added: the union is group1 itself (groups are immutable) */
         g_free(ranks);
-        *newgroup = collsim_group_ref(group1);
+        *newgroup = collsim_group_hand_out(collsim_group_ref(group1));
         return MPI_SUCCESS;
     }
-    *newgroup = group_adopt(n, ranks);
+    *newgroup = collsim_group_hand_out(group_adopt(n, ranks));
     return MPI_SUCCESS;
 }
 
@@ -308,7 +353,7 @@ int
 MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
     COLLSIM_TRY(check_binary(group1, group2, newgroup, "MPI_Group_intersection"));
-    *newgroup = filter(group1, group2, 1);
+    *newgroup = collsim_group_hand_out(filter(group1, group2, 1));
     return MPI_SUCCESS;
 }
 
@@ -316,7 +361,7 @@ int
 MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
     COLLSIM_TRY(check_binary(group1, group2, newgroup, "MPI_Group_difference"));
-    *newgroup = filter(group1, group2, 0);
+    *newgroup = collsim_group_hand_out(filter(group1, group2, 0));
     return MPI_SUCCESS;
 }
 
@@ -383,7 +428,7 @@ MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
     COLLSIM_TRY(check_list(n, ranks, "ranks", call));
     COLLSIM_TRY(check_out(newgroup, "newgroup", call));
     COLLSIM_TRY(check_rank_list(group, n, ranks, call));
-    *newgroup = incl_checked(group, n, ranks);
+    *newgroup = collsim_group_hand_out(incl_checked(group, n, ranks));
     return MPI_SUCCESS;
 }
 
@@ -396,13 +441,13 @@ MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
     COLLSIM_TRY(check_out(newgroup, "newgroup", call));
     COLLSIM_TRY(check_rank_list(group, n, ranks, call));
     if (n == 0 && !group->caller_relative) {
-        *newgroup = collsim_group_ref(group);   /* "identical to group" */
+        *newgroup = collsim_group_hand_out(collsim_group_ref(group)); /* "identical to group" */
         return MPI_SUCCESS;
     }
     guint8 *excluded = g_malloc0((gsize)group->size + 1);
     for (int i = 0; i < n; i++)
         excluded[ranks[i]] = 1;
-    *newgroup = excl_marked(group, excluded);
+    *newgroup = collsim_group_hand_out(excl_marked(group, excluded));
     g_free(excluded);
     return MPI_SUCCESS;
 }
@@ -459,7 +504,7 @@ MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgrou
     COLLSIM_TRY(expand_ranges(group, n, ranges, &ranks, &count, call));
     int rc = check_rank_list(group, count, ranks, call);
     if (rc == MPI_SUCCESS)
-        *newgroup = incl_checked(group, count, ranks);
+        *newgroup = collsim_group_hand_out(incl_checked(group, count, ranks));
     g_free(ranks);
     return rc;
 }
@@ -482,7 +527,7 @@ MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgrou
         excluded[ranks[i]] = 1;
     }
     if (rc == MPI_SUCCESS)
-        *newgroup = excl_marked(group, excluded);
+        *newgroup = collsim_group_hand_out(excl_marked(group, excluded));
     g_free(excluded);
     g_free(ranks);
     return rc;
@@ -496,6 +541,8 @@ MPI_Group_free(MPI_Group *group)
 {
     COLLSIM_TRY(check_out(group, "group", "MPI_Group_free"));
     COLLSIM_TRY(check_group(*group, "group", "MPI_Group_free"));
+    if (*group != MPI_GROUP_EMPTY)
+        collsim_holders_drop(*group);
     collsim_group_unref(*group);
     *group = MPI_GROUP_NULL;
     return MPI_SUCCESS;

@@ -7,16 +7,24 @@
  * Groups are immutable once built and reference-counted (communicators share them).
  *
  * Predefined groups (MPI_GROUP_EMPTY, the groups of MPI_COMM_WORLD and MPI_COMM_SELF) are
- * static objects: ref/unref leave them alone. MPI_COMM_SELF's group is `caller_relative`: its
+ * static objects: ref/unref leave them alone. Every group is a registered handle while it
+ * lives (handles.h), and a rank may pass only the groups it holds (holders.h): one object is
+ * shared by every member that asked for a communicator's group, so a rank's MPI_Group_free
+ * must make its handle invalid for it alone. MPI_COMM_SELF's group is `caller_relative`: its
  * one member is whichever simulated rank asks (all ranks share the object), so it is only
  * ever used inside comm.c and never handed to a user (MPI_Comm_group gives a real {caller}).
  */
 #ifndef COLLSIM_GROUP_H
 #define COLLSIM_GROUP_H
 
+#include <stdint.h>
+
 #include "mpi.h"
 
+#define COLLSIM_GROUP_MAGIC 0x47727570u /* "Grup" */
+
 struct collsim_group {
+    uint32_t magic;        /* COLLSIM_GROUP_MAGIC while the object lives (first: handles.h) */
     int size;
     int predefined;
     int refcount;
@@ -34,6 +42,19 @@ struct collsim_group {
 MPI_Group collsim_group_new(int size, const int *world_ranks);
 MPI_Group collsim_group_ref(MPI_Group group);
 void collsim_group_unref(MPI_Group group);
+
+/*
+ * Give the calling rank a handle to group, handing over one reference that the program
+ * releases with MPI_Group_free (MPI_Comm_group and the group constructors). Returns group.
+ */
+MPI_Group collsim_group_hand_out(MPI_Group group);
+
+/*
+ * MPI_SUCCESS if group is a handle the calling rank may pass: MPI_GROUP_EMPTY, or a live group
+ * that it holds (handed out to it and not freed since). Otherwise MPI_ERR_GROUP, and *why
+ * says what is wrong, for the message. Reads the object only once it is known to be live.
+ */
+int collsim_group_check(MPI_Group group, const char **why);
 
 /* World rank of a local rank; MPI_UNDEFINED if local_rank is out of range. O(1). */
 int collsim_group_world_rank(MPI_Group group, int local_rank);

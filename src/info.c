@@ -3,25 +3,48 @@
  *
  * An info object belongs to the rank that created it. Keys keep the order in which they were
  * first set, so MPI_Info_get_nthkey is deterministic (a hash table would not be).
- * collsim reads no hints: every call that takes an info accepts any, or MPI_INFO_NULL.
+ * collsim reads no hints: every call that takes an info accepts any live one, or
+ * MPI_INFO_NULL. An info is a registered handle (handles.h) from MPI_Info_create or
+ * MPI_Info_dup to MPI_Info_free: one never set, freed, or of another kind is MPI_ERR_INFO.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include <glib.h>
 
 #include "errhandler.h"
+#include "handles.h"
+#include "info.h"
 #include "mpi.h"
 
+#define COLLSIM_INFO_MAGIC 0x496e666fu /* "Info" */
+
 struct collsim_info {
+    uint32_t magic;    /* COLLSIM_INFO_MAGIC while it lives (first: see handles.h) */
     GPtrArray *keys;   /* gchar *, in setting order */
     GPtrArray *values; /* gchar *, values[i] belongs to keys[i] */
 };
 
+int
+collsim_info_check(MPI_Info info, const char **why)
+{
+    if (info == MPI_INFO_NULL)
+        *why = "MPI_INFO_NULL";
+    else if (!collsim_handle_readable(info))
+        *why = "not a live info object: never set, or freed";
+    else if (info->magic != COLLSIM_INFO_MAGIC)
+        *why = "a handle of another kind, not an info object";
+    else
+        return MPI_SUCCESS;
+    return MPI_ERR_INFO;
+}
+
 static int
 check_info(MPI_Info info, const char *call)
 {
-    if (info == MPI_INFO_NULL)
-        return collsim_error(MPI_COMM_NULL, MPI_ERR_INFO, call, "invalid info (MPI_INFO_NULL)");
+    const char *why;
+    if (collsim_info_check(info, &why) != MPI_SUCCESS)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_INFO, call, "invalid info (%s)", why);
     return MPI_SUCCESS;
 }
 
@@ -47,15 +70,23 @@ key_index(MPI_Info info, const char *key)
     return -1;
 }
 
+static MPI_Info
+info_new(void)
+{
+    MPI_Info created = g_new(struct collsim_info, 1);
+    collsim_handle_add(created);
+    created->magic = COLLSIM_INFO_MAGIC;
+    created->keys = g_ptr_array_new_with_free_func(g_free);
+    created->values = g_ptr_array_new_with_free_func(g_free);
+    return created;
+}
+
 int
 MPI_Info_create(MPI_Info *info)
 {
     if (info == NULL)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Info_create", "info is NULL");
-    MPI_Info created = g_new(struct collsim_info, 1);
-    created->keys = g_ptr_array_new_with_free_func(g_free);
-    created->values = g_ptr_array_new_with_free_func(g_free);
-    *info = created;
+    *info = info_new();
     return MPI_SUCCESS;
 }
 
@@ -65,6 +96,8 @@ MPI_Info_free(MPI_Info *info)
     if (info == NULL)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Info_free", "info is NULL");
     COLLSIM_TRY(check_info(*info, "MPI_Info_free"));
+    (*info)->magic = 0;
+    collsim_handle_remove(*info);
     g_ptr_array_free((*info)->keys, TRUE);
     g_ptr_array_free((*info)->values, TRUE);
     g_free(*info);
@@ -76,10 +109,14 @@ int
 MPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 {
     COLLSIM_TRY(check_info(info, "MPI_Info_dup"));
-    COLLSIM_TRY(MPI_Info_create(newinfo));
-    for (guint i = 0; i < info->keys->len; i++)
-        MPI_Info_set(*newinfo, g_ptr_array_index(info->keys, i),
-                     g_ptr_array_index(info->values, i));
+    if (newinfo == NULL)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Info_dup", "newinfo is NULL");
+    MPI_Info copy = info_new();
+    for (guint i = 0; i < info->keys->len; i++) {
+        g_ptr_array_add(copy->keys, g_strdup(g_ptr_array_index(info->keys, i)));
+        g_ptr_array_add(copy->values, g_strdup(g_ptr_array_index(info->values, i)));
+    }
+    *newinfo = copy;
     return MPI_SUCCESS;
 }
 

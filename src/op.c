@@ -570,8 +570,11 @@ MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype data
         collsim_op_describe_error(op, datatype, why, sizeof(why));
         return collsim_error(MPI_COMM_WORLD, rc, call, "op argument: %s", why);
     }
-    /* A predefined type has no absolute displacements, so MPI_BOTTOM (NULL) is wrong there. */
-    if (count > 0 && datatype->predefined && (inbuf == NULL || inoutbuf == NULL))
+    /* A predefined or contiguous type has its data at the buffer, so MPI_BOTTOM (NULL) is
+     * wrong there; other derived types may use absolute displacements. */
+    if (count > 0 && datatype->size > 0 &&
+        (datatype->predefined || collsim_datatype_is_contiguous(datatype)) &&
+        (inbuf == NULL || inoutbuf == NULL))
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_BUFFER, call, "%s argument is NULL",
                              inbuf == NULL ? "inbuf" : "inoutbuf");
 

@@ -371,15 +371,22 @@ START_TEST(test_group_rank_is_the_callers)
     ck_assert_int_eq(rank, 1);
     MPI_Group_rank(b, &rank);
     ck_assert_int_eq(rank, MPI_UNDEFINED);
-    /* as world rank 4 */
+    /* as world rank 4, with its own handles: a handle belongs to the rank it was given to */
     fake_rank = 4;
     collsim_runtime_install(fake_hooks());
-    MPI_Group_rank(w, &rank);
+    ck_assert_int_eq(MPI_Group_rank(a, &rank), MPI_ERR_GROUP);
+    MPI_Group w4 = world_group();
+    MPI_Group a4 = incl(w4, 2, (int[]){3, 0});
+    MPI_Group b4 = incl(w4, 2, (int[]){3, 4});
+    MPI_Group_rank(w4, &rank);
     ck_assert_int_eq(rank, 4);
-    MPI_Group_rank(a, &rank);
+    MPI_Group_rank(a4, &rank);
     ck_assert_int_eq(rank, MPI_UNDEFINED);
-    MPI_Group_rank(b, &rank);
+    MPI_Group_rank(b4, &rank);
     ck_assert_int_eq(rank, 1);
+    MPI_Group_free(&a4);
+    MPI_Group_free(&b4);
+    MPI_Group_free(&w4);
     collsim_runtime_install(NULL);
     ck_assert_int_eq(MPI_Group_rank(MPI_GROUP_NULL, &rank), MPI_ERR_GROUP);
     ck_assert_int_eq(MPI_Group_size(a, NULL), MPI_ERR_ARG);
