@@ -1496,10 +1496,7 @@ check_buffer(MPI_Comm comm, const void *buf, int count, MPI_Datatype dt, const c
         return collsim_error(comm, MPI_ERR_COUNT, call, "negative count %d", count);
     if (collsim_datatype_check(dt) != MPI_SUCCESS)
         return collsim_error(comm, MPI_ERR_TYPE, call, "invalid datatype");
-    if (buf == NULL && count > 0 && collsim_datatype_packed_size(count, dt) > 0 &&
-        collsim_datatype_is_contiguous(dt))
-        return collsim_error(comm, MPI_ERR_BUFFER, call, "NULL buffer with count %d", count);
-    return MPI_SUCCESS;
+    return collsim_buffer_check(comm, buf, count, dt, "buf", call);
 }
 
 static int

@@ -93,44 +93,32 @@ check_reduction(MPI_Comm comm, int count, MPI_Datatype dt, MPI_Op op, const char
 
 /* ---------------------------------------------------------------- buffers */
 
-/* No valid buffer starts in the first page: NULL, and small integers passed by mistake. */
-#define FIRST_VALID_ADDRESS 4096
-
-/* The bytes [*lo, *hi) that `count` items of dt occupy from buf; FALSE when they hold none. */
-static gboolean
-buffer_span(const void *buf, MPI_Aint count, MPI_Datatype dt, uintptr_t *lo, uintptr_t *hi)
-{
-    if (count <= 0 || dt->size == 0)
-        return FALSE;
-    MPI_Aint reach = (count - 1) * (dt->ub - dt->lb);
-    *lo = (uintptr_t)buf + (uintptr_t)(dt->true_lb + (reach < 0 ? reach : 0));
-    *hi = (uintptr_t)buf + (uintptr_t)(dt->true_ub + (reach > 0 ? reach : 0));
-    return TRUE;
-}
-
-/*
- * A buffer with data to move must be addressable: NULL (or any address in the first page)
- * is refused unless the type's data lies elsewhere (MPI_BOTTOM with absolute displacements).
- */
+/* A buffer argument: never MPI_IN_PLACE (callers that take it say so below), and an address
+ * of data when it has data to move (collsim_buffer_check). */
 static int
 check_buffer(MPI_Comm comm, const void *buf, MPI_Aint count, MPI_Datatype dt, const char *what,
              const char *call)
 {
-    uintptr_t lo, hi;
-    if (buf == MPI_IN_PLACE || !buffer_span(buf, count, dt, &lo, &hi))
-        return MPI_SUCCESS;
-    if (lo < FIRST_VALID_ADDRESS)
-        return collsim_error(comm, MPI_ERR_BUFFER, call,
-                             "%s is %p with %lld items of %s to move: not an address of data",
-                             what, buf, (long long)count, collsim_datatype_name(dt));
-    return MPI_SUCCESS;
+    return collsim_buffer_check(comm, buf, count, dt, what, call);
 }
 
-/* The v-collectives' buffers: not NULL when they have items to move. */
+/* A send buffer where the call takes MPI_IN_PLACE instead. */
+static int
+check_buffer_or_in_place(MPI_Comm comm, const void *buf, MPI_Aint count, MPI_Datatype dt,
+                         const char *what, const char *call)
+{
+    return buf == MPI_IN_PLACE ? MPI_SUCCESS : check_buffer(comm, buf, count, dt, what, call);
+}
+
+/* The v-collectives' buffers: not NULL when they have items to move; the receive buffer
+ * never MPI_IN_PLACE (the callers handle the send buffer's). */
 static int
 check_v_buffers(MPI_Comm comm, const void *sendbuf, int send_items, const void *recvbuf,
                 int recv_items, const char *call)
 {
+    if (recvbuf == MPI_IN_PLACE)
+        return collsim_error(comm, MPI_ERR_BUFFER, call,
+                             "recvbuf is MPI_IN_PLACE, which %s does not take there", call);
     if (recv_items > 0 && recvbuf == NULL)
         return collsim_error(comm, MPI_ERR_BUFFER, call, "recvbuf is NULL with %d items to move",
                              recv_items);
@@ -150,8 +138,8 @@ check_no_alias(MPI_Comm comm, const void *sendbuf, MPI_Aint scount, MPI_Datatype
 {
     uintptr_t slo, shi, rlo, rhi;
     if (sendbuf == MPI_IN_PLACE || recvbuf == MPI_IN_PLACE ||
-        !buffer_span(sendbuf, scount, stype, &slo, &shi) ||
-        !buffer_span(recvbuf, rcount, rtype, &rlo, &rhi))
+        !collsim_buffer_span(sendbuf, scount, stype, &slo, &shi) ||
+        !collsim_buffer_span(recvbuf, rcount, rtype, &rlo, &rhi))
         return MPI_SUCCESS;
     if (slo < rhi && rlo < shi)
         return collsim_error(comm, MPI_ERR_BUFFER, call,
@@ -330,7 +318,7 @@ MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                              "MPI_IN_PLACE as sendbuf is only valid at the root");
     if (recvbuf == MPI_IN_PLACE)
         return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
-    COLLSIM_TRY(check_buffer(comm, sendbuf, count, datatype, "sendbuf", name));
+    COLLSIM_TRY(check_buffer_or_in_place(comm, sendbuf, count, datatype, "sendbuf", name));
     if (me == root) {
         COLLSIM_TRY(check_buffer(comm, recvbuf, count, datatype, "recvbuf", name));
         COLLSIM_TRY(check_no_alias(comm, sendbuf, count, datatype, recvbuf, count, datatype, name));
@@ -364,7 +352,7 @@ everyone_reduces(enum coll_kind kind, const void *sendbuf, void *recvbuf, int co
     COLLSIM_TRY(check_reduction(comm, count, datatype, op, name));
     if (recvbuf == MPI_IN_PLACE)
         return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
-    COLLSIM_TRY(check_buffer(comm, sendbuf, count, datatype, "sendbuf", name));
+    COLLSIM_TRY(check_buffer_or_in_place(comm, sendbuf, count, datatype, "sendbuf", name));
     COLLSIM_TRY(check_buffer(comm, recvbuf, count, datatype, "recvbuf", name));
     COLLSIM_TRY(check_no_alias(comm, sendbuf, count, datatype, recvbuf, count, datatype, name));
     check_same(comm, name, -1, op, count, datatype, caller);
@@ -439,7 +427,7 @@ MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
     if (recvbuf == MPI_IN_PLACE)
         return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
     int me = collsim_comm_my_rank(comm);
-    COLLSIM_TRY(check_buffer(comm, sendbuf, total, datatype, "sendbuf", name));
+    COLLSIM_TRY(check_buffer_or_in_place(comm, sendbuf, total, datatype, "sendbuf", name));
     COLLSIM_TRY(check_buffer(comm, recvbuf, recvcounts[me], datatype, "recvbuf", name));
     COLLSIM_TRY(check_no_alias(comm, sendbuf, total, datatype, recvbuf, recvcounts[me], datatype,
                                name));
@@ -484,7 +472,7 @@ MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     COLLSIM_TRY(check_reduction(comm, (int)total, datatype, op, name));
     if (recvbuf == MPI_IN_PLACE)
         return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
-    COLLSIM_TRY(check_buffer(comm, sendbuf, total, datatype, "sendbuf", name));
+    COLLSIM_TRY(check_buffer_or_in_place(comm, sendbuf, total, datatype, "sendbuf", name));
     COLLSIM_TRY(check_buffer(comm, recvbuf, recvcount, datatype, "recvbuf", name));
     COLLSIM_TRY(check_no_alias(comm, sendbuf, total, datatype, recvbuf, recvcount, datatype, name));
     check_same(comm, name, -1, op, recvcount, datatype, COLLSIM_CALLER());
@@ -735,7 +723,7 @@ MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *r
         COLLSIM_TRY(check_own_block(comm, sendcount, sendtype, recvcount, recvtype, name));
     }
     int size = collsim_comm_size(comm);
-    COLLSIM_TRY(check_buffer(comm, sendbuf, sendcount, sendtype, "sendbuf", name));
+    COLLSIM_TRY(check_buffer_or_in_place(comm, sendbuf, sendcount, sendtype, "sendbuf", name));
     COLLSIM_TRY(check_buffer(comm, recvbuf, (MPI_Aint)recvcount * size, recvtype, "recvbuf", name));
     if (coll_check_enabled()) {
         struct coll_check_call c = {
@@ -786,10 +774,8 @@ MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
         COLLSIM_TRY(check_type(comm, sendtype, "sendtype", name));
         COLLSIM_TRY(check_own_block(comm, sendcount, sendtype, recvcounts[me], recvtype, name));
     }
-    COLLSIM_TRY(check_buffer(comm, sendbuf, sendcount, sendtype, "sendbuf", name));
-    if (total > 0 && recvbuf == NULL)
-        return collsim_error(comm, MPI_ERR_BUFFER, name, "recvbuf is NULL with %d items to receive",
-                             total);
+    COLLSIM_TRY(check_buffer_or_in_place(comm, sendbuf, sendcount, sendtype, "sendbuf", name));
+    COLLSIM_TRY(check_v_buffers(comm, NULL, 0, recvbuf, total, name));
     if (coll_check_enabled()) {
         long long *counts = sig_array(comm, recvcounts, recvtype, NULL);
         struct coll_check_call c = {
@@ -891,7 +877,8 @@ MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *re
         COLLSIM_TRY(check_own_block(comm, sendcount, sendtype, recvcount, recvtype, name));
     }
     int size = collsim_comm_size(comm);
-    COLLSIM_TRY(check_buffer(comm, sendbuf, (MPI_Aint)sendcount * size, sendtype, "sendbuf", name));
+    COLLSIM_TRY(check_buffer_or_in_place(comm, sendbuf, (MPI_Aint)sendcount * size, sendtype,
+                                         "sendbuf", name));
     COLLSIM_TRY(check_buffer(comm, recvbuf, (MPI_Aint)recvcount * size, recvtype, "recvbuf", name));
     COLLSIM_TRY(check_no_alias(comm, sendbuf, (MPI_Aint)sendcount * size, sendtype, recvbuf,
                                (MPI_Aint)recvcount * size, recvtype, name));

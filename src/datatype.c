@@ -966,6 +966,40 @@ MPI_Type_free(MPI_Datatype *datatype)
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* Buffers                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/* No valid buffer starts in the first page: NULL, and small integers passed by mistake. */
+#define FIRST_VALID_ADDRESS 4096
+
+int
+collsim_buffer_span(const void *buf, MPI_Aint count, MPI_Datatype dt, uintptr_t *lo,
+                    uintptr_t *hi)
+{
+    if (count <= 0 || dt->size == 0)
+        return 0;
+    MPI_Aint reach = (count - 1) * (dt->ub - dt->lb);
+    *lo = (uintptr_t)buf + (uintptr_t)(dt->true_lb + (reach < 0 ? reach : 0));
+    *hi = (uintptr_t)buf + (uintptr_t)(dt->true_ub + (reach > 0 ? reach : 0));
+    return 1;
+}
+
+int
+collsim_buffer_check(MPI_Comm comm, const void *buf, MPI_Aint count, MPI_Datatype dt,
+                     const char *what, const char *call)
+{
+    if (buf == MPI_IN_PLACE)
+        return collsim_error(comm, MPI_ERR_BUFFER, call,
+                             "%s is MPI_IN_PLACE, which %s does not take there", what, call);
+    uintptr_t lo, hi;
+    if (collsim_buffer_span(buf, count, dt, &lo, &hi) && lo < FIRST_VALID_ADDRESS)
+        return collsim_error(comm, MPI_ERR_BUFFER, call,
+                             "%s is %p with %lld items of %s to move: not an address of data",
+                             what, buf, (long long)count, collsim_datatype_name(dt));
+    return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* Queries                                                                                      */
 /* ------------------------------------------------------------------------------------------ */
 

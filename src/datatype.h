@@ -137,6 +137,20 @@ MPI_Aint collsim_datatype_extent(MPI_Datatype dt);
 /* Whether packing count items of dt is one memcpy of packed_size bytes from the buffer. */
 int collsim_datatype_is_contiguous(MPI_Datatype dt);
 
+/* The bytes [*lo, *hi) that `count` items of dt occupy from buf; 0 when they hold no data. */
+int collsim_buffer_span(const void *buf, MPI_Aint count, MPI_Datatype dt, uintptr_t *lo,
+                        uintptr_t *hi);
+
+/*
+ * The rule for every buffer argument, point-to-point and collective alike: MPI_IN_PLACE is
+ * refused (calls that take it test for it first), and a buffer with data to move must be an
+ * address of data. NULL, or any address in the first page (small integers passed by mistake),
+ * is refused unless the type's data lies elsewhere (MPI_BOTTOM with absolute displacements).
+ * MPI_SUCCESS, or MPI_ERR_BUFFER through comm's error handler, naming `what` in `call`.
+ */
+int collsim_buffer_check(MPI_Comm comm, const void *buf, MPI_Aint count, MPI_Datatype dt,
+                         const char *what, const char *call);
+
 /* Bytes that count items of dt occupy once packed (count * size). */
 size_t collsim_datatype_packed_size(int count, MPI_Datatype dt);
 
