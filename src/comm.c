@@ -259,10 +259,14 @@ int
 collsim_comm_check(MPI_Comm comm)
 {
     /* the magic is read only once the registry says the pointer is a live object */
-    return collsim_handle_readable(comm) && comm->magic == COLLSIM_COMM_MAGIC &&
-                   comm->group != MPI_GROUP_NULL
-               ? MPI_SUCCESS
-               : MPI_ERR_COMM;
+    if (!collsim_handle_readable(comm) || comm->magic != COLLSIM_COMM_MAGIC ||
+        comm->group == MPI_GROUP_NULL)
+        return MPI_ERR_COMM;
+    /* a created communicator this rank has freed lives on for the members that have not:
+     * through a copy of the handle, this rank must not use it any more */
+    if (!comm->predefined && comm->owner == NULL && !collsim_handle_held(comm))
+        return MPI_ERR_COMM;
+    return MPI_SUCCESS;
 }
 
 int

@@ -205,10 +205,13 @@ START_TEST(test_comm_compare_similar_and_unequal_groups)
     x.group = collsim_group_new(2, (int[]){0, 1});
     y.group = collsim_group_new(2, (int[]){1, 0});
     z.group = collsim_group_new(2, (int[]){0, 2});
-    /* handles the library did not create are not live until registered */
-    collsim_handle_add(&x);
-    collsim_handle_add(&y);
-    collsim_handle_add(&z);
+    /* handles the library did not create are not live until registered, nor this rank's
+     * until it holds them */
+    MPI_Comm built[] = {&x, &y, &z};
+    for (int i = 0; i < 3; i++) {
+        collsim_handle_add(built[i]);
+        collsim_handle_hold(built[i], COLLSIM_HELD_COMM, "a test", NULL);
+    }
     int result;
     MPI_Comm_compare(&x, &y, &result);
     ck_assert_int_eq(result, MPI_SIMILAR);
@@ -217,6 +220,8 @@ START_TEST(test_comm_compare_similar_and_unequal_groups)
     collsim_group_unref(x.group);
     collsim_group_unref(y.group);
     collsim_group_unref(z.group);
+    for (int i = 0; i < 3; i++)
+        collsim_handle_let_go(built[i]);
     collsim_handle_remove(&x);
     collsim_handle_remove(&y);
     collsim_handle_remove(&z);

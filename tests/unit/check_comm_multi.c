@@ -376,14 +376,22 @@ free_twice(int rank, void *arg)
     MPI_Comm dup, copy;
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
     copy = dup;
-    seen[rank].rc = MPI_Comm_free(&dup);
-    seen[rank].rc2 = rank == 0 ? MPI_Comm_free(&copy) : MPI_SUCCESS;
+    if (rank == 0) {
+        seen[rank].rc = MPI_Comm_free(&dup);
+        seen[rank].rc2 = MPI_Comm_free(&copy);
+        /* the others still hold it, but rank 0 let go: the copy is no communicator of its own */
+        int size = -1;
+        seen[rank].size = MPI_Comm_size(copy, &size);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);   /* the others free theirs only now */
+    if (rank != 0)
+        seen[rank].rc = MPI_Comm_free(&dup);
     seen[rank].comm = dup;
-    MPI_Barrier(MPI_COMM_WORLD);
 }
 
 /* A member freeing its communicator twice (through a copy of the handle) is an error, not
- * another member's free: the communicator outlives neither more nor fewer frees. */
+ * another member's free: the communicator outlives neither more nor fewer frees. Nor may the
+ * member use the copy while the others keep the communicator alive. */
 START_TEST(test_comm_multi_free_twice_by_one_member)
 {
     reset_seen();
@@ -394,6 +402,7 @@ START_TEST(test_comm_multi_free_twice_by_one_member)
         ck_assert_ptr_eq(seen[r].comm, MPI_COMM_NULL);
     }
     ck_assert_int_eq(seen[0].rc2, MPI_ERR_COMM);
+    ck_assert_int_eq(seen[0].size, MPI_ERR_COMM);
 }
 END_TEST
 
