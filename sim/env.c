@@ -92,6 +92,8 @@ sim_env_note_unfreed(struct sim_rank *rank, gboolean verbose)
         g_string_append_printf(out, "collsim: warning: rank %d never freed the %s made by %s",
                                rank->world_rank, collsim_held_kind_name(h->kind), h->call);
         collsim_callsite_describe(h->caller, out);
+        if (h->handles > 1)
+            g_string_append_printf(out, ", %d handles", h->handles);
         g_string_append_c(out, '\n');
     }
     fputs(out->str, stderr);

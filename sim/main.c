@@ -194,8 +194,8 @@ command_exec(int argc, char **argv)
          "Do not check that the ranks' collective calls match (root, op, counts, order)",
          NULL},
         {"verbose", 'v', 0, G_OPTION_ARG_NONE, &opt.verbose,
-         "End-of-run warnings in detail: each communicator, datatype and op a rank never "
-         "freed, with the call and source line that made it",
+         "End-of-run warnings in detail: each communicator, group, datatype, op and error "
+         "handler a rank never freed, with the call and source line that made it",
          NULL},
         {"payload", 0, 0, G_OPTION_ARG_STRING, &opt.payload,
          "data (default: move real bytes) or none (sizes only)", "MODE"},

@@ -63,7 +63,6 @@
 #include "errhandler.h"
 #include "group.h"
 #include "handles.h"
-#include "holders.h"
 #include "info.h"
 #include "runtime.h"
 
@@ -225,7 +224,6 @@ collsim_comm_world_teardown(void)
     collsim_attr_store_free(&collsim_comm_self);
     collsim_attr_store_free(&self_coll);
     collsim_attr_teardown();
-    collsim_holders_reset();   /* the next run's ranks hold no handles of this one */
     world_group.size = 1;
     reset_predefined(&collsim_comm_world, "MPI_COMM_WORLD", 1);
     reset_predefined(&collsim_comm_self, "MPI_COMM_SELF", 1);
@@ -387,9 +385,11 @@ MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
     COLLSIM_TRY(check_out(comm, group, "group", "MPI_Comm_group"));
     if (comm->group->caller_relative) {
         int me = collsim_runtime->world_rank();
-        *group = collsim_group_hand_out(collsim_group_new(1, &me));
+        *group =
+            collsim_group_hand_out(collsim_group_new(1, &me), "MPI_Comm_group", COLLSIM_CALLER());
     } else {
-        *group = collsim_group_hand_out(collsim_group_ref(comm->group));
+        *group = collsim_group_hand_out(collsim_group_ref(comm->group), "MPI_Comm_group",
+                                        COLLSIM_CALLER());
     }
     return MPI_SUCCESS;
 }

@@ -14,7 +14,7 @@
  * Invariants: a communicator's handler is never NULL (twins aside); predefined handlers are
  * never freed; a user handler is freed when its last reference (communicators holding it,
  * and handles the program holds) is released. A user handler is a registered handle
- * (handles.h) while it lives, and a rank may pass only the handlers it holds (holders.h): one
+ * (handles.h) while it lives, and a rank may pass only the handlers it holds (handles.h): one
  * it freed may live on in a communicator, or in another rank's handle, but is no longer its
  * to use. Such a handle, or one never set, is MPI_ERR_ARG (MPI-3.1 has no error class for
  * handlers), never a call through a stray pointer.
@@ -24,10 +24,10 @@
 
 #include <glib.h>
 
+#include "callsite.h"
 #include "comm.h"
 #include "errhandler.h"
 #include "handles.h"
-#include "holders.h"
 #include "runtime.h"
 
 struct collsim_errhandler collsim_errors_are_fatal = {
@@ -124,19 +124,20 @@ collsim_errhandler_check(MPI_Errhandler errhandler, const char **why)
         *why = "not a live error handler: never set, or freed";
     else if (errhandler->magic != COLLSIM_ERRHANDLER_MAGIC)
         *why = "a handle of another kind, not an error handler";
-    else if (!errhandler->predefined && !collsim_holders_has(errhandler))
+    else if (!errhandler->predefined && !collsim_handle_held(errhandler))
         *why = "an error handler this rank already freed, or never received";
     else
         return MPI_SUCCESS;
     return MPI_ERR_ARG;
 }
 
-/* Give the calling rank a handle to errhandler, with one reference it frees. */
+/* Give the calling rank a handle to errhandler, with one reference it frees; `call` and
+ * `caller` name it in the report of what the rank never freed. */
 static MPI_Errhandler
-hand_out(MPI_Errhandler errhandler)
+hand_out(MPI_Errhandler errhandler, const char *call, const void *caller)
 {
     if (!errhandler->predefined)
-        collsim_holders_take(errhandler);
+        collsim_handle_hold(errhandler, COLLSIM_HELD_ERRHANDLER, call, caller);
     return collsim_errhandler_ref(errhandler);
 }
 
@@ -287,7 +288,8 @@ MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
     if (errhandler == NULL)
         return collsim_error(comm, MPI_ERR_ARG, "MPI_Comm_get_errhandler",
                              "errhandler is NULL");
-    *errhandler = hand_out(handling_comm(comm)->errhandler);
+    *errhandler =
+        hand_out(handling_comm(comm)->errhandler, "MPI_Comm_get_errhandler", COLLSIM_CALLER());
     return MPI_SUCCESS;
 }
 
@@ -301,7 +303,8 @@ MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errhandle
     collsim_handle_add(handler);
     handler->magic = COLLSIM_ERRHANDLER_MAGIC;
     handler->function = function;
-    *errhandler = hand_out(handler);   /* the creator's reference: refcount 1 */
+    /* the creator's reference: refcount 1 */
+    *errhandler = hand_out(handler, "MPI_Comm_create_errhandler", COLLSIM_CALLER());
     return MPI_SUCCESS;
 }
 
@@ -331,7 +334,7 @@ MPI_Errhandler_free(MPI_Errhandler *errhandler)
     if (rc != MPI_SUCCESS)
         return rc;
     if (!(*errhandler)->predefined)
-        collsim_holders_drop(*errhandler);
+        collsim_handle_let_go(*errhandler);
     collsim_errhandler_unref(*errhandler);
     *errhandler = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;

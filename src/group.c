@@ -20,7 +20,7 @@
  *
  * Handles: a group is registered (handles.h) from its creation to its destruction, and the
  * groups a rank may pass are MPI_GROUP_EMPTY and those handed out to it and not yet freed by
- * it (holders.h): a handle never set, freed, of another kind, or freed by this rank while
+ * it (its holds): a handle never set, freed, of another kind, or freed by this rank while
  * other ranks or communicators still hold the object is MPI_ERR_GROUP, never a read of stray
  * memory or a silent use.
  */
@@ -29,10 +29,10 @@
 
 #include <glib.h>
 
+#include "callsite.h"
 #include "errhandler.h"
 #include "group.h"
 #include "handles.h"
-#include "holders.h"
 #include "runtime.h"
 
 struct collsim_group collsim_group_empty = {
@@ -127,11 +127,11 @@ collsim_group_unref(MPI_Group group)
 }
 
 MPI_Group
-collsim_group_hand_out(MPI_Group group)
+collsim_group_hand_out(MPI_Group group, const char *call, const void *caller)
 {
     /* MPI_GROUP_EMPTY is a constant the program may name at any time: nobody holds it */
     if (group != MPI_GROUP_EMPTY)
-        collsim_holders_take(group);
+        collsim_handle_hold(group, COLLSIM_HELD_GROUP, call, caller);
     return group;
 }
 
@@ -144,7 +144,7 @@ collsim_group_check(MPI_Group group, const char **why)
         *why = "not a live group: never set, or freed";
     else if (group->magic != COLLSIM_GROUP_MAGIC)
         *why = "a handle of another kind, not a group";
-    else if (group != MPI_GROUP_EMPTY && !collsim_holders_has(group))
+    else if (group != MPI_GROUP_EMPTY && !collsim_handle_held(group))
         *why = "a group this rank already freed, or never received";
     else
         return MPI_SUCCESS;
@@ -328,10 +328,11 @@ MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
     if (n == n1 && !group1->caller_relative) {
         /* nothing added: the union is group1 itself (groups are immutable) */
         g_free(ranks);
-        *newgroup = collsim_group_hand_out(collsim_group_ref(group1));
+        *newgroup =
+            collsim_group_hand_out(collsim_group_ref(group1), "MPI_Group_union", COLLSIM_CALLER());
         return MPI_SUCCESS;
     }
-    *newgroup = collsim_group_hand_out(group_adopt(n, ranks));
+    *newgroup = collsim_group_hand_out(group_adopt(n, ranks), "MPI_Group_union", COLLSIM_CALLER());
     return MPI_SUCCESS;
 }
 
@@ -353,7 +354,8 @@ int
 MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
     COLLSIM_TRY(check_binary(group1, group2, newgroup, "MPI_Group_intersection"));
-    *newgroup = collsim_group_hand_out(filter(group1, group2, 1));
+    *newgroup = collsim_group_hand_out(filter(group1, group2, 1), "MPI_Group_intersection",
+                                       COLLSIM_CALLER());
     return MPI_SUCCESS;
 }
 
@@ -361,7 +363,8 @@ int
 MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
     COLLSIM_TRY(check_binary(group1, group2, newgroup, "MPI_Group_difference"));
-    *newgroup = collsim_group_hand_out(filter(group1, group2, 0));
+    *newgroup =
+        collsim_group_hand_out(filter(group1, group2, 0), "MPI_Group_difference", COLLSIM_CALLER());
     return MPI_SUCCESS;
 }
 
@@ -428,7 +431,8 @@ MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
     COLLSIM_TRY(check_list(n, ranks, "ranks", call));
     COLLSIM_TRY(check_out(newgroup, "newgroup", call));
     COLLSIM_TRY(check_rank_list(group, n, ranks, call));
-    *newgroup = collsim_group_hand_out(incl_checked(group, n, ranks));
+    *newgroup =
+        collsim_group_hand_out(incl_checked(group, n, ranks), "MPI_Group_incl", COLLSIM_CALLER());
     return MPI_SUCCESS;
 }
 
@@ -441,13 +445,15 @@ MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
     COLLSIM_TRY(check_out(newgroup, "newgroup", call));
     COLLSIM_TRY(check_rank_list(group, n, ranks, call));
     if (n == 0 && !group->caller_relative) {
-        *newgroup = collsim_group_hand_out(collsim_group_ref(group)); /* "identical to group" */
+        *newgroup = collsim_group_hand_out(collsim_group_ref(group), "MPI_Group_excl",
+                                           COLLSIM_CALLER()); /* "identical to group" */
         return MPI_SUCCESS;
     }
     guint8 *excluded = g_malloc0((gsize)group->size + 1);
     for (int i = 0; i < n; i++)
         excluded[ranks[i]] = 1;
-    *newgroup = collsim_group_hand_out(excl_marked(group, excluded));
+    *newgroup =
+        collsim_group_hand_out(excl_marked(group, excluded), "MPI_Group_excl", COLLSIM_CALLER());
     g_free(excluded);
     return MPI_SUCCESS;
 }
@@ -504,7 +510,8 @@ MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgrou
     COLLSIM_TRY(expand_ranges(group, n, ranges, &ranks, &count, call));
     int rc = check_rank_list(group, count, ranks, call);
     if (rc == MPI_SUCCESS)
-        *newgroup = collsim_group_hand_out(incl_checked(group, count, ranks));
+        *newgroup = collsim_group_hand_out(incl_checked(group, count, ranks),
+                                           "MPI_Group_range_incl", COLLSIM_CALLER());
     g_free(ranks);
     return rc;
 }
@@ -527,7 +534,8 @@ MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgrou
         excluded[ranks[i]] = 1;
     }
     if (rc == MPI_SUCCESS)
-        *newgroup = collsim_group_hand_out(excl_marked(group, excluded));
+        *newgroup = collsim_group_hand_out(excl_marked(group, excluded), "MPI_Group_range_excl",
+                                           COLLSIM_CALLER());
     g_free(excluded);
     g_free(ranks);
     return rc;
@@ -542,7 +550,7 @@ MPI_Group_free(MPI_Group *group)
     COLLSIM_TRY(check_out(group, "group", "MPI_Group_free"));
     COLLSIM_TRY(check_group(*group, "group", "MPI_Group_free"));
     if (*group != MPI_GROUP_EMPTY)
-        collsim_holders_drop(*group);
+        collsim_handle_let_go(*group);
     collsim_group_unref(*group);
     *group = MPI_GROUP_NULL;
     return MPI_SUCCESS;

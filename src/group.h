@@ -8,7 +8,7 @@
  *
  * Predefined groups (MPI_GROUP_EMPTY, the groups of MPI_COMM_WORLD and MPI_COMM_SELF) are
  * static objects: ref/unref leave them alone. Every group is a registered handle while it
- * lives (handles.h), and a rank may pass only the groups it holds (holders.h): one object is
+ * lives (handles.h), and a rank may pass only the groups it holds (handles.h): one object is
  * shared by every member that asked for a communicator's group, so a rank's MPI_Group_free
  * must make its handle invalid for it alone. MPI_COMM_SELF's group is `caller_relative`: its
  * one member is whichever simulated rank asks (all ranks share the object), so it is only
@@ -45,9 +45,11 @@ void collsim_group_unref(MPI_Group group);
 
 /*
  * Give the calling rank a handle to group, handing over one reference that the program
- * releases with MPI_Group_free (MPI_Comm_group and the group constructors). Returns group.
+ * releases with MPI_Group_free (MPI_Comm_group and the group constructors); `call` and
+ * `caller` (the program's call site) name it in the report of what a rank never freed.
+ * Returns group.
  */
-MPI_Group collsim_group_hand_out(MPI_Group group);
+MPI_Group collsim_group_hand_out(MPI_Group group, const char *call, const void *caller);
 
 /*
  * MPI_SUCCESS if group is a handle the calling rank may pass: MPI_GROUP_EMPTY, or a live group

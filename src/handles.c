@@ -75,11 +75,14 @@ collsim_handle_hold(const void *object, enum collsim_held_kind kind, const char 
                     const void *caller)
 {
     GPtrArray *mine = holds_of(collsim_runtime->world_rank(), TRUE);
-    if (find_hold(mine, object) >= 0)
+    int at = find_hold(mine, object);
+    if (at >= 0) {
+        ((struct hold *)g_ptr_array_index(mine, (guint)at))->held.handles++;
         return;
+    }
     struct hold *h = g_new(struct hold, 1);
     h->object = object;
-    h->held = (struct collsim_held){kind, call, caller, serial++};
+    h->held = (struct collsim_held){kind, call, caller, serial++, 1};
     g_ptr_array_add(mine, h);
 }
 
@@ -89,13 +92,17 @@ collsim_handle_held(const void *object)
     return find_hold(holds_of(collsim_runtime->world_rank(), FALSE), object) >= 0;
 }
 
-void
+int
 collsim_handle_let_go(const void *object)
 {
     GPtrArray *mine = holds_of(collsim_runtime->world_rank(), FALSE);
     int at = find_hold(mine, object);
-    if (at >= 0)
+    if (at < 0)
+        return FALSE;
+    struct hold *h = g_ptr_array_index(mine, (guint)at);
+    if (--h->held.handles == 0)
         g_ptr_array_remove_index(mine, (guint)at);   /* keeps creation order */
+    return TRUE;
 }
 
 static gint
@@ -120,7 +127,8 @@ collsim_handles_held_by(int world_rank, guint counts[COLLSIM_HELD_KINDS])
         for (int k = 0; k < COLLSIM_HELD_KINDS; k++)
             counts[k] = 0;
         for (guint i = 0; i < out->len; i++)
-            counts[((struct collsim_held *)g_ptr_array_index(out, i))->kind]++;
+            counts[((struct collsim_held *)g_ptr_array_index(out, i))->kind] +=
+                (guint)((struct collsim_held *)g_ptr_array_index(out, i))->handles;
     }
     return out;
 }
@@ -140,6 +148,10 @@ collsim_held_kind_name(enum collsim_held_kind kind)
     switch (kind) {
     case COLLSIM_HELD_COMM:
         return "communicator";
+    case COLLSIM_HELD_GROUP:
+        return "group";
+    case COLLSIM_HELD_ERRHANDLER:
+        return "error handler";
     case COLLSIM_HELD_DATATYPE:
         return "datatype";
     case COLLSIM_HELD_OP:

@@ -10,7 +10,11 @@
  * Holding: a datatype or op the program creates is held by the rank that made it until that
  * rank frees it (MPI_Type_free, MPI_Op_free; the object itself may live on while other
  * objects refer to it). A communicator is held by each of its members from the moment its
- * constructor returns there until that member frees it.
+ * constructor returns there until that member frees it. Groups and error handlers may be one
+ * object shared by several ranks and communicators; each rank holds the handles it was given
+ * (counted) until it frees them. A rank may pass only the objects it holds: MPI handles
+ * belong to one process, and the registry alone cannot tell that this rank freed an object
+ * that lives on for others.
  */
 #ifndef COLLSIM_HANDLES_H
 #define COLLSIM_HANDLES_H
@@ -26,8 +30,10 @@ int collsim_handle_readable(const void *object);
 /* The kinds of objects a rank must free, in the order reports list them. */
 enum collsim_held_kind {
     COLLSIM_HELD_COMM,
+    COLLSIM_HELD_GROUP,
     COLLSIM_HELD_DATATYPE,
     COLLSIM_HELD_OP,
+    COLLSIM_HELD_ERRHANDLER,
     COLLSIM_HELD_KINDS
 };
 
@@ -37,15 +43,18 @@ struct collsim_held {
     const char *call;       /* "MPI_Type_vector": a static string */
     const void *caller;     /* the program's call site, or NULL */
     guint64 serial;         /* creation order among all held objects */
+    int handles;            /* how many handles to it the rank holds (MPI_Comm_group twice
+                               gives two handles to one group; each free gives one back) */
 };
 
-/* The calling rank now holds `object` (registered already), made by `call` at `caller`. */
+/* The calling rank receives a handle to `object` (registered already), from `call` at
+ * `caller` (the first handle's call and site are the ones reported). */
 void collsim_handle_hold(const void *object, enum collsim_held_kind kind, const char *call,
                          const void *caller);
-/* Whether the calling rank holds object. */
+/* Whether the calling rank holds at least one handle to object. */
 int collsim_handle_held(const void *object);
-/* The calling rank lets go of object (its free call). No effect if it does not hold it. */
-void collsim_handle_let_go(const void *object);
+/* The calling rank gives one handle to object back (its free call); FALSE if it held none. */
+int collsim_handle_let_go(const void *object);
 
 /*
  * The objects world_rank still holds, sorted by kind then creation order (struct
@@ -57,7 +66,7 @@ GPtrArray *collsim_handles_held_by(int world_rank, guint counts[COLLSIM_HELD_KIN
 /* Forget every hold (a new world is set up: its rank 0 is not the last world's). */
 void collsim_handles_forget_holds(void);
 
-/* "communicator", "datatype", "op" (plural: with an "s"). */
+/* "communicator", "group", "datatype", "op", "error handler" (plural: with an "s"). */
 const char *collsim_held_kind_name(enum collsim_held_kind kind);
 
 #endif

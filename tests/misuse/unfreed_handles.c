@@ -1,5 +1,5 @@
 /*
- * Communicators, datatypes and ops never freed: legal enough to finish under a real MPI, and
+ * Communicators, groups, datatypes and ops never freed: legal enough to finish under a real MPI, and
  * silent there. collsim finishes (exit 0); at the end one line sums up what each rank left,
  * and with --verbose each object is named with the call and the source line that made it.
  * Freed objects (rank 1's communicator, the contiguous type) are not reported.
@@ -7,12 +7,14 @@
  * run: -n 4 --verbose
  * exit: 0
  * expect: collsim: warning: rank 0 never freed the communicator made by MPI_Comm_split at main+
- * expect: (unfreed_handles.so, unfreed_handles.c:34)
+ * expect: (unfreed_handles.so, unfreed_handles.c:37)
  * expect: collsim: warning: rank 0 never freed the datatype made by MPI_Type_vector at main+
- * expect: (unfreed_handles.so, unfreed_handles.c:36)
+ * expect: (unfreed_handles.so, unfreed_handles.c:39)
  * expect: collsim: warning: rank 0 never freed the op made by MPI_Op_create at main+
  * expect: collsim: warning: rank 3 never freed the communicator made by MPI_Comm_dup at main+
- * expect: collsim: warning: objects not freed at MPI_Finalize: rank 0: 1 communicator, 1 datatype, 1 op; rank 2: 1 communicator; rank 3: 2 communicators
+ * expect: collsim: warning: rank 2 never freed the group made by MPI_Comm_group at main+
+ * expect: (unfreed_handles.so, unfreed_handles.c:48), 2 handles
+ * expect: collsim: warning: objects not freed at MPI_Finalize: rank 0: 1 communicator, 1 datatype, 1 op; rank 2: 1 communicator, 2 groups; rank 3: 2 communicators
  */
 #include <mpi.h>
 
@@ -29,6 +31,7 @@ main(int argc, char **argv)
     MPI_Comm half, copy;
     MPI_Datatype column, pair;
     MPI_Op op;
+    MPI_Group world, again, freed;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
@@ -41,6 +44,12 @@ main(int argc, char **argv)
     }
     if (rank == 1)
         MPI_Comm_free(&half);
+    if (rank == 2) {   /* three handles to one group, one given back */
+        MPI_Comm_group(MPI_COMM_WORLD, &world);
+        MPI_Comm_group(MPI_COMM_WORLD, &again);
+        MPI_Comm_group(MPI_COMM_WORLD, &freed);
+        MPI_Group_free(&freed);
+    }
     if (rank == 3)
         MPI_Comm_dup(MPI_COMM_SELF, &copy);
     MPI_Finalize();
