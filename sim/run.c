@@ -653,7 +653,10 @@ collsim_command_run(int argc, char **argv)
     }
     scenario = scenario_load(args[1], (const char *const *)opt.overrides, &error);
     if (scenario == NULL) {
-        fprintf(stderr, "collsim: %s\n", error->message);
+        /* GLib quotes an invalid value as it is: keep the message itself valid UTF-8 */
+        gchar *shown = g_utf8_make_valid(error->message, -1);
+        fprintf(stderr, "collsim: %s\n", shown);
+        g_free(shown);
         rc = RUN_EXIT_USAGE;
         goto out;
     }

@@ -102,6 +102,31 @@ else
     fail "--no-check: exit $rc, $(head -3 "$tmp/nocheck.out")"
 fi
 
+# Text that is not UTF-8, or a key no scenario has, is refused with where it is: the
+# scenario's line, the option's position or text; exit 2, one line, nothing run.
+printf '[run]\ncollectives = allreduce\nranks = 4\nsizes = 8\nalgorithms = r\351\n' \
+    >"$tmp/latin1.ini"
+check_refusal() {  # NAME MESSAGE COMMAND...
+    local name=$1 message=$2 rc
+    shift 2
+    "$@" >"$tmp/refusal.out" 2>&1
+    rc=$?
+    if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/refusal.out")" -eq 1 ] &&
+        grep -qF -- "$message" "$tmp/refusal.out"; then
+        pass "$name: $(cat "$tmp/refusal.out")"
+    else
+        fail "$name: exit $rc, $(head -3 "$tmp/refusal.out")"
+    fi
+}
+check_refusal "scenario not UTF-8" "latin1.ini:5: [run] algorithms:" \
+    "$COLLSIM" run "$tmp/latin1.ini"
+iconv -f UTF-8 -t UTF-8 "$tmp/refusal.out" >/dev/null 2>&1 ||
+    fail "the refusal of latin1.ini is not itself valid UTF-8"
+check_refusal "argument not UTF-8" 'argument 4 ("fl\377at") is not valid UTF-8' \
+    "$COLLSIM" exec "$MISUSE_DIR/correct_calls.so" --platform $'fl\xffat' -n 2
+check_refusal "non-ASCII --set key" "--set rün.ranks=4: [rün]: unknown group" \
+    "$COLLSIM" run "$top_srcdir/scenarios/quickstart.ini" --set "rün.ranks=4"
+
 # Without --verbose, what was not freed is one summary line, not a line per object.
 "$COLLSIM" exec "$MISUSE_DIR/unfreed_handles.so" -n 4 >"$tmp/summary.out" 2>&1
 rc=$?
