@@ -512,6 +512,25 @@ check_radicals(const char *path, GError **error)
     return ok;
 }
 
+/*
+ * A child that starts SimGrid dies of what SimGrid does to a bad input (abort() after an
+ * uncaught exception, a fatal signal) or of its time limit: the parent's handlers are not for
+ * it. A crash reporter inherited from the parent (a fuzzer's, say) would report the child's
+ * end as a crash of its own, and an inherited SIGALRM handler would keep alarm() from ending
+ * a load that hangs.
+ */
+static void
+child_default_signals(void)
+{
+    static const int ends_the_child[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGALRM};
+    sigset_t alarm_only;
+    sigemptyset(&alarm_only);
+    sigaddset(&alarm_only, SIGALRM);
+    sigprocmask(SIG_UNBLOCK, &alarm_only, NULL);
+    for (size_t i = 0; i < G_N_ELEMENTS(ends_the_child); i++)
+        signal(ends_the_child[i], SIG_DFL);
+}
+
 /* All a forked child wrote to `fd` until it ended (closes fd), and its wait status. */
 static GString *
 read_child(int fd, pid_t pid, int *status)
@@ -530,10 +549,10 @@ read_child(int fd, pid_t pid, int *status)
  * SimGrid aborts the process on a malformed platform. Parse it once in a child first, so that
  * a bad file ends in one clear message instead of a core dump. The child also counts the
  * platform's cores, which the parent cannot ask SimGrid for without starting it (and SimGrid
- * starts only once per process).
+ * starts only once per process). A child that takes more than `load_seconds` is stopped.
  */
 static gboolean
-inspect_platform(const char *path, guint64 *cores, GError **error)
+inspect_platform(const char *path, guint load_seconds, guint64 *cores, GError **error)
 {
     if (!g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
         g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM,
@@ -554,9 +573,10 @@ inspect_platform(const char *path, guint64 *cores, GError **error)
     if (pid == 0) {
         close(pipefd[0]);
         dup2(pipefd[1], STDERR_FILENO);
+        child_default_signals();
         int argc = 2;
         char *argv[] = {"collsim", "--log=root.fmt:%m%n", NULL};
-        alarm(PLATFORM_LOAD_SECONDS);
+        alarm(load_seconds);
         simgrid_init(&argc, argv);
         simgrid_load_platform(path);
         gchar *defect = platform_defect(path);
@@ -599,8 +619,8 @@ inspect_platform(const char *path, guint64 *cores, GError **error)
     }
     if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
         g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM,
-                    "platform %s: SimGrid did not finish loading it in %d s", path,
-                    PLATFORM_LOAD_SECONDS);
+                    "platform %s: SimGrid did not finish loading it in %u s", path,
+                    load_seconds);
         g_string_free(messages, TRUE);
         return FALSE;
     }
@@ -654,6 +674,7 @@ sim_engine_check_cfg(gchar **items, GError **error)
             close(pipefd[0]);
             dup2(pipefd[1], STDERR_FILENO);
             dup2(pipefd[1], STDOUT_FILENO);
+            child_default_signals();
             gchar *cfg = g_strconcat("--cfg=", *item, NULL);
             int argc = 4;
             char *argv[] = {"collsim", "--log=root.fmt:%m%n", "--log=xbt_cfg.thres:warning", cfg,
@@ -690,7 +711,14 @@ gboolean
 sim_engine_platform_cores(const char *path, guint64 *cores, GError **error)
 {
     g_return_val_if_fail(path != NULL && cores != NULL, FALSE);
-    return inspect_platform(path, cores, error);
+    return inspect_platform(path, PLATFORM_LOAD_SECONDS, cores, error);
+}
+
+gboolean
+sim_engine_check_platform(const char *path, guint load_seconds, GError **error)
+{
+    g_return_val_if_fail(path != NULL && load_seconds > 0, FALSE);
+    return inspect_platform(path, load_seconds, NULL, error);
 }
 
 /* Natural order of host names: node-2 before node-10 (keys precomputed once per host). */
@@ -1102,7 +1130,7 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
         if (generated == NULL)
             return FALSE;
         platform = generated;
-    } else if (!inspect_platform(platform, NULL, error)) {
+    } else if (!inspect_platform(platform, PLATFORM_LOAD_SECONDS, NULL, error)) {
         return FALSE;
     }
 
