@@ -38,8 +38,7 @@ algorithm_option_force(const char *spec, GError **error)
     }
     if (!coll_kind_from_name(kv[0], &kind)) {
         g_set_error(error, ALGORITHM_OPTION_ERROR, ALGORITHM_OPTION_ERROR_INVALID,
-                    "--algorithm: unknown collective '%s' (e.g. reduce, allreduce, bcast)",
-                    kv[0]);
+                    "--algorithm: unknown collective '%s' (e.g. reduce, allreduce, bcast)", kv[0]);
         goto out;
     }
     for (gchar **p = parts + 1; *p != NULL; p++) {
@@ -49,8 +48,7 @@ algorithm_option_force(const char *spec, GError **error)
             params.radix = parameter_value(*p + strlen("radix="), 1);
         } else {
             g_set_error(error, ALGORITHM_OPTION_ERROR, ALGORITHM_OPTION_ERROR_INVALID,
-                        "--algorithm %s: unknown parameter '%s' (segment_bytes, radix)", spec,
-                        *p);
+                        "--algorithm %s: unknown parameter '%s' (segment_bytes, radix)", spec, *p);
             goto out;
         }
         if (params.segment_bytes < 0 || params.radix < 0) {

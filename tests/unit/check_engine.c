@@ -199,8 +199,10 @@ START_TEST(test_check_platform_stops_a_load_at_its_limit)
     GError *error = NULL;
     gint64 start = g_get_monotonic_time();
     ck_assert(!sim_engine_check_platform(platform, 1, &error));
-    ck_assert_msg(g_get_monotonic_time() - start < 30 * G_USEC_PER_SEC, "the limit did not stop it");
-    gchar *want = g_strdup_printf("platform %s: SimGrid did not finish loading it in 1 s", platform);
+    ck_assert_msg(g_get_monotonic_time() - start < 30 * G_USEC_PER_SEC,
+                  "the limit did not stop it");
+    gchar *want =
+        g_strdup_printf("platform %s: SimGrid did not finish loading it in 1 s", platform);
     ck_assert_str_eq(error->message, want);
     g_free(want);
     g_error_free(error);
