@@ -72,8 +72,20 @@ insert_bytes(GByteArray *in, guint at, const guint8 *bytes, guint n)
     memcpy(in->data + at, bytes, n);
 }
 
+/* A token of the driver's list or, past its end, of the target's own (fuzz_targets.h). */
+static const char *
+pick_token(GRand *rand, const struct fuzz_target *t)
+{
+    gint32 own = 0;
+    while (t->tokens != NULL && t->tokens[own] != NULL)
+        own++;
+    gint32 shared = (gint32)G_N_ELEMENTS(tokens);
+    gint32 i = g_rand_int_range(rand, 0, shared + own);
+    return i < shared ? tokens[i] : t->tokens[i - shared];
+}
+
 static void
-mutate(GRand *rand, GByteArray *in, GPtrArray *corpus)
+mutate(GRand *rand, const struct fuzz_target *t, GByteArray *in, GPtrArray *corpus)
 {
     int steps = g_rand_int_range(rand, 1, 5);
     for (int s = 0; s < steps; s++) {
@@ -84,7 +96,7 @@ mutate(GRand *rand, GByteArray *in, GPtrArray *corpus)
                 in->data[g_rand_int_range(rand, 0, (gint32)len)] ^= (guint8)(1u << g_rand_int_range(rand, 0, 8));
             break;
         case 1: { /* insert a token */
-            const char *tok = tokens[g_rand_int_range(rand, 0, G_N_ELEMENTS(tokens))];
+            const char *tok = pick_token(rand, t);
             size_t tlen = tok[0] == '\0' ? 1 : strlen(tok);
             guint at = len > 0 ? (guint)g_rand_int_range(rand, 0, (gint32)len + 1) : 0;
             insert_bytes(in, at, (const guint8 *)tok, (guint)tlen);
@@ -217,7 +229,7 @@ main(int argc, char **argv)
                 g_ptr_array_index(corpus, g_rand_int_range(rand, 0, (gint32)corpus->len)), &len);
             g_byte_array_set_size(in, 0);
             g_byte_array_append(in, data, (guint)len);
-            mutate(rand, in, corpus);
+            mutate(rand, target, in, corpus);
             run_one(target, in->data, in->len) == FUZZ_ACCEPTED ? accepted++ : refused++;
         }
         double seconds = (double)(g_get_monotonic_time() - start) / 1e6;

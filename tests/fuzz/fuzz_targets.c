@@ -8,23 +8,33 @@
 #include <glib/gstdio.h>
 
 #include "models/model_network.h"
+#include "sim/algorithm_option.h"
 #include "sim/platform_gen.h"
 #include "sim/scenario.h"
+#include "src/coll/coll_registry.h"
+#include "src/coll/coll_select.h"
 
-/* A scenario loader reads files: the input goes through one temporary file per process. */
+/* Loaders read files: the input goes through one temporary file per process and kind
+ * (`*path` names it once made; `template` as g_file_open_tmp takes it). */
 static const char *
-input_file(const uint8_t *data, size_t size)
+input_file(gchar **path, const char *template, const uint8_t *data, size_t size)
 {
-    static gchar *path;
-    if (path == NULL) {
-        int fd = g_file_open_tmp("collsim-fuzz-XXXXXX.ini", &path, NULL);
+    if (*path == NULL) {
+        int fd = g_file_open_tmp(template, path, NULL);
         if (fd < 0)
             g_error("fuzz: no temporary file");
         close(fd);
     }
-    if (!g_file_set_contents(path, (const gchar *)data, (gssize)size, NULL))
-        g_error("fuzz: cannot write %s", path);
-    return path;
+    if (!g_file_set_contents(*path, (const gchar *)data, (gssize)size, NULL))
+        g_error("fuzz: cannot write %s", *path);
+    return *path;
+}
+
+static const char *
+scenario_file(const uint8_t *data, size_t size)
+{
+    static gchar *path;
+    return input_file(&path, "collsim-fuzz-XXXXXX.ini", data, size);
 }
 
 static enum fuzz_outcome
@@ -46,7 +56,7 @@ load(const char *path, const char *const *overrides)
 enum fuzz_outcome
 fuzz_scenario(const uint8_t *data, size_t size)
 {
-    return load(input_file(data, size), NULL);
+    return load(scenario_file(data, size), NULL);
 }
 
 enum fuzz_outcome
@@ -79,16 +89,61 @@ fuzz_override(const uint8_t *data, size_t size)
                                "algorithms = binomial\nsizes = 8\n";
     gchar *text = g_strndup((const gchar *)data, size);
     gchar **overrides = g_strsplit(text, "\n", 16);
-    const char *path = input_file((const uint8_t *)base, sizeof base - 1);
+    const char *path = scenario_file((const uint8_t *)base, sizeof base - 1);
     enum fuzz_outcome outcome = load(path, (const char *const *)overrides);
     g_strfreev(overrides);
     g_free(text);
     return outcome;
 }
 
+enum fuzz_outcome
+fuzz_algorithm(const uint8_t *data, size_t size)
+{
+    gchar *text = g_strndup((const gchar *)data, size);
+    gchar **specs = g_strsplit(text, "\n", 16);
+    enum fuzz_outcome outcome = FUZZ_ACCEPTED;
+    for (gchar **spec = specs; *spec != NULL && outcome == FUZZ_ACCEPTED; spec++) {
+        GError *error = NULL;
+        if (!algorithm_option_force(*spec, &error)) {
+            /* collsim exec prints "collsim: exec: MESSAGE" and stops at the first refusal */
+            if (error == NULL || !g_str_has_prefix(error->message, "--algorithm"))
+                g_error("fuzz: --algorithm refused without saying which option");
+            g_error_free(error);
+            outcome = FUZZ_REFUSED;
+        }
+    }
+    /* Whatever was forced must serve a call with parameters it accepts, or refuse it with a
+     * reason, as the dispatcher asks at run time. */
+    for (int k = 0; k < COLL_KIND_COUNT; k++) {
+        struct coll_call call = {(enum coll_kind)k, 6, 4096, 512, 1, 1, 1};
+        struct coll_params params;
+        const char *refusal = NULL;
+        const struct coll_algorithm *row = coll_select(&call, &params, &refusal);
+        if (row == NULL && (refusal == NULL || refusal[0] == '\0'))
+            g_error("fuzz: %s neither served nor refused with a reason",
+                    coll_kind_name((enum coll_kind)k));
+        if (row != NULL && (((row->caps & COLL_SEGMENTED) && params.segment_bytes <= 0) ||
+                            ((row->caps & COLL_RADIX) && params.radix < 2)))
+            g_error("fuzz: %s served by %s with segment_bytes %d, radix %d",
+                    coll_kind_name((enum coll_kind)k), row->name, params.segment_bytes,
+                    params.radix);
+    }
+    /* the next input starts from the decision table, as a new command line would */
+    coll_select_reset();
+    g_strfreev(specs);
+    g_free(text);
+    return outcome;
+}
+
+static const char *const algorithm_tokens[] = {
+    "radix=", "segment_bytes=", COLL_SELECT_REPRODUCIBLE, "reduce=", "bcast=", "allreduce=",
+    "knomial", "binomial", "2147483647", "0x10", " ", NULL,
+};
+
 const struct fuzz_target fuzz_targets[] = {
-    {"scenario", fuzz_scenario},
-    {"platform", fuzz_platform},
-    {"override", fuzz_override},
+    {"scenario", fuzz_scenario, NULL},
+    {"platform", fuzz_platform, NULL},
+    {"override", fuzz_override, NULL},
+    {"algorithm", fuzz_algorithm, algorithm_tokens},
 };
 const size_t fuzz_target_count = G_N_ELEMENTS(fuzz_targets);
