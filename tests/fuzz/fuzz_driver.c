@@ -1,12 +1,13 @@
 /*
  * fuzz_driver.c — a deterministic fuzzer for `make check`: every input of the corpus
  * (tests/fuzz/corpus/TARGET/), then ITERATIONS mutants per target drawn from a fixed seed, run
- * through the targets of fuzz_targets.c. A crash, an abort or a sanitizer report fails the
+ * through the targets of fuzz_targets.c (a target whose inputs cost more gets ITERATIONS / cost
+ * mutants; --target runs one target only). A crash, an abort or a sanitizer report fails the
  * test; the input that caused it is left in fuzz-crash-TARGET.bin to replay
  * (`fuzz_driver --replay TARGET FILE`). Prints, per target, the inputs tried, how many were
  * accepted and refused, and the time taken.
  *
- *   fuzz_driver [--iterations N] [--seed S] CORPUS_DIR
+ *   fuzz_driver [--iterations N] [--seed S] [--target NAME] CORPUS_DIR
  *   fuzz_driver --replay TARGET FILE
  */
 #include <fcntl.h>
@@ -176,6 +177,7 @@ main(int argc, char **argv)
 {
     int iterations = 2000;
     guint32 seed = 20261125;
+    const char *only = NULL;
     int arg = 1;
     signal(SIGSEGV, on_crash);
     signal(SIGABRT, on_crash);
@@ -201,14 +203,27 @@ main(int argc, char **argv)
             iterations = atoi(argv[arg + 1]);
         else if (strcmp(argv[arg], "--seed") == 0)
             seed = (guint32)strtoul(argv[arg + 1], NULL, 10);
+        else if (strcmp(argv[arg], "--target") == 0)
+            only = argv[arg + 1];
     }
     if (arg >= argc) {
-        fprintf(stderr, "usage: fuzz_driver [--iterations N] [--seed S] CORPUS_DIR\n");
+        fprintf(stderr, "usage: fuzz_driver [--iterations N] [--seed S] [--target NAME] "
+                        "CORPUS_DIR\n");
+        return 2;
+    }
+    gboolean found = only == NULL;
+    for (size_t t = 0; t < fuzz_target_count && !found; t++)
+        found = strcmp(fuzz_targets[t].name, only) == 0;
+    if (!found) {
+        fprintf(stderr, "fuzz_driver: no target named %s\n", only);
         return 2;
     }
     /* the loaders print nothing on success; their refusals go to the GError, not stderr */
     for (size_t t = 0; t < fuzz_target_count; t++) {
         const struct fuzz_target *target = &fuzz_targets[t];
+        if (only != NULL && strcmp(target->name, only) != 0)
+            continue;
+        int mutants = iterations / (int)MAX(target->cost, 1u);
         GPtrArray *corpus = read_corpus(argv[arg], target->name);
         if (corpus->len == 0) {
             fprintf(stderr, "fuzz_driver: no corpus for %s in %s\n", target->name, argv[arg]);
@@ -223,7 +238,7 @@ main(int argc, char **argv)
             run_one(target, data, len) == FUZZ_ACCEPTED ? accepted++ : refused++;
         }
         GByteArray *in = g_byte_array_new();
-        for (int i = 0; i < iterations; i++) {
+        for (int i = 0; i < mutants; i++) {
             gsize len;
             const guint8 *data = g_bytes_get_data(
                 g_ptr_array_index(corpus, g_rand_int_range(rand, 0, (gint32)corpus->len)), &len);
@@ -233,9 +248,9 @@ main(int argc, char **argv)
             run_one(target, in->data, in->len) == FUZZ_ACCEPTED ? accepted++ : refused++;
         }
         double seconds = (double)(g_get_monotonic_time() - start) / 1e6;
-        printf("%-9s %6" G_GUINT64_FORMAT " inputs (%u corpus, %d mutants, seed %u): %" G_GUINT64_FORMAT
+        printf("%-12s %6" G_GUINT64_FORMAT " inputs (%u corpus, %d mutants, seed %u): %" G_GUINT64_FORMAT
                " accepted, %" G_GUINT64_FORMAT " refused, no crash, %.1f s\n",
-               target->name, accepted + refused, corpus->len, iterations, seed + (guint32)t,
+               target->name, accepted + refused, corpus->len, mutants, seed + (guint32)t,
                accepted, refused, seconds);
         g_byte_array_free(in, TRUE);
         g_rand_free(rand);

@@ -9,6 +9,7 @@
 
 #include "models/model_network.h"
 #include "sim/algorithm_option.h"
+#include "sim/engine.h"
 #include "sim/platform_gen.h"
 #include "sim/scenario.h"
 #include "src/coll/coll_registry.h"
@@ -135,15 +136,46 @@ fuzz_algorithm(const uint8_t *data, size_t size)
     return outcome;
 }
 
+/* Small platforms load in milliseconds; a mutant that declares millions of hosts would take
+ * SimGrid minutes and gigabytes (the inspection's own limit is two minutes): stop it sooner. */
+#define FUZZ_PLATFORM_LOAD_SECONDS 5
+
+enum fuzz_outcome
+fuzz_platform_xml(const uint8_t *data, size_t size)
+{
+    static gchar *xml;
+    const char *path = input_file(&xml, "collsim-fuzz-XXXXXX.xml", data, size);
+    GError *error = NULL;
+    if (sim_engine_check_platform(path, FUZZ_PLATFORM_LOAD_SECONDS, &error))
+        return FUZZ_ACCEPTED;
+    /* collsim prints the refusal as one line and exits 2: the line must name the file */
+    if (error == NULL || strstr(error->message, path) == NULL || strchr(error->message, '\n') != NULL)
+        g_error("fuzz: platform file refused without one line naming it: %s",
+                error != NULL ? error->message : "(no message)");
+    g_error_free(error);
+    return FUZZ_REFUSED;
+}
+
 static const char *const algorithm_tokens[] = {
     "radix=", "segment_bytes=", COLL_SELECT_REPRODUCIBLE, "reduce=", "bcast=", "allreduce=",
     "knomial", "binomial", "2147483647", "0x10", " ", NULL,
 };
 
+/* XML's own pieces, and the attributes and values platform files are made of */
+static const char *const platform_xml_tokens[] = {
+    "<", ">", "/>", "</", "\"", "'", "&amp;", "&#0;", "<!--", "-->", "<![CDATA[", "]]>",
+    "<zone id=\"y\" routing=\"Full\">", "</zone>", "<host id=\"h\" speed=\"1Gf\"/>",
+    "<link id=\"m\" bandwidth=\"1GBps\" latency=\"1us\"/>", "<link_ctn id=\"l\"/>",
+    "routing=\"", "radical=\"", "0-4095", "core=\"", "speed=\"", "bandwidth=\"", "latency=\"",
+    "topology=\"", "topo_parameters=\"", "FAT_TREE", "TORUS", "DRAGONFLY", "Gf", "GBps", "us",
+    "1e308", "-0", NULL,
+};
+
 const struct fuzz_target fuzz_targets[] = {
-    {"scenario", fuzz_scenario, NULL},
-    {"platform", fuzz_platform, NULL},
-    {"override", fuzz_override, NULL},
-    {"algorithm", fuzz_algorithm, algorithm_tokens},
+    {"scenario", fuzz_scenario, NULL, 1},
+    {"platform", fuzz_platform, NULL, 1},
+    {"override", fuzz_override, NULL, 1},
+    {"algorithm", fuzz_algorithm, algorithm_tokens, 1},
+    {"platform_xml", fuzz_platform_xml, platform_xml_tokens, 6},
 };
 const size_t fuzz_target_count = G_N_ELEMENTS(fuzz_targets);
