@@ -183,6 +183,8 @@ main(int argc, char **argv)
     signal(SIGABRT, on_crash);
     signal(SIGBUS, on_crash);
     signal(SIGFPE, on_crash);
+    /* a target's failed property: g_error() ends the process with SIGTRAP */
+    signal(SIGTRAP, on_crash);
     if (argc == 4 && strcmp(argv[1], "--replay") == 0) {
         for (size_t t = 0; t < fuzz_target_count; t++) {
             if (strcmp(fuzz_targets[t].name, argv[2]) != 0)
