@@ -419,6 +419,18 @@ xml_line_of(const char *path, const char *name)
     return line;
 }
 
+/* `text` fit for a one-line message: line breaks and other control characters escaped (\n,
+ * \001, ...), UTF-8 kept as it is. Names and radicals come from the file and may hold any. */
+static gchar *
+one_line(const char *text)
+{
+    char high_bytes[129];
+    for (int i = 0; i < 128; i++)
+        high_bytes[i] = (char)(0x80 + i);
+    high_bytes[128] = '\0';
+    return g_strescape(text, high_bytes);
+}
+
 /*
  * Hosts and links that SimGrid loads but cannot simulate (it aborts at the first action on
  * them): a speed or bandwidth of 0, inf or NaN, a negative or infinite latency. Runs in the
@@ -431,18 +443,18 @@ platform_defect(const char *path)
     size_t nhosts = sg_host_count();
     sg_host_t *hosts = sg_host_list();
     for (size_t i = 0; i < nhosts && defect == NULL; i++) {
+        const char *name = sg_host_get_name(hosts[i]);
+        gchar *shown = one_line(name);
         for (unsigned long ps = 0; ps < sg_host_get_nb_pstates(hosts[i]) && defect == NULL; ps++) {
             double speed = sg_host_get_pstate_speed(hosts[i], ps);
             if (!(speed > 0) || !isfinite(speed))
                 defect = g_strdup_printf("%d: host '%s' has a speed of %g flop/s; a host needs "
                                          "a positive, finite speed",
-                                         xml_line_of(path, sg_host_get_name(hosts[i])),
-                                         sg_host_get_name(hosts[i]), speed);
+                                         xml_line_of(path, name), shown, speed);
         }
         if (defect == NULL && sg_host_core_count(hosts[i]) < 1)
-            defect = g_strdup_printf("%d: host '%s' has no core",
-                                     xml_line_of(path, sg_host_get_name(hosts[i])),
-                                     sg_host_get_name(hosts[i]));
+            defect = g_strdup_printf("%d: host '%s' has no core", xml_line_of(path, name), shown);
+        g_free(shown);
     }
     xbt_free(hosts);
     size_t nlinks = sg_link_count();
@@ -450,14 +462,16 @@ platform_defect(const char *path)
     for (size_t i = 0; i < nlinks && defect == NULL; i++) {
         double bw = sg_link_get_bandwidth(links[i]), lat = sg_link_get_latency(links[i]);
         const char *name = sg_link_get_name(links[i]);
+        gchar *shown = one_line(name);
         if (!(bw > 0) || !isfinite(bw))
             defect = g_strdup_printf("%d: link '%s' has a bandwidth of %g B/s; a link needs a "
                                      "positive, finite bandwidth",
-                                     xml_line_of(path, name), name, bw);
+                                     xml_line_of(path, name), shown, bw);
         else if (!(lat >= 0) || !isfinite(lat))
             defect = g_strdup_printf("%d: link '%s' has a latency of %g s; a link needs a "
                                      "finite latency of 0 or more",
-                                     xml_line_of(path, name), name, lat);
+                                     xml_line_of(path, name), shown, lat);
+        g_free(shown);
     }
     xbt_free(links);
     return defect;
@@ -495,11 +509,13 @@ check_radicals(const char *path, GError **error)
             int line = 1;
             for (gint i = 0; i < start; i++)
                 line += text[i] == '\n';
+            gchar *shown = one_line(radical);
             g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM,
                         "%s:%d: radical \"%s\" brings the platform to %" G_GUINT64_FORMAT
                         " hosts; collsim loads at most %u (ranks can share hosts: "
                         "--oversubscribe)",
-                        path, line, radical, total, PLATFORM_MAX_HOSTS);
+                        path, line, shown, total, PLATFORM_MAX_HOSTS);
+            g_free(shown);
             ok = FALSE;
         }
         g_strfreev(parts);
