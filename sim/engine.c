@@ -485,7 +485,8 @@ check_radicals(const char *path, GError **error)
     gchar *text = NULL;
     if (!g_file_get_contents(path, &text, NULL, NULL))
         return TRUE; /* SimGrid reports unreadable files itself */
-    GRegex *re = g_regex_new("radical\\s*=\\s*[\"']([^\"']*)[\"']", 0, 0, NULL);
+    /* bytes, not UTF-8: a file in Latin-1 (a comment saying "café") must be checked too */
+    GRegex *re = g_regex_new("radical\\s*=\\s*[\"']([^\"']*)[\"']", G_REGEX_RAW, 0, NULL);
     GMatchInfo *match = NULL;
     guint64 total = 0;
     gboolean ok = TRUE;

@@ -178,6 +178,29 @@ START_TEST(test_platform_cores_of_a_bad_platform_is_an_error)
 }
 END_TEST
 
+START_TEST(test_radicals_are_checked_in_any_encoding)
+{
+    /* a Latin-1 byte (a comment saying "café") must not hide a radical of a billion hosts,
+     * which SimGrid would spend minutes and gigabytes building */
+    char *platform = collsim_test_platform(
+        "<?xml version='1.0'?>\n"
+        "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+        "<!-- caf\xe9 -->\n"
+        "<platform version=\"4.1\">\n"
+        "  <cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-999999999\" speed=\"1Gf\"\n"
+        "           bw=\"1GBps\" lat=\"1us\"/>\n"
+        "</platform>\n");
+    GError *error = NULL;
+    ck_assert(!sim_engine_check_platform(platform, 2, &error));
+    gchar *want = g_strdup_printf("%s:5: radical \"0-999999999\" brings", platform);
+    ck_assert_msg(g_str_has_prefix(error->message, want), "message: %s", error->message);
+    g_free(want);
+    g_error_free(error);
+    g_unlink(platform);
+    g_free(platform);
+}
+END_TEST
+
 /* A caller's timer (libFuzzer keeps one): it must not keep alarm() from ending the child. */
 static void
 callers_alarm_handler(int sig)
@@ -323,6 +346,7 @@ engine_suite(void)
     tcase_add_test(platform, test_malformed_platform_names_file_and_line);
     tcase_add_test(platform, test_platform_cores_counts_every_host);
     tcase_add_test(platform, test_platform_cores_of_a_bad_platform_is_an_error);
+    tcase_add_test(platform, test_radicals_are_checked_in_any_encoding);
     tcase_add_test(platform, test_check_platform_stops_a_load_at_its_limit);
     tcase_add_test(platform, test_inspecting_child_dies_of_its_own_signals);
     suite_add_tcase(s, platform);
