@@ -591,8 +591,10 @@ inspect_platform(const char *path, guint load_seconds, guint64 *cores, GError **
         close(pipefd[0]);
         dup2(pipefd[1], STDERR_FILENO);
         child_default_signals();
-        int argc = 2;
-        char *argv[] = {"collsim", "--log=root.fmt:%m%n", NULL};
+        /* errors only: SimGrid's notes and warnings (a deprecated unit, an old file version)
+         * come before the error that stops the load, and must not stand in for it */
+        int argc = 3;
+        char *argv[] = {"collsim", "--log=root.fmt:%m%n", "--log=root.thres:error", NULL};
         alarm(load_seconds);
         simgrid_init(&argc, argv);
         simgrid_load_platform(path);
@@ -643,14 +645,18 @@ inspect_platform(const char *path, guint load_seconds, guint64 *cores, GError **
     }
     /* keep SimGrid's first line that says what is wrong (it names file and line) */
     gchar **lines = g_strsplit(messages->str, "\n", -1);
-    const char *reason = "SimGrid could not load it";
-    for (gchar **l = lines; *l != NULL; l++) {
-        if (**l != '\0' && strstr(*l, "Exiting now") == NULL && strstr(*l, "backtrace") == NULL) {
-            reason = g_strstrip(*l);
-            break;
-        }
+    gchar *reason = NULL;
+    for (gchar **l = lines; *l != NULL && reason == NULL; l++) {
+        g_strstrip(*l);
+        if (**l != '\0' && strstr(*l, "Exiting now") == NULL && strstr(*l, "backtrace") == NULL)
+            reason = g_strdup(*l);
     }
+    if (reason == NULL && WIFSIGNALED(status))
+        reason = g_strdup_printf("SimGrid died loading it (%s)", g_strsignal(WTERMSIG(status)));
+    else if (reason == NULL)
+        reason = g_strdup("SimGrid could not load it");
     g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM, "platform %s: %s", path, reason);
+    g_free(reason);
     g_strfreev(lines);
     g_string_free(messages, TRUE);
     return FALSE;
