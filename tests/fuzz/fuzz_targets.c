@@ -1,6 +1,9 @@
 /* fuzz_targets.c — see fuzz_targets.h. */
 #include "fuzz_targets.h"
 
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -14,6 +17,22 @@
 #include "sim/scenario.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
+
+/* A property the input broke: say which and abort(), which both drivers catch, keeping the
+ * input (fuzz_driver's fuzz-crash-TARGET.bin, libFuzzer's crash-*); g_error() raises SIGTRAP,
+ * which libFuzzer does not catch. */
+static G_GNUC_NORETURN G_GNUC_PRINTF(1, 2) void
+property_broken(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("fuzz: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    fflush(stderr);
+    abort();
+}
 
 /* Loaders read files: the input goes through one temporary file per process and kind
  * (`*path` names it once made; `template` as g_file_open_tmp takes it). */
@@ -46,7 +65,7 @@ load(const char *path, const char *const *overrides)
     if (s == NULL) {
         /* a refusal must say something */
         if (error == NULL || error->message == NULL || error->message[0] == '\0')
-            g_error("fuzz: scenario refused without a message");
+            property_broken("scenario refused without a message");
         g_error_free(error);
         return FUZZ_REFUSED;
     }
@@ -76,7 +95,7 @@ fuzz_platform(const uint8_t *data, size_t size)
         outcome = FUZZ_ACCEPTED;
     } else {
         if (error == NULL || error->message[0] == '\0')
-            g_error("fuzz: platform spec refused without a message");
+            property_broken("platform spec refused without a message");
         g_error_free(error);
     }
     g_free(text);
@@ -108,7 +127,7 @@ fuzz_algorithm(const uint8_t *data, size_t size)
         if (!algorithm_option_force(*spec, &error)) {
             /* collsim exec prints "collsim: exec: MESSAGE" and stops at the first refusal */
             if (error == NULL || !g_str_has_prefix(error->message, "--algorithm"))
-                g_error("fuzz: --algorithm refused without saying which option");
+                property_broken("--algorithm refused without saying which option");
             g_error_free(error);
             outcome = FUZZ_REFUSED;
         }
@@ -121,13 +140,13 @@ fuzz_algorithm(const uint8_t *data, size_t size)
         const char *refusal = NULL;
         const struct coll_algorithm *row = coll_select(&call, &params, &refusal);
         if (row == NULL && (refusal == NULL || refusal[0] == '\0'))
-            g_error("fuzz: %s neither served nor refused with a reason",
-                    coll_kind_name((enum coll_kind)k));
+            property_broken("%s neither served nor refused with a reason",
+                            coll_kind_name((enum coll_kind)k));
         if (row != NULL && (((row->caps & COLL_SEGMENTED) && params.segment_bytes <= 0) ||
                             ((row->caps & COLL_RADIX) && params.radix < 2)))
-            g_error("fuzz: %s served by %s with segment_bytes %d, radix %d",
-                    coll_kind_name((enum coll_kind)k), row->name, params.segment_bytes,
-                    params.radix);
+            property_broken("%s served by %s with segment_bytes %d, radix %d",
+                            coll_kind_name((enum coll_kind)k), row->name, params.segment_bytes,
+                            params.radix);
     }
     /* the next input starts from the decision table, as a new command line would */
     coll_select_reset();
@@ -149,9 +168,10 @@ fuzz_platform_xml(const uint8_t *data, size_t size)
     if (sim_engine_check_platform(path, FUZZ_PLATFORM_LOAD_SECONDS, &error))
         return FUZZ_ACCEPTED;
     /* collsim prints the refusal as one line and exits 2: the line must name the file */
-    if (error == NULL || strstr(error->message, path) == NULL || strchr(error->message, '\n') != NULL)
-        g_error("fuzz: platform file refused without one line naming it: %s",
-                error != NULL ? error->message : "(no message)");
+    if (error == NULL || strstr(error->message, path) == NULL ||
+        strchr(error->message, '\n') != NULL)
+        property_broken("platform file refused without one line naming it: %s",
+                        error != NULL ? error->message : "(no message)");
     g_error_free(error);
     return FUZZ_REFUSED;
 }
