@@ -389,9 +389,11 @@ write_default_platform(int nhosts, const struct model_network *network, GError *
     return path;
 }
 
-/* How the child of inspect_platform() reports the core count among SimGrid's own messages. */
+/* How the child of inspect_platform() reports the core count, or a defect, after SimGrid's own
+ * messages; the child's exit status vouches for its report. */
 #define CORES_MARKER "\ncollsim-platform-cores="
 #define DEFECT_MARKER "\ncollsim-platform-defect="
+#define INSPECT_EXIT_DEFECT 3
 
 /* PLATFORM_MAX_HOSTS (platform_gen.h) bounds the radicals too: more hosts than that is a typo
  * in a radical, not a cluster, and SimGrid would spend the machine's memory building them. */
@@ -602,7 +604,7 @@ inspect_platform(const char *path, guint load_seconds, guint64 *cores, GError **
         if (defect != NULL) {
             gchar *report = g_strconcat(DEFECT_MARKER, defect, "\n", NULL);
             ssize_t len = (ssize_t)strlen(report);
-            _exit(write(pipefd[1], report, (size_t)len) == len ? 3 : 1);
+            _exit(write(pipefd[1], report, (size_t)len) == len ? INSPECT_EXIT_DEFECT : 1);
         }
         size_t nhosts = sg_host_count();
         sg_host_t *hosts = sg_host_list();
@@ -617,15 +619,17 @@ inspect_platform(const char *path, guint load_seconds, guint64 *cores, GError **
     close(pipefd[1]);
     int status = 0;
     GString *messages = read_child(pipefd[0], pid, &status);
-    const char *marker = strstr(messages->str, CORES_MARKER);
+    /* SimGrid's messages quote the file, which may hold a marker's text: the child's report is
+     * the last one, and counts only with the exit status that goes with it */
+    const char *marker = g_strrstr(messages->str, CORES_MARKER);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && marker != NULL) {
         if (cores != NULL)
             *cores = g_ascii_strtoull(marker + strlen(CORES_MARKER), NULL, 10);
         g_string_free(messages, TRUE);
         return TRUE;
     }
-    const char *defect = strstr(messages->str, DEFECT_MARKER);
-    if (defect != NULL) {
+    const char *defect = g_strrstr(messages->str, DEFECT_MARKER);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == INSPECT_EXIT_DEFECT && defect != NULL) {
         gchar *what = g_strchomp(g_strdup(defect + strlen(DEFECT_MARKER)));
         /* "LINE: message", or "0: message" when no line declares the name */
         if (g_str_has_prefix(what, "0: "))

@@ -201,6 +201,29 @@ START_TEST(test_radicals_are_checked_in_any_encoding)
 }
 END_TEST
 
+START_TEST(test_marker_text_in_the_file_is_not_a_report)
+{
+    /* SimGrid quotes the broken line in its error; the child's own report (a defect, the
+     * core count) is told apart from such a quote */
+    char *platform = collsim_test_platform(
+        "<?xml version='1.0'?>\n"
+        "<!DOCTYPE platform SYSTEM \"https://simgrid.org\n"
+        "collsim-platform-defect=/simgrid.dtd\">\n"
+        "<platform version=\"4.1\">\n"
+        "  <zone id=\"z\" routing=\"Full\">\n"
+        "</platform>\n");
+    GError *error = NULL;
+    ck_assert(!sim_engine_check_platform(platform, 60, &error));
+    gchar *want = g_strdup_printf("platform %s: ", platform);
+    ck_assert_msg(g_str_has_prefix(error->message, want), "message: %s", error->message);
+    ck_assert_msg(strchr(error->message, '\n') == NULL, "message: %s", error->message);
+    g_free(want);
+    g_error_free(error);
+    g_unlink(platform);
+    g_free(platform);
+}
+END_TEST
+
 /* A caller's timer (libFuzzer keeps one): it must not keep alarm() from ending the child. */
 static void
 callers_alarm_handler(int sig)
@@ -347,6 +370,7 @@ engine_suite(void)
     tcase_add_test(platform, test_platform_cores_counts_every_host);
     tcase_add_test(platform, test_platform_cores_of_a_bad_platform_is_an_error);
     tcase_add_test(platform, test_radicals_are_checked_in_any_encoding);
+    tcase_add_test(platform, test_marker_text_in_the_file_is_not_a_report);
     tcase_add_test(platform, test_check_platform_stops_a_load_at_its_limit);
     tcase_add_test(platform, test_inspecting_child_dies_of_its_own_signals);
     suite_add_tcase(s, platform);
