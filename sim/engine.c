@@ -389,9 +389,11 @@ write_default_platform(int nhosts, const struct model_network *network, GError *
     return path;
 }
 
-/* How the child of inspect_platform() reports the core count among SimGrid's own messages. */
+/* How the child of inspect_platform() reports the core count, or a defect, after SimGrid's own
+ * messages; the child's exit status vouches for its report. */
 #define CORES_MARKER "\ncollsim-platform-cores="
 #define DEFECT_MARKER "\ncollsim-platform-defect="
+#define INSPECT_EXIT_DEFECT 3
 
 /* PLATFORM_MAX_HOSTS (platform_gen.h) bounds the radicals too: more hosts than that is a typo
  * in a radical, not a cluster, and SimGrid would spend the machine's memory building them. */
@@ -419,6 +421,18 @@ xml_line_of(const char *path, const char *name)
     return line;
 }
 
+/* `text` fit for a one-line message: line breaks and other control characters escaped (\n,
+ * \001, ...), UTF-8 kept as it is. Names and radicals come from the file and may hold any. */
+static gchar *
+one_line(const char *text)
+{
+    char high_bytes[129];
+    for (int i = 0; i < 128; i++)
+        high_bytes[i] = (char)(0x80 + i);
+    high_bytes[128] = '\0';
+    return g_strescape(text, high_bytes);
+}
+
 /*
  * Hosts and links that SimGrid loads but cannot simulate (it aborts at the first action on
  * them): a speed or bandwidth of 0, inf or NaN, a negative or infinite latency. Runs in the
@@ -431,18 +445,18 @@ platform_defect(const char *path)
     size_t nhosts = sg_host_count();
     sg_host_t *hosts = sg_host_list();
     for (size_t i = 0; i < nhosts && defect == NULL; i++) {
+        const char *name = sg_host_get_name(hosts[i]);
+        gchar *shown = one_line(name);
         for (unsigned long ps = 0; ps < sg_host_get_nb_pstates(hosts[i]) && defect == NULL; ps++) {
             double speed = sg_host_get_pstate_speed(hosts[i], ps);
             if (!(speed > 0) || !isfinite(speed))
                 defect = g_strdup_printf("%d: host '%s' has a speed of %g flop/s; a host needs "
                                          "a positive, finite speed",
-                                         xml_line_of(path, sg_host_get_name(hosts[i])),
-                                         sg_host_get_name(hosts[i]), speed);
+                                         xml_line_of(path, name), shown, speed);
         }
         if (defect == NULL && sg_host_core_count(hosts[i]) < 1)
-            defect = g_strdup_printf("%d: host '%s' has no core",
-                                     xml_line_of(path, sg_host_get_name(hosts[i])),
-                                     sg_host_get_name(hosts[i]));
+            defect = g_strdup_printf("%d: host '%s' has no core", xml_line_of(path, name), shown);
+        g_free(shown);
     }
     xbt_free(hosts);
     size_t nlinks = sg_link_count();
@@ -450,14 +464,16 @@ platform_defect(const char *path)
     for (size_t i = 0; i < nlinks && defect == NULL; i++) {
         double bw = sg_link_get_bandwidth(links[i]), lat = sg_link_get_latency(links[i]);
         const char *name = sg_link_get_name(links[i]);
+        gchar *shown = one_line(name);
         if (!(bw > 0) || !isfinite(bw))
             defect = g_strdup_printf("%d: link '%s' has a bandwidth of %g B/s; a link needs a "
                                      "positive, finite bandwidth",
-                                     xml_line_of(path, name), name, bw);
+                                     xml_line_of(path, name), shown, bw);
         else if (!(lat >= 0) || !isfinite(lat))
             defect = g_strdup_printf("%d: link '%s' has a latency of %g s; a link needs a "
                                      "finite latency of 0 or more",
-                                     xml_line_of(path, name), name, lat);
+                                     xml_line_of(path, name), shown, lat);
+        g_free(shown);
     }
     xbt_free(links);
     return defect;
@@ -471,7 +487,8 @@ check_radicals(const char *path, GError **error)
     gchar *text = NULL;
     if (!g_file_get_contents(path, &text, NULL, NULL))
         return TRUE; /* SimGrid reports unreadable files itself */
-    GRegex *re = g_regex_new("radical\\s*=\\s*[\"']([^\"']*)[\"']", 0, 0, NULL);
+    /* bytes, not UTF-8: a file in Latin-1 (a comment saying "café") must be checked too */
+    GRegex *re = g_regex_new("radical\\s*=\\s*[\"']([^\"']*)[\"']", G_REGEX_RAW, 0, NULL);
     GMatchInfo *match = NULL;
     guint64 total = 0;
     gboolean ok = TRUE;
@@ -495,11 +512,13 @@ check_radicals(const char *path, GError **error)
             int line = 1;
             for (gint i = 0; i < start; i++)
                 line += text[i] == '\n';
+            gchar *shown = one_line(radical);
             g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM,
                         "%s:%d: radical \"%s\" brings the platform to %" G_GUINT64_FORMAT
                         " hosts; collsim loads at most %u (ranks can share hosts: "
                         "--oversubscribe)",
-                        path, line, radical, total, PLATFORM_MAX_HOSTS);
+                        path, line, shown, total, PLATFORM_MAX_HOSTS);
+            g_free(shown);
             ok = FALSE;
         }
         g_strfreev(parts);
@@ -510,6 +529,25 @@ check_radicals(const char *path, GError **error)
     g_regex_unref(re);
     g_free(text);
     return ok;
+}
+
+/*
+ * A child that starts SimGrid dies of what SimGrid does to a bad input (abort() after an
+ * uncaught exception, a fatal signal) or of its time limit: the parent's handlers are not for
+ * it. A crash reporter inherited from the parent (a fuzzer's, say) would report the child's
+ * end as a crash of its own, and an inherited SIGALRM handler would keep alarm() from ending
+ * a load that hangs.
+ */
+static void
+child_default_signals(void)
+{
+    static const int ends_the_child[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGALRM};
+    sigset_t alarm_only;
+    sigemptyset(&alarm_only);
+    sigaddset(&alarm_only, SIGALRM);
+    sigprocmask(SIG_UNBLOCK, &alarm_only, NULL);
+    for (size_t i = 0; i < G_N_ELEMENTS(ends_the_child); i++)
+        signal(ends_the_child[i], SIG_DFL);
 }
 
 /* All a forked child wrote to `fd` until it ended (closes fd), and its wait status. */
@@ -530,10 +568,10 @@ read_child(int fd, pid_t pid, int *status)
  * SimGrid aborts the process on a malformed platform. Parse it once in a child first, so that
  * a bad file ends in one clear message instead of a core dump. The child also counts the
  * platform's cores, which the parent cannot ask SimGrid for without starting it (and SimGrid
- * starts only once per process).
+ * starts only once per process). A child that takes more than `load_seconds` is stopped.
  */
 static gboolean
-inspect_platform(const char *path, guint64 *cores, GError **error)
+inspect_platform(const char *path, guint load_seconds, guint64 *cores, GError **error)
 {
     if (!g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
         g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM,
@@ -554,16 +592,19 @@ inspect_platform(const char *path, guint64 *cores, GError **error)
     if (pid == 0) {
         close(pipefd[0]);
         dup2(pipefd[1], STDERR_FILENO);
-        int argc = 2;
-        char *argv[] = {"collsim", "--log=root.fmt:%m%n", NULL};
-        alarm(PLATFORM_LOAD_SECONDS);
+        child_default_signals();
+        /* errors only: SimGrid's notes and warnings (a deprecated unit, an old file version)
+         * come before the error that stops the load, and must not stand in for it */
+        int argc = 3;
+        char *argv[] = {"collsim", "--log=root.fmt:%m%n", "--log=root.thres:error", NULL};
+        alarm(load_seconds);
         simgrid_init(&argc, argv);
         simgrid_load_platform(path);
         gchar *defect = platform_defect(path);
         if (defect != NULL) {
             gchar *report = g_strconcat(DEFECT_MARKER, defect, "\n", NULL);
             ssize_t len = (ssize_t)strlen(report);
-            _exit(write(pipefd[1], report, (size_t)len) == len ? 3 : 1);
+            _exit(write(pipefd[1], report, (size_t)len) == len ? INSPECT_EXIT_DEFECT : 1);
         }
         size_t nhosts = sg_host_count();
         sg_host_t *hosts = sg_host_list();
@@ -578,15 +619,17 @@ inspect_platform(const char *path, guint64 *cores, GError **error)
     close(pipefd[1]);
     int status = 0;
     GString *messages = read_child(pipefd[0], pid, &status);
-    const char *marker = strstr(messages->str, CORES_MARKER);
+    /* SimGrid's messages quote the file, which may hold a marker's text: the child's report is
+     * the last one, and counts only with the exit status that goes with it */
+    const char *marker = g_strrstr(messages->str, CORES_MARKER);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && marker != NULL) {
         if (cores != NULL)
             *cores = g_ascii_strtoull(marker + strlen(CORES_MARKER), NULL, 10);
         g_string_free(messages, TRUE);
         return TRUE;
     }
-    const char *defect = strstr(messages->str, DEFECT_MARKER);
-    if (defect != NULL) {
+    const char *defect = g_strrstr(messages->str, DEFECT_MARKER);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == INSPECT_EXIT_DEFECT && defect != NULL) {
         gchar *what = g_strchomp(g_strdup(defect + strlen(DEFECT_MARKER)));
         /* "LINE: message", or "0: message" when no line declares the name */
         if (g_str_has_prefix(what, "0: "))
@@ -599,21 +642,25 @@ inspect_platform(const char *path, guint64 *cores, GError **error)
     }
     if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
         g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM,
-                    "platform %s: SimGrid did not finish loading it in %d s", path,
-                    PLATFORM_LOAD_SECONDS);
+                    "platform %s: SimGrid did not finish loading it in %u s", path,
+                    load_seconds);
         g_string_free(messages, TRUE);
         return FALSE;
     }
     /* keep SimGrid's first line that says what is wrong (it names file and line) */
     gchar **lines = g_strsplit(messages->str, "\n", -1);
-    const char *reason = "SimGrid could not load it";
-    for (gchar **l = lines; *l != NULL; l++) {
-        if (**l != '\0' && strstr(*l, "Exiting now") == NULL && strstr(*l, "backtrace") == NULL) {
-            reason = g_strstrip(*l);
-            break;
-        }
+    gchar *reason = NULL;
+    for (gchar **l = lines; *l != NULL && reason == NULL; l++) {
+        g_strstrip(*l);
+        if (**l != '\0' && strstr(*l, "Exiting now") == NULL && strstr(*l, "backtrace") == NULL)
+            reason = g_strdup(*l);
     }
+    if (reason == NULL && WIFSIGNALED(status))
+        reason = g_strdup_printf("SimGrid died loading it (%s)", g_strsignal(WTERMSIG(status)));
+    else if (reason == NULL)
+        reason = g_strdup("SimGrid could not load it");
     g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM, "platform %s: %s", path, reason);
+    g_free(reason);
     g_strfreev(lines);
     g_string_free(messages, TRUE);
     return FALSE;
@@ -654,6 +701,7 @@ sim_engine_check_cfg(gchar **items, GError **error)
             close(pipefd[0]);
             dup2(pipefd[1], STDERR_FILENO);
             dup2(pipefd[1], STDOUT_FILENO);
+            child_default_signals();
             gchar *cfg = g_strconcat("--cfg=", *item, NULL);
             int argc = 4;
             char *argv[] = {"collsim", "--log=root.fmt:%m%n", "--log=xbt_cfg.thres:warning", cfg,
@@ -690,7 +738,14 @@ gboolean
 sim_engine_platform_cores(const char *path, guint64 *cores, GError **error)
 {
     g_return_val_if_fail(path != NULL && cores != NULL, FALSE);
-    return inspect_platform(path, cores, error);
+    return inspect_platform(path, PLATFORM_LOAD_SECONDS, cores, error);
+}
+
+gboolean
+sim_engine_check_platform(const char *path, guint load_seconds, GError **error)
+{
+    g_return_val_if_fail(path != NULL && load_seconds > 0, FALSE);
+    return inspect_platform(path, load_seconds, NULL, error);
 }
 
 /* Natural order of host names: node-2 before node-10 (keys precomputed once per host). */
@@ -1102,7 +1157,7 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
         if (generated == NULL)
             return FALSE;
         platform = generated;
-    } else if (!inspect_platform(platform, NULL, error)) {
+    } else if (!inspect_platform(platform, PLATFORM_LOAD_SECONDS, NULL, error)) {
         return FALSE;
     }
 

@@ -111,6 +111,14 @@ gboolean sim_engine_run(const struct sim_config *config, struct sim_outcome *out
 gboolean sim_engine_platform_cores(const char *path, guint64 *cores, GError **error);
 
 /*
+ * The same inspection, without the count, for a caller that tries many files (the fuzzer of
+ * platform files): SimGrid gets `load_seconds` to load the file instead of the two minutes a
+ * large platform may need. FALSE with one line naming the file when it is malformed, has a
+ * defect, or SimGrid hangs or dies on it.
+ */
+gboolean sim_engine_check_platform(const char *path, guint load_seconds, GError **error);
+
+/*
  * Refuse a rank count no machine of this size can hold (its stacks and state, counted at
  * their least), before anything is allocated: `-n 1000000000` fails at once, not after
  * minutes of swapping. stack_kib 0: the automatic size.

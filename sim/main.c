@@ -22,6 +22,7 @@
 #include <glib.h>
 #include <gmodule.h>
 
+#include "algorithm_option.h"
 #include "bench.h"
 #include "check.h"
 #include "engine.h"
@@ -52,61 +53,6 @@ usage_error(const char *fmt, ...)
 }
 
 /* ---------------------------------------------------------------- exec */
-
-/*
- * Parse "reduce=knomial,radix=8" and force it, or "reproducible" and turn that mode on.
- * Returns FALSE after printing one message.
- */
-static gboolean
-force_algorithm(const char *spec)
-{
-    if (strcmp(spec, COLL_SELECT_REPRODUCIBLE) == 0) {
-        coll_select_set_reproducible(1);
-        return TRUE;
-    }
-    gchar **parts = g_strsplit(spec, ",", -1);
-    gchar **kv = g_strsplit(parts[0] != NULL ? parts[0] : "", "=", 2); /* "" has no parts */
-    gboolean ok = FALSE;
-    enum coll_kind kind;
-    struct coll_params params = {0, 0};
-    char why[256];
-    if (kv[0] == NULL || kv[1] == NULL || *kv[1] == '\0') {
-        usage_error("exec: --algorithm wants COLLECTIVE=NAME (got '%s')", spec);
-        goto out;
-    }
-    if (!coll_kind_from_name(kv[0], &kind)) {
-        usage_error("exec: --algorithm: unknown collective '%s' (e.g. reduce, allreduce, bcast)",
-                    kv[0]);
-        goto out;
-    }
-    for (gchar **p = parts + 1; *p != NULL; p++) {
-        gchar *end = NULL;
-        if (g_str_has_prefix(*p, "segment_bytes=")) {
-            gint64 v = g_ascii_strtoll(*p + 14, &end, 10);
-            params.segment_bytes = (end != NULL && *end == '\0' && v > 0 && v < G_MAXINT) ? (int)v : -1;
-        } else if (g_str_has_prefix(*p, "radix=")) {
-            gint64 v = g_ascii_strtoll(*p + 6, &end, 10);
-            params.radix = (end != NULL && *end == '\0' && v > 1 && v < G_MAXINT) ? (int)v : -1;
-        } else {
-            usage_error("exec: --algorithm %s: unknown parameter '%s' (segment_bytes, radix)",
-                        spec, *p);
-            goto out;
-        }
-        if (params.segment_bytes < 0 || params.radix < 0) {
-            usage_error("exec: --algorithm %s: bad value in '%s'", spec, *p);
-            goto out;
-        }
-    }
-    if (!coll_select_force(kind, kv[1], &params, why, sizeof why)) {
-        usage_error("exec: --algorithm %s: %s", spec, why);
-        goto out;
-    }
-    ok = TRUE;
-out:
-    g_strfreev(kv);
-    g_strfreev(parts);
-    return ok;
-}
 
 static void
 print_served(const struct sim_outcome *outcome)
@@ -316,8 +262,10 @@ command_exec(int argc, char **argv)
         }
     }
     for (gchar **a = opt.algorithms; a != NULL && *a != NULL; a++) {
-        if (!force_algorithm(*a)) {
-            rc = EXIT_USAGE;
+        GError *algorithm_error = NULL;
+        if (!algorithm_option_force(*a, &algorithm_error)) {
+            rc = usage_error("exec: %s", algorithm_error->message);
+            g_error_free(algorithm_error);
             goto out;
         }
     }

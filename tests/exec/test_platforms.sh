@@ -86,11 +86,15 @@ zone 0f 1GBps 1us >"$tmp/speed0.xml"
 zone inf 1GBps 1us >"$tmp/speedinf.xml"
 zone 1Gf 0Bps 1us >"$tmp/bw0.xml"
 zone 1Gf 1GBps 1us >"$tmp/good.xml"
+# SimGrid warns of the unit-less speed before it stops at the bad attribute: the error is told
+zone 1000000000 1GBps 1us | sed '8s/src=/source=/' >"$tmp/warned.xml"
 cluster 0-999999999 "" >"$tmp/radical.xml"
+cluster "$(printf '\n0-999999999')" "" >"$tmp/radical_break.xml" # one line all the same
 cluster 0-15 'topology="FAT_TREE" topo_parameters="2;4,4;1,2"' >"$tmp/fattree.xml"
 cluster 0-15 'topology="TORUS" topo_parameters="0,3"' >"$tmp/torus.xml"
 for case in "speed0.xml:5: host 'a' has a speed of 0" "speedinf.xml:5: host 'a' has a speed of inf" \
     "bw0.xml:7: link 'l' has a bandwidth of 0" "radical.xml:4: radical \"0-999999999\"" \
+    "radical_break.xml:4: radical \"\\n0-999999999\"" "warned.xml:8: Invalid XML" \
     "fattree.xml:4: Fat trees are defined by" "torus.xml: Uncaught exception std::invalid_argument: TorusZone"; do
     file=${case%%:*}
     "$COLLSIM" exec "$PROGRAMS_DIR/farthest.so" -n 2 --platform "$tmp/$file" >"$tmp/b.out" 2>"$tmp/b.err"

@@ -1,12 +1,13 @@
 /*
  * fuzz_driver.c — a deterministic fuzzer for `make check`: every input of the corpus
  * (tests/fuzz/corpus/TARGET/), then ITERATIONS mutants per target drawn from a fixed seed, run
- * through the targets of fuzz_targets.c. A crash, an abort or a sanitizer report fails the
+ * through the targets of fuzz_targets.c (a target whose inputs cost more gets ITERATIONS / cost
+ * mutants; --target runs one target only). A crash, an abort or a sanitizer report fails the
  * test; the input that caused it is left in fuzz-crash-TARGET.bin to replay
  * (`fuzz_driver --replay TARGET FILE`). Prints, per target, the inputs tried, how many were
  * accepted and refused, and the time taken.
  *
- *   fuzz_driver [--iterations N] [--seed S] CORPUS_DIR
+ *   fuzz_driver [--iterations N] [--seed S] [--target NAME] CORPUS_DIR
  *   fuzz_driver --replay TARGET FILE
  */
 #include <fcntl.h>
@@ -72,8 +73,20 @@ insert_bytes(GByteArray *in, guint at, const guint8 *bytes, guint n)
     memcpy(in->data + at, bytes, n);
 }
 
+/* A token of the driver's list or, past its end, of the target's own (fuzz_targets.h). */
+static const char *
+pick_token(GRand *rand, const struct fuzz_target *t)
+{
+    gint32 own = 0;
+    while (t->tokens != NULL && t->tokens[own] != NULL)
+        own++;
+    gint32 shared = (gint32)G_N_ELEMENTS(tokens);
+    gint32 i = g_rand_int_range(rand, 0, shared + own);
+    return i < shared ? tokens[i] : t->tokens[i - shared];
+}
+
 static void
-mutate(GRand *rand, GByteArray *in, GPtrArray *corpus)
+mutate(GRand *rand, const struct fuzz_target *t, GByteArray *in, GPtrArray *corpus)
 {
     int steps = g_rand_int_range(rand, 1, 5);
     for (int s = 0; s < steps; s++) {
@@ -84,7 +97,7 @@ mutate(GRand *rand, GByteArray *in, GPtrArray *corpus)
                 in->data[g_rand_int_range(rand, 0, (gint32)len)] ^= (guint8)(1u << g_rand_int_range(rand, 0, 8));
             break;
         case 1: { /* insert a token */
-            const char *tok = tokens[g_rand_int_range(rand, 0, G_N_ELEMENTS(tokens))];
+            const char *tok = pick_token(rand, t);
             size_t tlen = tok[0] == '\0' ? 1 : strlen(tok);
             guint at = len > 0 ? (guint)g_rand_int_range(rand, 0, (gint32)len + 1) : 0;
             insert_bytes(in, at, (const guint8 *)tok, (guint)tlen);
@@ -164,11 +177,14 @@ main(int argc, char **argv)
 {
     int iterations = 2000;
     guint32 seed = 20261125;
+    const char *only = NULL;
     int arg = 1;
     signal(SIGSEGV, on_crash);
     signal(SIGABRT, on_crash);
     signal(SIGBUS, on_crash);
     signal(SIGFPE, on_crash);
+    /* a target's failed property: g_error() ends the process with SIGTRAP */
+    signal(SIGTRAP, on_crash);
     if (argc == 4 && strcmp(argv[1], "--replay") == 0) {
         for (size_t t = 0; t < fuzz_target_count; t++) {
             if (strcmp(fuzz_targets[t].name, argv[2]) != 0)
@@ -189,14 +205,27 @@ main(int argc, char **argv)
             iterations = atoi(argv[arg + 1]);
         else if (strcmp(argv[arg], "--seed") == 0)
             seed = (guint32)strtoul(argv[arg + 1], NULL, 10);
+        else if (strcmp(argv[arg], "--target") == 0)
+            only = argv[arg + 1];
     }
     if (arg >= argc) {
-        fprintf(stderr, "usage: fuzz_driver [--iterations N] [--seed S] CORPUS_DIR\n");
+        fprintf(stderr, "usage: fuzz_driver [--iterations N] [--seed S] [--target NAME] "
+                        "CORPUS_DIR\n");
+        return 2;
+    }
+    gboolean found = only == NULL;
+    for (size_t t = 0; t < fuzz_target_count && !found; t++)
+        found = strcmp(fuzz_targets[t].name, only) == 0;
+    if (!found) {
+        fprintf(stderr, "fuzz_driver: no target named %s\n", only);
         return 2;
     }
     /* the loaders print nothing on success; their refusals go to the GError, not stderr */
     for (size_t t = 0; t < fuzz_target_count; t++) {
         const struct fuzz_target *target = &fuzz_targets[t];
+        if (only != NULL && strcmp(target->name, only) != 0)
+            continue;
+        int mutants = iterations / (int)MAX(target->cost, 1u);
         GPtrArray *corpus = read_corpus(argv[arg], target->name);
         if (corpus->len == 0) {
             fprintf(stderr, "fuzz_driver: no corpus for %s in %s\n", target->name, argv[arg]);
@@ -211,19 +240,19 @@ main(int argc, char **argv)
             run_one(target, data, len) == FUZZ_ACCEPTED ? accepted++ : refused++;
         }
         GByteArray *in = g_byte_array_new();
-        for (int i = 0; i < iterations; i++) {
+        for (int i = 0; i < mutants; i++) {
             gsize len;
             const guint8 *data = g_bytes_get_data(
                 g_ptr_array_index(corpus, g_rand_int_range(rand, 0, (gint32)corpus->len)), &len);
             g_byte_array_set_size(in, 0);
             g_byte_array_append(in, data, (guint)len);
-            mutate(rand, in, corpus);
+            mutate(rand, target, in, corpus);
             run_one(target, in->data, in->len) == FUZZ_ACCEPTED ? accepted++ : refused++;
         }
         double seconds = (double)(g_get_monotonic_time() - start) / 1e6;
-        printf("%-9s %6" G_GUINT64_FORMAT " inputs (%u corpus, %d mutants, seed %u): %" G_GUINT64_FORMAT
+        printf("%-12s %6" G_GUINT64_FORMAT " inputs (%u corpus, %d mutants, seed %u): %" G_GUINT64_FORMAT
                " accepted, %" G_GUINT64_FORMAT " refused, no crash, %.1f s\n",
-               target->name, accepted + refused, corpus->len, iterations, seed + (guint32)t,
+               target->name, accepted + refused, corpus->len, mutants, seed + (guint32)t,
                accepted, refused, seconds);
         g_byte_array_free(in, TRUE);
         g_rand_free(rand);

@@ -1,7 +1,8 @@
 /*
  * fuzz_libfuzzer.c — the targets of fuzz_targets.c for libFuzzer, for long runs (README.md):
  *   clang -fsanitize=fuzzer,address -DFUZZ_TARGET=fuzz_scenario ... fuzz_libfuzzer.c
- * FUZZ_TARGET names the target function (fuzz_scenario, fuzz_platform, fuzz_override).
+ * FUZZ_TARGET names the target function (fuzz_scenario, fuzz_platform, fuzz_override,
+ * fuzz_algorithm, fuzz_platform_xml).
  */
 #include "fuzz_targets.h"
 

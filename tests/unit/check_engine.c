@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,6 +178,124 @@ START_TEST(test_platform_cores_of_a_bad_platform_is_an_error)
 }
 END_TEST
 
+START_TEST(test_radicals_are_checked_in_any_encoding)
+{
+    /* a Latin-1 byte (a comment saying "café") must not hide a radical of a billion hosts,
+     * which SimGrid would spend minutes and gigabytes building */
+    char *platform = collsim_test_platform(
+        "<?xml version='1.0'?>\n"
+        "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+        "<!-- caf\xe9 -->\n"
+        "<platform version=\"4.1\">\n"
+        "  <cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-999999999\" speed=\"1Gf\"\n"
+        "           bw=\"1GBps\" lat=\"1us\"/>\n"
+        "</platform>\n");
+    GError *error = NULL;
+    ck_assert(!sim_engine_check_platform(platform, 2, &error));
+    gchar *want = g_strdup_printf("%s:5: radical \"0-999999999\" brings", platform);
+    ck_assert_msg(g_str_has_prefix(error->message, want), "message: %s", error->message);
+    g_free(want);
+    g_error_free(error);
+    g_unlink(platform);
+    g_free(platform);
+}
+END_TEST
+
+START_TEST(test_marker_text_in_the_file_is_not_a_report)
+{
+    /* SimGrid quotes the broken line in its error; the child's own report (a defect, the
+     * core count) is told apart from such a quote */
+    char *platform = collsim_test_platform(
+        "<?xml version='1.0'?>\n"
+        "<!DOCTYPE platform SYSTEM \"https://simgrid.org\n"
+        "collsim-platform-defect=/simgrid.dtd\">\n"
+        "<platform version=\"4.1\">\n"
+        "  <zone id=\"z\" routing=\"Full\">\n"
+        "</platform>\n");
+    GError *error = NULL;
+    ck_assert(!sim_engine_check_platform(platform, 60, &error));
+    gchar *want = g_strdup_printf("platform %s: ", platform);
+    ck_assert_msg(g_str_has_prefix(error->message, want), "message: %s", error->message);
+    ck_assert_msg(strchr(error->message, '\n') == NULL, "message: %s", error->message);
+    g_free(want);
+    g_error_free(error);
+    g_unlink(platform);
+    g_free(platform);
+}
+END_TEST
+
+/* A caller's timer (libFuzzer keeps one): it must not keep alarm() from ending the child. */
+static void
+callers_alarm_handler(int sig)
+{
+    (void)sig;
+}
+
+START_TEST(test_check_platform_stops_a_load_at_its_limit)
+{
+    /* four million hosts: SimGrid takes a minute or more to build them, far past 1 s */
+    char *platform = collsim_test_platform(
+        "<?xml version='1.0'?>\n"
+        "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+        "<platform version=\"4.1\">\n"
+        "  <cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-3999999\" speed=\"1Gf\"\n"
+        "           bw=\"1GBps\" lat=\"1us\"/>\n"
+        "</platform>\n");
+    signal(SIGALRM, callers_alarm_handler);
+    GError *error = NULL;
+    gint64 start = g_get_monotonic_time();
+    ck_assert(!sim_engine_check_platform(platform, 1, &error));
+    ck_assert_msg(g_get_monotonic_time() - start < 30 * G_USEC_PER_SEC,
+                  "the limit did not stop it");
+    gchar *want =
+        g_strdup_printf("platform %s: SimGrid did not finish loading it in 1 s", platform);
+    ck_assert_str_eq(error->message, want);
+    g_free(want);
+    g_error_free(error);
+    g_unlink(platform);
+    g_free(platform);
+}
+END_TEST
+
+static gchar *handler_trace;
+
+/* A crash handler of the caller's (a fuzzer's, say): it must not run in the inspecting child. */
+static void
+callers_crash_handler(int sig)
+{
+    g_file_set_contents(handler_trace, "the caller's handler ran", -1, NULL);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+START_TEST(test_inspecting_child_dies_of_its_own_signals)
+{
+    /* SimGrid aborts on a malformed file (an uncaught exception) */
+    char *platform = collsim_test_platform(
+        "<?xml version='1.0'?>\n"
+        "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+        "<platform version=\"4.1\">\n"
+        "  <zone id=\"z\" routing=\"Full\">\n"
+        "</platform>\n");
+    handler_trace = g_strconcat(platform, ".trace", NULL);
+    signal(SIGABRT, callers_crash_handler);
+    signal(SIGSEGV, callers_crash_handler);
+    GError *error = NULL;
+    ck_assert(!sim_engine_check_platform(platform, 60, &error));
+    gchar *where = g_strdup_printf("%s:5", platform);
+    ck_assert_msg(strstr(error->message, where) != NULL, "message: %s", error->message);
+    ck_assert_msg(!g_file_test(handler_trace, G_FILE_TEST_EXISTS),
+                  "the inspecting child ran its parent's crash handler");
+    signal(SIGABRT, SIG_DFL);
+    signal(SIGSEGV, SIG_DFL);
+    g_free(where);
+    g_error_free(error);
+    g_unlink(platform);
+    g_free(platform);
+    g_free(handler_trace);
+}
+END_TEST
+
 static void
 abort_rank(int rank, void *arg)
 {
@@ -250,6 +369,10 @@ engine_suite(void)
     tcase_add_test(platform, test_malformed_platform_names_file_and_line);
     tcase_add_test(platform, test_platform_cores_counts_every_host);
     tcase_add_test(platform, test_platform_cores_of_a_bad_platform_is_an_error);
+    tcase_add_test(platform, test_radicals_are_checked_in_any_encoding);
+    tcase_add_test(platform, test_marker_text_in_the_file_is_not_a_report);
+    tcase_add_test(platform, test_check_platform_stops_a_load_at_its_limit);
+    tcase_add_test(platform, test_inspecting_child_dies_of_its_own_signals);
     suite_add_tcase(s, platform);
     TCase *outcome = tcase_create("outcome");
     tcase_add_exit_test(outcome, test_abort_ends_with_its_code, 7);
