@@ -130,9 +130,10 @@ check_refusal "non-ASCII --set key" "--set rün.ranks=4: [rün]: unknown group" 
 # Without --verbose, what was not freed is one summary line, not a line per object.
 "$COLLSIM" exec "$MISUSE_DIR/unfreed_handles.so" -n 4 >"$tmp/summary.out" 2>&1
 rc=$?
-if [ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/summary.out")" -eq 1 ] &&
+# (SimGrid's own notes, such as the sanitizer build's thread-factory warning, are not ours)
+if [ "$rc" -eq 0 ] && [ "$(grep -c '^collsim:' "$tmp/summary.out")" -eq 1 ] &&
     grep -qF "rank 3: 2 communicators (collsim exec --verbose lists each)" "$tmp/summary.out"; then
-    pass "unfreed_handles without --verbose: $(cat "$tmp/summary.out")"
+    pass "unfreed_handles without --verbose: $(grep '^collsim:' "$tmp/summary.out")"
 else
     fail "unfreed_handles without --verbose: exit $rc, $(head -3 "$tmp/summary.out")"
 fi
