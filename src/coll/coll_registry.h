@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "coll.h"
+#include "coll_kinds.h"
 
 union coll_function {
     coll_barrier_fn *barrier;
@@ -49,15 +50,6 @@ const char *coll_reads_data_why(const struct coll_algorithm *row);
 /* Number of rows of a kind, and the i-th of them (table order). */
 size_t coll_registry_count(enum coll_kind kind);
 const struct coll_algorithm *coll_registry_nth(enum coll_kind kind, size_t index);
-
-/* "reduce", "allreduce", ... (the MPI name without MPI_, lower case), and back. */
-const char *coll_kind_name(enum coll_kind kind);
-int coll_kind_from_name(const char *name, enum coll_kind *kind);
-/* "MPI_Reduce", ... */
-const char *coll_kind_mpi_name(enum coll_kind kind);
-
-/* Does this kind reduce with an op (and so care about commutativity)? */
-int coll_kind_reduces(enum coll_kind kind);
 
 /* Text of the requirement flags, e.g. "commutative op, power-of-two ranks" ("" if none). */
 void coll_requirements_describe(unsigned requires, char *buf, size_t size);

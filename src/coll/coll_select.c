@@ -1,31 +1,11 @@
 /*
- * coll_select.c — forced choices and the default decision table.
+ * coll_select.c — forced choices, the reproducible mode, and the default decision.
  *
- * The default table (by collective; n = bytes per rank, P = ranks), chosen among algorithms
- * that apply to the call, after MPICH's and Open MPI's defaults:
- *   Barrier             dissemination
- *   Bcast               MPICH's choice: binomial if n < 12 KiB or P < 8; else, for a
- *                       power-of-two P and n < 512 KiB, scatter_recursive_doubling_allgather;
- *                       else scatter_ring_allgather
- *   Gather, Scatter     binomial
- *   Scatterv, Gatherv   linear
- *   Reduce              rabenseifner if n > 2 KiB and count >= P, else binomial (both keep
- *                       rank order for a non-commutative op)
- *   Allreduce           rabenseifner if n > 2 KiB and count >= P, else recursive_doubling
- *                       (both keep rank order for a non-commutative op)
- *   Reduce_scatter(_block)  non-commutative op: recursive_doubling;
- *                       commutative: recursive_halving if n <= 512 KiB, else pairwise
- *   Scan, Exscan        recursive_doubling
- *   Allgather(v)        (MPICH's MPIR_Allgather(v)_intra_auto; T = P·n, the bytes gathered on
- *                       each rank) recursive_doubling if T < 512 KiB and P a power of two,
- *                       else bruck if T < 80 KiB, else ring
- *   Alltoall            (MPICH's MPIR_Alltoall_intra_auto; n = the bytes of one block) bruck
- *                       if n <= 256 B and P >= 8, else linear if n <= 32 KiB, else pairwise
- *   Alltoallv, Alltoallw  linear
- * For Allgatherv, Alltoallv and Alltoallw, n is the mean block (the call's total bytes over P,
- * rounded up), so T = P·n may exceed MPICH's exact total by less than P bytes.
- * If the table's choice cannot serve the call, the first applicable row of the kind serves.
- * The reproducible mode (coll_select.h) replaces the table for the reductions.
+ * The default decision of each collective is data in its home (the `rules` of
+ * src/coll/<collective>/<collective>.c, each file's header says what they follow); this file
+ * only walks them. `collsim list decisions` prints them all. If the rules' choice cannot serve
+ * the call, the first applicable row of the kind serves. The reproducible mode (coll_select.h)
+ * replaces the rules for the reductions.
  */
 #include <stdio.h>
 #include <string.h>
@@ -59,18 +39,7 @@ coll_select_reproducible(void)
 const char *
 coll_select_reproducible_choice(enum coll_kind kind)
 {
-    switch (kind) {
-    case COLL_REDUCE:
-        return "in_order_binary";
-    case COLL_ALLREDUCE:
-    case COLL_REDUCE_SCATTER:
-    case COLL_REDUCE_SCATTER_BLOCK:
-    case COLL_SCAN:
-    case COLL_EXSCAN:
-        return "recursive_doubling";
-    default:
-        return NULL;
-    }
+    return coll_kind_info(kind)->reproducible;
 }
 
 int
@@ -126,51 +95,83 @@ coll_select_unmet(const struct coll_algorithm *row, const struct coll_call *call
     return NULL;
 }
 
-/* The decision table's preferred algorithm name. */
-static const char *
-table_choice(const struct coll_call *call)
+int
+coll_rule_matches(const struct coll_rule *rule, const struct coll_call *call)
 {
-    int big = call->bytes > 2048 && call->count >= call->comm_size;
-    switch (call->kind) {
-    case COLL_REDUCE:
-        return big ? "rabenseifner" : "binomial";
-    case COLL_ALLREDUCE:
-        return big ? "rabenseifner" : "recursive_doubling";
-    case COLL_REDUCE_SCATTER:
-    case COLL_REDUCE_SCATTER_BLOCK:
-        if (!call->commutative)
-            return "recursive_doubling";
-        return call->bytes <= 512 * 1024 ? "recursive_halving" : "pairwise";
-    case COLL_SCAN:
-    case COLL_EXSCAN:
-        return "recursive_doubling";
-    case COLL_ALLGATHER:
-    case COLL_ALLGATHERV: {
-        size_t total = call->bytes * (size_t)call->comm_size;
-        int pof2 = (call->comm_size & (call->comm_size - 1)) == 0;
-        if (total < 512 * 1024 && pof2)
-            return "recursive_doubling";
-        return total < 80 * 1024 ? "bruck" : "ring";
+    size_t bytes = call->bytes;
+    if (rule->when & COLL_RULE_TOTAL)
+        bytes *= (size_t)call->comm_size;
+    if ((rule->when & COLL_RULE_POF2) && (call->comm_size & (call->comm_size - 1)) != 0)
+        return 0;
+    if ((rule->when & COLL_RULE_NONCOMMUTATIVE) && call->commutative)
+        return 0;
+    if ((rule->when & COLL_RULE_COUNT_GE_SIZE) && call->count < call->comm_size)
+        return 0;
+    if ((rule->over_bytes != 0 && bytes <= rule->over_bytes) ||
+        (rule->below_bytes != 0 && bytes >= rule->below_bytes) ||
+        (rule->upto_bytes != 0 && bytes > rule->upto_bytes))
+        return 0;
+    if (call->comm_size < rule->min_ranks ||
+        (rule->below_ranks != 0 && call->comm_size >= rule->below_ranks))
+        return 0;
+    return 1;
+}
+
+/* 12288 -> "12 KiB", 513 -> "513 B": exact, so the text says what the rule does. */
+static void
+bytes_text(size_t bytes, char *buf, size_t size)
+{
+    if (bytes >= 1024 && bytes % 1024 == 0)
+        snprintf(buf, size, "%zu KiB", bytes / 1024);
+    else
+        snprintf(buf, size, "%zu B", bytes);
+}
+
+void
+coll_rule_describe(const struct coll_rule *rule, char *buf, size_t size)
+{
+    const char *what = (rule->when & COLL_RULE_TOTAL) ? "bytes x ranks" : "bytes";
+    char parts[8][64];
+    int n = 0;
+    if (rule->when & COLL_RULE_NONCOMMUTATIVE)
+        snprintf(parts[n++], sizeof parts[0], "non-commutative op");
+    if (rule->when & COLL_RULE_POF2)
+        snprintf(parts[n++], sizeof parts[0], "power-of-two ranks");
+    if (rule->when & COLL_RULE_COUNT_GE_SIZE)
+        snprintf(parts[n++], sizeof parts[0], "count >= ranks");
+    if (rule->min_ranks > 0)
+        snprintf(parts[n++], sizeof parts[0], "ranks >= %d", rule->min_ranks);
+    if (rule->below_ranks > 0)
+        snprintf(parts[n++], sizeof parts[0], "ranks < %d", rule->below_ranks);
+    static const char *const relation[3] = {">", "<", "<="};
+    const size_t bound[3] = {rule->over_bytes, rule->below_bytes, rule->upto_bytes};
+    for (int i = 0; i < 3; i++) {
+        if (bound[i] == 0)
+            continue;
+        char text[32];
+        bytes_text(bound[i], text, sizeof text);
+        snprintf(parts[n++], sizeof parts[0], "%s %s %s", what, relation[i], text);
     }
-    case COLL_ALLTOALL:
-        if (call->bytes <= 256 && call->comm_size >= 8)
-            return "bruck";
-        return call->bytes <= 32 * 1024 ? "linear" : "pairwise";
-    case COLL_BCAST:
-        /* MPICH's MPIR_CVAR_BCAST_SHORT_MSG_SIZE, _LONG_MSG_SIZE and _MIN_PROCS */
-        if (call->bytes < 12 * 1024 || call->comm_size < 8)
-            return "binomial";
-        if (call->bytes < 512 * 1024 && (call->comm_size & (call->comm_size - 1)) == 0)
-            return "scatter_recursive_doubling_allgather";
-        return "scatter_ring_allgather";
-    case COLL_GATHER:
-    case COLL_SCATTER:
-        return "binomial";
-    case COLL_BARRIER:
-        return "dissemination";
-    default:
-        return "linear";
+    size_t used = 0;
+    buf[0] = '\0';
+    if (n == 0)
+        snprintf(buf, size, "otherwise");
+    for (int i = 0; i < n && used < size; i++) {
+        int w = snprintf(buf + used, size - used, "%s%s", i ? ", " : "", parts[i]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
     }
+}
+
+const char *
+coll_rules_choice(const struct coll_call *call)
+{
+    const struct coll_kind_desc *kind = coll_kind_info(call->kind);
+    for (size_t i = 0; i < kind->rule_count; i++)
+        if (coll_rule_matches(&kind->rules[i], call))
+            return kind->rules[i].algorithm;
+    return NULL;
 }
 
 const struct coll_algorithm *
@@ -191,7 +192,8 @@ coll_select(const struct coll_call *call, struct coll_params *params, const char
         *params = row->defaults;
         return *refusal == NULL ? row : NULL;
     }
-    row = coll_registry_find(call->kind, table_choice(call));
+    const char *choice = coll_rules_choice(call);
+    row = choice != NULL ? coll_registry_find(call->kind, choice) : NULL;
     if (row == NULL || coll_select_unmet(row, call) != NULL) {
         row = NULL;
         for (size_t i = 0; i < coll_registry_count(call->kind); i++) {

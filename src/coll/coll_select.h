@@ -2,8 +2,8 @@
  * coll_select.h — which algorithm serves a collective call.
  *
  * A user may force an algorithm per collective (collsim exec --algorithm reduce=binomial);
- * otherwise a documented decision table picks one by communicator size and bytes, among the
- * algorithms whose requirements the call meets. A forced algorithm that cannot serve a call is
+ * otherwise the collective's default decision (rules as data in its home, coll_kinds.h) picks
+ * one by communicator size and bytes, among the algorithms whose requirements the call meets. A forced algorithm that cannot serve a call is
  * refused with the requirement it lacks — never replaced by another one silently.
  * The choices are global to the simulation (the same on every rank).
  *
@@ -64,9 +64,16 @@ const struct coll_algorithm *coll_select_forced(enum coll_kind kind);
  */
 const char *coll_select_unmet(const struct coll_algorithm *row, const struct coll_call *call);
 
+/* Whether `call` meets every condition of `rule`. */
+int coll_rule_matches(const struct coll_rule *rule, const struct coll_call *call);
+/* The conditions of a rule as text, e.g. "power-of-two ranks, bytes < 512 KiB", "otherwise". */
+void coll_rule_describe(const struct coll_rule *rule, char *buf, size_t size);
+/* The algorithm the kind's default rules choose for `call` (the first rule that matches). */
+const char *coll_rules_choice(const struct coll_call *call);
+
 /*
  * Choose the algorithm for `call`: the forced one, else the reproducible mode's pinned one,
- * else the decision table's. When the forced
+ * else the default rules'. When the forced
  * or pinned one cannot serve the call, returns NULL and points *refusal at the unmet
  * requirement.
  * *params receives the parameters to pass.

@@ -55,6 +55,65 @@ coll_copy(const void *src, void *dst, int count, MPI_Datatype dt)
     return rc;
 }
 
+int
+coll_in_place_copy(const void *recvbuf, int count, MPI_Datatype dt, const void **sendbuf,
+                   void **mem)
+{
+    *mem = NULL;
+    if (count == 0) {
+        *sendbuf = recvbuf;
+        return MPI_SUCCESS;
+    }
+    void *copy = coll_tmp_alloc(count, dt, mem);
+    if (copy == NULL)
+        return MPI_ERR_NO_MEM;
+    *sendbuf = copy;
+    return coll_copy(recvbuf, copy, count, dt);
+}
+
+int
+coll_in_place_copy_blocks(const void *recvbuf, int size, const int counts[], const int displs[],
+                          MPI_Aint unit, const MPI_Datatype types[], MPI_Datatype type,
+                          const void **sendbuf, void **mem)
+{
+    MPI_Aint lo = 0, hi = 0, lb, extent, true_lb, true_extent;
+    int any = 0;
+    *mem = NULL;
+    *sendbuf = recvbuf;
+    /* the byte span the blocks cover, relative to recvbuf */
+    for (int i = 0; i < size; i++) {
+        MPI_Datatype t = types != NULL ? types[i] : type;
+        if (counts[i] == 0)
+            continue;
+        MPI_Type_get_extent(t, &lb, &extent);
+        MPI_Type_get_true_extent(t, &true_lb, &true_extent);
+        MPI_Aint at = (MPI_Aint)displs[i] * unit + true_lb;
+        MPI_Aint last = (MPI_Aint)(counts[i] - 1) * extent;
+        MPI_Aint first = at + (last < 0 ? last : 0);
+        MPI_Aint end = at + (last > 0 ? last : 0) + true_extent;
+        if (!any || first < lo)
+            lo = first;
+        if (!any || end > hi)
+            hi = end;
+        any = 1;
+    }
+    if (!any)
+        return MPI_SUCCESS;
+    *mem = malloc(hi > lo ? (size_t)(hi - lo) : 1);
+    if (*mem == NULL)
+        return MPI_ERR_NO_MEM;
+    char *copy = (char *)*mem - lo;
+    for (int i = 0; i < size; i++) {
+        MPI_Datatype t = types != NULL ? types[i] : type;
+        MPI_Aint at = (MPI_Aint)displs[i] * unit;
+        int rc = coll_copy((const char *)recvbuf + at, copy + at, counts[i], t);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    *sendbuf = copy;
+    return MPI_SUCCESS;
+}
+
 void *
 coll_item(void *buf, MPI_Aint index, MPI_Datatype dt)
 {

@@ -38,6 +38,23 @@ int coll_sendrecv_nonempty(const void *sendbuf, int sendcount, MPI_Datatype send
                            int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                            int source, int recvtag, MPI_Comm comm);
 
+/*
+ * For an algorithm that does not take MPI_IN_PLACE: a private copy of the `count` items the
+ * caller left in `recvbuf`, to pass as the send buffer (*sendbuf). *mem is what to free
+ * (NULL when count is 0: *sendbuf is then recvbuf itself).
+ */
+int coll_in_place_copy(const void *recvbuf, int count, MPI_Datatype dt, const void **sendbuf,
+                       void **mem);
+
+/*
+ * The same for the blocks of an Alltoallv/w receive buffer, copied at the same byte offsets:
+ * block i is counts[i] items of types[i] (or of `type` when types is NULL) at byte
+ * displs[i] * unit. *mem is what to free (also after a failure).
+ */
+int coll_in_place_copy_blocks(const void *recvbuf, int size, const int counts[],
+                              const int displs[], MPI_Aint unit, const MPI_Datatype types[],
+                              MPI_Datatype type, const void **sendbuf, void **mem);
+
 /* Address of item `index` in a buffer of `dt` items. */
 void *coll_item(void *buf, MPI_Aint index, MPI_Datatype dt);
 const void *coll_citem(const void *buf, MPI_Aint index, MPI_Datatype dt);

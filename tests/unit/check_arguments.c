@@ -367,7 +367,7 @@ START_TEST(test_op_arguments)
 }
 END_TEST
 
-/* ---------------------------------------------------------------- src/collectives.c */
+/* ------------------------------------------- src/coll/<collective>/mpi_<collective>.c */
 
 /* World of 4, the caller rank 0: every error is found before anything is sent. */
 START_TEST(test_collective_arguments)

@@ -1,0 +1,61 @@
+/*
+ * allgather.c — MPI_Allgather's kind: its traits, its default decision as data, and how its
+ * arguments reach an algorithm and the MPI function. Standard MPI only.
+ *
+ * Default (MPICH's MPIR_Allgather{,v}_intra_auto; T = P·n, the bytes gathered on each
+ * rank): recursive_doubling if T < 512 KiB and P is a power of two, else bruck if
+ * T < 80 KiB, else ring.
+ */
+#include "coll/coll_kinds.h"
+#include "coll/coll_registry.h"
+#include "coll/coll_util.h"
+
+static const struct coll_rule rules[] = {
+    {.when = COLL_RULE_TOTAL | COLL_RULE_POF2,
+     .below_bytes = 512 * 1024,
+     .algorithm = "recursive_doubling"},
+    {.when = COLL_RULE_TOTAL, .below_bytes = 80 * 1024, .algorithm = "bruck"},
+    {.algorithm = "ring"},
+};
+
+static int
+invoke(const struct coll_algorithm *row, const struct coll_args *a, MPI_Comm comm,
+       const struct coll_params *params)
+{
+    return row->fn.allgather(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcount,
+                             a->recvtype, comm, params);
+}
+
+static int
+call(const struct coll_args *a, MPI_Comm comm)
+{
+    return MPI_Allgather(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcount,
+                         a->recvtype, comm);
+}
+
+/* MPI_IN_PLACE for an algorithm that does not take it: a copy of this rank's own block. */
+static int
+resolve_in_place(struct coll_args *a, MPI_Comm comm, void **mem)
+{
+    int me;
+    if (a->sendbuf != MPI_IN_PLACE)
+        return MPI_SUCCESS;
+    MPI_Comm_rank(comm, &me);
+    int rc = coll_in_place_copy(coll_item(a->recvbuf, (MPI_Aint)me * a->recvcount, a->recvtype),
+                                a->recvcount, a->recvtype, &a->sendbuf, mem);
+    a->sendcount = a->recvcount;
+    a->sendtype = a->recvtype;
+    return rc;
+}
+
+const struct coll_kind_desc coll_kind_allgather = {
+    .kind = COLL_ALLGATHER,
+    .name = "allgather",
+    .mpi_name = "MPI_Allgather",
+    .traits = COLL_TRAIT_IN_PLACE | COLL_TRAIT_MOVES_BLOCKS,
+    .rules = rules,
+    .rule_count = sizeof rules / sizeof rules[0],
+    .invoke = invoke,
+    .call = call,
+    .resolve_in_place = resolve_in_place,
+};

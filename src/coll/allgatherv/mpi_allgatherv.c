@@ -1,0 +1,71 @@
+/*
+ * mpi_allgatherv.c — collsim's MPI_Allgatherv: the standard's argument rules (MPI_IN_PLACE as
+ * sendbuf: the rank's own block is in recvbuf), then coll_dispatch.
+ */
+#include <stdlib.h>
+
+#include "coll/coll_entry.h"
+#include "comm.h"
+#include "datatype.h"
+#include "errhandler.h"
+
+int
+MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+               const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    const char *name = "MPI_Allgatherv";
+    int total = 0;
+    int rc = coll_arg_comm(comm, name);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (recvbuf == MPI_IN_PLACE)
+        return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
+    rc = coll_arg_vector(comm, recvcounts, displs, "recvcounts", name);
+    if (rc == MPI_SUCCESS)
+        rc = coll_arg_counts(comm, recvcounts, "recvcounts", name, &total);
+    if (rc == MPI_SUCCESS)
+        rc = coll_arg_type(comm, recvtype, "recvtype", name);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int me = collsim_comm_my_rank(comm);
+    if (sendbuf != MPI_IN_PLACE) {
+        rc = coll_arg_count(comm, sendcount, "sendcount", name);
+        if (rc == MPI_SUCCESS)
+            rc = coll_arg_type(comm, sendtype, "sendtype", name);
+        if (rc == MPI_SUCCESS)
+            rc = coll_arg_own_block(comm, sendcount, sendtype, recvcounts[me], recvtype, name);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = coll_arg_buffer_or_in_place(comm, sendbuf, sendcount, sendtype, "sendbuf", name);
+    if (rc == MPI_SUCCESS)
+        rc = coll_arg_v_buffers(comm, NULL, 0, recvbuf, total, name);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (coll_check_enabled()) {
+        long long *counts = coll_entry_sig_array(comm, recvcounts, recvtype, NULL);
+        struct coll_check_call c = {
+            .name = name,
+            .rule = COLL_CHECK_SAME_V,
+            .root = -1,
+            .op = MPI_OP_NULL,
+            .count = sendbuf == MPI_IN_PLACE ? -1 : sendcount,
+            .type = sendbuf == MPI_IN_PLACE ? MPI_DATATYPE_NULL : sendtype,
+            .bytes = sendbuf == MPI_IN_PLACE ? -1 : coll_entry_sig_bytes(sendcount, sendtype),
+            .recv_bytes = -1,
+            .per_rank = counts,
+            .caller = COLLSIM_CALLER()};
+        coll_check_enter(comm, &c);
+        free(counts);
+    }
+    struct coll_call call;
+    coll_entry_describe(&call, COLL_ALLGATHERV, comm, total, recvtype, 1);
+    call.bytes = coll_entry_mean_block(collsim_datatype_packed_size(total, recvtype), comm);
+    struct coll_args args = {.sendbuf = sendbuf,
+                             .sendcount = sendcount,
+                             .sendtype = sendtype,
+                             .recvbuf = recvbuf,
+                             .recvcounts = recvcounts,
+                             .rdispls = displs,
+                             .recvtype = recvtype};
+    return coll_dispatch(&call, &args, comm);
+}

@@ -1,0 +1,57 @@
+/*
+ * alltoall.c — MPI_Alltoall's kind: its traits, its default decision as data, and how its
+ * arguments reach an algorithm and the MPI function. Standard MPI only.
+ *
+ * Default (MPICH's MPIR_Alltoall_intra_auto; n = the bytes of one block): bruck if
+ * n <= 256 B and P >= 8, else linear if n <= 32 KiB, else pairwise.
+ */
+#include "coll/coll_kinds.h"
+#include "coll/coll_registry.h"
+#include "coll/coll_util.h"
+
+static const struct coll_rule rules[] = {
+    {.upto_bytes = 256, .min_ranks = 8, .algorithm = "bruck"},
+    {.upto_bytes = 32 * 1024, .algorithm = "linear"},
+    {.algorithm = "pairwise"},
+};
+
+static int
+invoke(const struct coll_algorithm *row, const struct coll_args *a, MPI_Comm comm,
+       const struct coll_params *params)
+{
+    return row->fn.alltoall(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcount,
+                            a->recvtype, comm, params);
+}
+
+static int
+call(const struct coll_args *a, MPI_Comm comm)
+{
+    return MPI_Alltoall(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcount,
+                        a->recvtype, comm);
+}
+
+/* MPI_IN_PLACE for an algorithm that does not take it: a copy of the whole receive buffer. */
+static int
+resolve_in_place(struct coll_args *a, MPI_Comm comm, void **mem)
+{
+    if (a->sendbuf != MPI_IN_PLACE)
+        return MPI_SUCCESS;
+    int size;
+    MPI_Comm_size(comm, &size);
+    int rc = coll_in_place_copy(a->recvbuf, a->recvcount * size, a->recvtype, &a->sendbuf, mem);
+    a->sendcount = a->recvcount;
+    a->sendtype = a->recvtype;
+    return rc;
+}
+
+const struct coll_kind_desc coll_kind_alltoall = {
+    .kind = COLL_ALLTOALL,
+    .name = "alltoall",
+    .mpi_name = "MPI_Alltoall",
+    .traits = COLL_TRAIT_IN_PLACE | COLL_TRAIT_MOVES_BLOCKS,
+    .rules = rules,
+    .rule_count = sizeof rules / sizeof rules[0],
+    .invoke = invoke,
+    .call = call,
+    .resolve_in_place = resolve_in_place,
+};

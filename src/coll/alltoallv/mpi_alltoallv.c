@@ -1,0 +1,58 @@
+/*
+ * mpi_alltoallv.c — collsim's MPI_Alltoallv: the standard's argument rules (both sides' counts and
+ * displacements; MPI_IN_PLACE as sendbuf), then coll_dispatch.
+ */
+#include "coll/coll_entry.h"
+#include "comm.h"
+#include "datatype.h"
+#include "errhandler.h"
+
+int
+MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+              MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+              MPI_Datatype recvtype, MPI_Comm comm)
+{
+    const char *name = "MPI_Alltoallv";
+    int total = 0, stotal = 0;
+    int rc = coll_arg_comm(comm, name);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (recvbuf == MPI_IN_PLACE)
+        return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
+    rc = coll_arg_vector(comm, recvcounts, rdispls, "recvcounts", name);
+    if (rc == MPI_SUCCESS)
+        rc = coll_arg_counts(comm, recvcounts, "recvcounts", name, &total);
+    if (rc == MPI_SUCCESS)
+        rc = coll_arg_type(comm, recvtype, "recvtype", name);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int me = collsim_comm_my_rank(comm);
+    if (sendbuf != MPI_IN_PLACE) {
+        rc = coll_arg_vector(comm, sendcounts, sdispls, "sendcounts", name);
+        if (rc == MPI_SUCCESS)
+            rc = coll_arg_counts(comm, sendcounts, "sendcounts", name, &stotal);
+        if (rc == MPI_SUCCESS)
+            rc = coll_arg_type(comm, sendtype, "sendtype", name);
+        if (rc == MPI_SUCCESS)
+            rc = coll_arg_own_block(comm, sendcounts[me], sendtype, recvcounts[me], recvtype, name);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = coll_arg_v_buffers(comm, sendbuf, sendbuf == MPI_IN_PLACE ? 0 : stotal, recvbuf, total,
+                                name);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    coll_entry_check_pairwise(comm, name, sendbuf, sendcounts, sendtype, NULL, recvcounts, recvtype,
+                              NULL, COLLSIM_CALLER());
+    struct coll_call call;
+    coll_entry_describe(&call, COLL_ALLTOALLV, comm, total, recvtype, 1);
+    call.bytes = coll_entry_mean_block(collsim_datatype_packed_size(total, recvtype), comm);
+    struct coll_args args = {.sendbuf = sendbuf,
+                             .sendcounts = sendcounts,
+                             .sdispls = sdispls,
+                             .sendtype = sendtype,
+                             .recvbuf = recvbuf,
+                             .recvcounts = recvcounts,
+                             .rdispls = rdispls,
+                             .recvtype = recvtype};
+    return coll_dispatch(&call, &args, comm);
+}

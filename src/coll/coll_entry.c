@@ -1,0 +1,425 @@
+/*
+ * coll_entry.c — the pieces every MPI collective entry point shares (coll_entry.h): argument
+ * checks as the standard defines them, the call checker's type signatures, the description
+ * of a call for selection, and coll_dispatch.
+ *
+ * Invariants: an algorithm never sees an argument the standard calls invalid; a forced
+ * algorithm that cannot serve the call is refused (MPI_ERR_OTHER naming it and the unmet
+ * requirement), never replaced; errors go through the user communicator's handler.
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "coll/coll_entry.h"
+#include "comm.h"
+#include "datatype.h"
+#include "errhandler.h"
+#include "op.h"
+#include "runtime.h"
+
+/* ---------------------------------------------------------------- argument checks */
+
+int
+coll_arg_comm(MPI_Comm comm, const char *call)
+{
+    if (collsim_comm_check(comm) != MPI_SUCCESS)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_COMM, call, "invalid communicator");
+    if (collsim_comm_is_internal(comm))
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_COMM, call, "invalid communicator (internal)");
+    /* a shared object reaches a non-member only through a stray copy of the handle; its
+     * rank would index the per-rank arrays below */
+    if (collsim_comm_my_rank(comm) == MPI_UNDEFINED)
+        return collsim_error(comm, MPI_ERR_COMM, call,
+                             "the calling process (world rank %d) is not a member of the "
+                             "communicator",
+                             collsim_runtime->world_rank());
+    return MPI_SUCCESS;
+}
+
+int
+coll_arg_count(MPI_Comm comm, int count, const char *what, const char *call)
+{
+    if (count < 0)
+        return collsim_error(comm, MPI_ERR_COUNT, call, "negative %s %d", what, count);
+    return MPI_SUCCESS;
+}
+
+int
+coll_arg_type(MPI_Comm comm, MPI_Datatype dt, const char *what, const char *call)
+{
+    if (collsim_datatype_check(dt) != MPI_SUCCESS)
+        return collsim_error(comm, MPI_ERR_TYPE, call, "invalid %s", what);
+    return MPI_SUCCESS;
+}
+
+int
+coll_arg_root(MPI_Comm comm, int root, const char *call)
+{
+    int size = collsim_comm_size(comm);
+    if (root < 0 || root >= size)
+        return collsim_error(comm, MPI_ERR_ROOT, call, "invalid root %d (communicator size %d)",
+                             root, size);
+    return MPI_SUCCESS;
+}
+
+static int
+check_op(MPI_Comm comm, MPI_Op op, MPI_Datatype dt, const char *call)
+{
+    int rc = collsim_op_check(op, dt);
+    if (rc != MPI_SUCCESS) {
+        char why[256];
+        collsim_op_describe_error(op, dt, why, sizeof why);
+        return collsim_error(comm, rc, call, "%s", why);
+    }
+    return MPI_SUCCESS;
+}
+
+int
+coll_arg_reduction(MPI_Comm comm, int count, MPI_Datatype dt, MPI_Op op, const char *call)
+{
+    int rc = coll_arg_comm(comm, call);
+    if (rc == MPI_SUCCESS)
+        rc = coll_arg_count(comm, count, "count", call);
+    if (rc == MPI_SUCCESS)
+        rc = coll_arg_type(comm, dt, "datatype", call);
+    if (rc == MPI_SUCCESS)
+        rc = check_op(comm, op, dt, call);
+    return rc;
+}
+
+/* A buffer argument: never MPI_IN_PLACE (callers that take it say so below), and an address
+ * of data when it has data to move (collsim_buffer_check). */
+int
+coll_arg_buffer(MPI_Comm comm, const void *buf, MPI_Aint count, MPI_Datatype dt, const char *what,
+                const char *call)
+{
+    return collsim_buffer_check(comm, buf, count, dt, what, call);
+}
+
+/* A send buffer where the call takes MPI_IN_PLACE instead. */
+int
+coll_arg_buffer_or_in_place(MPI_Comm comm, const void *buf, MPI_Aint count, MPI_Datatype dt,
+                            const char *what, const char *call)
+{
+    return buf == MPI_IN_PLACE ? MPI_SUCCESS : coll_arg_buffer(comm, buf, count, dt, what, call);
+}
+
+/* The v-collectives' buffers: not NULL when they have items to move; the receive buffer
+ * never MPI_IN_PLACE (the callers handle the send buffer's). */
+int
+coll_arg_v_buffers(MPI_Comm comm, const void *sendbuf, int send_items, const void *recvbuf,
+                   int recv_items, const char *call)
+{
+    if (recvbuf == MPI_IN_PLACE)
+        return collsim_error(comm, MPI_ERR_BUFFER, call,
+                             "recvbuf is MPI_IN_PLACE, which %s does not take there", call);
+    if (recv_items > 0 && recvbuf == NULL)
+        return collsim_error(comm, MPI_ERR_BUFFER, call, "recvbuf is NULL with %d items to move",
+                             recv_items);
+    if (send_items > 0 && sendbuf == NULL)
+        return collsim_error(comm, MPI_ERR_BUFFER, call, "sendbuf is NULL with %d items to move",
+                             send_items);
+    return MPI_SUCCESS;
+}
+
+/* The send and receive buffers of one call must not overlap (MPI-3.1 2.3): the standard's
+ * way to reuse the receive buffer is MPI_IN_PLACE. Checked where an overlap corrupts the
+ * result (the reductions, Alltoall); Gather, Scatter and Allgather with the root's or the
+ * rank's own block in place are left alone, an old idiom that Open MPI runs as intended. */
+int
+coll_arg_no_alias(MPI_Comm comm, const void *sendbuf, MPI_Aint scount, MPI_Datatype stype,
+                  const void *recvbuf, MPI_Aint rcount, MPI_Datatype rtype, const char *call)
+{
+    uintptr_t slo, shi, rlo, rhi;
+    if (sendbuf == MPI_IN_PLACE || recvbuf == MPI_IN_PLACE ||
+        !collsim_buffer_span(sendbuf, scount, stype, &slo, &shi) ||
+        !collsim_buffer_span(recvbuf, rcount, rtype, &rlo, &rhi))
+        return MPI_SUCCESS;
+    if (slo < rhi && rlo < shi)
+        return collsim_error(comm, MPI_ERR_BUFFER, call,
+                             "sendbuf and recvbuf overlap (%p and %p): pass MPI_IN_PLACE as "
+                             "sendbuf to use recvbuf for both",
+                             sendbuf, recvbuf);
+    return MPI_SUCCESS;
+}
+
+long long
+coll_entry_sig_bytes(int count, MPI_Datatype dt)
+{
+    return (long long)collsim_datatype_packed_size(count, dt);
+}
+
+/* counts[i] items of types[i] (or of dt when types is NULL), in bytes, for every rank. */
+long long *
+coll_entry_sig_array(MPI_Comm comm, const int counts[], MPI_Datatype dt, const MPI_Datatype types[])
+{
+    int size = collsim_comm_size(comm);
+    long long *bytes = malloc(sizeof(long long) * (size_t)(size > 0 ? size : 1));
+    for (int i = 0; i < size; i++)
+        bytes[i] = coll_entry_sig_bytes(counts[i], types != NULL ? types[i] : dt);
+    return bytes;
+}
+
+/* A call whose every member passes the same count, datatype (and op, root where given). */
+void
+coll_entry_check_same(MPI_Comm comm, const char *name, int root, MPI_Op op, int count,
+                      MPI_Datatype dt, const void *caller)
+{
+    if (!coll_check_enabled())
+        return;
+    struct coll_check_call c = {
+        .name = name,
+        .rule = dt == MPI_DATATYPE_NULL ? COLL_CHECK_NONE : COLL_CHECK_EQUAL,
+        .root = root,
+        .op = op,
+        .count = dt == MPI_DATATYPE_NULL ? -1 : count,
+        .type = dt,
+        .bytes = dt == MPI_DATATYPE_NULL ? -1 : coll_entry_sig_bytes(count, dt),
+        .recv_bytes = -1,
+        .caller = caller};
+    coll_check_enter(comm, &c);
+}
+
+/*
+ * Gatherv, Scatterv: every rank's own block (count items of dt, none at an in-place root)
+ * against the root's per-rank counts (of root_type).
+ */
+void
+coll_entry_check_rooted_v(MPI_Comm comm, const char *name, int root, int in_place_root, int count,
+                          MPI_Datatype dt, const int root_counts[], MPI_Datatype root_type,
+                          const void *caller)
+{
+    if (!coll_check_enabled())
+        return;
+    int me = collsim_comm_my_rank(comm);
+    long long *counts =
+        me == root ? coll_entry_sig_array(comm, root_counts, root_type, NULL) : NULL;
+    struct coll_check_call c = {.name = name,
+                                .rule = COLL_CHECK_ROOT_V,
+                                .root = root,
+                                .op = MPI_OP_NULL,
+                                .count = in_place_root ? -1 : count,
+                                .type = in_place_root ? MPI_DATATYPE_NULL : dt,
+                                .bytes = in_place_root ? -1 : coll_entry_sig_bytes(count, dt),
+                                .recv_bytes = -1,
+                                .per_rank = counts,
+                                .caller = caller};
+    coll_check_enter(comm, &c);
+    free(counts);
+}
+
+/* Alltoallv, Alltoallw: what this rank sends to and receives from each rank. */
+void
+coll_entry_check_pairwise(MPI_Comm comm, const char *name, const void *sendbuf,
+                          const int sendcounts[], MPI_Datatype sendtype,
+                          const MPI_Datatype sendtypes[], const int recvcounts[],
+                          MPI_Datatype recvtype, const MPI_Datatype recvtypes[], const void *caller)
+{
+    if (!coll_check_enabled())
+        return;
+    long long *received = coll_entry_sig_array(comm, recvcounts, recvtype, recvtypes);
+    long long *sent = sendbuf == MPI_IN_PLACE
+                          ? received
+                          : coll_entry_sig_array(comm, sendcounts, sendtype, sendtypes);
+    struct coll_check_call c = {.name = name,
+                                .rule = COLL_CHECK_PAIRWISE,
+                                .root = -1,
+                                .op = MPI_OP_NULL,
+                                .count = -1,
+                                .type = MPI_DATATYPE_NULL,
+                                .bytes = -1,
+                                .recv_bytes = -1,
+                                .per_rank = sent,
+                                .recv_per_rank = received,
+                                .caller = caller};
+    coll_check_enter(comm, &c);
+    if (sent != received)
+        free(sent);
+    free(received);
+}
+
+int
+coll_entry_commutes(MPI_Op op)
+{
+    int commute = 1;
+    MPI_Op_commutative(op, &commute);
+    return commute;
+}
+
+void
+coll_entry_describe(struct coll_call *call, enum coll_kind kind, MPI_Comm comm, int count,
+                    MPI_Datatype dt, int commutative)
+{
+    call->kind = kind;
+    call->comm_size = collsim_comm_size(comm);
+    call->count = count;
+    call->bytes = collsim_datatype_packed_size(count, dt);
+    call->commutative = commutative;
+    call->contiguous = collsim_datatype_is_contiguous(dt);
+    /* only a non-commutative op asks (it costs a pass over the members, once per comm) */
+    call->node_blocks = commutative || collsim_comm_node_blocks(comm);
+}
+
+/* Choose the algorithm or report the refusal. Returns NULL after reporting. */
+static const struct coll_algorithm *
+choose(const struct coll_call *call, MPI_Comm comm, struct coll_params *params, int *rc)
+{
+    const char *refusal;
+    const struct coll_algorithm *row = coll_select(call, params, &refusal);
+    *rc = MPI_SUCCESS;
+    if (row == NULL) {
+        const struct coll_algorithm *forced = coll_select_forced(call->kind);
+        if (forced != NULL)
+            *rc = collsim_error(comm, MPI_ERR_OTHER, coll_kind_mpi_name(call->kind),
+                                "algorithm '%s' cannot serve this call: %s", forced->name, refusal);
+        else
+            *rc = collsim_error(comm, MPI_ERR_INTERN, coll_kind_mpi_name(call->kind),
+                                "no algorithm can serve this call");
+        return NULL;
+    }
+    /* once per call: the communicator's rank 0 reports */
+    if (collsim_comm_my_rank(comm) == 0)
+        collsim_runtime->coll_served((int)call->kind, row->name);
+    return row;
+}
+
+static int
+algorithm_failed(MPI_Comm comm, enum coll_kind kind, const struct coll_algorithm *row, int rc)
+{
+    if (rc == MPI_SUCCESS)
+        return rc;
+    return collsim_error(comm, rc, coll_kind_mpi_name(kind), "algorithm '%s' failed", row->name);
+}
+
+/* Root-side checks of a v-variant's counts and displacements. */
+int
+coll_arg_vector(MPI_Comm comm, const int counts[], const int displs[], const char *what,
+                const char *call)
+{
+    if (counts == NULL || displs == NULL)
+        return collsim_error(comm, MPI_ERR_ARG, call, "NULL %s or displacements", what);
+    int size = collsim_comm_size(comm);
+    for (int i = 0; i < size; i++)
+        if (counts[i] < 0)
+            return collsim_error(comm, MPI_ERR_COUNT, call, "negative %s[%d] = %d", what, i,
+                                 counts[i]);
+    return MPI_SUCCESS;
+}
+
+/*
+ * The local half of the standard's type-signature rule: the block a rank sends itself must
+ * have as many bytes as the block it receives from itself (the other ranks are not
+ * visible from here).
+ */
+int
+coll_arg_own_block(MPI_Comm comm, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype,
+                   const char *call)
+{
+    size_t sent = collsim_datatype_packed_size(scount, stype);
+    size_t received = collsim_datatype_packed_size(rcount, rtype);
+    if (sent != received)
+        return collsim_error(comm, MPI_ERR_TRUNCATE, call,
+                             "the block this rank sends itself has %zu bytes but the one it "
+                             "receives from itself %zu (type signatures must match)",
+                             sent, received);
+    return MPI_SUCCESS;
+}
+
+/* counts[i] >= 0 for every rank; *total their sum, which must fit an int. */
+int
+coll_arg_counts(MPI_Comm comm, const int counts[], const char *what, const char *call, int *total)
+{
+    int size = collsim_comm_size(comm);
+    long long sum = 0;
+    for (int i = 0; i < size; i++) {
+        if (counts[i] < 0)
+            return collsim_error(comm, MPI_ERR_COUNT, call, "negative %s[%d] = %d", what, i,
+                                 counts[i]);
+        sum += counts[i];
+    }
+    if (sum > INT_MAX)
+        return collsim_error(comm, MPI_ERR_COUNT, call, "sum of %s overflows an int", what);
+    *total = (int)sum;
+    return MPI_SUCCESS;
+}
+
+/* count x ranks, the items of a whole Allgather or Alltoall buffer, must fit an int. */
+int
+coll_arg_all_blocks(MPI_Comm comm, int count, const char *what, const char *call)
+{
+    if ((long long)count * collsim_comm_size(comm) > INT_MAX)
+        return collsim_error(comm, MPI_ERR_COUNT, call, "%s x ranks overflows an int", what);
+    return MPI_SUCCESS;
+}
+
+/* The mean of `total` bytes over the ranks, rounded up: what `bytes` means for v-variants. */
+size_t
+coll_entry_mean_block(size_t total, MPI_Comm comm)
+{
+    size_t size = (size_t)collsim_comm_size(comm);
+    return (total + size - 1) / size;
+}
+
+/* Every types[i] is a valid datatype; *contiguous: all of them are. */
+int
+coll_arg_types(MPI_Comm comm, const MPI_Datatype types[], const char *what, const char *call,
+               int *contiguous)
+{
+    int size = collsim_comm_size(comm);
+    if (types == NULL)
+        return collsim_error(comm, MPI_ERR_ARG, call, "NULL %s", what);
+    for (int i = 0; i < size; i++) {
+        if (collsim_datatype_check(types[i]) != MPI_SUCCESS)
+            return collsim_error(comm, MPI_ERR_TYPE, call, "invalid %s[%d]", what, i);
+        *contiguous = *contiguous && collsim_datatype_is_contiguous(types[i]);
+    }
+    return MPI_SUCCESS;
+}
+
+int
+coll_entry_everyone_reduces(enum coll_kind kind, const void *sendbuf, void *recvbuf, int count,
+                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const void *caller)
+{
+    const char *name = coll_kind_mpi_name(kind);
+    int rc = coll_arg_reduction(comm, count, datatype, op, name);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (recvbuf == MPI_IN_PLACE)
+        return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
+    rc = coll_arg_buffer_or_in_place(comm, sendbuf, count, datatype, "sendbuf", name);
+    if (rc == MPI_SUCCESS)
+        rc = coll_arg_buffer(comm, recvbuf, count, datatype, "recvbuf", name);
+    if (rc == MPI_SUCCESS)
+        rc = coll_arg_no_alias(comm, sendbuf, count, datatype, recvbuf, count, datatype, name);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    coll_entry_check_same(comm, name, -1, op, count, datatype, caller);
+    struct coll_call call;
+    coll_entry_describe(&call, kind, comm, count, datatype, coll_entry_commutes(op));
+    struct coll_args args = {
+        .sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .datatype = datatype, .op = op};
+    return coll_dispatch(&call, &args, comm);
+}
+
+int
+coll_dispatch(const struct coll_call *call, struct coll_args *args, MPI_Comm comm)
+{
+    const struct coll_kind_desc *kind = coll_kind_info(call->kind);
+    struct coll_params params;
+    int rc;
+    const struct coll_algorithm *row = choose(call, comm, &params, &rc);
+    if (row == NULL)
+        return rc;
+    void *mem = NULL;
+    if (kind->resolve_in_place != NULL && !(row->caps & COLL_IN_PLACE)) {
+        rc = kind->resolve_in_place(args, comm, &mem);
+        if (rc != MPI_SUCCESS) {
+            free(mem);
+            return collsim_error(comm, rc, kind->mpi_name, "no memory for the MPI_IN_PLACE copy");
+        }
+    }
+    rc = kind->invoke(row, args, comm->coll, &params);
+    free(mem);
+    return algorithm_failed(comm, call->kind, row, rc);
+}

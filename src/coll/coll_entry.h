@@ -1,0 +1,109 @@
+/*
+ * coll_entry.h — what collsim's MPI collective entry points (src/coll/<collective>/
+ * mpi_<collective>.c) share: the argument checks of the standard, the collective-call
+ * checker's signatures, the description of a call for selection, and coll_dispatch, the one
+ * path from checked arguments to an algorithm.
+ *
+ * Unlike the algorithms and the kind files, this is collsim's runtime (communicators, error
+ * handlers, the call checker): it does not compile against another MPI library.
+ *
+ * Every coll_arg_* check returns MPI_SUCCESS or the error code that the communicator's error
+ * handler returned after reporting (rank, call, argument); callers stop at the first failure.
+ */
+#ifndef COLLSIM_COLL_ENTRY_H
+#define COLLSIM_COLL_ENTRY_H
+
+#include "callsite.h"
+#include "coll/coll_kinds.h"
+#include "coll/coll_select.h"
+#include "coll_check.h"
+#include "mpi.h"
+
+/* ---------------------------------------------------------------- argument checks */
+
+/* A valid user communicator of which the caller is a member. */
+int coll_arg_comm(MPI_Comm comm, const char *call);
+/* count >= 0 (`what` names the argument). */
+int coll_arg_count(MPI_Comm comm, int count, const char *what, const char *call);
+/* A valid datatype. */
+int coll_arg_type(MPI_Comm comm, MPI_Datatype dt, const char *what, const char *call);
+/* Every types[i] valid; *contiguous is cleared unless all of them are contiguous. */
+int coll_arg_types(MPI_Comm comm, const MPI_Datatype types[], const char *what, const char *call,
+                   int *contiguous);
+/* 0 <= root < size. */
+int coll_arg_root(MPI_Comm comm, int root, const char *call);
+/* The communicator, count, datatype and op of a reduction (op defined on the datatype). */
+int coll_arg_reduction(MPI_Comm comm, int count, MPI_Datatype dt, MPI_Op op, const char *call);
+/* A buffer with data to move: never MPI_IN_PLACE, an address of data (collsim_buffer_check). */
+int coll_arg_buffer(MPI_Comm comm, const void *buf, MPI_Aint count, MPI_Datatype dt,
+                    const char *what, const char *call);
+/* The same, where the call takes MPI_IN_PLACE instead. */
+int coll_arg_buffer_or_in_place(MPI_Comm comm, const void *buf, MPI_Aint count, MPI_Datatype dt,
+                                const char *what, const char *call);
+/* The v-collectives' buffers: not NULL with items to move; recvbuf never MPI_IN_PLACE. */
+int coll_arg_v_buffers(MPI_Comm comm, const void *sendbuf, int send_items, const void *recvbuf,
+                       int recv_items, const char *call);
+/* The send and receive buffers of one call do not overlap (MPI-3.1 2.3). */
+int coll_arg_no_alias(MPI_Comm comm, const void *sendbuf, MPI_Aint scount, MPI_Datatype stype,
+                      const void *recvbuf, MPI_Aint rcount, MPI_Datatype rtype, const char *call);
+/* A v-variant's counts and displacements: not NULL, no negative count. */
+int coll_arg_vector(MPI_Comm comm, const int counts[], const int displs[], const char *what,
+                    const char *call);
+/* counts[i] >= 0 for every rank; *total their sum, which must fit an int. */
+int coll_arg_counts(MPI_Comm comm, const int counts[], const char *what, const char *call,
+                    int *total);
+/* count x ranks, the items of a whole Allgather or Alltoall buffer, fits an int. */
+int coll_arg_all_blocks(MPI_Comm comm, int count, const char *what, const char *call);
+/* The block a rank sends itself has as many bytes as the one it receives from itself. */
+int coll_arg_own_block(MPI_Comm comm, int scount, MPI_Datatype stype, int rcount,
+                       MPI_Datatype rtype, const char *call);
+
+/* ---------------------------------------------------------------- the call checker */
+
+/* count items of dt, in bytes: the type signature's length. */
+long long coll_entry_sig_bytes(int count, MPI_Datatype dt);
+/* counts[i] items of types[i] (of dt when types is NULL) for every rank, in bytes; free(). */
+long long *coll_entry_sig_array(MPI_Comm comm, const int counts[], MPI_Datatype dt,
+                                const MPI_Datatype types[]);
+/* A call whose every member passes the same count, datatype (and op, root where given). */
+void coll_entry_check_same(MPI_Comm comm, const char *name, int root, MPI_Op op, int count,
+                           MPI_Datatype dt, const void *caller);
+/* Gatherv, Scatterv: every rank's own block against the root's per-rank counts. */
+void coll_entry_check_rooted_v(MPI_Comm comm, const char *name, int root, int in_place_root,
+                               int count, MPI_Datatype dt, const int root_counts[],
+                               MPI_Datatype root_type, const void *caller);
+/* Alltoallv, Alltoallw: what this rank sends to and receives from each rank. */
+void coll_entry_check_pairwise(MPI_Comm comm, const char *name, const void *sendbuf,
+                               const int sendcounts[], MPI_Datatype sendtype,
+                               const MPI_Datatype sendtypes[], const int recvcounts[],
+                               MPI_Datatype recvtype, const MPI_Datatype recvtypes[],
+                               const void *caller);
+
+/* ---------------------------------------------------------------- selection and dispatch */
+
+/* The call as selection sees it: `count` items of `dt` per rank (coll_select.h). */
+void coll_entry_describe(struct coll_call *call, enum coll_kind kind, MPI_Comm comm, int count,
+                         MPI_Datatype dt, int commutative);
+/* The mean of `total` bytes over the ranks, rounded up: what `bytes` means for v-variants. */
+size_t coll_entry_mean_block(size_t total, MPI_Comm comm);
+/* Whether op commutes (the predefined ops do). */
+int coll_entry_commutes(MPI_Op op);
+
+/*
+ * Run a checked call: choose the algorithm for `call` (a forced one that cannot serve is
+ * refused with MPI_ERR_OTHER naming the unmet requirement, never replaced), turn
+ * MPI_IN_PLACE into an ordinary call for an algorithm that does not take it, run the
+ * algorithm on the communicator's collective twin, and report a failure through comm's
+ * error handler. `args` may be rewritten by the in-place step.
+ */
+int coll_dispatch(const struct coll_call *call, struct coll_args *args, MPI_Comm comm);
+
+/*
+ * Allreduce, Scan and Exscan: the argument rules they share (MPI_IN_PLACE as sendbuf on every
+ * rank), the checker, then coll_dispatch. `caller` is the user's return address.
+ */
+int coll_entry_everyone_reduces(enum coll_kind kind, const void *sendbuf, void *recvbuf, int count,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                const void *caller);
+
+#endif

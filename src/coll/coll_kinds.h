@@ -1,0 +1,134 @@
+/*
+ * coll_kinds.h — the table of collective kinds: what generic code needs to know about each
+ * collective without switching on its kind.
+ *
+ * Each collective has one home, src/coll/<collective>/: its algorithms (one file each), its
+ * kind descriptor (<collective>.c: names, traits, the default decision as data, how its
+ * arguments reach an algorithm and the MPI function) and collsim's MPI entry point
+ * (mpi_<collective>.c: the argument checks, then coll_dispatch). This header and the kind
+ * files use only standard MPI, so they compile against a real MPI library as the algorithms
+ * do (tests/realmpi); the entry points do not.
+ *
+ * A call's arguments travel in one struct coll_args whatever the collective: each kind reads
+ * the fields its MPI signature has and ignores the others (they stay zero or NULL).
+ */
+#ifndef COLLSIM_COLL_KINDS_H
+#define COLLSIM_COLL_KINDS_H
+
+#include <stddef.h>
+
+#include "coll.h"
+
+struct coll_algorithm;
+
+/* Every argument any collective takes, named as in the MPI standard's C bindings. */
+struct coll_args {
+    void *buffer; /* Bcast */
+    const void *sendbuf;
+    void *recvbuf;
+    int count;             /* Bcast and the reductions */
+    MPI_Datatype datatype; /* Bcast and the reductions */
+    MPI_Op op;
+    int root;
+    int sendcount;
+    const int *sendcounts;
+    const int *sdispls; /* Scatterv's displs */
+    MPI_Datatype sendtype;
+    const MPI_Datatype *sendtypes;
+    int recvcount;         /* also Reduce_scatter_block's */
+    const int *recvcounts; /* also Reduce_scatter's */
+    const int *rdispls;    /* Gatherv's and Allgatherv's displs */
+    MPI_Datatype recvtype;
+    const MPI_Datatype *recvtypes;
+};
+
+/* What a collective is, as generic code asks it. */
+enum coll_trait {
+    COLL_TRAIT_ROOTED = 1 << 0,       /* has a root argument */
+    COLL_TRAIT_REDUCES = 1 << 1,      /* applies an op (commutativity matters) */
+    COLL_TRAIT_IN_PLACE = 1 << 2,     /* the standard allows MPI_IN_PLACE (rooted: at the root) */
+    COLL_TRAIT_MOVES_BLOCKS = 1 << 3, /* moves one block per rank (gather, scatter, all-to-...) */
+    COLL_TRAIT_VECTOR = 1 << 4,       /* per-rank counts (the v and w forms, Reduce_scatter) */
+    COLL_TRAIT_IN_PLACE_RECVBUF = 1 << 5, /* MPI_IN_PLACE is passed as recvbuf (Scatter(v)),
+                                           * not as sendbuf */
+    COLL_TRAIT_PREFIX = 1 << 6,    /* a reduction whose rank i holds the fold of ranks 0..i */
+    COLL_TRAIT_EXCLUSIVE = 1 << 7, /* a prefix without the rank itself (Exscan) */
+};
+
+/*
+ * One line of a default decision: when every condition holds, `algorithm` is the choice.
+ * Conditions left at zero do not restrict. A kind's rules are tried in order and the first
+ * that matches decides (the style of the decision tables Open MPI's coll_tuned and MPICH's
+ * JSON selection files ship); the last rule has no condition. If the chosen algorithm cannot
+ * serve the call, the first registry row of the kind that can serves (coll_select.c). Bytes
+ * are the call's coll_call.bytes (per rank; see coll_select.h), or that times the ranks for
+ * COLL_RULE_TOTAL.
+ */
+enum coll_rule_condition {
+    COLL_RULE_POF2 = 1 << 0,           /* the communicator size is a power of two */
+    COLL_RULE_NONCOMMUTATIVE = 1 << 1, /* the op is not commutative */
+    COLL_RULE_COUNT_GE_SIZE = 1 << 2,  /* count >= communicator size */
+    COLL_RULE_TOTAL = 1 << 3,          /* the byte bounds apply to bytes × ranks */
+};
+
+struct coll_rule {
+    unsigned when;         /* enum coll_rule_condition flags */
+    size_t over_bytes;     /* bytes > over_bytes (0: no bound) */
+    size_t below_bytes;    /* bytes < below_bytes (0: no bound) */
+    size_t upto_bytes;     /* bytes <= upto_bytes (0: no bound) */
+    int min_ranks;         /* ranks >= min_ranks */
+    int below_ranks;       /* ranks < below_ranks (0: no upper bound) */
+    const char *algorithm; /* a registry name of the kind */
+};
+
+struct coll_kind_desc {
+    enum coll_kind kind;
+    const char *name;     /* "allreduce": the MPI name without MPI_, lower case */
+    const char *mpi_name; /* "MPI_Allreduce" */
+    unsigned traits;      /* enum coll_trait flags */
+    /* The default decision, ending with an unconditional rule; see struct coll_rule. */
+    const struct coll_rule *rules;
+    size_t rule_count;
+    /* The reproducible mode's pinned, order-preserving algorithm (coll_select.h), or NULL. */
+    const char *reproducible;
+    /* Run `row`'s algorithm with the call's arguments on `comm`. */
+    int (*invoke)(const struct coll_algorithm *row, const struct coll_args *args, MPI_Comm comm,
+                  const struct coll_params *params);
+    /* Call the collective's MPI function with these arguments. */
+    int (*call)(const struct coll_args *args, MPI_Comm comm);
+    /*
+     * Turn a call that passes MPI_IN_PLACE into an ordinary one, for an algorithm that does
+     * not take it: the buffer the standard reads in place is copied (*mem, to free after the
+     * call) or pointed at. NULL for kinds without MPI_IN_PLACE. Returns an MPI error code.
+     */
+    int (*resolve_in_place)(struct coll_args *args, MPI_Comm comm, void **mem);
+};
+
+/* The kind's descriptor; kind must be valid. */
+const struct coll_kind_desc *coll_kind_info(enum coll_kind kind);
+
+/* "reduce", "allreduce", ... (the MPI name without MPI_, lower case), and back. */
+const char *coll_kind_name(enum coll_kind kind);
+int coll_kind_from_name(const char *name, enum coll_kind *kind);
+/* "MPI_Reduce", ... */
+const char *coll_kind_mpi_name(enum coll_kind kind);
+/* Whether the kind has every trait of `traits`. */
+int coll_kind_has(enum coll_kind kind, unsigned traits);
+/*
+ * The sequential reference of a reduction, rank by rank: whose contributions rank `rank`'s
+ * result folds, in rank order — ranks *first..*last (the whole communicator, a prefix for
+ * Scan and Exscan). Returns 0 where the result is not defined (Reduce's non-roots, Exscan's
+ * rank 0). For Reduce_scatter(_block) the span is that of the rank's own block.
+ */
+int coll_kind_fold_span(enum coll_kind kind, int rank, int root, int size, int *first, int *last);
+/* Does this kind reduce with an op (and so care about commutativity)? */
+int coll_kind_reduces(enum coll_kind kind);
+
+/* The kind descriptors, one per home. */
+extern const struct coll_kind_desc coll_kind_barrier, coll_kind_bcast, coll_kind_gather,
+    coll_kind_gatherv, coll_kind_scatter, coll_kind_scatterv, coll_kind_allgather,
+    coll_kind_allgatherv, coll_kind_alltoall, coll_kind_alltoallv, coll_kind_alltoallw,
+    coll_kind_reduce, coll_kind_allreduce, coll_kind_reduce_scatter, coll_kind_reduce_scatter_block,
+    coll_kind_scan, coll_kind_exscan;
+
+#endif

@@ -1,0 +1,69 @@
+/*
+ * mpi_reduce_scatter.c — collsim's MPI_Reduce_scatter: the standard's argument rules (recvcounts
+ * sum to the vector, which fits an int), then coll_dispatch.
+ */
+#include <stdlib.h>
+
+#include "coll/coll_entry.h"
+#include "comm.h"
+#include "errhandler.h"
+
+int
+MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    const char *name = "MPI_Reduce_scatter";
+    int rc = coll_arg_comm(comm, name);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (recvcounts == NULL)
+        return collsim_error(comm, MPI_ERR_ARG, name, "NULL recvcounts");
+    int size = collsim_comm_size(comm);
+    long long total = 0;
+    for (int i = 0; i < size; i++) {
+        if (recvcounts[i] < 0)
+            return collsim_error(comm, MPI_ERR_COUNT, name, "negative recvcounts[%d] = %d", i,
+                                 recvcounts[i]);
+        total += recvcounts[i];
+    }
+    if (total > 0x7fffffff)
+        return collsim_error(comm, MPI_ERR_COUNT, name, "sum of recvcounts overflows an int");
+    rc = coll_arg_reduction(comm, (int)total, datatype, op, name);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (recvbuf == MPI_IN_PLACE)
+        return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
+    int me = collsim_comm_my_rank(comm);
+    rc = coll_arg_buffer_or_in_place(comm, sendbuf, total, datatype, "sendbuf", name);
+    if (rc == MPI_SUCCESS)
+        rc = coll_arg_buffer(comm, recvbuf, recvcounts[me], datatype, "recvbuf", name);
+    if (rc == MPI_SUCCESS)
+        rc = coll_arg_no_alias(comm, sendbuf, total, datatype, recvbuf, recvcounts[me], datatype,
+                               name);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (coll_check_enabled()) {
+        long long *counts = coll_entry_sig_array(comm, recvcounts, datatype, NULL);
+        struct coll_check_call c = {.name = name,
+                                    .rule = COLL_CHECK_SAME_V,
+                                    .root = -1,
+                                    .op = op,
+                                    .count = (int)total,
+                                    .type = datatype,
+                                    .bytes = -1,
+                                    .recv_bytes = -1,
+                                    .per_rank = counts,
+                                    .caller = COLLSIM_CALLER()};
+        coll_check_enter(comm, &c);
+        free(counts);
+    }
+    struct coll_call call;
+    coll_entry_describe(&call, COLL_REDUCE_SCATTER, comm, (int)total, datatype,
+                        coll_entry_commutes(op));
+    struct coll_args args = {.sendbuf = sendbuf,
+                             .recvbuf = recvbuf,
+                             .recvcounts = recvcounts,
+                             .datatype = datatype,
+                             .op = op};
+    return coll_dispatch(&call, &args, comm);
+}

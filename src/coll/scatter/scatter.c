@@ -1,0 +1,58 @@
+/*
+ * scatter.c — MPI_Scatter's kind: its traits, its default decision as data, and how its
+ * arguments reach an algorithm and the MPI function. Standard MPI only.
+ *
+ * Default: binomial.
+ */
+#include "coll/coll_kinds.h"
+#include "coll/coll_registry.h"
+#include "coll/coll_util.h"
+
+static const struct coll_rule rules[] = {
+    {.algorithm = "binomial"},
+};
+
+static int
+invoke(const struct coll_algorithm *row, const struct coll_args *a, MPI_Comm comm,
+       const struct coll_params *params)
+{
+    return row->fn.scatter(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcount,
+                           a->recvtype, a->root, comm, params);
+}
+
+static int
+call(const struct coll_args *a, MPI_Comm comm)
+{
+    return MPI_Scatter(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcount, a->recvtype,
+                       a->root, comm);
+}
+
+/* MPI_IN_PLACE for an algorithm that does not take it: the root's block, received onto itself. */
+static int
+resolve_in_place(struct coll_args *a, MPI_Comm comm, void **mem)
+{
+    int me;
+    (void)mem;
+    if (a->recvbuf != MPI_IN_PLACE)
+        return MPI_SUCCESS;
+    MPI_Comm_rank(comm, &me);
+    if (me != a->root)
+        return MPI_SUCCESS;
+    a->recvbuf = coll_item((void *)a->sendbuf, (MPI_Aint)a->root * a->sendcount, a->sendtype);
+    a->recvcount = a->sendcount;
+    a->recvtype = a->sendtype;
+    return MPI_SUCCESS;
+}
+
+const struct coll_kind_desc coll_kind_scatter = {
+    .kind = COLL_SCATTER,
+    .name = "scatter",
+    .mpi_name = "MPI_Scatter",
+    .traits = COLL_TRAIT_ROOTED | COLL_TRAIT_IN_PLACE | COLL_TRAIT_MOVES_BLOCKS |
+              COLL_TRAIT_IN_PLACE_RECVBUF,
+    .rules = rules,
+    .rule_count = sizeof rules / sizeof rules[0],
+    .invoke = invoke,
+    .call = call,
+    .resolve_in_place = resolve_in_place,
+};
