@@ -82,49 +82,6 @@ static struct bench_run *current;
 
 /* ---------------------------------------------------------------- collective shapes */
 
-static gboolean
-kind_is_rooted(enum coll_kind kind)
-{
-    switch (kind) {
-    case COLL_BCAST:
-    case COLL_GATHER:
-    case COLL_GATHERV:
-    case COLL_SCATTER:
-    case COLL_SCATTERV:
-    case COLL_REDUCE:
-        return TRUE;
-    default:
-        return FALSE;
-    }
-}
-
-/* MPI-2.2 onwards: everywhere except Bcast and Barrier (rooted ones at the root only). */
-static gboolean
-kind_takes_in_place(enum coll_kind kind)
-{
-    return kind != COLL_BCAST && kind != COLL_BARRIER;
-}
-
-/* Items of one block in the collectives that move p blocks. */
-static gboolean
-kind_moves_blocks(enum coll_kind kind)
-{
-    switch (kind) {
-    case COLL_GATHER:
-    case COLL_GATHERV:
-    case COLL_SCATTER:
-    case COLL_SCATTERV:
-    case COLL_ALLGATHER:
-    case COLL_ALLGATHERV:
-    case COLL_ALLTOALL:
-    case COLL_ALLTOALLV:
-    case COLL_ALLTOALLW:
-        return TRUE;
-    default:
-        return FALSE;
-    }
-}
-
 /* Items rank i receives in MPI_Reduce_scatter: the vector split as evenly as it goes. */
 static int
 scatter_count(int count, int nranks, int i)
@@ -138,7 +95,8 @@ scatter_first(int count, int nranks, int i)
     return i * (count / nranks) + MIN(i, count % nranks);
 }
 
-/* The call as the dispatcher describes it (src/collectives.c), for coll_select_unmet. */
+/* The call as the entry points describe it (src/coll/<collective>/mpi_<collective>.c), for
+ * coll_select_unmet. */
 static void
 describe_point_call(const struct run_point *point, const struct bench_datatype *type, int count,
                     gboolean commutative, struct coll_call *call)
@@ -246,11 +204,12 @@ bench_point_invalid(const struct run_point *point, const char **key)
             return g_strdup_printf("%s: segment_bytes must be positive and radix at least 2",
                                    point->algorithm);
     }
-    if (kind_is_rooted(point->kind) && (point->root < 0 || point->root >= point->nranks)) {
+    if (coll_kind_has(point->kind, COLL_TRAIT_ROOTED) &&
+        (point->root < 0 || point->root >= point->nranks)) {
         *key = "root";
         return g_strdup_printf("root %d is not one of the %d ranks", point->root, point->nranks);
     }
-    if (point->in_place && !kind_takes_in_place(point->kind)) {
+    if (point->in_place && !coll_kind_has(point->kind, COLL_TRAIT_IN_PLACE)) {
         *key = "in_place";
         return g_strdup_printf("%s does not take MPI_IN_PLACE", coll_kind_mpi_name(point->kind));
     }
@@ -265,7 +224,7 @@ bench_point_invalid(const struct run_point *point, const char **key)
                                " items of %s, more than an int count holds",
                                point->bytes, count, type->name);
     /* the v-variants place block i at displacement i * count, an int */
-    if (kind_moves_blocks(point->kind) && point->nranks > 1 &&
+    if (coll_kind_has(point->kind, COLL_TRAIT_MOVES_BLOCKS) && point->nranks > 1 &&
         count * (guint64)(point->nranks - 1) > INT_MAX)
         return g_strdup_printf("%d blocks of %" G_GUINT64_FORMAT " items overflow an int "
                                "displacement",
@@ -468,7 +427,7 @@ setup_buffers(const struct bench_run *run, int me, struct bench_buffers *b,
         break;
     }
     out->buffer = b->recv;
-    if (point->kind == COLL_SCATTER || point->kind == COLL_SCATTERV) {
+    if (coll_kind_has(point->kind, COLL_TRAIT_IN_PLACE_RECVBUF)) {
         if (in_place && root) {
             out->buffer = b->send;
             out->first = (gsize)me * n;
@@ -489,65 +448,38 @@ free_buffers(struct bench_buffers *b, const struct bench_output *kept)
     g_free(b->types);
 }
 
-/* One call of the point's collective through its MPI entry point. */
+/* One call of the point's collective through its MPI entry point (the kind's `call`). */
 static int
 call_collective(const struct bench_run *run, int me, struct bench_buffers *b)
 {
     const struct run_point *point = run->point;
-    MPI_Comm comm = MPI_COMM_WORLD;
-    MPI_Datatype dt = run->dt;
-    int n = run->count, root = point->root;
-    gboolean ip = point->in_place, ip_root = ip && me == root;
-    const void *send = ip ? MPI_IN_PLACE : b->send;
-    switch (point->kind) {
-    case COLL_BARRIER:
-        return MPI_Barrier(comm);
-    case COLL_BCAST:
-        return MPI_Bcast(b->recv, n, dt, root, comm);
-    case COLL_REDUCE:
-        return MPI_Reduce(ip_root ? MPI_IN_PLACE : b->send, b->recv, n, dt, run->op, root, comm);
-    case COLL_ALLREDUCE:
-        return MPI_Allreduce(send, b->recv, n, dt, run->op, comm);
-    case COLL_SCAN:
-        return MPI_Scan(send, b->recv, n, dt, run->op, comm);
-    case COLL_EXSCAN:
-        return MPI_Exscan(send, b->recv, n, dt, run->op, comm);
-    case COLL_REDUCE_SCATTER:
-        return MPI_Reduce_scatter(send, b->recv, b->counts, dt, run->op, comm);
-    case COLL_REDUCE_SCATTER_BLOCK:
-        return MPI_Reduce_scatter_block(send, b->recv, n / run->nranks, dt, run->op, comm);
-    case COLL_GATHER:
-        return MPI_Gather(ip_root ? MPI_IN_PLACE : b->send, n, dt, b->recv, n, dt, root, comm);
-    case COLL_GATHERV:
-        return MPI_Gatherv(ip_root ? MPI_IN_PLACE : b->send, n, dt, b->recv, b->counts, b->displs,
-                           dt, root, comm);
-    case COLL_SCATTER:
-        return MPI_Scatter(b->send, n, dt, ip_root ? MPI_IN_PLACE : b->recv, n, dt, root, comm);
-    case COLL_SCATTERV:
-        return MPI_Scatterv(b->send, b->counts, b->displs, dt, ip_root ? MPI_IN_PLACE : b->recv, n,
-                            dt, root, comm);
-    case COLL_ALLGATHER:
-        return MPI_Allgather(send, n, dt, b->recv, n, dt, comm);
-    case COLL_ALLGATHERV:
-        return MPI_Allgatherv(send, n, dt, b->recv, b->counts, b->displs, dt, comm);
-    case COLL_ALLTOALL:
-        return MPI_Alltoall(send, n, dt, b->recv, n, dt, comm);
-    case COLL_ALLTOALLV:
-        return MPI_Alltoallv(send, b->counts, b->displs, dt, b->recv, b->counts, b->displs, dt,
-                             comm);
-    case COLL_ALLTOALLW: {
-        /* alltoallw displacements are in bytes */
-        int *bytes_displs = g_new(int, run->nranks);
-        for (int i = 0; i < run->nranks; i++)
-            bytes_displs[i] = (int)((gsize)b->displs[i] * run->type->extent);
-        int rc = MPI_Alltoallw(send, b->counts, bytes_displs, b->types, b->recv, b->counts,
-                               bytes_displs, b->types, comm);
-        g_free(bytes_displs);
-        return rc;
-    }
-    default:
-        return MPI_ERR_OTHER;
-    }
+    const struct coll_kind_desc *kind = coll_kind_info(point->kind);
+    int n = run->count;
+    struct coll_args a = {.buffer = b->recv, .sendbuf = b->send, .recvbuf = b->recv,
+                          .count = n, .datatype = run->dt, .op = run->op, .root = point->root,
+                          .sendcount = n, .sendcounts = b->counts, .sdispls = b->displs,
+                          .sendtype = run->dt, .sendtypes = b->types, .recvcount = n,
+                          .recvcounts = b->counts, .rdispls = b->displs, .recvtype = run->dt,
+                          .recvtypes = b->types};
+    /* the rooted collectives take MPI_IN_PLACE at the root only */
+    gboolean in_place = point->in_place && (!(kind->traits & COLL_TRAIT_ROOTED) ||
+                                            me == point->root);
+    if (in_place && (kind->traits & COLL_TRAIT_IN_PLACE_RECVBUF))
+        a.recvbuf = MPI_IN_PLACE;
+    else if (in_place)
+        a.sendbuf = MPI_IN_PLACE;
+    if (point->kind == COLL_REDUCE_SCATTER_BLOCK)
+        a.recvcount = n / run->nranks;
+    if (point->kind != COLL_ALLTOALLW)
+        return kind->call(&a, MPI_COMM_WORLD);
+    /* alltoallw displacements are in bytes */
+    int *bytes_displs = g_new(int, run->nranks);
+    for (int i = 0; i < run->nranks; i++)
+        bytes_displs[i] = (int)((gsize)b->displs[i] * run->type->extent);
+    a.sdispls = a.rdispls = bytes_displs;
+    int rc = kind->call(&a, MPI_COMM_WORLD);
+    g_free(bytes_displs);
+    return rc;
 }
 
 /*
@@ -950,7 +882,7 @@ predict(const struct bench_run *run, const char *served, const struct coll_param
     if (point->kind == COLL_REDUCE_SCATTER_BLOCK)
         items = items / (gsize)run->nranks * (gsize)run->nranks;
     mp.bytes = point->kind == COLL_BARRIER ? 0 : (double)items * (double)run->type->size;
-    mp.root = kind_is_rooted(point->kind) ? point->root : 0;
+    mp.root = coll_kind_has(point->kind, COLL_TRAIT_ROOTED) ? point->root : 0;
     mp.eager_threshold = (double)point->transport.eager_threshold;
     mp.send_overhead = point->transport.send_overhead;
     mp.recv_overhead = point->transport.recv_overhead;

@@ -119,7 +119,8 @@ order_unmet_requirement(const struct order_request *request)
     const struct coll_algorithm *row = coll_registry_find(request->kind, request->algorithm);
     if (row == NULL)
         return NULL;
-    /* the call as src/collectives.c describes it to the selector */
+    /* the call as the entry points (src/coll/<collective>/mpi_<collective>.c) describe it to
+     * the selector */
     struct coll_call call = {
         .kind = request->kind,
         .comm_size = request->nranks,
@@ -176,34 +177,14 @@ order_witness_rank(MPI_Comm comm)
     rc = MPI_Op_create(witness_expr_op, q->commutative, &op);
     if (rc != MPI_SUCCESS)
         goto out_free;
-    switch (q->kind) {
-    case COLL_REDUCE:
-        rc = MPI_Reduce(send, recv, q->count, MPI_INT64_T, op, q->root, comm);
-        break;
-    case COLL_ALLREDUCE:
-        rc = MPI_Allreduce(send, recv, q->count, MPI_INT64_T, op, comm);
-        break;
-    case COLL_REDUCE_SCATTER: {
-        int *counts = g_new(int, size);
-        for (int r = 0; r < size; r++)
-            counts[r] = q->count;
-        rc = MPI_Reduce_scatter(send, recv, counts, MPI_INT64_T, op, comm);
-        g_free(counts);
-        break;
-    }
-    case COLL_REDUCE_SCATTER_BLOCK:
-        rc = MPI_Reduce_scatter_block(send, recv, q->count, MPI_INT64_T, op, comm);
-        break;
-    case COLL_SCAN:
-        rc = MPI_Scan(send, recv, q->count, MPI_INT64_T, op, comm);
-        break;
-    case COLL_EXSCAN:
-        rc = MPI_Exscan(send, recv, q->count, MPI_INT64_T, op, comm);
-        break;
-    default:
-        rc = MPI_ERR_OP;
-        break;
-    }
+    int *counts = g_new(int, size); /* Reduce_scatter: one block of q->count per rank */
+    for (int r = 0; r < size; r++)
+        counts[r] = q->count;
+    struct coll_args args = {.sendbuf = send, .recvbuf = recv, .count = q->count,
+                             .datatype = MPI_INT64_T, .op = op, .root = q->root,
+                             .recvcount = q->count, .recvcounts = counts};
+    rc = coll_kind_reduces(q->kind) ? coll_kind_info(q->kind)->call(&args, comm) : MPI_ERR_OP;
+    g_free(counts);
     MPI_Op_free(&op);
     if (rc == MPI_SUCCESS) {
         witness_results[rank] = recv;
@@ -219,20 +200,7 @@ out_free:
 static gboolean
 expected_leaves(const struct order_request *q, int rank, int *first, int *last)
 {
-    *first = 0;
-    *last = q->nranks - 1;
-    switch (q->kind) {
-    case COLL_REDUCE:
-        return rank == q->root;
-    case COLL_SCAN:
-        *last = rank;
-        return TRUE;
-    case COLL_EXSCAN:
-        *last = rank - 1;
-        return rank > 0;
-    default:
-        return TRUE;
-    }
+    return coll_kind_fold_span(q->kind, rank, q->root, q->nranks, first, last);
 }
 
 /* ORDER_RANK, or whether a result that is not in rank order is at least a permutation. */
