@@ -429,6 +429,23 @@ list_collectives(void)
     }
 }
 
+/* Each collective's default decision, rule by rule (src/coll/<collective>/<collective>.c). */
+static void
+list_decisions(void)
+{
+    printf("decisions (the default choice: the first rule that holds, with bytes per rank; an "
+           "algorithm that cannot serve the call gives way to the first one that can):\n");
+    for (int k = 0; k < COLL_KIND_COUNT; k++) {
+        const struct coll_kind_desc *kind = coll_kind_info((enum coll_kind)k);
+        for (size_t i = 0; i < kind->rule_count; i++) {
+            char when[256];
+            coll_rule_describe(&kind->rules[i], when, sizeof when);
+            printf("  %-22s %-46s %s\n", i == 0 ? kind->name : "", when,
+                   kind->rules[i].algorithm);
+        }
+    }
+}
+
 static void
 list_names(const char *title, const struct bench_name *names, gsize count)
 {
@@ -519,22 +536,25 @@ list_scenarios(void)
 static int
 command_list(int argc, char **argv)
 {
-    static const char *const topics[] = {"collectives", "algorithms", "models",   "ops",
-                                         "datatypes",   "platforms",  "networks", "scenarios"};
+    static const char *const topics[] = {"collectives", "algorithms", "decisions",
+                                         "models",      "ops",        "datatypes",
+                                         "platforms",   "networks",   "scenarios"};
     const char *what = argc > 1 ? argv[1] : "all";
     gboolean all = strcmp(what, "all") == 0;
     gboolean known = all;
     for (gsize i = 0; i < G_N_ELEMENTS(topics); i++)
         known = known || strcmp(what, topics[i]) == 0;
     if (!known)
-        return usage_error("list: unknown topic '%s' (try: collectives, algorithms, models, "
-                           "ops, datatypes, platforms, networks, scenarios)",
+        return usage_error("list: unknown topic '%s' (try: collectives, algorithms, decisions, "
+                           "models, ops, datatypes, platforms, networks, scenarios)",
                            what);
     gsize n;
     if (all || strcmp(what, "collectives") == 0)
         list_collectives();
     if (all || strcmp(what, "algorithms") == 0)
         list_algorithms();
+    if (all || strcmp(what, "decisions") == 0)
+        list_decisions();
     if (all || strcmp(what, "models") == 0)
         list_models();
     if (all || strcmp(what, "ops") == 0) {
@@ -641,8 +661,9 @@ print_usage(FILE *out)
           "  run FILE.ini [--set G.K=V]   run a scenario: a sweep of collectives, algorithms, ranks\n"
           "                               and sizes, each point checked; table, CSV, JSON, digest\n"
           "  exec PROG.so -n P [-- ARGS]  run an MPI program (a shared object) on P simulated ranks\n"
-          "  list [TOPIC]                 show collectives, algorithms, ops, datatypes, platforms,\n"
-          "                               networks, scenarios (all of them without TOPIC)\n"
+          "  list [TOPIC]                 show collectives, algorithms, decisions, models, ops,\n"
+          "                               datatypes, platforms, networks, scenarios (all without\n"
+          "                               TOPIC)\n"
           "  order COLLECTIVE ALGORITHM -n P  in which order a reduction combines the ranks\n"
           "  check FILE.ini [--set G.K=V] run a scenario twice and under each SimGrid context\n"
           "                               factory; report any output that differs\n"
