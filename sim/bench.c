@@ -628,48 +628,91 @@ fold_into(const struct bench_run *run, void **acc, void **next, gsize n)
     *next = t;
 }
 
+/* Items of the vector each rank contributes to the point's reduction. */
+static gsize
+vector_items(const struct bench_run *run)
+{
+    gsize n = (gsize)run->count, p = (gsize)run->nranks;
+    return run->point->kind == COLL_REDUCE_SCATTER_BLOCK ? n / p * p : n;
+}
+
+/*
+ * The sequential reference of rank r's reduction result: items [*first, *first + *count) of
+ * the fold of ranks 0..*last in rank order (coll_kind_fold_span; Reduce_scatter(_block): the
+ * rank's own block of the fold). FALSE where the result is not defined.
+ */
+static gboolean
+result_slice(const struct bench_run *run, int r, int *last, gsize *first, gsize *count)
+{
+    const struct run_point *point = run->point;
+    int p = run->nranks, lowest;
+    if (!coll_kind_fold_span(point->kind, r, point->root, p, &lowest, last))
+        return FALSE;
+    *first = 0;
+    *count = vector_items(run);
+    if (point->kind == COLL_REDUCE_SCATTER) {
+        *first = (gsize)scatter_first(run->count, p, r);
+        *count = (gsize)scatter_count(run->count, p, r);
+    } else if (point->kind == COLL_REDUCE_SCATTER_BLOCK) {
+        *count /= (gsize)p;
+        *first = (gsize)r * *count;
+    }
+    return TRUE;
+}
+
+/* A rank's result against items [first, first + count) of the fold so far; FALSE stops. */
+typedef gboolean fold_visit(const struct bench_run *run, int rank, gsize first, gsize count,
+                            void *state);
+
+/*
+ * Once rank j's contribution is in the running fold (ranks 0..j), visit every rank whose
+ * result is that fold, in rank order: rank j (Scan), rank j + 1 (Exscan), and after the last
+ * contribution every rank whose result folds them all. So the ranks are visited in the same
+ * order whatever the kind, and the whole check stays O(P · count).
+ */
+static gboolean
+visit_results_at(const struct bench_run *run, int j, fold_visit *visit, void *state)
+{
+    int p = run->nranks;
+    int lo = j < p - 1 ? j : 0, hi = j < p - 1 ? j + 1 : p - 1;
+    for (int r = lo; r <= hi; r++) {
+        int last;
+        gsize first, count;
+        if (result_slice(run, r, &last, &first, &count) && last == j &&
+            !visit(run, r, first, count, state))
+            return FALSE;
+    }
+    return TRUE;
+}
+
+struct fold_check {
+    void **acc;
+    gchar **detail;
+};
+
+static gboolean
+compare_with_fold(const struct bench_run *run, int rank, gsize first, gsize count, void *state)
+{
+    struct fold_check *check = state;
+    return compare_items(run, rank, 0, output_of(run, rank), item_at(run, *check->acc, first),
+                         count, check->detail);
+}
+
 static gboolean
 check_reduction(const struct bench_run *run, gchar **detail)
 {
-    const struct run_point *point = run->point;
     int p = run->nranks;
-    gsize n = (gsize)run->count;
-    if (point->kind == COLL_REDUCE_SCATTER_BLOCK)
-        n = n / (gsize)p * (gsize)p;
+    gsize n = vector_items(run);
     void *acc = items_alloc(run, n), *next = items_alloc(run, n);
+    struct fold_check check = {&acc, detail};
     gboolean ok = TRUE;
     bench_fill(run->type, run->pattern, 0, p, 0, n, acc);
-    for (int r = 0; r < p && ok; r++) {
-        if (point->kind == COLL_EXSCAN && r > 0)
-            ok = compare_items(run, r, 0, output_of(run, r), acc, n, detail);
-        if (r > 0) {
-            bench_fill(run->type, run->pattern, r, p, 0, n, next);
+    for (int j = 0; j < p && ok; j++) {
+        if (j > 0) {
+            bench_fill(run->type, run->pattern, j, p, 0, n, next);
             fold_into(run, &acc, &next, n);
         }
-        if (ok && point->kind == COLL_SCAN)
-            ok = compare_items(run, r, 0, output_of(run, r), acc, n, detail);
-    }
-    for (int r = 0; r < p && ok; r++) {
-        switch (point->kind) {
-        case COLL_REDUCE:
-            if (r == point->root)
-                ok = compare_items(run, r, 0, output_of(run, r), acc, n, detail);
-            break;
-        case COLL_ALLREDUCE:
-            ok = compare_items(run, r, 0, output_of(run, r), acc, n, detail);
-            break;
-        case COLL_REDUCE_SCATTER:
-            ok = compare_items(run, r, 0, output_of(run, r),
-                               item_at(run, acc, (gsize)scatter_first(run->count, p, r)),
-                               (gsize)scatter_count(run->count, p, r), detail);
-            break;
-        case COLL_REDUCE_SCATTER_BLOCK:
-            ok = compare_items(run, r, 0, output_of(run, r), item_at(run, acc, r * (n / p)),
-                               n / (gsize)p, detail);
-            break;
-        default:
-            break;
-        }
+        ok = visit_results_at(run, j, compare_with_fold, &check);
     }
     g_free(acc);
     g_free(next);
@@ -731,6 +774,19 @@ first_different_rank(const struct bench_run *run, gsize n, gsize *element)
     return -1;
 }
 
+struct accuracy_state {
+    const struct exact_sum *sums;
+    struct accuracy *acc;
+};
+
+static gboolean
+measure_with_sums(const struct bench_run *run, int rank, gsize first, gsize count, void *state)
+{
+    struct accuracy_state *measure = state;
+    measure_items(run, rank, 0, output_of(run, rank), measure->sums + first, count, measure->acc);
+    return TRUE;
+}
+
 /*
  * Non-exact inputs: every defined result element against the correctly rounded exact sum of
  * the contributions it stands for, walking the ranks in order with one exact accumulator per
@@ -742,9 +798,7 @@ measure_accuracy(const struct bench_run *run, struct point_result *result, gchar
 {
     const struct run_point *point = run->point;
     int p = run->nranks;
-    gsize n = (gsize)run->count;
-    if (point->kind == COLL_REDUCE_SCATTER_BLOCK)
-        n = n / (gsize)p * (gsize)p;
+    gsize n = vector_items(run);
     struct exact_sum *sums = g_new(struct exact_sum, MAX(n, 1));
     for (gsize k = 0; k < n; k++)
         exact_sum_init(&sums[k]);
@@ -752,38 +806,13 @@ measure_accuracy(const struct bench_run *run, struct point_result *result, gchar
     struct accuracy acc = {.results = g_checksum_new(G_CHECKSUM_SHA256)};
     gboolean is_float = run->type->ctype == BENCH_CT_FLOAT;
 
-    for (int r = 0; r < p; r++) {
-        if (point->kind == COLL_EXSCAN && r > 0)
-            measure_items(run, r, 0, output_of(run, r), sums, n, &acc);
-        fill_reduction_input(run, r, n, contribution);
+    struct accuracy_state state = {sums, &acc};
+    for (int j = 0; j < p; j++) {
+        fill_reduction_input(run, j, n, contribution);
         for (gsize k = 0; k < n; k++)
             exact_sum_add(&sums[k], is_float ? (double)((float *)contribution)[k]
                                              : ((double *)contribution)[k]);
-        if (point->kind == COLL_SCAN)
-            measure_items(run, r, 0, output_of(run, r), sums, n, &acc);
-    }
-    for (int r = 0; r < p; r++) {
-        switch (point->kind) {
-        case COLL_REDUCE:
-            if (r == point->root)
-                measure_items(run, r, 0, output_of(run, r), sums, n, &acc);
-            break;
-        case COLL_ALLREDUCE:
-            measure_items(run, r, 0, output_of(run, r), sums, n, &acc);
-            break;
-        case COLL_REDUCE_SCATTER: {
-            gsize first = (gsize)scatter_first(run->count, p, r);
-            measure_items(run, r, 0, output_of(run, r), sums + first,
-                          (gsize)scatter_count(run->count, p, r), &acc);
-            break;
-        }
-        case COLL_REDUCE_SCATTER_BLOCK:
-            measure_items(run, r, 0, output_of(run, r), sums + (gsize)r * (n / (gsize)p),
-                          n / (gsize)p, &acc);
-            break;
-        default:
-            break;
-        }
+        visit_results_at(run, j, measure_with_sums, &state);
     }
 
     gboolean ok = acc.detail == NULL;
@@ -814,53 +843,24 @@ measure_accuracy(const struct bench_run *run, struct point_result *result, gchar
     return ok;
 }
 
+/* Every block each rank received against the fill of the block it comes from. */
 static gboolean
 check_movement(const struct bench_run *run, gchar **detail)
 {
     const struct run_point *point = run->point;
-    int p = run->nranks, root = point->root;
+    int p = run->nranks;
     gsize n = (gsize)run->count;
     void *expected = items_alloc(run, n);
     gboolean ok = TRUE;
-    if (point->kind == COLL_BCAST)
-        bench_fill(run->type, run->pattern, root, p, 0, n, expected);
     for (int r = 0; r < p && ok; r++) {
         char *got = output_of(run, r);
-        switch (point->kind) {
-        case COLL_BCAST:
-            ok = compare_items(run, r, 0, got, expected, n, detail);
-            break;
-        case COLL_GATHER:
-        case COLL_GATHERV:
-            if (r != root)
-                break;
-            for (int j = 0; j < p && ok; j++) {
-                bench_fill(run->type, run->pattern, j, p, 0, n, expected);
-                ok = compare_items(run, r, (gsize)j * n, item_at(run, got, (gsize)j * n), expected,
-                                   n, detail);
-            }
-            break;
-        case COLL_SCATTER:
-        case COLL_SCATTERV:
-            bench_fill(run->type, run->pattern, root, p, (guint64)r * n, n, expected);
-            ok = compare_items(run, r, 0, got, expected, n, detail);
-            break;
-        case COLL_ALLGATHER:
-        case COLL_ALLGATHERV:
-        case COLL_ALLTOALL:
-        case COLL_ALLTOALLV:
-        case COLL_ALLTOALLW: {
-            gboolean gathers = point->kind == COLL_ALLGATHER || point->kind == COLL_ALLGATHERV;
-            for (int j = 0; j < p && ok; j++) {
-                bench_fill(run->type, run->pattern, j, p, gathers ? 0 : (guint64)r * n, n,
-                           expected);
-                ok = compare_items(run, r, (gsize)j * n, item_at(run, got, (gsize)j * n), expected,
-                                   n, detail);
-            }
-            break;
-        }
-        default:
-            break;
+        int blocks = coll_kind_blocks_received(point->kind, r, point->root, p);
+        for (int j = 0; j < blocks && ok; j++) {
+            int from, from_block;
+            coll_kind_block_source(point->kind, r, j, point->root, &from, &from_block);
+            bench_fill(run->type, run->pattern, from, p, (guint64)from_block * n, n, expected);
+            ok = compare_items(run, r, (gsize)j * n, item_at(run, got, (gsize)j * n), expected,
+                               n, detail);
         }
     }
     g_free(expected);

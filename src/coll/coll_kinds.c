@@ -78,7 +78,25 @@ coll_kind_fold_span(enum coll_kind kind, int rank, int root, int size, int *firs
     *last = size - 1;
     if (traits & COLL_TRAIT_PREFIX)
         *last = (traits & COLL_TRAIT_EXCLUSIVE) ? rank - 1 : rank;
-    if (traits & COLL_TRAIT_ROOTED)
+    if (traits & COLL_TRAIT_TO_ROOT)
         return rank == root;
     return *last >= *first;
+}
+
+int
+coll_kind_blocks_received(enum coll_kind kind, int rank, int root, int size)
+{
+    unsigned traits = kinds[kind]->traits;
+    if ((traits & COLL_TRAIT_NO_DATA) || ((traits & COLL_TRAIT_TO_ROOT) && rank != root))
+        return 0;
+    return (traits & COLL_TRAIT_GATHERS) ? size : 1;
+}
+
+void
+coll_kind_block_source(enum coll_kind kind, int rank, int block, int root, int *from,
+                       int *from_block)
+{
+    unsigned traits = kinds[kind]->traits;
+    *from = (traits & COLL_TRAIT_GATHERS) ? block : root;
+    *from_block = (traits & COLL_TRAIT_SCATTERS) ? rank : 0;
 }

@@ -53,6 +53,10 @@ enum coll_trait {
                                            * not as sendbuf */
     COLL_TRAIT_PREFIX = 1 << 6,    /* a reduction whose rank i holds the fold of ranks 0..i */
     COLL_TRAIT_EXCLUSIVE = 1 << 7, /* a prefix without the rank itself (Exscan) */
+    COLL_TRAIT_TO_ROOT = 1 << 8,   /* only the root receives a result (Reduce, Gather(v)) */
+    COLL_TRAIT_GATHERS = 1 << 9,   /* a receiver gets one block from every rank */
+    COLL_TRAIT_SCATTERS = 1 << 10, /* a receiver gets its own block of the sender's data */
+    COLL_TRAIT_NO_DATA = 1 << 11,  /* moves no data (Barrier) */
 };
 
 /*
@@ -121,6 +125,16 @@ int coll_kind_has(enum coll_kind kind, unsigned traits);
  * rank 0). For Reduce_scatter(_block) the span is that of the rank's own block.
  */
 int coll_kind_fold_span(enum coll_kind kind, int rank, int root, int size, int *first, int *last);
+/*
+ * The sequential reference of a collective that moves data unchanged: how many blocks rank
+ * `rank` receives (0: none; one block = the call's per-rank count), and where its block
+ * `block` comes from: block *from_block of rank *from's send data (Bcast: the root's only
+ * block; Scatter: the root's block `rank`; Gather, Allgather: rank `block`'s only block;
+ * Alltoall: block `rank` of rank `block`).
+ */
+int coll_kind_blocks_received(enum coll_kind kind, int rank, int root, int size);
+void coll_kind_block_source(enum coll_kind kind, int rank, int block, int root, int *from,
+                            int *from_block);
 /* Does this kind reduce with an op (and so care about commutativity)? */
 int coll_kind_reduces(enum coll_kind kind);
 

@@ -1,7 +1,8 @@
 /*
  * check_kinds.c — the table of collective kinds (src/coll/coll_kinds.c and the homes'
  * <collective>.c files): its invariants, the default decisions of the reductions against a
- * hand-written list of the documented rules, the rules' text, and the reference fold spans.
+ * hand-written list of the documented rules, the rules' text, and the sequential references
+ * (fold spans of the reductions, block sources of data movement).
  * (The data-movement collectives' decisions are checked beside their algorithms:
  * check_bcast.c, check_allgather.c, check_alltoall.c, check_gather_scatter.c.)
  */
@@ -185,6 +186,35 @@ START_TEST(test_kinds_fold_spans)
 }
 END_TEST
 
+/* The data-movement reference: which block of whose data each received block is. */
+START_TEST(test_kinds_block_sources)
+{
+    int from, block;
+    ck_assert_int_eq(coll_kind_blocks_received(COLL_BARRIER, 0, 0, 4), 0);
+    ck_assert_int_eq(coll_kind_blocks_received(COLL_BCAST, 3, 1, 4), 1);
+    coll_kind_block_source(COLL_BCAST, 3, 0, 1, &from, &block);
+    ck_assert_int_eq(from, 1);
+    ck_assert_int_eq(block, 0);
+    ck_assert_int_eq(coll_kind_blocks_received(COLL_GATHER, 3, 1, 4), 0);
+    ck_assert_int_eq(coll_kind_blocks_received(COLL_GATHERV, 1, 1, 4), 4);
+    coll_kind_block_source(COLL_GATHER, 1, 2, 1, &from, &block);
+    ck_assert_int_eq(from, 2);
+    ck_assert_int_eq(block, 0);
+    ck_assert_int_eq(coll_kind_blocks_received(COLL_SCATTERV, 3, 1, 4), 1);
+    coll_kind_block_source(COLL_SCATTER, 3, 0, 1, &from, &block);
+    ck_assert_int_eq(from, 1);
+    ck_assert_int_eq(block, 3);
+    ck_assert_int_eq(coll_kind_blocks_received(COLL_ALLGATHER, 3, 0, 4), 4);
+    coll_kind_block_source(COLL_ALLGATHERV, 3, 2, 0, &from, &block);
+    ck_assert_int_eq(from, 2);
+    ck_assert_int_eq(block, 0);
+    ck_assert_int_eq(coll_kind_blocks_received(COLL_ALLTOALLW, 0, 0, 4), 4);
+    coll_kind_block_source(COLL_ALLTOALL, 3, 2, 0, &from, &block);
+    ck_assert_int_eq(from, 2);
+    ck_assert_int_eq(block, 3);
+}
+END_TEST
+
 static Suite *
 kinds_suite(void)
 {
@@ -196,6 +226,7 @@ kinds_suite(void)
     tcase_add_test(tc, test_kinds_first_matching_rule_decides);
     tcase_add_test(tc, test_kinds_rule_text);
     tcase_add_test(tc, test_kinds_fold_spans);
+    tcase_add_test(tc, test_kinds_block_sources);
     suite_add_tcase(s, tc);
     return s;
 }

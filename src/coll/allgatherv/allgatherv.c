@@ -54,7 +54,8 @@ const struct coll_kind_desc coll_kind_allgatherv = {
     .kind = COLL_ALLGATHERV,
     .name = "allgatherv",
     .mpi_name = "MPI_Allgatherv",
-    .traits = COLL_TRAIT_IN_PLACE | COLL_TRAIT_MOVES_BLOCKS | COLL_TRAIT_VECTOR,
+    .traits =
+        COLL_TRAIT_IN_PLACE | COLL_TRAIT_MOVES_BLOCKS | COLL_TRAIT_VECTOR | COLL_TRAIT_GATHERS,
     .rules = rules,
     .rule_count = sizeof rules / sizeof rules[0],
     .invoke = invoke,

@@ -48,7 +48,8 @@ const struct coll_kind_desc coll_kind_alltoall = {
     .kind = COLL_ALLTOALL,
     .name = "alltoall",
     .mpi_name = "MPI_Alltoall",
-    .traits = COLL_TRAIT_IN_PLACE | COLL_TRAIT_MOVES_BLOCKS,
+    .traits =
+        COLL_TRAIT_IN_PLACE | COLL_TRAIT_MOVES_BLOCKS | COLL_TRAIT_GATHERS | COLL_TRAIT_SCATTERS,
     .rules = rules,
     .rule_count = sizeof rules / sizeof rules[0],
     .invoke = invoke,

@@ -47,7 +47,8 @@ const struct coll_kind_desc coll_kind_alltoallw = {
     .kind = COLL_ALLTOALLW,
     .name = "alltoallw",
     .mpi_name = "MPI_Alltoallw",
-    .traits = COLL_TRAIT_IN_PLACE | COLL_TRAIT_MOVES_BLOCKS | COLL_TRAIT_VECTOR,
+    .traits = COLL_TRAIT_IN_PLACE | COLL_TRAIT_MOVES_BLOCKS | COLL_TRAIT_VECTOR |
+              COLL_TRAIT_GATHERS | COLL_TRAIT_SCATTERS,
     .rules = rules,
     .rule_count = sizeof rules / sizeof rules[0],
     .invoke = invoke,

@@ -49,7 +49,7 @@ const struct coll_kind_desc coll_kind_scatterv = {
     .name = "scatterv",
     .mpi_name = "MPI_Scatterv",
     .traits = COLL_TRAIT_ROOTED | COLL_TRAIT_IN_PLACE | COLL_TRAIT_MOVES_BLOCKS |
-              COLL_TRAIT_IN_PLACE_RECVBUF | COLL_TRAIT_VECTOR,
+              COLL_TRAIT_IN_PLACE_RECVBUF | COLL_TRAIT_VECTOR | COLL_TRAIT_SCATTERS,
     .rules = rules,
     .rule_count = sizeof rules / sizeof rules[0],
     .invoke = invoke,
