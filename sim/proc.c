@@ -3,10 +3,11 @@
  *
  * The parent of sim_proc_run watches one pipe per captured stream with poll(), reading each
  * to its end as the child writes, so that neither side waits on the other (a child blocked on
- * a full pipe while the parent sits in waitpid would be a deadlock). When a time limit is set
- * and no stream is captured, a pipe the child never writes to stands in: it reaches its end
- * when the child exits, so poll() alone tells the end of the child from the end of the limit.
- * Only once every pipe is at its end is the child reaped.
+ * a full pipe while the parent sits in waitpid would be a deadlock). When a time limit is set,
+ * one more pipe, which the child never writes to, reaches its end only when the child exits
+ * (a child that closes its captured streams early is still watched), so poll() alone tells
+ * the end of the child from the end of the limit. Only once every pipe is at its end is the
+ * child reaped.
  */
 #include "config.h"
 
@@ -220,7 +221,7 @@ sim_proc_run(sim_proc_fn fn, gpointer data, const struct sim_proc_options *optio
         [PIPE_OUT] = options->stdout_to == SIM_PROC_CAPTURE,
         [PIPE_ERR] = options->stderr_to == SIM_PROC_CAPTURE,
     };
-    want[PIPE_WATCH] = options->time_limit > 0 && !want[PIPE_OUT] && !want[PIPE_ERR];
+    want[PIPE_WATCH] = options->time_limit > 0;
     for (int i = 0; i < PIPE_COUNT; i++) {
         if (want[i] && pipe(pipes[i]) != 0) {
             int errsv = errno;

@@ -162,9 +162,10 @@ END_TEST
 static int
 write_then_hang(gpointer data)
 {
-    (void)data;
     const char line[] = "started\n";
     write_all(STDOUT_FILENO, line, sizeof line - 1);
+    if (GPOINTER_TO_INT(data))
+        close(STDOUT_FILENO);
     /* blocking SIGALRM too: the limit must not depend on the child's signal handling */
     sigset_t all;
     sigfillset(&all);
@@ -176,13 +177,16 @@ write_then_hang(gpointer data)
 
 START_TEST(test_proc_stops_a_child_at_its_time_limit)
 {
-    /* with a captured stream, and with none (the runner then watches a pipe of its own) */
-    for (int capture = 0; capture < 2; capture++) {
+    /* with no stream captured, with stdout captured, and with stdout closed by the child
+     * before it hangs (the end of the captured stream is not the end of the child) */
+    for (int run = 0; run < 3; run++) {
+        gboolean capture = run > 0, close_stdout = run == 2;
         struct sim_proc_options options = {
             .stdout_to = capture ? SIM_PROC_CAPTURE : SIM_PROC_DISCARD, .time_limit = 1};
         struct sim_proc_result result;
         gint64 start = g_get_monotonic_time();
-        ck_assert(sim_proc_run(write_then_hang, NULL, &options, &result, NULL));
+        ck_assert(
+            sim_proc_run(write_then_hang, GINT_TO_POINTER(close_stdout), &options, &result, NULL));
         gint64 took = g_get_monotonic_time() - start;
         ck_assert_msg(took >= G_USEC_PER_SEC && took < 20 * G_USEC_PER_SEC,
                       "took %" G_GINT64_FORMAT " µs", took);
