@@ -554,9 +554,14 @@ inspect_in_child(gpointer data)
     simgrid_load_platform(path);
     gchar *defect = platform_defect(path);
     if (defect != NULL) {
+        /* freed before returning: a leak checker (valgrind) looks at the child's heap at its
+         * _exit, after this frame is gone */
         gchar *report = g_strconcat(DEFECT_MARKER, defect, "\n", NULL);
         ssize_t len = (ssize_t)strlen(report);
-        return write(STDERR_FILENO, report, (size_t)len) == len ? INSPECT_EXIT_DEFECT : 1;
+        gboolean written = write(STDERR_FILENO, report, (size_t)len) == len;
+        g_free(report);
+        g_free(defect);
+        return written ? INSPECT_EXIT_DEFECT : 1;
     }
     size_t nhosts = sg_host_count();
     sg_host_t *hosts = sg_host_list();
@@ -669,6 +674,9 @@ cfg_trial_in_child(gpointer data)
     char *argv[] = {"collsim", "--log=root.fmt:%m%n", "--log=xbt_cfg.thres:warning", cfg, NULL};
     simgrid_init(&argc, argv);
     simgrid_load_platform(trial->platform);
+    /* freed before returning: a leak checker (valgrind) looks at the child's heap at its
+     * _exit, after this frame is gone */
+    g_free(cfg);
     return 0;
 }
 

@@ -11,7 +11,8 @@
  *  - stdio is flushed before every fork, so nothing the parent buffered is written twice;
  *  - the child leaves through _exit() with the function's return value: the parent's atexit
  *    work does not run in it, and its stdio buffers are not flushed (a function that wants its
- *    buffered output seen calls fflush itself);
+ *    buffered output seen calls fflush itself), and after the function's frame is gone: a
+ *    function frees what it allocated, or a leak checker (valgrind) finds it lost;
  *  - sim_proc_run reads every captured stream to its end while the child runs, then reaps the
  *    child: a child writing more than a pipe holds never blocks for ever;
  *  - a time limit is kept by the parent, which kills the child (SIGKILL) when it is reached;
