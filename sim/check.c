@@ -16,18 +16,15 @@
  */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <glib.h>
 
 #include "check.h"
 #include "engine.h"
 #include "mpi.h"
+#include "proc.h"
 #include "report.h"
 #include "run.h"
 #include "scenario.h"
@@ -50,40 +47,44 @@ probe_rank_main(int argc, char **argv)
     return 0;
 }
 
+/* In a child: start a two-rank simulation under the context factory `data` names. */
+static int
+probe_factory_in_child(gpointer data)
+{
+    const char *name = data;
+    gchar *item = g_strdup_printf("--cfg=contexts/factory:%s", name);
+    gchar *cfg[] = {item, NULL};
+    static char *argv[] = {"collsim-check-probe", NULL};
+    struct sim_config config;
+    sim_config_defaults(&config);
+    config.nranks = 2;
+    config.program = probe_rank_main;
+    config.argc = 1;
+    config.argv = argv;
+    config.privatize = FALSE;
+    config.simgrid_cfg = cfg;
+    struct sim_outcome outcome;
+    gboolean ran = sim_engine_run(&config, &outcome, NULL);
+    /* freed before returning: a leak checker (valgrind) looks at the child's heap at its
+     * _exit, after this frame is gone */
+    g_free(item);
+    return ran && outcome.exit_code == 0 ? 0 : 1;
+}
+
 /* Can this SimGrid run a simulation with the context factory `name`? (In a child: SimGrid
  * starts once per process and aborts on a factory it does not have; its words are muted.) */
 static gboolean
 factory_available(const char *name)
 {
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0)
+    static const struct sim_proc_options muted = {
+        .stdout_to = SIM_PROC_DISCARD,
+        .stderr_to = SIM_PROC_DISCARD,
+    };
+    struct sim_proc_result child;
+    if (!sim_proc_run(probe_factory_in_child, (gpointer)name, &muted, &child, NULL))
         return FALSE;
-    if (pid == 0) {
-        int devnull = open("/dev/null", O_WRONLY);
-        if (devnull >= 0) {
-            dup2(devnull, STDOUT_FILENO);
-            dup2(devnull, STDERR_FILENO);
-        }
-        gchar *item = g_strdup_printf("--cfg=contexts/factory:%s", name);
-        gchar *cfg[] = {item, NULL};
-        static char *argv[] = {"collsim-check-probe", NULL};
-        struct sim_config config;
-        sim_config_defaults(&config);
-        config.nranks = 2;
-        config.program = probe_rank_main;
-        config.argc = 1;
-        config.argv = argv;
-        config.privatize = FALSE;
-        config.simgrid_cfg = cfg;
-        struct sim_outcome outcome;
-        gboolean ran = sim_engine_run(&config, &outcome, NULL);
-        _exit(ran && outcome.exit_code == 0 ? 0 : 1);
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    sim_proc_result_clear(&child);
+    return child.status.end == SIM_PROC_EXITED && child.status.exit_code == 0;
 }
 
 static gboolean

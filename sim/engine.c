@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/time.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <simgrid/actor.h>
@@ -33,6 +32,7 @@
 #include "compute.h"
 #include "platform_gen.h"
 #include "privatize.h"
+#include "proc.h"
 #include "rank.h"
 #include "src/coll_check.h"
 #include "src/comm.h"
@@ -533,35 +533,45 @@ check_radicals(const char *path, GError **error)
 
 /*
  * A child that starts SimGrid dies of what SimGrid does to a bad input (abort() after an
- * uncaught exception, a fatal signal) or of its time limit: the parent's handlers are not for
- * it. A crash reporter inherited from the parent (a fuzzer's, say) would report the child's
- * end as a crash of its own, and an inherited SIGALRM handler would keep alarm() from ending
- * a load that hangs.
+ * uncaught exception, a fatal signal) or is killed at its time limit: the parent's handlers
+ * are not for it (default_signals), and its stderr is where SimGrid says what went wrong.
  */
-static void
-child_default_signals(void)
-{
-    static const int ends_the_child[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGALRM};
-    sigset_t alarm_only;
-    sigemptyset(&alarm_only);
-    sigaddset(&alarm_only, SIGALRM);
-    sigprocmask(SIG_UNBLOCK, &alarm_only, NULL);
-    for (size_t i = 0; i < G_N_ELEMENTS(ends_the_child); i++)
-        signal(ends_the_child[i], SIG_DFL);
-}
+static const struct sim_proc_options inspect_options = {
+    .stderr_to = SIM_PROC_CAPTURE,
+    .default_signals = TRUE,
+};
 
-/* All a forked child wrote to `fd` until it ended (closes fd), and its wait status. */
-static GString *
-read_child(int fd, pid_t pid, int *status)
+/* The child of inspect_platform: load the platform, then write its report on stderr. */
+static int
+inspect_in_child(gpointer data)
 {
-    GString *messages = g_string_new(NULL);
-    char buf[4096];
-    ssize_t n;
-    while ((n = read(fd, buf, sizeof buf)) > 0)
-        g_string_append_len(messages, buf, n);
-    close(fd);
-    waitpid(pid, status, 0);
-    return messages;
+    const char *path = data;
+    /* errors only: SimGrid's notes and warnings (a deprecated unit, an old file version)
+     * come before the error that stops the load, and must not stand in for it */
+    int argc = 3;
+    char *argv[] = {"collsim", "--log=root.fmt:%m%n", "--log=root.thres:error", NULL};
+    simgrid_init(&argc, argv);
+    simgrid_load_platform(path);
+    gchar *defect = platform_defect(path);
+    if (defect != NULL) {
+        /* freed before returning: a leak checker (valgrind) looks at the child's heap at its
+         * _exit, after this frame is gone */
+        gchar *report = g_strconcat(DEFECT_MARKER, defect, "\n", NULL);
+        ssize_t len = (ssize_t)strlen(report);
+        gboolean written = write(STDERR_FILENO, report, (size_t)len) == len;
+        g_free(report);
+        g_free(defect);
+        return written ? INSPECT_EXIT_DEFECT : 1;
+    }
+    size_t nhosts = sg_host_count();
+    sg_host_t *hosts = sg_host_list();
+    guint64 total = 0;
+    for (size_t i = 0; i < nhosts; i++)
+        total += (guint64)sg_host_core_count(hosts[i]);
+    xbt_free(hosts);
+    char report[64];
+    int len = g_snprintf(report, sizeof report, CORES_MARKER "%" G_GUINT64_FORMAT "\n", total);
+    return write(STDERR_FILENO, report, (size_t)len) == len ? 0 : 1;
 }
 
 /*
@@ -582,54 +592,29 @@ inspect_platform(const char *path, guint load_seconds, guint64 *cores, GError **
     }
     if (!check_radicals(path, error))
         return FALSE;
-    int pipefd[2];
-    if (pipe(pipefd) != 0) {
-        g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM, "pipe: %s", g_strerror(errno));
+    struct sim_proc_options options = inspect_options;
+    options.time_limit = load_seconds;
+    struct sim_proc_result child;
+    GError *proc_error = NULL;
+    if (!sim_proc_run(inspect_in_child, (gpointer)path, &options, &child, &proc_error)) {
+        g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM, "%s", proc_error->message);
+        g_error_free(proc_error);
         return FALSE;
     }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(pipefd[0]);
-        dup2(pipefd[1], STDERR_FILENO);
-        child_default_signals();
-        /* errors only: SimGrid's notes and warnings (a deprecated unit, an old file version)
-         * come before the error that stops the load, and must not stand in for it */
-        int argc = 3;
-        char *argv[] = {"collsim", "--log=root.fmt:%m%n", "--log=root.thres:error", NULL};
-        alarm(load_seconds);
-        simgrid_init(&argc, argv);
-        simgrid_load_platform(path);
-        gchar *defect = platform_defect(path);
-        if (defect != NULL) {
-            gchar *report = g_strconcat(DEFECT_MARKER, defect, "\n", NULL);
-            ssize_t len = (ssize_t)strlen(report);
-            _exit(write(pipefd[1], report, (size_t)len) == len ? INSPECT_EXIT_DEFECT : 1);
-        }
-        size_t nhosts = sg_host_count();
-        sg_host_t *hosts = sg_host_list();
-        guint64 total = 0;
-        for (size_t i = 0; i < nhosts; i++)
-            total += (guint64)sg_host_core_count(hosts[i]);
-        xbt_free(hosts);
-        char report[64];
-        int len = g_snprintf(report, sizeof report, CORES_MARKER "%" G_GUINT64_FORMAT "\n", total);
-        _exit(write(pipefd[1], report, (size_t)len) == len ? 0 : 1);
-    }
-    close(pipefd[1]);
-    int status = 0;
-    GString *messages = read_child(pipefd[0], pid, &status);
+    const struct sim_proc_status *status = &child.status;
+    GString *messages = g_steal_pointer(&child.err);
     /* SimGrid's messages quote the file, which may hold a marker's text: the child's report is
      * the last one, and counts only with the exit status that goes with it */
     const char *marker = g_strrstr(messages->str, CORES_MARKER);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && marker != NULL) {
+    if (status->end == SIM_PROC_EXITED && status->exit_code == 0 && marker != NULL) {
         if (cores != NULL)
             *cores = g_ascii_strtoull(marker + strlen(CORES_MARKER), NULL, 10);
         g_string_free(messages, TRUE);
         return TRUE;
     }
     const char *defect = g_strrstr(messages->str, DEFECT_MARKER);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == INSPECT_EXIT_DEFECT && defect != NULL) {
+    if (status->end == SIM_PROC_EXITED && status->exit_code == INSPECT_EXIT_DEFECT &&
+        defect != NULL) {
         gchar *what = g_strchomp(g_strdup(defect + strlen(DEFECT_MARKER)));
         /* "LINE: message", or "0: message" when no line declares the name */
         if (g_str_has_prefix(what, "0: "))
@@ -640,7 +625,7 @@ inspect_platform(const char *path, guint load_seconds, guint64 *cores, GError **
         g_string_free(messages, TRUE);
         return FALSE;
     }
-    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
+    if (status->end == SIM_PROC_TIMED_OUT) {
         g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM,
                     "platform %s: SimGrid did not finish loading it in %u s", path,
                     load_seconds);
@@ -655,8 +640,8 @@ inspect_platform(const char *path, guint load_seconds, guint64 *cores, GError **
         if (**l != '\0' && strstr(*l, "Exiting now") == NULL && strstr(*l, "backtrace") == NULL)
             reason = g_strdup(*l);
     }
-    if (reason == NULL && WIFSIGNALED(status))
-        reason = g_strdup_printf("SimGrid died loading it (%s)", g_strsignal(WTERMSIG(status)));
+    if (reason == NULL && status->end == SIM_PROC_KILLED)
+        reason = g_strdup_printf("SimGrid died loading it (%s)", g_strsignal(status->signal));
     else if (reason == NULL)
         reason = g_strdup("SimGrid could not load it");
     g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM, "platform %s: %s", path, reason);
@@ -664,6 +649,35 @@ inspect_platform(const char *path, guint load_seconds, guint64 *cores, GError **
     g_strfreev(lines);
     g_string_free(messages, TRUE);
     return FALSE;
+}
+
+/* One --cfg item to try, on the two-host platform written for the trial. */
+struct cfg_trial {
+    const char *item;
+    const char *platform;
+};
+
+/* SimGrid's words on the item, on stdout or stderr, are its reason for refusing it. */
+static const struct sim_proc_options cfg_trial_options = {
+    .stdout_to = SIM_PROC_CAPTURE,
+    .stderr_to = SIM_PROC_WITH_STDOUT,
+    .time_limit = PLATFORM_LOAD_SECONDS,
+    .default_signals = TRUE,
+};
+
+static int
+cfg_trial_in_child(gpointer data)
+{
+    const struct cfg_trial *trial = data;
+    gchar *cfg = g_strconcat("--cfg=", trial->item, NULL);
+    int argc = 4;
+    char *argv[] = {"collsim", "--log=root.fmt:%m%n", "--log=xbt_cfg.thres:warning", cfg, NULL};
+    simgrid_init(&argc, argv);
+    simgrid_load_platform(trial->platform);
+    /* freed before returning: a leak checker (valgrind) looks at the child's heap at its
+     * _exit, after this frame is gone */
+    g_free(cfg);
+    return 0;
 }
 
 /*
@@ -689,32 +703,17 @@ sim_engine_check_cfg(gchar **items, GError **error)
             ok = FALSE;
             break;
         }
-        int pipefd[2];
-        if (pipe(pipefd) != 0) {
-            g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM, "pipe: %s", g_strerror(errno));
+        struct cfg_trial trial = {*item, platform};
+        struct sim_proc_result child;
+        GError *proc_error = NULL;
+        if (!sim_proc_run(cfg_trial_in_child, &trial, &cfg_trial_options, &child, &proc_error)) {
+            g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM, "%s", proc_error->message);
+            g_error_free(proc_error);
             ok = FALSE;
             break;
         }
-        fflush(NULL);
-        pid_t pid = fork();
-        if (pid == 0) {
-            close(pipefd[0]);
-            dup2(pipefd[1], STDERR_FILENO);
-            dup2(pipefd[1], STDOUT_FILENO);
-            child_default_signals();
-            gchar *cfg = g_strconcat("--cfg=", *item, NULL);
-            int argc = 4;
-            char *argv[] = {"collsim", "--log=root.fmt:%m%n", "--log=xbt_cfg.thres:warning", cfg,
-                            NULL};
-            alarm(PLATFORM_LOAD_SECONDS);
-            simgrid_init(&argc, argv);
-            simgrid_load_platform(platform);
-            _exit(0);
-        }
-        close(pipefd[1]);
-        int status = 0;
-        GString *messages = read_child(pipefd[0], pid, &status);
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        GString *messages = g_steal_pointer(&child.out);
+        if (child.status.end != SIM_PROC_EXITED || child.status.exit_code != 0) {
             gchar **lines = g_strsplit(messages->str, "\n", -1);
             const char *reason = "SimGrid refuses it";
             for (gchar **l = lines; *l != NULL; l++) {

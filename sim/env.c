@@ -60,8 +60,10 @@ MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     (void)required;
     self_or_die("MPI_Init_thread");
-    COLLSIM_TRY(check_out(provided, "provided", "MPI_Init_thread"));
-    int rc = MPI_Init(argc, argv);
+    int rc = check_out(provided, "provided", "MPI_Init_thread");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = MPI_Init(argc, argv);
     *provided = MPI_THREAD_SINGLE;
     return rc;
 }
@@ -160,7 +162,9 @@ sim_env_report_unfreed(const struct sim_rank *ranks, int nranks, gboolean verbos
 int
 MPI_Initialized(int *flag)
 {
-    COLLSIM_TRY(check_out(flag, "flag", "MPI_Initialized"));
+    int rc = check_out(flag, "flag", "MPI_Initialized");
+    if (rc != MPI_SUCCESS)
+        return rc;
     struct sim_rank *me = sim_rank_self();
     *flag = me != NULL && me->mpi_state >= 1;
     return MPI_SUCCESS;
@@ -169,7 +173,9 @@ MPI_Initialized(int *flag)
 int
 MPI_Finalized(int *flag)
 {
-    COLLSIM_TRY(check_out(flag, "flag", "MPI_Finalized"));
+    int rc = check_out(flag, "flag", "MPI_Finalized");
+    if (rc != MPI_SUCCESS)
+        return rc;
     struct sim_rank *me = sim_rank_self();
     *flag = me != NULL && me->mpi_state == 2;
     return MPI_SUCCESS;
@@ -237,8 +243,11 @@ int
 MPI_Get_processor_name(char *name, int *resultlen)
 {
     struct sim_rank *me = self_or_die("MPI_Get_processor_name");
-    COLLSIM_TRY(check_out(name, "name", "MPI_Get_processor_name"));
-    COLLSIM_TRY(check_out(resultlen, "resultlen", "MPI_Get_processor_name"));
+    int rc = check_out(name, "name", "MPI_Get_processor_name");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(resultlen, "resultlen", "MPI_Get_processor_name");
+    if (rc != MPI_SUCCESS)
+        return rc;
     g_strlcpy(name, sg_host_get_name(me->host), MPI_MAX_PROCESSOR_NAME);
     *resultlen = (int)strlen(name);
     return MPI_SUCCESS;
@@ -247,8 +256,11 @@ MPI_Get_processor_name(char *name, int *resultlen)
 int
 MPI_Get_version(int *version, int *subversion)
 {
-    COLLSIM_TRY(check_out(version, "version", "MPI_Get_version"));
-    COLLSIM_TRY(check_out(subversion, "subversion", "MPI_Get_version"));
+    int rc = check_out(version, "version", "MPI_Get_version");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(subversion, "subversion", "MPI_Get_version");
+    if (rc != MPI_SUCCESS)
+        return rc;
     *version = MPI_VERSION;
     *subversion = MPI_SUBVERSION;
     return MPI_SUCCESS;

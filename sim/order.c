@@ -23,11 +23,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "engine.h"
 #include "order.h"
+#include "proc.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
 #include "witness_expr.h"
@@ -656,84 +656,77 @@ struct point_run {
     int exit_code; /* ORDER_EXIT_OK, _ORDER or _FAILED */
 };
 
-static void
-run_in_child(const struct order_request *request, const struct order_show *show, int fd)
+/* What a point's child works on. */
+struct point_child {
+    const struct order_request *request;
+    const struct order_show *show;
+};
+
+/* The child of a point: its text goes to stdout, which the parent captures; stderr is the
+ * parent's, for a failure's message. */
+static int
+run_in_child(gpointer data)
 {
+    const struct point_child *child = data;
     struct order_certificate cert;
     GError *error = NULL;
-    if (!order_certify(request, &cert, &error)) {
+    if (!order_certify(child->request, &cert, &error)) {
         fprintf(stderr, "collsim: order: %s\n", error->message);
         g_error_free(error);
-        _exit(ORDER_EXIT_FAILED);
+        return ORDER_EXIT_FAILED;
     }
-    gchar *text = order_point_text(&cert, show->expressions, show->tree);
+    gchar *text = order_point_text(&cert, child->show->expressions, child->show->tree);
+    int code = order_certificate_acceptable(&cert) ? ORDER_EXIT_OK : ORDER_EXIT_ORDER;
     size_t left = strlen(text);
     const char *p = text;
     while (left > 0) {
-        ssize_t n = write(fd, p, left);
+        ssize_t n = write(STDOUT_FILENO, p, left);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n <= 0)
-            _exit(ORDER_EXIT_FAILED);
+        if (n <= 0) {
+            code = ORDER_EXIT_FAILED;
+            break;
+        }
         p += n;
         left -= (size_t)n;
     }
-    _exit(order_certificate_acceptable(&cert) ? ORDER_EXIT_OK : ORDER_EXIT_ORDER);
+    /* freed before returning: a leak checker (valgrind) looks at the child's heap at its
+     * _exit, after this frame is gone */
+    g_free(text);
+    order_certificate_clear(&cert);
+    return code;
 }
 
 static void
 run_point(const struct order_request *request, const struct order_show *show, struct point_run *run)
 {
+    static const struct sim_proc_options capture_stdout = {.stdout_to = SIM_PROC_CAPTURE};
     run->text = NULL;
     run->exit_code = ORDER_EXIT_FAILED;
-    int pipefd[2];
-    if (pipe(pipefd) != 0) {
-        fprintf(stderr, "collsim: order: pipe: %s\n", g_strerror(errno));
+    struct point_child data = {request, show};
+    struct sim_proc_result child;
+    GError *error = NULL;
+    if (!sim_proc_run(run_in_child, &data, &capture_stdout, &child, &error)) {
+        fprintf(stderr, "collsim: order: %s\n", error->message);
+        g_error_free(error);
         return;
     }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        fprintf(stderr, "collsim: order: fork: %s\n", g_strerror(errno));
-        close(pipefd[0]);
-        close(pipefd[1]);
+    const struct sim_proc_status *status = &child.status;
+    if (status->end == SIM_PROC_EXITED &&
+        (status->exit_code == ORDER_EXIT_OK || status->exit_code == ORDER_EXIT_ORDER) &&
+        child.out->len > 0) {
+        run->exit_code = status->exit_code;
+        run->text = g_string_free(g_steal_pointer(&child.out), FALSE);
         return;
     }
-    if (pid == 0) {
-        close(pipefd[0]);
-        run_in_child(request, show, pipefd[1]);
-    }
-    close(pipefd[1]);
-    GString *text = g_string_new(NULL);
-    char buf[65536];
-    ssize_t n;
-    while ((n = read(pipefd[0], buf, sizeof buf)) != 0) {
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            break;
-        g_string_append_len(text, buf, n);
-    }
-    close(pipefd[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (WIFEXITED(status) &&
-        (WEXITSTATUS(status) == ORDER_EXIT_OK || WEXITSTATUS(status) == ORDER_EXIT_ORDER) &&
-        text->len > 0) {
-        run->exit_code = WEXITSTATUS(status);
-        run->text = g_string_free(text, FALSE);
-        return;
-    }
-    if (WIFSIGNALED(status))
+    if (status->end != SIM_PROC_EXITED)
         fprintf(stderr, "collsim: order: %s %s P=%d: the simulation died of signal %d\n",
-                coll_kind_name(request->kind), request->algorithm, request->nranks,
-                WTERMSIG(status));
-    else if (WIFEXITED(status) && WEXITSTATUS(status) != ORDER_EXIT_FAILED)
+                coll_kind_name(request->kind), request->algorithm, request->nranks, status->signal);
+    else if (status->exit_code != ORDER_EXIT_FAILED)
         fprintf(stderr, "collsim: order: %s %s P=%d: the simulation ended with exit code %d\n",
                 coll_kind_name(request->kind), request->algorithm, request->nranks,
-                WEXITSTATUS(status));
-    g_string_free(text, TRUE);
+                status->exit_code);
+    sim_proc_result_clear(&child);
 }
 
 /* ---------------------------------------------------------------- the command */

@@ -1538,22 +1538,32 @@ static int
 check_send_args(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
                 const char *call)
 {
-    COLLSIM_TRY(check_initialized(call));
-    COLLSIM_TRY(check_comm(comm, call));
-    COLLSIM_TRY(check_buffer(comm, buf, count, dt, call));
-    COLLSIM_TRY(check_peer(comm, dest, FALSE, "destination", call));
-    return check_tag(comm, tag, FALSE, call);
+    int rc = check_initialized(call);
+    if (rc == MPI_SUCCESS)
+        rc = check_comm(comm, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_buffer(comm, buf, count, dt, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_peer(comm, dest, FALSE, "destination", call);
+    if (rc == MPI_SUCCESS)
+        rc = check_tag(comm, tag, FALSE, call);
+    return rc;
 }
 
 static int
 check_recv_args(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
                 const char *call)
 {
-    COLLSIM_TRY(check_initialized(call));
-    COLLSIM_TRY(check_comm(comm, call));
-    COLLSIM_TRY(check_buffer(comm, buf, count, dt, call));
-    COLLSIM_TRY(check_peer(comm, source, TRUE, "source", call));
-    return check_tag(comm, tag, TRUE, call);
+    int rc = check_initialized(call);
+    if (rc == MPI_SUCCESS)
+        rc = check_comm(comm, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_buffer(comm, buf, count, dt, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_peer(comm, source, TRUE, "source", call);
+    if (rc == MPI_SUCCESS)
+        rc = check_tag(comm, tag, TRUE, call);
+    return rc;
 }
 
 /* ---------------------------------------------------------------- completion reporting */
@@ -1599,7 +1609,9 @@ int
 MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
           MPI_Request *request)
 {
-    COLLSIM_TRY(check_send_args(buf, count, datatype, dest, tag, comm, "MPI_Isend"));
+    int rc = check_send_args(buf, count, datatype, dest, tag, comm, "MPI_Isend");
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (request == NULL)
         return collsim_error(comm, MPI_ERR_REQUEST, "MPI_Isend", "NULL request pointer");
     *request = start_send(buf, count, datatype, dest, tag, comm, comm->context, FALSE);
@@ -1610,7 +1622,9 @@ int
 MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
            MPI_Request *request)
 {
-    COLLSIM_TRY(check_send_args(buf, count, datatype, dest, tag, comm, "MPI_Issend"));
+    int rc = check_send_args(buf, count, datatype, dest, tag, comm, "MPI_Issend");
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (request == NULL)
         return collsim_error(comm, MPI_ERR_REQUEST, "MPI_Issend", "NULL request pointer");
     *request = start_send(buf, count, datatype, dest, tag, comm, comm->context, TRUE);
@@ -1621,7 +1635,9 @@ int
 MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
           MPI_Request *request)
 {
-    COLLSIM_TRY(check_recv_args(buf, count, datatype, source, tag, comm, "MPI_Irecv"));
+    int rc = check_recv_args(buf, count, datatype, source, tag, comm, "MPI_Irecv");
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (request == NULL)
         return collsim_error(comm, MPI_ERR_REQUEST, "MPI_Irecv", "NULL request pointer");
     *request = start_recv(buf, count, datatype, source, tag, comm, comm->context);
@@ -1632,7 +1648,9 @@ static int
 blocking_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
               gboolean synchronous, const char *call)
 {
-    COLLSIM_TRY(check_send_args(buf, count, dt, dest, tag, comm, call));
+    int rc = check_send_args(buf, count, dt, dest, tag, comm, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     MPI_Request req = start_send(buf, count, dt, dest, tag, comm, comm->context, synchronous);
     progress_wait(&req, 1, WAIT_ALL, TRUE, call);
     return request_retire(&req, MPI_STATUS_IGNORE, call);
@@ -1660,7 +1678,9 @@ int
 MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
          MPI_Status *status)
 {
-    COLLSIM_TRY(check_recv_args(buf, count, datatype, source, tag, comm, "MPI_Recv"));
+    int rc = check_recv_args(buf, count, datatype, source, tag, comm, "MPI_Recv");
+    if (rc != MPI_SUCCESS)
+        return rc;
     MPI_Request req = start_recv(buf, count, datatype, source, tag, comm, comm->context);
     progress_wait(&req, 1, WAIT_ALL, TRUE, "MPI_Recv");
     return request_retire(&req, status, "MPI_Recv");
@@ -1672,8 +1692,11 @@ MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest
              MPI_Comm comm, MPI_Status *status)
 {
     const char *call = "MPI_Sendrecv";
-    COLLSIM_TRY(check_send_args(sendbuf, sendcount, sendtype, dest, sendtag, comm, call));
-    COLLSIM_TRY(check_recv_args(recvbuf, recvcount, recvtype, source, recvtag, comm, call));
+    int rc = check_send_args(sendbuf, sendcount, sendtype, dest, sendtag, comm, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_recv_args(recvbuf, recvcount, recvtype, source, recvtag, comm, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     MPI_Request reqs[2];
     reqs[1] = start_recv(recvbuf, recvcount, recvtype, source, recvtag, comm, comm->context);
     reqs[0] = start_send(sendbuf, sendcount, sendtype, dest, sendtag, comm, comm->context, FALSE);
@@ -1688,8 +1711,11 @@ MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int 
                      int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     const char *call = "MPI_Sendrecv_replace";
-    COLLSIM_TRY(check_send_args(buf, count, datatype, dest, sendtag, comm, call));
-    COLLSIM_TRY(check_recv_args(buf, count, datatype, source, recvtag, comm, call));
+    int rc = check_send_args(buf, count, datatype, dest, sendtag, comm, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_recv_args(buf, count, datatype, source, recvtag, comm, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     /* send from a packed copy so that the receive may overwrite buf */
     gsize bytes = collsim_datatype_packed_size(count, datatype);
     void *copy = g_malloc(MAX(bytes, 1));
@@ -1731,14 +1757,16 @@ check_request(MPI_Request req, int index, const char *call)
 static int
 check_request_array(int count, MPI_Request requests[], const char *call)
 {
-    COLLSIM_TRY(check_initialized(call));
+    int rc = check_initialized(call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (count < 0)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_COUNT, call, "negative count %d", count);
     if (count > 0 && requests == NULL)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call, "NULL request array");
-    for (int i = 0; i < count; i++)
-        COLLSIM_TRY(check_request(requests[i], i, call));
-    return MPI_SUCCESS;
+    for (int i = 0; i < count && rc == MPI_SUCCESS; i++)
+        rc = check_request(requests[i], i, call);
+    return rc;
 }
 
 static void
@@ -1756,10 +1784,14 @@ status_empty(MPI_Status *status)
 int
 MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
-    COLLSIM_TRY(check_initialized("MPI_Wait"));
+    int rc = check_initialized("MPI_Wait");
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (request == NULL)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Wait", "NULL request pointer");
-    COLLSIM_TRY(check_request(*request, -1, "MPI_Wait"));
+    rc = check_request(*request, -1, "MPI_Wait");
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (!request_valid(*request)) {
         status_empty(status);
         return MPI_SUCCESS;
@@ -1771,9 +1803,11 @@ MPI_Wait(MPI_Request *request, MPI_Status *status)
 int
 MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
-    COLLSIM_TRY(check_request_array(count, requests, "MPI_Waitall"));
+    int rc = check_request_array(count, requests, "MPI_Waitall");
+    if (rc != MPI_SUCCESS)
+        return rc;
     progress_wait(requests, count, WAIT_ALL, TRUE, "MPI_Waitall");
-    int rc = MPI_SUCCESS;
+    rc = MPI_SUCCESS;
     for (int i = 0; i < count; i++) {
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
         if (!request_valid(requests[i])) {
@@ -1818,8 +1852,11 @@ check_out(const void *pointer, const char *what, const char *call)
 int
 MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
 {
-    COLLSIM_TRY(check_request_array(count, requests, "MPI_Waitany"));
-    COLLSIM_TRY(check_out(index, "index", "MPI_Waitany"));
+    int rc = check_request_array(count, requests, "MPI_Waitany");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(index, "index", "MPI_Waitany");
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (!any_active(count, requests)) {
         *index = MPI_UNDEFINED;
         status_empty(status);
@@ -1834,16 +1871,19 @@ int
 MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
              MPI_Status statuses[])
 {
-    COLLSIM_TRY(check_request_array(incount, requests, "MPI_Waitsome"));
-    COLLSIM_TRY(check_out(outcount, "outcount", "MPI_Waitsome"));
-    if (incount > 0)
-        COLLSIM_TRY(check_out(indices, "indices", "MPI_Waitsome"));
+    int rc = check_request_array(incount, requests, "MPI_Waitsome");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(outcount, "outcount", "MPI_Waitsome");
+    if (rc == MPI_SUCCESS && incount > 0)
+        rc = check_out(indices, "indices", "MPI_Waitsome");
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (!any_active(incount, requests)) {
         *outcount = MPI_UNDEFINED;
         return MPI_SUCCESS;
     }
     progress_wait(requests, incount, WAIT_SOME, TRUE, "MPI_Waitsome");
-    int rc = MPI_SUCCESS;
+    rc = MPI_SUCCESS;
     *outcount = 0;
     for (int i = 0; i < incount; i++) {
         if (!request_valid(requests[i]) || !requests[i]->complete)
@@ -1870,11 +1910,15 @@ charge_failed_poll(void)
 int
 MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
-    COLLSIM_TRY(check_initialized("MPI_Test"));
+    int rc = check_initialized("MPI_Test");
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (request == NULL || flag == NULL)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test", "%s is NULL",
                              request == NULL ? "request" : "flag");
-    COLLSIM_TRY(check_request(*request, -1, "MPI_Test"));
+    rc = check_request(*request, -1, "MPI_Test");
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (!request_valid(*request)) {
         *flag = 1;
         status_empty(status);
@@ -1892,8 +1936,11 @@ MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 int
 MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
 {
-    COLLSIM_TRY(check_request_array(count, requests, "MPI_Testall"));
-    COLLSIM_TRY(check_out(flag, "flag", "MPI_Testall"));
+    int rc = check_request_array(count, requests, "MPI_Testall");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(flag, "flag", "MPI_Testall");
+    if (rc != MPI_SUCCESS)
+        return rc;
     progress_wait(requests, count, WAIT_ALL, FALSE, "MPI_Testall");
     for (int i = 0; i < count; i++) {
         if (request_valid(requests[i]) && !requests[i]->complete) {
@@ -1903,7 +1950,7 @@ MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
         }
     }
     *flag = 1;
-    int rc = MPI_SUCCESS;
+    rc = MPI_SUCCESS;
     for (int i = 0; i < count; i++) {
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
         if (!request_valid(requests[i])) {
@@ -1919,9 +1966,13 @@ MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
 int
 MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
 {
-    COLLSIM_TRY(check_request_array(count, requests, "MPI_Testany"));
-    COLLSIM_TRY(check_out(index, "index", "MPI_Testany"));
-    COLLSIM_TRY(check_out(flag, "flag", "MPI_Testany"));
+    int rc = check_request_array(count, requests, "MPI_Testany");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(index, "index", "MPI_Testany");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(flag, "flag", "MPI_Testany");
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (!any_active(count, requests)) {
         *flag = 1;
         *index = MPI_UNDEFINED;
@@ -1942,11 +1993,15 @@ MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status
 int
 MPI_Request_free(MPI_Request *request)
 {
-    COLLSIM_TRY(check_initialized("MPI_Request_free"));
+    int rc = check_initialized("MPI_Request_free");
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (request == NULL || !request_valid(*request))
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free",
                              "invalid request");
-    COLLSIM_TRY(check_request(*request, -1, "MPI_Request_free"));
+    rc = check_request(*request, -1, "MPI_Request_free");
+    if (rc != MPI_SUCCESS)
+        return rc;
     struct collsim_request *req = *request;
     sim_rank_by_world(req->owner_world)->live_requests--;   /* given up on purpose */
     /* an active request still owns its message: complete it in the background by waiting now
@@ -2023,16 +2078,22 @@ envelope_here(struct sim_rank *me, struct sim_msg *msg, gboolean blocking)
 static int
 check_probe_args(int source, int tag, MPI_Comm comm, const char *call)
 {
-    COLLSIM_TRY(check_initialized(call));
-    COLLSIM_TRY(check_comm(comm, call));
-    COLLSIM_TRY(check_peer(comm, source, TRUE, "source", call));
-    return check_tag(comm, tag, TRUE, call);
+    int rc = check_initialized(call);
+    if (rc == MPI_SUCCESS)
+        rc = check_comm(comm, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_peer(comm, source, TRUE, "source", call);
+    if (rc == MPI_SUCCESS)
+        rc = check_tag(comm, tag, TRUE, call);
+    return rc;
 }
 
 int
 MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
-    COLLSIM_TRY(check_probe_args(source, tag, comm, "MPI_Iprobe"));
+    int rc = check_probe_args(source, tag, comm, "MPI_Iprobe");
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (flag == NULL)
         return collsim_error(comm, MPI_ERR_ARG, "MPI_Iprobe", "flag is NULL");
     if (source == MPI_PROC_NULL) {
@@ -2064,7 +2125,9 @@ MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 int
 MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
-    COLLSIM_TRY(check_probe_args(source, tag, comm, "MPI_Probe"));
+    int rc = check_probe_args(source, tag, comm, "MPI_Probe");
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (source == MPI_PROC_NULL) {
         if (status != MPI_STATUS_IGNORE) {
             status_empty(status);

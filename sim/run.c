@@ -20,12 +20,9 @@
  */
 #include "config.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <glib.h>
@@ -34,6 +31,7 @@
 #include "bench.h"
 #include "order.h"
 #include "point.h"
+#include "proc.h"
 #include "report.h"
 #include "run.h"
 #include "scenario.h"
@@ -55,11 +53,11 @@
 typedef GBytes *(*child_work_fn)(guint index, gpointer data, int *exit_code);
 /*
  * In the parent, strictly in index order, once item `index` has finished: `bytes` is what its
- * child handed back (NULL if it left nothing), `status` its waitpid status, `wall_seconds`
+ * child handed back (NULL if it left nothing), `status` how the child ended, `wall_seconds`
  * how long it ran. FALSE (with `error`) stops the pool.
  */
-typedef gboolean (*child_done_fn)(guint index, GBytes *bytes, int status, double wall_seconds,
-                                  gpointer data, GError **error);
+typedef gboolean (*child_done_fn)(guint index, GBytes *bytes, const struct sim_proc_status *status,
+                                  double wall_seconds, gpointer data, GError **error);
 
 struct child_pool {
     const char *const *simgrid_cfg; /* extra SimGrid items for every child, or NULL */
@@ -94,10 +92,21 @@ child_add_simgrid_cfg(const char *const *items)
     g_setenv("COLLSIM_SIMGRID_CFG", value, TRUE);
 }
 
-/* In the child: do the work, write its bytes, leave without running the parent's atexit work. */
-static void G_GNUC_NORETURN
-child_main(const struct child_pool *pool, guint index, const char *result_path)
+/* What one child works on. */
+struct child_item {
+    const struct child_pool *pool;
+    guint index;
+    const char *result_path;
+};
+
+/* In the child: do the work, write its bytes; sim_proc leaves without the parent's atexit work. */
+static int
+child_main(gpointer data)
 {
+    const struct child_item *item = data;
+    const struct child_pool *pool = item->pool;
+    guint index = item->index;
+    const char *result_path = item->result_path;
     child_add_simgrid_cfg(pool->simgrid_cfg);
     int exit_code = 0;
     GBytes *bytes = pool->work(index, pool->data, &exit_code);
@@ -109,7 +118,7 @@ child_main(const struct child_pool *pool, guint index, const char *result_path)
         g_bytes_unref(bytes);
     }
     fflush(NULL);
-    _exit(written ? exit_code : RUN_EXIT_CHILD_LOST);
+    return written ? exit_code : RUN_EXIT_CHILD_LOST;
 }
 
 static gboolean
@@ -120,17 +129,13 @@ start_child(const struct child_pool *pool, guint index, struct running_child *sl
     if (fd < 0)
         return FALSE;
     close(fd);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno), "fork: %s",
-                    g_strerror(errno));
+    struct child_item item = {pool, index, path};
+    pid_t pid;
+    if (!sim_proc_start(child_main, &item, NULL, &pid, error)) {
         g_unlink(path);
         g_free(path);
         return FALSE;
     }
-    if (pid == 0)
-        child_main(pool, index, path);
     *slot =
         (struct running_child){.pid = pid, .result_path = path, .started = g_get_monotonic_time()};
     return TRUE;
@@ -138,13 +143,14 @@ start_child(const struct child_pool *pool, guint index, struct running_child *sl
 
 /* A finished child's bytes (NULL if it left none), its wall time; removes its file. */
 static GBytes *
-collect_child(struct running_child *slot, int status, double *wall_seconds)
+collect_child(struct running_child *slot, const struct sim_proc_status *status,
+              double *wall_seconds)
 {
     gchar *data = NULL;
     gsize length = 0;
     GBytes *bytes = NULL;
-    if (WIFEXITED(status) && g_file_get_contents(slot->result_path, &data, &length, NULL) &&
-        length > 0)
+    if (status->end == SIM_PROC_EXITED &&
+        g_file_get_contents(slot->result_path, &data, &length, NULL) && length > 0)
         bytes = g_bytes_new_take(g_steal_pointer(&data), length);
     g_free(data);
     *wall_seconds = (double)(g_get_monotonic_time() - slot->started) / 1e6;
@@ -163,7 +169,7 @@ run_children(const struct child_pool *pool, guint total, int jobs, GError **erro
 {
     struct running_child *running = g_new0(struct running_child, total);
     GBytes **results = g_new0(GBytes *, total);
-    int *statuses = g_new0(int, total);
+    struct sim_proc_status *statuses = g_new0(struct sim_proc_status, total);
     double *walls = g_new0(double, total);
     gboolean *finished = g_new0(gboolean, total);
     guint next_to_start = 0, next_to_report = 0, active = 0;
@@ -179,19 +185,15 @@ run_children(const struct child_pool *pool, guint total, int jobs, GError **erro
         }
         if (!ok)
             break;
-        int status = 0;
-        pid_t pid = waitpid(-1, &status, 0);
-        if (pid < 0) {
-            if (errno == EINTR)
-                continue;
-            g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno), "waitpid: %s",
-                        g_strerror(errno));
+        struct sim_proc_status status;
+        pid_t pid;
+        if (!sim_proc_wait_any(&pid, &status, error)) {
             ok = FALSE;
             break;
         }
         for (guint i = next_to_report; i < next_to_start; i++) {
             if (!finished[i] && running[i].pid == pid) {
-                results[i] = collect_child(&running[i], status, &walls[i]);
+                results[i] = collect_child(&running[i], &status, &walls[i]);
                 statuses[i] = status;
                 finished[i] = TRUE;
                 active--;
@@ -200,15 +202,14 @@ run_children(const struct child_pool *pool, guint total, int jobs, GError **erro
         }
         while (ok && next_to_report < total && finished[next_to_report]) {
             guint i = next_to_report++;
-            ok = pool->done(i, results[i], statuses[i], walls[i], pool->data, error);
+            ok = pool->done(i, results[i], &statuses[i], walls[i], pool->data, error);
             g_clear_pointer(&results[i], g_bytes_unref);
         }
     }
     /* a failure leaves children behind: stop them */
     for (guint i = next_to_report; i < next_to_start; i++) {
         if (!finished[i] && running[i].pid > 0) {
-            kill(running[i].pid, SIGKILL);
-            waitpid(running[i].pid, NULL, 0);
+            sim_proc_stop(running[i].pid);
             g_unlink(running[i].result_path);
             g_free(running[i].result_path);
         }
@@ -244,24 +245,25 @@ sweep_work(guint index, gpointer data, int *exit_code)
 
 /* A child that left no readable result becomes an ERROR result. */
 static gboolean
-sweep_done(guint index, GBytes *bytes, int status, double wall_seconds, gpointer data,
-           GError **error)
+sweep_done(guint index, GBytes *bytes, const struct sim_proc_status *status, double wall_seconds,
+           gpointer data, GError **error)
 {
     const struct sweep *sweep = data;
     struct point_result result = {0};
-    gboolean parsed = WIFEXITED(status) && WEXITSTATUS(status) == 0 && bytes != NULL &&
+    gboolean exited = status->end == SIM_PROC_EXITED;
+    gboolean parsed = exited && status->exit_code == 0 && bytes != NULL &&
                       point_result_deserialize(bytes, &result);
     if (!parsed) {
         result = (struct point_result){0};
         point_result_clear(&result);
-        result.exit_code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 6;
+        result.exit_code = !exited ? 128 + status->signal : 6;
         result.check = POINT_CHECK_ERROR;
         result.served = g_strdup("");
         result.check_detail =
-            WIFSIGNALED(status)
-                ? g_strdup_printf("the simulation process died (%s)", g_strsignal(WTERMSIG(status)))
+            !exited
+                ? g_strdup_printf("the simulation process died (%s)", g_strsignal(status->signal))
                 : g_strdup_printf("the simulation process left no result (exit status %d)",
-                                  WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+                                  status->exit_code);
     }
     result.wall_seconds = wall_seconds;
     gboolean ok =
@@ -434,21 +436,20 @@ certificate_work(guint index, gpointer data, int *exit_code)
 }
 
 static gboolean
-certificate_done(guint index, GBytes *bytes, int status, double wall_seconds, gpointer data,
-                 GError **error)
+certificate_done(guint index, GBytes *bytes, const struct sim_proc_status *status,
+                 double wall_seconds, gpointer data, GError **error)
 {
     struct certification *c = data;
     const struct order_request *q = &g_array_index(c->requests, struct order_request, index);
     (void)wall_seconds;
     (void)error;
-    int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    int code = status->end == SIM_PROC_EXITED ? status->exit_code : -1;
     if (bytes == NULL || (code != CERTIFICATE_OK && code != CERTIFICATE_UNACCEPTABLE)) {
-        if (WIFSIGNALED(status))
+        if (status->end != SIM_PROC_EXITED)
             fprintf(stderr,
                     "collsim: run: certificate of %s %s P=%d: the witness simulation "
                     "died (%s)\n",
-                    coll_kind_name(q->kind), q->algorithm, q->nranks,
-                    g_strsignal(WTERMSIG(status)));
+                    coll_kind_name(q->kind), q->algorithm, q->nranks, g_strsignal(status->signal));
         else
             fprintf(stderr,
                     "collsim: run: certificate of %s %s P=%d: the witness simulation "

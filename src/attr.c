@@ -290,14 +290,16 @@ int
 MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
 {
     const char *call = "MPI_Comm_set_attr";
-    COLLSIM_TRY(check_attr_call(comm, comm_keyval, TRUE, FALSE, call));
+    int rc = check_attr_call(comm, comm_keyval, TRUE, FALSE, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     GArray *list = rank_entries(comm, TRUE);
     int i = find_entry(list, comm_keyval);
     if (i >= 0) {
         /* replacing a value deletes the old one first (§6.7.2) */
         struct entry *e = &g_array_index(list, struct entry, (guint)i);
         struct keyval *k = keyval_get(comm_keyval);
-        int rc = k->del(collsim_comm_visible(comm), comm_keyval, e->value, k->extra_state);
+        rc = k->del(collsim_comm_visible(comm), comm_keyval, e->value, k->extra_state);
         if (rc != MPI_SUCCESS)
             return collsim_error(comm, rc, call, "the delete callback of keyval %d failed",
                                  comm_keyval);
@@ -317,7 +319,9 @@ int
 MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
 {
     const char *call = "MPI_Comm_get_attr";
-    COLLSIM_TRY(check_attr_call(comm, comm_keyval, FALSE, FALSE, call));
+    int rc = check_attr_call(comm, comm_keyval, FALSE, FALSE, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (attribute_val == NULL || flag == NULL)
         return collsim_error(comm, MPI_ERR_ARG, call, "%s is NULL",
                              flag == NULL ? "flag" : "attribute_val");
@@ -349,14 +353,16 @@ int
 MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
 {
     const char *call = "MPI_Comm_delete_attr";
-    COLLSIM_TRY(check_attr_call(comm, comm_keyval, TRUE, TRUE, call));
+    int rc = check_attr_call(comm, comm_keyval, TRUE, TRUE, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     GArray *list = rank_entries(comm, FALSE);
     int i = find_entry(list, comm_keyval);
     if (i < 0)
         return collsim_error(comm, MPI_ERR_KEYVAL, call,
                              "no attribute of keyval %d is set on this communicator",
                              comm_keyval);
-    int rc = delete_entry(comm, list, (guint)i);
+    rc = delete_entry(comm, list, (guint)i);
     if (rc != MPI_SUCCESS)
         return collsim_error(comm, rc, call, "the delete callback of keyval %d failed",
                              comm_keyval);

@@ -356,8 +356,11 @@ check_out(MPI_Comm comm, const void *pointer, const char *what, const char *call
 int
 MPI_Comm_size(MPI_Comm comm, int *size)
 {
-    COLLSIM_TRY(check_comm(comm, "MPI_Comm_size"));
-    COLLSIM_TRY(check_out(comm, size, "size", "MPI_Comm_size"));
+    int rc = check_comm(comm, "MPI_Comm_size");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(comm, size, "size", "MPI_Comm_size");
+    if (rc != MPI_SUCCESS)
+        return rc;
     *size = collsim_comm_size(comm);
     return MPI_SUCCESS;
 }
@@ -365,8 +368,11 @@ MPI_Comm_size(MPI_Comm comm, int *size)
 int
 MPI_Comm_rank(MPI_Comm comm, int *rank)
 {
-    COLLSIM_TRY(check_comm(comm, "MPI_Comm_rank"));
-    COLLSIM_TRY(check_out(comm, rank, "rank", "MPI_Comm_rank"));
+    int rc = check_comm(comm, "MPI_Comm_rank");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(comm, rank, "rank", "MPI_Comm_rank");
+    if (rc != MPI_SUCCESS)
+        return rc;
     int me = collsim_comm_my_rank(comm);
     if (me == MPI_UNDEFINED)
         return collsim_error(comm, MPI_ERR_COMM, "MPI_Comm_rank",
@@ -381,8 +387,11 @@ MPI_Comm_rank(MPI_Comm comm, int *rank)
 int
 MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
-    COLLSIM_TRY(check_comm(comm, "MPI_Comm_group"));
-    COLLSIM_TRY(check_out(comm, group, "group", "MPI_Comm_group"));
+    int rc = check_comm(comm, "MPI_Comm_group");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(comm, group, "group", "MPI_Comm_group");
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (comm->group->caller_relative) {
         int me = collsim_runtime->world_rank();
         *group =
@@ -398,9 +407,13 @@ MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 int
 MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 {
-    COLLSIM_TRY(check_comm(comm1, "MPI_Comm_compare"));
-    COLLSIM_TRY(check_comm(comm2, "MPI_Comm_compare"));
-    COLLSIM_TRY(check_out(comm1, result, "result", "MPI_Comm_compare"));
+    int rc = check_comm(comm1, "MPI_Comm_compare");
+    if (rc == MPI_SUCCESS)
+        rc = check_comm(comm2, "MPI_Comm_compare");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(comm1, result, "result", "MPI_Comm_compare");
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (comm1 == comm2) {
         *result = MPI_IDENT;
         return MPI_SUCCESS;
@@ -414,8 +427,11 @@ MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 int
 MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
-    COLLSIM_TRY(check_comm(comm, "MPI_Comm_test_inter"));
-    COLLSIM_TRY(check_out(comm, flag, "flag", "MPI_Comm_test_inter"));
+    int rc = check_comm(comm, "MPI_Comm_test_inter");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(comm, flag, "flag", "MPI_Comm_test_inter");
+    if (rc != MPI_SUCCESS)
+        return rc;
     *flag = 0;
     return MPI_SUCCESS;
 }
@@ -424,8 +440,11 @@ MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 int
 MPI_Comm_set_name(MPI_Comm comm, const char *name)
 {
-    COLLSIM_TRY(check_comm(comm, "MPI_Comm_set_name"));
-    COLLSIM_TRY(check_out(comm, name, "name", "MPI_Comm_set_name"));
+    int rc = check_comm(comm, "MPI_Comm_set_name");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(comm, name, "name", "MPI_Comm_set_name");
+    if (rc != MPI_SUCCESS)
+        return rc;
     comm = collsim_comm_visible(comm);
     g_strlcpy(comm->name, name, sizeof comm->name);
     return MPI_SUCCESS;
@@ -434,9 +453,13 @@ MPI_Comm_set_name(MPI_Comm comm, const char *name)
 int
 MPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
 {
-    COLLSIM_TRY(check_comm(comm, "MPI_Comm_get_name"));
-    COLLSIM_TRY(check_out(comm, name, "name", "MPI_Comm_get_name"));
-    COLLSIM_TRY(check_out(comm, resultlen, "resultlen", "MPI_Comm_get_name"));
+    int rc = check_comm(comm, "MPI_Comm_get_name");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(comm, name, "name", "MPI_Comm_get_name");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(comm, resultlen, "resultlen", "MPI_Comm_get_name");
+    if (rc != MPI_SUCCESS)
+        return rc;
     comm = collsim_comm_visible(comm);
     g_strlcpy(name, comm->name, MPI_MAX_OBJECT_NAME);
     *resultlen = (int)strlen(name);
@@ -758,7 +781,9 @@ construct(MPI_Comm comm, const struct ctor *how, const int mine[REC_INTS], MPI_C
 int
 MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
-    COLLSIM_TRY(check_comm(comm, "MPI_Comm_split"));
+    int rc = check_comm(comm, "MPI_Comm_split");
+    if (rc != MPI_SUCCESS)
+        return rc;
     int err = MPI_SUCCESS;
     if (newcomm == NULL)
         err = collsim_error(comm, MPI_ERR_ARG, "MPI_Comm_split", "newcomm is NULL");
@@ -767,7 +792,7 @@ MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
                             "invalid color %d (must be >= 0 or MPI_UNDEFINED)", color);
     int mine[REC_INTS] = {err != MPI_SUCCESS ? MPI_UNDEFINED : color, key, 0, err};
     MPI_Comm result = MPI_COMM_NULL;
-    int rc = construct(comm, &split_ctor, mine, &result, COLLSIM_CALLER());
+    rc = construct(comm, &split_ctor, mine, &result, COLLSIM_CALLER());
     if (rc == MPI_SUCCESS)
         *newcomm = result;
     return rc;
@@ -781,7 +806,9 @@ int
 MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
     const char *call = "MPI_Comm_create";
-    COLLSIM_TRY(check_comm(comm, call));
+    int rc = check_comm(comm, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     int mine[REC_INTS] = {MPI_UNDEFINED, 0, 0, MPI_SUCCESS};
     const char *why;
     if (newcomm == NULL) {
@@ -808,7 +835,7 @@ MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     if (mine[REC_ERR] != MPI_SUCCESS)
         mine[REC_COLOR] = MPI_UNDEFINED;
     MPI_Comm result = MPI_COMM_NULL;
-    int rc = construct(comm, &create_ctor, mine, &result, COLLSIM_CALLER());
+    rc = construct(comm, &create_ctor, mine, &result, COLLSIM_CALLER());
     if (rc == MPI_SUCCESS)
         *newcomm = result;
     return rc;
@@ -819,7 +846,9 @@ int
 MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
     const char *call = "MPI_Comm_dup";
-    COLLSIM_TRY(check_comm(comm, call));
+    int rc = check_comm(comm, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     int err = MPI_SUCCESS;
     if (newcomm == NULL)
         err = collsim_error(comm, MPI_ERR_ARG, call, "newcomm is NULL");
@@ -848,7 +877,7 @@ MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
             msg[HDR_LEN] = (MPI_Aint)(intptr_t)dup;
         }
     }
-    int rc = tree_bcast_aint(comm->coll, p, r, COLLSIM_TAG_DUP_BCAST, msg);
+    rc = tree_bcast_aint(comm->coll, p, r, COLLSIM_TAG_DUP_BCAST, msg);
     if (rc != MPI_SUCCESS)
         return rc;
     if (msg[HDR_CODE] != MPI_SUCCESS)
@@ -876,7 +905,9 @@ MPI_Comm_free(MPI_Comm *comm)
     const char *call = "MPI_Comm_free";
     if (comm == NULL)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, call, "comm is NULL");
-    COLLSIM_TRY(check_comm(*comm, call));
+    int rc = check_comm(*comm, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if ((*comm)->predefined || collsim_comm_is_internal(*comm)) {
         MPI_Comm visible = collsim_comm_visible(*comm);
         const char *what = visible == MPI_COMM_WORLD  ? "the predefined MPI_COMM_WORLD"
@@ -888,7 +919,7 @@ MPI_Comm_free(MPI_Comm *comm)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_COMM, call,
                              "this rank has freed the communicator already");
     /* delete callbacks run first and may still use the communicator (§6.7.2) */
-    int rc = collsim_attr_delete_all(*comm);
+    rc = collsim_attr_delete_all(*comm);
     int twin_rc = collsim_attr_delete_all((*comm)->coll);
     comm_release(*comm);
     *comm = MPI_COMM_NULL;
@@ -919,7 +950,9 @@ int
 MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
     const char *call = "MPI_Comm_split_type";
-    COLLSIM_TRY(check_comm(comm, call));
+    int rc = check_comm(comm, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     int err = MPI_SUCCESS;
     const char *why;
     /* no hints are defined for MPI_COMM_TYPE_SHARED, but the handle must be a real info */
@@ -936,7 +969,7 @@ MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_C
         color = collsim_runtime->node_of(collsim_runtime->world_rank());
     int mine[REC_INTS] = {color, key, 0, err};
     MPI_Comm result = MPI_COMM_NULL;
-    int rc = construct(comm, &split_type_ctor, mine, &result, COLLSIM_CALLER());
+    rc = construct(comm, &split_type_ctor, mine, &result, COLLSIM_CALLER());
     if (rc == MPI_SUCCESS)
         *newcomm = result;
     return rc;

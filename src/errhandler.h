@@ -23,10 +23,15 @@ struct collsim_errhandler {
 };
 
 /*
- * Argument checking in MPI entry points is a chain of checks, each returning an MPI error
- * code (already reported through collsim_error). COLLSIM_TRY returns the first failure. It is
- * the one macro with a hidden return in src/, kept because a dozen checks per entry point
- * written out would bury what is checked; algorithms and cleanup paths never use it.
+ * COLLSIM_TRY is being retired: use explicit checks. It returns from the calling function on
+ * the first failing check, a return the reader cannot see; every file but src/collectives.c
+ * now writes the chain out:
+ *     int rc = check_comm(comm, call);
+ *     if (rc == MPI_SUCCESS)
+ *         rc = check_out(comm, size, "size", call);
+ *     if (rc != MPI_SUCCESS)
+ *         return rc;
+ * The definition goes once src/collectives.c no longer uses it.
  */
 #define COLLSIM_TRY(check)                                                                     \
     do {                                                                                       \

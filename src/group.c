@@ -248,8 +248,11 @@ check_list(int n, const void *list, const char *what, const char *call)
 int
 MPI_Group_size(MPI_Group group, int *size)
 {
-    COLLSIM_TRY(check_group(group, "group", "MPI_Group_size"));
-    COLLSIM_TRY(check_out(size, "size", "MPI_Group_size"));
+    int rc = check_group(group, "group", "MPI_Group_size");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(size, "size", "MPI_Group_size");
+    if (rc != MPI_SUCCESS)
+        return rc;
     *size = group->size;
     return MPI_SUCCESS;
 }
@@ -258,8 +261,11 @@ MPI_Group_size(MPI_Group group, int *size)
 int
 MPI_Group_rank(MPI_Group group, int *rank)
 {
-    COLLSIM_TRY(check_group(group, "group", "MPI_Group_rank"));
-    COLLSIM_TRY(check_out(rank, "rank", "MPI_Group_rank"));
+    int rc = check_group(group, "group", "MPI_Group_rank");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(rank, "rank", "MPI_Group_rank");
+    if (rc != MPI_SUCCESS)
+        return rc;
     *rank = collsim_group_local_rank(group, collsim_runtime->world_rank());
     return MPI_SUCCESS;
 }
@@ -270,10 +276,15 @@ MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group
                           int ranks2[])
 {
     const char *call = "MPI_Group_translate_ranks";
-    COLLSIM_TRY(check_group(group1, "group1", call));
-    COLLSIM_TRY(check_group(group2, "group2", call));
-    COLLSIM_TRY(check_list(n, ranks1, "ranks1", call));
-    COLLSIM_TRY(check_list(n, ranks2, "ranks2", call));
+    int rc = check_group(group1, "group1", call);
+    if (rc == MPI_SUCCESS)
+        rc = check_group(group2, "group2", call);
+    if (rc == MPI_SUCCESS)
+        rc = check_list(n, ranks1, "ranks1", call);
+    if (rc == MPI_SUCCESS)
+        rc = check_list(n, ranks2, "ranks2", call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     for (int i = 0; i < n; i++) {
         int r = ranks1[i];
         if (r != MPI_PROC_NULL && (r < 0 || r >= group1->size))
@@ -293,9 +304,13 @@ MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group
 int
 MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
 {
-    COLLSIM_TRY(check_group(group1, "group1", "MPI_Group_compare"));
-    COLLSIM_TRY(check_group(group2, "group2", "MPI_Group_compare"));
-    COLLSIM_TRY(check_out(result, "result", "MPI_Group_compare"));
+    int rc = check_group(group1, "group1", "MPI_Group_compare");
+    if (rc == MPI_SUCCESS)
+        rc = check_group(group2, "group2", "MPI_Group_compare");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(result, "result", "MPI_Group_compare");
+    if (rc != MPI_SUCCESS)
+        return rc;
     *result = collsim_group_compare(group1, group2);
     return MPI_SUCCESS;
 }
@@ -306,15 +321,20 @@ MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
 static int
 check_binary(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup, const char *call)
 {
-    COLLSIM_TRY(check_group(group1, "group1", call));
-    COLLSIM_TRY(check_group(group2, "group2", call));
+    int rc = check_group(group1, "group1", call);
+    if (rc == MPI_SUCCESS)
+        rc = check_group(group2, "group2", call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     return check_out(newgroup, "newgroup", call);
 }
 
 int
 MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
-    COLLSIM_TRY(check_binary(group1, group2, newgroup, "MPI_Group_union"));
+    int rc = check_binary(group1, group2, newgroup, "MPI_Group_union");
+    if (rc != MPI_SUCCESS)
+        return rc;
     int n1 = group1->size;
     int *ranks = g_new(int, (gsize)n1 + (gsize)group2->size + 1);
     for (int i = 0; i < n1; i++)
@@ -353,7 +373,9 @@ filter(MPI_Group group1, MPI_Group group2, int keep_members)
 int
 MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
-    COLLSIM_TRY(check_binary(group1, group2, newgroup, "MPI_Group_intersection"));
+    int rc = check_binary(group1, group2, newgroup, "MPI_Group_intersection");
+    if (rc != MPI_SUCCESS)
+        return rc;
     *newgroup = collsim_group_hand_out(filter(group1, group2, 1), "MPI_Group_intersection",
                                        COLLSIM_CALLER());
     return MPI_SUCCESS;
@@ -362,7 +384,9 @@ MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 int
 MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
-    COLLSIM_TRY(check_binary(group1, group2, newgroup, "MPI_Group_difference"));
+    int rc = check_binary(group1, group2, newgroup, "MPI_Group_difference");
+    if (rc != MPI_SUCCESS)
+        return rc;
     *newgroup =
         collsim_group_hand_out(filter(group1, group2, 0), "MPI_Group_difference", COLLSIM_CALLER());
     return MPI_SUCCESS;
@@ -427,10 +451,15 @@ int
 MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
     const char *call = "MPI_Group_incl";
-    COLLSIM_TRY(check_group(group, "group", call));
-    COLLSIM_TRY(check_list(n, ranks, "ranks", call));
-    COLLSIM_TRY(check_out(newgroup, "newgroup", call));
-    COLLSIM_TRY(check_rank_list(group, n, ranks, call));
+    int rc = check_group(group, "group", call);
+    if (rc == MPI_SUCCESS)
+        rc = check_list(n, ranks, "ranks", call);
+    if (rc == MPI_SUCCESS)
+        rc = check_out(newgroup, "newgroup", call);
+    if (rc == MPI_SUCCESS)
+        rc = check_rank_list(group, n, ranks, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     *newgroup =
         collsim_group_hand_out(incl_checked(group, n, ranks), "MPI_Group_incl", COLLSIM_CALLER());
     return MPI_SUCCESS;
@@ -440,10 +469,15 @@ int
 MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
     const char *call = "MPI_Group_excl";
-    COLLSIM_TRY(check_group(group, "group", call));
-    COLLSIM_TRY(check_list(n, ranks, "ranks", call));
-    COLLSIM_TRY(check_out(newgroup, "newgroup", call));
-    COLLSIM_TRY(check_rank_list(group, n, ranks, call));
+    int rc = check_group(group, "group", call);
+    if (rc == MPI_SUCCESS)
+        rc = check_list(n, ranks, "ranks", call);
+    if (rc == MPI_SUCCESS)
+        rc = check_out(newgroup, "newgroup", call);
+    if (rc == MPI_SUCCESS)
+        rc = check_rank_list(group, n, ranks, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (n == 0 && !group->caller_relative) {
         *newgroup = collsim_group_hand_out(collsim_group_ref(group), "MPI_Group_excl",
                                            COLLSIM_CALLER()); /* "identical to group" */
@@ -503,12 +537,18 @@ int
 MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
 {
     const char *call = "MPI_Group_range_incl";
-    COLLSIM_TRY(check_group(group, "group", call));
-    COLLSIM_TRY(check_list(n, ranges, "ranges", call));
-    COLLSIM_TRY(check_out(newgroup, "newgroup", call));
+    int rc = check_group(group, "group", call);
+    if (rc == MPI_SUCCESS)
+        rc = check_list(n, ranges, "ranges", call);
+    if (rc == MPI_SUCCESS)
+        rc = check_out(newgroup, "newgroup", call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     int *ranks, count;
-    COLLSIM_TRY(expand_ranges(group, n, ranges, &ranks, &count, call));
-    int rc = check_rank_list(group, count, ranks, call);
+    rc = expand_ranges(group, n, ranges, &ranks, &count, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = check_rank_list(group, count, ranks, call);
     if (rc == MPI_SUCCESS)
         *newgroup = collsim_group_hand_out(incl_checked(group, count, ranks),
                                            "MPI_Group_range_incl", COLLSIM_CALLER());
@@ -520,13 +560,19 @@ int
 MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
 {
     const char *call = "MPI_Group_range_excl";
-    COLLSIM_TRY(check_group(group, "group", call));
-    COLLSIM_TRY(check_list(n, ranges, "ranges", call));
-    COLLSIM_TRY(check_out(newgroup, "newgroup", call));
+    int rc = check_group(group, "group", call);
+    if (rc == MPI_SUCCESS)
+        rc = check_list(n, ranges, "ranges", call);
+    if (rc == MPI_SUCCESS)
+        rc = check_out(newgroup, "newgroup", call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     int *ranks, count;
-    COLLSIM_TRY(expand_ranges(group, n, ranges, &ranks, &count, call));
+    rc = expand_ranges(group, n, ranges, &ranks, &count, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     guint8 *excluded = g_malloc0((gsize)group->size + 1);
-    int rc = MPI_SUCCESS;
+    rc = MPI_SUCCESS;
     for (int i = 0; i < count && rc == MPI_SUCCESS; i++) {
         if (excluded[ranks[i]])
             rc = collsim_error(MPI_COMM_NULL, MPI_ERR_RANK, call,
@@ -547,8 +593,11 @@ MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgrou
 int
 MPI_Group_free(MPI_Group *group)
 {
-    COLLSIM_TRY(check_out(group, "group", "MPI_Group_free"));
-    COLLSIM_TRY(check_group(*group, "group", "MPI_Group_free"));
+    int rc = check_out(group, "group", "MPI_Group_free");
+    if (rc == MPI_SUCCESS)
+        rc = check_group(*group, "group", "MPI_Group_free");
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (*group != MPI_GROUP_EMPTY)
         collsim_handle_let_go(*group);
     collsim_group_unref(*group);

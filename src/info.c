@@ -95,7 +95,9 @@ MPI_Info_free(MPI_Info *info)
 {
     if (info == NULL)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Info_free", "info is NULL");
-    COLLSIM_TRY(check_info(*info, "MPI_Info_free"));
+    int rc = check_info(*info, "MPI_Info_free");
+    if (rc != MPI_SUCCESS)
+        return rc;
     (*info)->magic = 0;
     collsim_handle_remove(*info);
     g_ptr_array_free((*info)->keys, TRUE);
@@ -108,7 +110,9 @@ MPI_Info_free(MPI_Info *info)
 int
 MPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 {
-    COLLSIM_TRY(check_info(info, "MPI_Info_dup"));
+    int rc = check_info(info, "MPI_Info_dup");
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (newinfo == NULL)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Info_dup", "newinfo is NULL");
     MPI_Info copy = info_new();
@@ -124,8 +128,11 @@ int
 MPI_Info_set(MPI_Info info, const char *key, const char *value)
 {
     const char *call = "MPI_Info_set";
-    COLLSIM_TRY(check_info(info, call));
-    COLLSIM_TRY(check_key(key, call));
+    int rc = check_info(info, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_key(key, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (value == NULL || strlen(value) == 0 || strlen(value) > MPI_MAX_INFO_VAL)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_INFO_VALUE, call,
                              "value of key '%s' must have 1 to MPI_MAX_INFO_VAL = %d characters",
@@ -145,8 +152,11 @@ int
 MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
 {
     const char *call = "MPI_Info_get";
-    COLLSIM_TRY(check_info(info, call));
-    COLLSIM_TRY(check_key(key, call));
+    int rc = check_info(info, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_key(key, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (flag == NULL || value == NULL || valuelen < 0)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, call, "%s",
                              flag == NULL    ? "flag is NULL"
@@ -168,8 +178,11 @@ int
 MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
 {
     const char *call = "MPI_Info_get_valuelen";
-    COLLSIM_TRY(check_info(info, call));
-    COLLSIM_TRY(check_key(key, call));
+    int rc = check_info(info, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_key(key, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (flag == NULL || valuelen == NULL)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, call, "%s is NULL",
                              flag == NULL ? "flag" : "valuelen");
@@ -184,8 +197,11 @@ int
 MPI_Info_delete(MPI_Info info, const char *key)
 {
     const char *call = "MPI_Info_delete";
-    COLLSIM_TRY(check_info(info, call));
-    COLLSIM_TRY(check_key(key, call));
+    int rc = check_info(info, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_key(key, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     int i = key_index(info, key);
     if (i < 0)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_INFO_NOKEY, call, "no key '%s'", key);
@@ -197,7 +213,9 @@ MPI_Info_delete(MPI_Info info, const char *key)
 int
 MPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 {
-    COLLSIM_TRY(check_info(info, "MPI_Info_get_nkeys"));
+    int rc = check_info(info, "MPI_Info_get_nkeys");
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (nkeys == NULL)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Info_get_nkeys", "nkeys is NULL");
     *nkeys = (int)info->keys->len;
@@ -208,7 +226,9 @@ int
 MPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 {
     const char *call = "MPI_Info_get_nthkey";
-    COLLSIM_TRY(check_info(info, call));
+    int rc = check_info(info, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (key == NULL)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, call, "key is NULL");
     if (n < 0 || (guint)n >= info->keys->len)
