@@ -22,24 +22,6 @@ struct collsim_errhandler {
     MPI_Comm_errhandler_function *function; /* NULL for the two predefined handlers */
 };
 
-/*
- * COLLSIM_TRY is being retired: use explicit checks. It returns from the calling function on
- * the first failing check, a return the reader cannot see; every file but src/collectives.c
- * now writes the chain out:
- *     int rc = check_comm(comm, call);
- *     if (rc == MPI_SUCCESS)
- *         rc = check_out(comm, size, "size", call);
- *     if (rc != MPI_SUCCESS)
- *         return rc;
- * The definition goes once src/collectives.c no longer uses it.
- */
-#define COLLSIM_TRY(check)                                                                     \
-    do {                                                                                       \
-        int collsim_rc_ = (check);                                                             \
-        if (collsim_rc_ != MPI_SUCCESS)                                                        \
-            return collsim_rc_;                                                                \
-    } while (0)
-
 /* Exit code of a simulation ended by a fatal MPI error. */
 #define COLLSIM_EXIT_MPI_ERROR 3
 
