@@ -22,7 +22,7 @@
 
 #include "coll/coll_registry.h"
 #include "models/model_predict.h"
-#include "sim/bench.h"
+#include "sim/bench/bench.h"
 #include "src/coll/coll_select.h"
 
 #define ITEMS 26 /* per rank: uneven reduce_scatter blocks at 3 and 8 ranks */

@@ -12,7 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "sim/exact_sum.h"
+#include "sim/bench/exact_sum.h"
 
 static double
 sum_of(const double *values, gsize n)

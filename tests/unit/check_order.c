@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/order.h"
-#include "sim/witness_expr.h"
+#include "sim/order/order.h"
+#include "sim/order/witness_expr.h"
 
 #define DOT "\u00b7"
 

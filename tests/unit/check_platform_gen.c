@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim/platform_gen.h"
+#include "sim/engine/platform_gen.h"
 
 #define W 12.5e9 /* ib-edr's links */
 

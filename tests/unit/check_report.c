@@ -23,7 +23,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
-#include "sim/report.h"
+#include "sim/report/report.h"
 
 /* ---------------------------------------------------------------- helpers */
 

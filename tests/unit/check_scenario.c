@@ -14,7 +14,7 @@
 
 #include <glib/gstdio.h>
 
-#include "sim/scenario.h"
+#include "sim/scenario/scenario.h"
 #include "src/coll/coll_registry.h"
 
 static gchar *tmpdir;

@@ -26,11 +26,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "engine.h"
-#include "order.h"
+#include "sim/engine/engine.h"
+#include "sim/order/order.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
-#include "witness_expr.h"
+#include "sim/order/witness_expr.h"
 
 GQuark
 order_error_quark(void)

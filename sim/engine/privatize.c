@@ -19,8 +19,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "engine.h"
-#include "privatize.h"
+#include "sim/engine/engine.h"
+#include "sim/engine/privatize.h"
 
 static guint8 *segment;         /* start of the privatized pages */
 static gsize segment_len;

@@ -21,7 +21,7 @@
 #include <glib.h>
 
 #include "mpi.h"
-#include "sim/witness.h"
+#include "sim/bench/witness.h"
 
 /* How one item is stored in memory. */
 enum bench_ctype {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "platform_gen.h"
+#include "sim/engine/platform_gen.h"
 
 G_DEFINE_QUARK(collsim-platform-gen-error-quark, platform_gen_error)
 

@@ -33,13 +33,13 @@
 #include <simgrid/host.h>
 #include <xbt/dynar.h>
 
-#include "bench.h"
-#include "bench_inputs.h"
-#include "bench_ops.h"
-#include "compute.h"
-#include "exact_sum.h"
+#include "sim/bench/bench.h"
+#include "sim/bench/bench_inputs.h"
+#include "sim/bench/bench_ops.h"
+#include "sim/engine/compute.h"
+#include "sim/bench/exact_sum.h"
 #include "models/model_predict.h"
-#include "rank.h"
+#include "sim/engine/rank.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
 #include "src/errhandler.h"

@@ -20,7 +20,7 @@
 
 #include <glib.h>
 
-#include "point.h"
+#include "sim/bench/point.h"
 
 struct report_options {
     FILE *table;           /* where the table goes (stdout), or NULL for none */

@@ -59,7 +59,7 @@
 #include "src/datatype.h"
 #include "src/handles.h"
 #include "src/errhandler.h"
-#include "rank.h"
+#include "sim/engine/rank.h"
 
 /* Tags at or below this are reserved for collsim's own traffic (see src/comm.c). */
 #define P2P_TAG_UB MPI_TAG_UB_VALUE

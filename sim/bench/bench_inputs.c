@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "bench_inputs.h"
+#include "sim/bench/bench_inputs.h"
 #include "src/coll/coll_registry.h"
 
 gboolean

@@ -7,8 +7,8 @@
 
 #include <glib.h>
 
-#include "point.h"
-#include "scenario.h"
+#include "sim/bench/point.h"
+#include "sim/scenario/scenario.h"
 
 /* argv[0] is "run"; returns the process exit code. */
 int collsim_command_run(int argc, char **argv);

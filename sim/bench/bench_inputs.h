@@ -23,8 +23,8 @@
 
 #include <glib.h>
 
-#include "bench_ops.h"
-#include "point.h"
+#include "sim/bench/bench_ops.h"
+#include "sim/bench/point.h"
 
 #define BENCH_INPUTS_CANCELLATION_DOUBLE 1e16
 #define BENCH_INPUTS_CANCELLATION_FLOAT 1e8f

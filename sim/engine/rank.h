@@ -13,7 +13,7 @@
 #include <glib.h>
 #include <simgrid/forward.h>
 
-#include "engine.h"
+#include "sim/engine/engine.h"
 #include "src/handles.h"
 
 struct sim_wait;

@@ -31,12 +31,12 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
-#include "bench.h"
-#include "order.h"
-#include "point.h"
-#include "report.h"
-#include "run.h"
-#include "scenario.h"
+#include "sim/bench/bench.h"
+#include "sim/order/order.h"
+#include "sim/bench/point.h"
+#include "sim/report/report.h"
+#include "sim/scenario/run.h"
+#include "sim/scenario/scenario.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
 

@@ -12,7 +12,7 @@
 
 #include <glib.h>
 
-#include "point.h"
+#include "sim/bench/point.h"
 
 #define SCENARIO_ERROR (scenario_error_quark())
 GQuark scenario_error_quark(void);

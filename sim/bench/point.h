@@ -16,7 +16,7 @@
 
 #include <glib.h>
 
-#include "engine.h"
+#include "sim/engine/engine.h"
 #include "src/coll/coll.h"
 
 /* The inputs of a sum's accuracy measurement (scenarios/README.md, key [run] inputs). */

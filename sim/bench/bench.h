@@ -15,7 +15,7 @@
 
 #include <glib.h>
 
-#include "point.h"
+#include "sim/bench/point.h"
 
 /* Size in bytes of one element of the named datatype ("double", "int", "double_int", ...;
  * the names `collsim list ops` prints). FALSE if the name is unknown. */

@@ -22,15 +22,15 @@
 #include <glib.h>
 #include <gmodule.h>
 
-#include "algorithm_option.h"
-#include "bench.h"
-#include "check.h"
-#include "engine.h"
+#include "sim/cli/algorithm_option.h"
+#include "sim/bench/bench.h"
+#include "sim/cli/check.h"
+#include "sim/engine/engine.h"
 #include "models/model_predict.h"
-#include "order.h"
-#include "platform_gen.h"
-#include "run.h"
-#include "scenario.h"
+#include "sim/order/order.h"
+#include "sim/engine/platform_gen.h"
+#include "sim/scenario/run.h"
+#include "sim/scenario/scenario.h"
 #include "src/coll_check.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"

@@ -7,8 +7,8 @@
 
 #include <gmodule.h>
 
-#include "bench.h"
-#include "bench_ops.h"
+#include "sim/bench/bench.h"
+#include "sim/bench/bench_ops.h"
 #include "src/datatype.h"
 #include "src/op.h"
 

@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "exact_sum.h"
+#include "sim/bench/exact_sum.h"
 
 void
 exact_sum_init(struct exact_sum *sum)

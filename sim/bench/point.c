@@ -6,7 +6,7 @@
 
 #include <math.h>
 
-#include "point.h"
+#include "sim/bench/point.h"
 
 void
 run_point_free(struct run_point *point)

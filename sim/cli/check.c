@@ -25,12 +25,12 @@
 
 #include <glib.h>
 
-#include "check.h"
-#include "engine.h"
+#include "sim/cli/check.h"
+#include "sim/engine/engine.h"
 #include "mpi.h"
-#include "report.h"
-#include "run.h"
-#include "scenario.h"
+#include "sim/report/report.h"
+#include "sim/scenario/run.h"
+#include "sim/scenario/scenario.h"
 #include "src/coll/coll_registry.h"
 
 #define CHECK_EXIT_DIFFERENT 1

@@ -17,12 +17,12 @@
 #include <math.h>
 #include <string.h>
 
-#include "bench.h"
-#include "bench_inputs.h"
-#include "engine.h"
-#include "scenario.h"
+#include "sim/bench/bench.h"
+#include "sim/bench/bench_inputs.h"
+#include "sim/engine/engine.h"
+#include "sim/scenario/scenario.h"
 
-#include "platform_gen.h"
+#include "sim/engine/platform_gen.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
 

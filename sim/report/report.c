@@ -27,8 +27,8 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
-#include "bench_inputs.h"
-#include "report.h"
+#include "sim/bench/bench_inputs.h"
+#include "sim/report/report.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
 

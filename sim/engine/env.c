@@ -16,7 +16,7 @@
 #include <simgrid/host.h>
 
 #include "mpi.h"
-#include "rank.h"
+#include "sim/engine/rank.h"
 #include "src/callsite.h"
 #include "src/comm.h"
 #include "src/errhandler.h"

@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "witness_expr.h"
+#include "sim/order/witness_expr.h"
 
 struct witness_node {
     gint64 left, right; /* operands; UNDEFINED for a leaf */

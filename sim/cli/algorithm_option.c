@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "algorithm_option.h"
+#include "sim/cli/algorithm_option.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
 

@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include "compute.h"
+#include "sim/engine/compute.h"
 #include "models/model_compute.h"
 #include "src/op.h"
 

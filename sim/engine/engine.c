@@ -30,10 +30,10 @@
 #include <xbt/sysdep.h>
 
 #include "mpi.h"
-#include "compute.h"
-#include "platform_gen.h"
-#include "privatize.h"
-#include "rank.h"
+#include "sim/engine/compute.h"
+#include "sim/engine/platform_gen.h"
+#include "sim/engine/privatize.h"
+#include "sim/engine/rank.h"
 #include "src/coll_check.h"
 #include "src/comm.h"
 #include "src/runtime.h"
