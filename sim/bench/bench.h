@@ -6,8 +6,8 @@
  * sequential reference that folds the ranks' contributions in rank order, on inputs chosen so
  * that every order of a legal reduction gives the same exact result (small integers in
  * floating point, unit values for products), so a difference is a real error, never rounding.
- * A point with order-sensitive inputs (sums on float or double, sim/bench_inputs.h) is
- * measured instead: every result against the correctly rounded exact sum (sim/exact_sum.h),
+ * A point with order-sensitive inputs (sums on float or double, sim/bench/bench_inputs.h) is
+ * measured instead: every result against the correctly rounded exact sum (sim/bench/exact_sum.h),
  * in the result's max_ulps, max_rel_error, identical and results_sha256.
  */
 #ifndef COLLSIM_SIM_BENCH_H

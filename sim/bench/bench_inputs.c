@@ -1,5 +1,5 @@
 /*
- * bench_inputs.c — the order-sensitive inputs of sim/bench_inputs.h.
+ * bench_inputs.c — the order-sensitive inputs of sim/bench/bench_inputs.h.
  */
 #include "config.h"
 

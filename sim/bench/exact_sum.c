@@ -1,6 +1,6 @@
 /*
  * exact_sum.c — Shewchuk's exact summation (as CPython's math.fsum does it) and the error
- * measures of sim/exact_sum.h.
+ * measures of sim/bench/exact_sum.h.
  *
  * Invariant: the partials are non-overlapping, increasing in magnitude, none zero, and their
  * mathematical sum is exactly the sum of the finite inputs added so far. Every operation on

@@ -2,7 +2,7 @@
  * exact_sum.h — the exact sum of floating-point numbers, rounded once, and the error of a
  * computed sum against it.
  *
- * The accuracy reports of the benchmark (inputs other than `exact`, sim/bench.c) compare what
+ * The accuracy reports of the benchmark (inputs other than `exact`, sim/bench/bench.c) compare what
  * each rank holds with the correctly rounded value of the exact sum of the contributions.
  * An exact_sum keeps that exact value as Shewchuk's non-overlapping expansion (the `msum`
  * behind Python's math.fsum): a short list of doubles, increasing in magnitude, whose

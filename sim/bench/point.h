@@ -1,10 +1,10 @@
 /*
  * point.h — one point of a scenario's sweep, and what running it produced.
  *
- * A scenario (sim/scenario.c) expands into points; `collsim run` runs each point as a fresh
- * simulation in a child process (sim/bench.c) and hands the results to the reports
- * (sim/report.c). A point is either a built-in benchmark of one collective (program == NULL)
- * or a user MPI program run on `nranks` ranks.
+ * A scenario (sim/scenario/scenario.c) expands into points; `collsim run` runs each point as a
+ * fresh simulation in a child process (sim/bench/bench.c) and hands the results to the reports
+ * (sim/report/report.c). A point is either a built-in benchmark of one collective
+ * (program == NULL) or a user MPI program run on `nranks` ranks.
  *
  * What `bytes` means per collective is model_predict.h's table: the whole buffer for bcast and
  * the reductions (reduce_scatter(_block): the whole vector each rank contributes), one rank's
@@ -97,7 +97,8 @@ struct point_result {
     double predicted;           /* analytic prediction in seconds, or NAN */
     /* Accuracy of a sum on non-exact inputs (NAN, NOT_MEASURED, NULL when not measured): over
      * every defined result element of every rank, the largest error against the correctly
-     * rounded exact sum, in ulps of that value and relative (sim/exact_sum.h defines both). */
+     * rounded exact sum, in ulps of that value and relative (sim/bench/exact_sum.h defines
+     * both). */
     double max_ulps;
     double max_rel_error;
     enum point_identity identical; /* allreduce only */

@@ -3,6 +3,8 @@
  */
 #include <string.h>
 
+/* Beside this file, not "sim/bench/witness.h": tests/realmpi/test_realmpi.sh compiles it with
+ * Open MPI and without collsim's include path. */
 #include "witness.h"
 
 /* Shared by all ranks of the test process: kind, name and size are fixed; the MPI type and

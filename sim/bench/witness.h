@@ -13,7 +13,7 @@
  * MPI_Finalize (they count users: the simulated ranks share one process); the ops and types
  * are valid in between. witness_fill/fold/equal/function work without setup.
  *
- * Plain MPI code (no SimGrid, no GLib): the unit tests, the built-in benchmark (sim/bench.c)
+ * Plain MPI code (no SimGrid, no GLib): the unit tests, the built-in benchmark (sim/bench/bench.c)
  * and the real-MPI cross-check (tests/realmpi/, compiled against Open MPI) share this file.
  */
 #ifndef COLLSIM_TEST_WITNESS_H

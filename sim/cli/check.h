@@ -1,5 +1,5 @@
 /*
- * check.h — the `collsim check` command (sim/check.c): run a scenario's sweep several times,
+ * check.h — the `collsim check` command (sim/cli/check.c): run a scenario's sweep several times,
  * under each SimGrid context factory, and compare the outputs byte for byte.
  */
 #ifndef COLLSIM_SIM_CHECK_H

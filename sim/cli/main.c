@@ -1,7 +1,7 @@
 /*
  * main.c — the collsim command.
  *
- *   collsim run FILE.ini [options]                   run a scenario's sweep (sim/run.c)
+ *   collsim run FILE.ini [options]                   run a scenario's sweep (sim/scenario/run.c)
  *   collsim exec PROG.so -n P [options] [-- ARGS]   run an MPI program on P simulated ranks
  *   collsim list [TOPIC]                             what is available
  *   collsim order COLLECTIVE ALGORITHM -n P [...]    reduction order certificates (order.c)

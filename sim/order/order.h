@@ -155,7 +155,7 @@ enum order_comparison {
 enum order_comparison order_saved_compare(const struct order_saved *saved, const char *point_text,
                                           const char *command);
 
-/* `collsim order ...` (argv[0] == "order"). Exit codes: see sim/order.c. */
+/* `collsim order ...` (argv[0] == "order"). Exit codes: see sim/order/order.c. */
 int command_order(int argc, char **argv);
 
 #endif

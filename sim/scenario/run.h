@@ -1,6 +1,6 @@
 /*
- * run.h — the `collsim run` command (sim/run.c), and the sweep it runs, shared with
- * `collsim check` (sim/check.c).
+ * run.h — the `collsim run` command (sim/scenario/run.c), and the sweep it runs, shared with
+ * `collsim check` (sim/cli/check.c).
  */
 #ifndef COLLSIM_SIM_RUN_H
 #define COLLSIM_SIM_RUN_H

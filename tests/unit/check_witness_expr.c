@@ -1,5 +1,5 @@
 /*
- * check_witness_expr.c — the witness expression table (sim/witness_expr.c): hash-consing,
+ * check_witness_expr.c — the witness expression table (sim/order/witness_expr.c): hash-consing,
  * deterministic handles, text, tree, depth, leaf order and the structural hash.
  *
  * The expected hashes were computed outside collsim, with Python's hashlib, from the
