@@ -19,7 +19,7 @@
 
 #include "mpi.h"
 
-/* Exit status of a run stopped by the checker (sim/engine.h: SIM_EXIT_MISMATCH). */
+/* Exit status of a run stopped by the checker (sim/engine/engine.h: SIM_EXIT_MISMATCH). */
 #define COLL_CHECK_EXIT 7
 
 /* How the members' byte counts must agree. */

@@ -37,7 +37,7 @@
 #include "mpi.h"
 #include "coll/coll_registry.h"
 #include "coll/coll_select.h"
-#include "sim/engine.h"
+#include "sim/engine/engine.h"
 #include "tests/unit/sim_harness.h"
 
 #define MAXR 64

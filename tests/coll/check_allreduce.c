@@ -28,7 +28,7 @@
 #include "coll/coll_registry.h"
 #include "mpi.h"
 #include "sim_harness.h"
-#include "sim/witness.h"
+#include "sim/bench/witness.h"
 
 static const int sizes[] = {1, 2, 3, 5, 7, 8, 13, 16, 31, 64};
 #define N_SIZES ((int)(sizeof sizes / sizeof sizes[0]))

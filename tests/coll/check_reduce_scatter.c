@@ -28,7 +28,7 @@
 
 #include "mpi.h"
 #include "coll/coll_registry.h"
-#include "sim/witness.h"
+#include "sim/bench/witness.h"
 #include "tests/unit/sim_harness.h"
 
 #define MAXR 64

@@ -51,7 +51,8 @@
 
 #define EXACT 1e-6
 /* SimGrid cannot time a wait shorter than 1 ns (precision/timing): a NIC start due less than
- * 1 ns ahead goes at once (sim/p2p.c), so an exact formula may be off by a few ns overall */
+ * 1 ns ahead goes at once (sim/transport/p2p.c), so an exact formula may be off by a few ns
+ * overall */
 #define CLOCK_SLACK 1e-8
 #define FAN_IN_FLOOR 0.1 /* a linear fan-out of 4 KiB at p = 16 measures 0.198: nβ / (α + nβ) = 0.14 */
 

@@ -11,10 +11,10 @@
 #include <glib/gstdio.h>
 
 #include "models/model_network.h"
-#include "sim/algorithm_option.h"
-#include "sim/engine.h"
-#include "sim/platform_gen.h"
-#include "sim/scenario.h"
+#include "sim/cli/algorithm_option.h"
+#include "sim/engine/engine.h"
+#include "sim/engine/platform_gen.h"
+#include "sim/scenario/scenario.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
 

@@ -14,11 +14,11 @@ trap 'rm -rf "$tmp"' EXIT
 # Headers the algorithms include as "coll/...", without collsim's mpi.h beside them, so that
 # "mpi.h" is Open MPI's in the Open MPI build.
 mkdir -p "$tmp/inc/coll"
-ln -s "$top_srcdir"/src/coll/*.h "$top_srcdir/sim/witness.h" "$tmp/inc/coll/"
+ln -s "$top_srcdir"/src/coll/*.h "$top_srcdir/sim/bench/witness.h" "$tmp/inc/coll/"
 # every file of every collective's home but collsim's own MPI entry points (mpi_*.c)
 mapfile -t algorithms < <(cd "$top_srcdir" && find src/coll -mindepth 2 -name '*.c' \
     ! -name 'mpi_*.c' | sort)
-sources=("$top_srcdir/tests/realmpi/driver.c" "$top_srcdir/sim/witness.c"
+sources=("$top_srcdir/tests/realmpi/driver.c" "$top_srcdir/sim/bench/witness.c"
     "$top_srcdir/src/coll/coll_registry.c" "$top_srcdir/src/coll/coll_kinds.c"
     "$top_srcdir/src/coll/coll_util.c"
     "$top_srcdir/src/coll/coll_node.c")

@@ -4,7 +4,7 @@
 # Each scenario's table must equal its golden file (tests/golden/scenarios/NAME.out). How the
 # golden files were derived, so that they are not just the program's own output:
 #  - the check column: every point's result is compared by collsim with a sequential fold in
-#    rank order of regenerated inputs (sim/bench.c), and this test demands "ok" everywhere;
+#    rank order of regenerated inputs (sim/bench/bench.c), and this test demands "ok" everywhere;
 #  - the times: every row that has an analytic prediction must agree with it — within 6 % where
 #    models/model_predict.c says its formula is exact for collsim's transport, within a factor
 #    of 2 where it is an approximation (check_predictions) — and only then were the tables

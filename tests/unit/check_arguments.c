@@ -441,7 +441,7 @@ START_TEST(test_collective_arguments)
 }
 END_TEST
 
-/* ---------------------------------------------------------------- sim/p2p.c, sim/env.c */
+/* -------------------------------------------------- sim/transport/p2p.c, sim/engine/env.c */
 
 static GString *wrong;   /* what the ranks got that they should not have, one line each */
 

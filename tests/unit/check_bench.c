@@ -1,5 +1,5 @@
 /*
- * check_bench.c — the built-in benchmark program (sim/bench.c): every collective checks out
+ * check_bench.c — the built-in benchmark program (sim/bench/bench.c): every collective checks out
  * against the sequential reference at 1, 3 and 8 ranks; a requested algorithm that cannot
  * serve falls back with its reason; wrong results are caught; message counts, the analytic
  * prediction, program points and the static checks of a point; the accuracy measurement on
@@ -22,7 +22,7 @@
 
 #include "coll/coll_registry.h"
 #include "models/model_predict.h"
-#include "sim/bench.h"
+#include "sim/bench/bench.h"
 #include "src/coll/coll_select.h"
 
 #define ITEMS 26 /* per rank: uneven reduce_scatter blocks at 3 and 8 ranks */
@@ -320,7 +320,7 @@ END_TEST
 
 /* ---------------------------------------------------------------- accuracy */
 
-/* The cancellation inputs written out again from their definition (sim/bench_inputs.h). */
+/* The cancellation inputs written out again from their definition (sim/bench/bench_inputs.h). */
 static double
 cancellation_input(int rank, int nranks, int element)
 {

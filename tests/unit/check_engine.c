@@ -1,5 +1,5 @@
 /*
- * check_engine.c — platform loading, rank placement and run outcomes (sim/engine.c).
+ * check_engine.c — platform loading, rank placement and run outcomes (sim/engine/engine.c).
  */
 #include "config.h"
 

@@ -1,5 +1,5 @@
 /*
- * check_exact_sum.c — the exact summation of sim/exact_sum.c on the hard cases, each against
+ * check_exact_sum.c — the exact summation of sim/bench/exact_sum.c on the hard cases, each against
  * a value derived by hand (written as an exact binary expression): cancellation that loses
  * everything in naive order, ties settled by partials far below the rounding point, double
  * rounding to float, subnormals, an expansion longer than the inline storage, and the ulp and
@@ -12,7 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "sim/exact_sum.h"
+#include "sim/bench/exact_sum.h"
 
 static double
 sum_of(const double *values, gsize n)

@@ -1,5 +1,5 @@
 /*
- * check_order.c — order certificates end to end (sim/order.c): real witness simulations of
+ * check_order.c — order certificates end to end (sim/order/order.c): real witness simulations of
  * the registry's algorithms, their expressions compared with bracketings derived by hand or
  * by small independent builders below (from each algorithm's textbook description, not from
  * its code), the fallback record, the commutative view and the certificate line.
@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/order.h"
-#include "sim/witness_expr.h"
+#include "sim/order/order.h"
+#include "sim/order/witness_expr.h"
 
 #define DOT "\u00b7"
 

@@ -1,5 +1,6 @@
 /*
- * check_p2p.c — point-to-point semantics and timing (sim/p2p.c), each case one simulation.
+ * check_p2p.c — point-to-point semantics and timing (sim/transport/p2p.c), each case one
+ * simulation.
  *
  * Expected values are derived here from MPI's rules and from the platform's numbers, never
  * read back from a previous run.

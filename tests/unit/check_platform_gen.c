@@ -1,5 +1,5 @@
 /*
- * check_platform_gen.c — unit tests of sim/platform_gen.c: host, link and core counts, hop
+ * check_platform_gen.c — unit tests of sim/engine/platform_gen.c: host, link and core counts, hop
  * counts, diameter and bisection bandwidth of each generator (derived by hand in the comments),
  * the XML SimGrid receives, and every refusal.
  */
@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim/platform_gen.h"
+#include "sim/engine/platform_gen.h"
 
 #define W 12.5e9 /* ib-edr's links */
 

@@ -1,5 +1,5 @@
 /*
- * check_proc.c — the process runner of sim/proc.c: a child's output captured (each stream on
+ * check_proc.c — the process runner of sim/engine/proc.c: a child's output captured (each stream on
  * its own, both interleaved, to a file, discarded), its exit code, its death by a signal, its
  * time limit, output far larger than a pipe holds on both streams at once (no deadlock), the
  * reset of the parent's signal handlers, and the pool functions (start, wait for any, stop).
@@ -16,7 +16,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
-#include "sim/proc.h"
+#include "sim/engine/proc.h"
 
 /* Write all of `text` to `fd` (a pipe may take it in pieces). */
 static gboolean

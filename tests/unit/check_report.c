@@ -1,5 +1,5 @@
 /*
- * check_report.c — the reports of `collsim run` (sim/report.c) from hand-made points and
+ * check_report.c — the reports of `collsim run` (sim/report/report.c) from hand-made points and
  * results: exact table rows, number formats at their boundaries, CSV quoting, the JSON read
  * back with json-glib, files that stay complete after every point, the digest, the failure
  * count and the progress bar. Nothing is simulated.
@@ -23,7 +23,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
-#include "sim/report.h"
+#include "sim/report/report.h"
 
 /* ---------------------------------------------------------------- helpers */
 

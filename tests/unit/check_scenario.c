@@ -1,7 +1,7 @@
 /*
- * check_scenario.c — scenario files (sim/scenario.c): units, ranges, the sweep's expansion,
- * the --set overrides, and every way a scenario is refused, with the FILE:LINE: [group] key:
- * that each error must start with.
+ * check_scenario.c — scenario files (sim/scenario/scenario.c): units, ranges, the sweep's
+ * expansion, the --set overrides, and every way a scenario is refused, with the FILE:LINE:
+ * [group] key: that each error must start with.
  *
  * Scenario files are written into a fresh temporary directory per test.
  */
@@ -14,7 +14,7 @@
 
 #include <glib/gstdio.h>
 
-#include "sim/scenario.h"
+#include "sim/scenario/scenario.h"
 #include "src/coll/coll_registry.h"
 
 static gchar *tmpdir;

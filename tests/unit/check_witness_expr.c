@@ -1,5 +1,5 @@
 /*
- * check_witness_expr.c — the witness expression table (sim/witness_expr.c): hash-consing,
+ * check_witness_expr.c — the witness expression table (sim/order/witness_expr.c): hash-consing,
  * deterministic handles, text, tree, depth, leaf order and the structural hash.
  *
  * The expected hashes were computed outside collsim, with Python's hashlib, from the
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/witness_expr.h"
+#include "sim/order/witness_expr.h"
 
 /* SHA-256("r0"), SHA-256(h(r0) || h(r1)) and the hash of ((r0·r1)·(r2·r3)). */
 #define HASH_R0 "dd191696e15e2ee293410d02454c5f9461a2249dee6d57c75f264eaeb83a3782"

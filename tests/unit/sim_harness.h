@@ -7,7 +7,7 @@
 #ifndef COLLSIM_TEST_SIM_HARNESS_H
 #define COLLSIM_TEST_SIM_HARNESS_H
 
-#include "sim/engine.h"
+#include "sim/engine/engine.h"
 
 typedef void (*collsim_test_rank_fn)(int rank, void *arg);
 

@@ -1,0 +1,1308 @@
+/*
+ * engine.c — start SimGrid, load the platform, place the ranks, run one actor per rank.
+ *
+ * Invariants:
+ *  - ranks are placed on hosts in natural name order (node-2 before node-10), so placement
+ *    does not depend on SimGrid's internal host ordering;
+ *  - every inbox has its permanent receiver before any rank runs user code (a start barrier),
+ *    so the first eager messages flow at once like all later ones;
+ *  - the simulated clock is the only clock; nothing here reads the host's time.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/barrier.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/link.h>
+#include <simgrid/mailbox.h>
+#include <glib/gstdio.h>
+#include <xbt/sysdep.h>
+
+#include "mpi.h"
+#include "sim/engine/compute.h"
+#include "sim/engine/platform_gen.h"
+#include "sim/engine/privatize.h"
+#include "sim/engine/proc.h"
+#include "sim/engine/rank.h"
+#include "src/coll_check.h"
+#include "src/comm.h"
+#include "src/runtime.h"
+
+G_DEFINE_QUARK(collsim-sim-error-quark, sim_error)
+
+static const struct sim_config *run_config;
+static struct sim_rank *ranks;
+static int world_size;
+static sg_bar_t start_barrier;
+
+void
+sim_config_defaults(struct sim_config *config)
+{
+    memset(config, 0, sizeof *config);
+    config->nranks = 1;
+    config->placement = SIM_PLACEMENT_BLOCK;
+    config->stack_kib = 0;
+    config->payload = SIM_PAYLOAD_DATA;
+    config->network = model_network_default();
+    model_transport_defaults(&config->transport);
+    config->compute_scale = 1.0;
+    config->privatize = TRUE;
+}
+
+#define GUARDED_RANKS_MAX 16384
+
+/* The stack size without --stack-kib (engine.h says why). */
+static guint
+automatic_stack_kib(guint64 nranks)
+{
+    if (nranks <= GUARDED_RANKS_MAX)
+        return 256;
+    return nranks <= 262144 ? 16 : 8;
+}
+
+guint
+sim_engine_stack_kib(const struct sim_config *config)
+{
+    return config->stack_kib != 0 ? config->stack_kib
+                                  : automatic_stack_kib((guint64)config->nranks);
+}
+
+/* What a rank holds at least, beyond its stack: its actor, mailbox, state (measured about
+ * 50 KiB with everything; 4 KiB is a floor, so that no feasible run is refused). */
+#define RANK_STATE_FLOOR_KIB 4
+
+gboolean
+sim_engine_check_memory(guint64 nranks, guint stack_kib, GError **error)
+{
+    /* up to 16384 ranks stacks are mapped with a guard page and cost the pages touched (at
+     * least two); beyond, SimGrid zeroes each stack, so all of it is resident */
+    guint stack = stack_kib != 0 ? stack_kib : automatic_stack_kib(nranks);
+    guint64 per_rank = (nranks <= GUARDED_RANKS_MAX ? MIN(stack, 8u) : stack) +
+                       RANK_STATE_FLOOR_KIB;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0)
+        return TRUE;
+    guint64 have_kib = (guint64)pages * (guint64)page / 1024;
+    if (nranks > G_MAXUINT64 / per_rank || nranks * per_rank > have_kib) {
+        g_set_error(error, SIM_ERROR, SIM_ERROR_PLACEMENT,
+                    "%" G_GUINT64_FORMAT " ranks need at least %.1f GiB (%" G_GUINT64_FORMAT
+                    " KiB per rank at the least) and this machine has %.1f GiB",
+                    nranks, (double)nranks * (double)per_rank / (1024.0 * 1024.0), per_rank,
+                    (double)have_kib / (1024.0 * 1024.0));
+        return FALSE;
+    }
+    return TRUE;
+}
+
+gboolean
+sim_engine_stack_guarded(const struct sim_config *config)
+{
+    return config->nranks <= GUARDED_RANKS_MAX;
+}
+
+const struct sim_config *
+sim_engine_config(void)
+{
+    return run_config;
+}
+
+struct sim_rank *
+sim_rank_self(void)
+{
+    if (ranks == NULL || sg_actor_self() == NULL)
+        return NULL;
+    return sg_actor_self_get_data();
+}
+
+struct sim_rank *
+sim_rank_by_world(int world_rank)
+{
+    return &ranks[world_rank];
+}
+
+int
+sim_world_size(void)
+{
+    return world_size;
+}
+
+/* The rank whose code runs now, for the crash handler (which may not call SimGrid). */
+static volatile int running_rank = -1;
+
+/* Where each rank is, the first 16 that have not finished, for a deadlock (all of them are
+ * blocked) or a run stopped by a limit. */
+static void
+describe_positions(GString *out, gboolean deadlocked)
+{
+    int shown = 0, left = 0;
+    for (int r = 0; r < world_size; r++) {
+        if (ranks[r].finished)
+            continue;
+        if (shown == 16) {
+            left++;
+            continue;
+        }
+        g_string_append(out, "  ");
+        if (deadlocked || ranks[r].blocked_in != NULL)
+            sim_p2p_describe_blocked(&ranks[r], out);
+        else
+            g_string_append_printf(out, "rank %d is running (computing, or between MPI calls)%s",
+                                   r, r == running_rank ? ", the one on the CPU" : "");
+        g_string_append_c(out, '\n');
+        shown++;
+    }
+    if (left > 0)
+        g_string_append_printf(out, "  ... and %d more\n", left);
+}
+
+G_GNUC_NORETURN static void
+stop_at_limit(const char *what)
+{
+    GString *out = g_string_new(NULL);
+    g_string_append_printf(out, "collsim: %s reached at simulated t=%.9f s; the run stops\n", what,
+                           simgrid_get_clock());
+    describe_positions(out, FALSE);
+    fflush(stdout);
+    if (write(STDERR_FILENO, out->str, out->len) < 0)
+        _exit(SIM_EXIT_LIMIT);
+    _exit(SIM_EXIT_LIMIT);
+}
+
+/* The wall-clock limit fires in a signal handler, possibly in the middle of a rank's own
+ * loop: the run is over, so the report may use what it needs (GLib, SimGrid's clock). */
+static void
+wall_limit_handler(int sig)
+{
+    (void)sig;
+    char what[64];
+    g_snprintf(what, sizeof what, "wall-time limit of %g s", run_config->wall_limit);
+    stop_at_limit(what);
+}
+
+void
+sim_after_yield(void)
+{
+    const struct sim_rank *me = sim_rank_self();
+    if (me == NULL)
+        return; /* the transport's own actor: no program runs on it */
+    if (run_config->time_limit > 0 && simgrid_get_clock() > run_config->time_limit) {
+        char what[64];
+        g_snprintf(what, sizeof what, "simulated-time limit of %g s", run_config->time_limit);
+        stop_at_limit(what);
+    }
+    int rank = me->world_rank;
+    running_rank = rank;
+    if (run_config->privatize && run_config->privatize_anchor != NULL)
+        sim_privatize_switch(rank);
+}
+
+#ifndef __SANITIZE_ADDRESS__
+/*
+ * A rank that crashes takes the whole simulation down; say which one, and the likeliest
+ * cause in a simulator (a stack smaller than the program's local arrays), then exit. Only
+ * async-signal-safe calls here.
+ */
+static void
+crash_handler(int sig)
+{
+    char buf[320];
+    int rank = running_rank;
+    const char *what = sig == SIGSEGV ? "SIGSEGV (segmentation fault)"
+                       : sig == SIGBUS ? "SIGBUS (bus error)"
+                                       : "a fatal signal";
+    int len;
+    if (sig == SIGABRT) {
+        /* abort() in a program (or an assertion that failed): the whole run ends with the
+         * status a shell shows for an aborted process, as under mpirun */
+        len = rank >= 0 ? snprintf(buf, sizeof buf,
+                                   "collsim: rank %d aborted (SIGABRT: abort() or a failed "
+                                   "assertion); the run ends\n",
+                                   rank)
+                        : snprintf(buf, sizeof buf,
+                                   "collsim: aborted (SIGABRT) outside any rank\n");
+        if (len > 0 && write(STDERR_FILENO, buf, (size_t)MIN(len, (int)sizeof buf - 1)) < 0)
+            _exit(128 + SIGABRT);
+        _exit(128 + SIGABRT);
+    }
+    if (rank >= 0)
+        len = snprintf(buf, sizeof buf,
+                       "collsim: rank %d died of %s. If it keeps large arrays on its stack, the "
+                       "%u KiB each rank has may be too small: try --stack-kib.\n",
+                       rank, what, run_config != NULL ? sim_engine_stack_kib(run_config) : 0);
+    else
+        len = snprintf(buf, sizeof buf, "collsim: died of %s outside any rank.\n", what);
+    if (len > 0 && write(STDERR_FILENO, buf, (size_t)MIN(len, (int)sizeof buf - 1)) < 0)
+        _exit(SIM_EXIT_CRASH);
+    _exit(SIM_EXIT_CRASH);
+}
+
+#endif
+
+static void
+install_crash_handler(void)
+{
+#ifndef __SANITIZE_ADDRESS__
+    static char alt_stack[64 * 1024];
+    stack_t ss = {.ss_sp = alt_stack, .ss_size = sizeof alt_stack, .ss_flags = 0};
+    sigaltstack(&ss, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = crash_handler;
+    sa.sa_flags = SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, NULL);
+    sigaction(SIGBUS, &sa, NULL);
+    sigaction(SIGABRT, &sa, NULL);
+#endif
+}
+
+void
+sim_engine_abort(int exit_code)
+{
+    fflush(NULL);
+    _exit(exit_code);
+}
+
+/* ---------------------------------------------------------------- runtime hooks for src/ */
+
+static int
+hook_world_rank(void)
+{
+    struct sim_rank *me = sim_rank_self();
+    return me != NULL ? me->world_rank : 0;
+}
+
+static int
+hook_world_size(void)
+{
+    return world_size;
+}
+
+static void
+hook_charge_op(MPI_Op op, MPI_Datatype dt, int count)
+{
+    double flops = sim_compute_flops(op, dt, count) * run_config->compute_scale;
+    if (flops > 0 && sim_rank_self() != NULL) {
+        sg_actor_execute(flops);
+        sim_after_yield();
+    }
+}
+
+static GArray *served;
+
+static void
+hook_coll_served(int kind, const char *algorithm)
+{
+    for (guint i = 0; i < served->len; i++) {
+        struct sim_served *s = &g_array_index(served, struct sim_served, i);
+        if (s->kind == kind && s->algorithm == algorithm) {
+            s->calls++;
+            return;
+        }
+    }
+    struct sim_served s = {kind, algorithm, 1};
+    g_array_append_val(served, s);
+}
+
+static gint
+served_cmp(gconstpointer a, gconstpointer b)
+{
+    const struct sim_served *x = a, *y = b;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    return strcmp(x->algorithm, y->algorithm);
+}
+
+static void G_GNUC_NORETURN
+hook_abort(int exit_code)
+{
+    sim_engine_abort(exit_code);
+}
+
+static int
+hook_node_of(int world_rank)
+{
+    return world_rank >= 0 && world_rank < world_size ? ranks[world_rank].node : 0;
+}
+
+static const struct collsim_runtime_hooks sim_hooks = {
+    .world_rank = hook_world_rank,
+    .world_size = hook_world_size,
+    .node_of = hook_node_of,
+    .charge_op = hook_charge_op,
+    .coll_served = hook_coll_served,
+    .abort = hook_abort,
+};
+
+/* ---------------------------------------------------------------- platform */
+
+/* The flat cluster used without --platform: documented in README.md and platforms/cluster.xml;
+ * its links are the network preset's. Numbers are written with %.17g, so they round-trip. */
+/* Write `xml` to a temporary platform file; its path, or NULL with `error` set. */
+static gchar *
+write_platform_file(const char *xml, GError **error)
+{
+    gchar *path = NULL;
+    int fd = g_file_open_tmp("collsim-cluster-XXXXXX.xml", &path, error);
+    if (fd < 0)
+        return NULL;
+    gboolean ok = g_file_set_contents(path, xml, -1, error);
+    close(fd);
+    if (!ok) {
+        g_unlink(path);
+        g_free(path);
+        return NULL;
+    }
+    return path;
+}
+
+static gchar *
+write_default_platform(int nhosts, const struct model_network *network, GError **error)
+{
+    char bw[G_ASCII_DTOSTR_BUF_SIZE], lat[G_ASCII_DTOSTR_BUF_SIZE];
+    char lbw[G_ASCII_DTOSTR_BUF_SIZE], llat[G_ASCII_DTOSTR_BUF_SIZE];
+    g_ascii_formatd(bw, sizeof bw, "%.17g", network->link_bandwidth);
+    g_ascii_formatd(lat, sizeof lat, "%.17g", network->link_latency);
+    g_ascii_formatd(lbw, sizeof lbw, "%.17g", network->intra_bandwidth);
+    g_ascii_formatd(llat, sizeof llat, "%.17g", network->intra_latency);
+    gchar *xml = g_strdup_printf(
+        "<?xml version='1.0'?>\n"
+        "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+        "<platform version=\"4.1\">\n"
+        "  <cluster id=\"cluster\" prefix=\"node-\" suffix=\"\" radical=\"0-%d\"\n"
+        "           speed=\"" SIM_DEFAULT_SPEED "\" bw=\"%sBps\" lat=\"%ss\"\n"
+        "           loopback_bw=\"%sBps\" loopback_lat=\"%ss\"/>\n"
+        "</platform>\n",
+        nhosts - 1, bw, lat, lbw, llat);
+    gchar *path = write_platform_file(xml, error);
+    g_free(xml);
+    return path;
+}
+
+/* How the child of inspect_platform() reports the core count, or a defect, after SimGrid's own
+ * messages; the child's exit status vouches for its report. */
+#define CORES_MARKER "\ncollsim-platform-cores="
+#define DEFECT_MARKER "\ncollsim-platform-defect="
+#define INSPECT_EXIT_DEFECT 3
+
+/* PLATFORM_MAX_HOSTS (platform_gen.h) bounds the radicals too: more hosts than that is a typo
+ * in a radical, not a cluster, and SimGrid would spend the machine's memory building them. */
+/* Loading a platform that SimGrid accepts takes seconds; past this, give up on it. */
+#define PLATFORM_LOAD_SECONDS 120
+
+/* The line of `path` that declares `id="name"`, or 0. */
+static int
+xml_line_of(const char *path, const char *name)
+{
+    gchar *text = NULL;
+    if (!g_file_get_contents(path, &text, NULL, NULL))
+        return 0;
+    gchar *dq = g_strdup_printf("id=\"%s\"", name), *sq = g_strdup_printf("id='%s'", name);
+    int line = 0, at = 1;
+    for (const char *c = text; *c != '\0' && line == 0; c++) {
+        if (*c == '\n')
+            at++;
+        else if (strncmp(c, dq, strlen(dq)) == 0 || strncmp(c, sq, strlen(sq)) == 0)
+            line = at;
+    }
+    g_free(dq);
+    g_free(sq);
+    g_free(text);
+    return line;
+}
+
+/* `text` fit for a one-line message: line breaks and other control characters escaped (\n,
+ * \001, ...), UTF-8 kept as it is. Names and radicals come from the file and may hold any. */
+static gchar *
+one_line(const char *text)
+{
+    char high_bytes[129];
+    for (int i = 0; i < 128; i++)
+        high_bytes[i] = (char)(0x80 + i);
+    high_bytes[128] = '\0';
+    return g_strescape(text, high_bytes);
+}
+
+/*
+ * Hosts and links that SimGrid loads but cannot simulate (it aborts at the first action on
+ * them): a speed or bandwidth of 0, inf or NaN, a negative or infinite latency. Runs in the
+ * inspecting child; the first defect, or NULL.
+ */
+static gchar *
+platform_defect(const char *path)
+{
+    gchar *defect = NULL;
+    size_t nhosts = sg_host_count();
+    sg_host_t *hosts = sg_host_list();
+    for (size_t i = 0; i < nhosts && defect == NULL; i++) {
+        const char *name = sg_host_get_name(hosts[i]);
+        gchar *shown = one_line(name);
+        for (unsigned long ps = 0; ps < sg_host_get_nb_pstates(hosts[i]) && defect == NULL; ps++) {
+            double speed = sg_host_get_pstate_speed(hosts[i], ps);
+            if (!(speed > 0) || !isfinite(speed))
+                defect = g_strdup_printf("%d: host '%s' has a speed of %g flop/s; a host needs "
+                                         "a positive, finite speed",
+                                         xml_line_of(path, name), shown, speed);
+        }
+        if (defect == NULL && sg_host_core_count(hosts[i]) < 1)
+            defect = g_strdup_printf("%d: host '%s' has no core", xml_line_of(path, name), shown);
+        g_free(shown);
+    }
+    xbt_free(hosts);
+    size_t nlinks = sg_link_count();
+    sg_link_t *links = sg_link_list();
+    for (size_t i = 0; i < nlinks && defect == NULL; i++) {
+        double bw = sg_link_get_bandwidth(links[i]), lat = sg_link_get_latency(links[i]);
+        const char *name = sg_link_get_name(links[i]);
+        gchar *shown = one_line(name);
+        if (!(bw > 0) || !isfinite(bw))
+            defect = g_strdup_printf("%d: link '%s' has a bandwidth of %g B/s; a link needs a "
+                                     "positive, finite bandwidth",
+                                     xml_line_of(path, name), shown, bw);
+        else if (!(lat >= 0) || !isfinite(lat))
+            defect = g_strdup_printf("%d: link '%s' has a latency of %g s; a link needs a "
+                                     "finite latency of 0 or more",
+                                     xml_line_of(path, name), shown, lat);
+        g_free(shown);
+    }
+    xbt_free(links);
+    return defect;
+}
+
+/* Cluster radicals that declare more hosts than PLATFORM_MAX_HOSTS ("0-999999999"), before
+ * SimGrid tries to build them. */
+static gboolean
+check_radicals(const char *path, GError **error)
+{
+    gchar *text = NULL;
+    if (!g_file_get_contents(path, &text, NULL, NULL))
+        return TRUE; /* SimGrid reports unreadable files itself */
+    /* bytes, not UTF-8: a file in Latin-1 (a comment saying "café") must be checked too */
+    GRegex *re = g_regex_new("radical\\s*=\\s*[\"']([^\"']*)[\"']", G_REGEX_RAW, 0, NULL);
+    GMatchInfo *match = NULL;
+    guint64 total = 0;
+    gboolean ok = TRUE;
+    g_regex_match(re, text, 0, &match);
+    while (ok && g_match_info_matches(match)) {
+        gchar *radical = g_match_info_fetch(match, 1);
+        gchar **parts = g_strsplit(radical, ",", -1);
+        for (gchar **part = parts; *part != NULL; part++) {
+            guint64 lo = 0, hi = 0;
+            gchar *end = NULL;
+            lo = g_ascii_strtoull(*part, &end, 10);
+            hi = lo;
+            if (end != NULL && *end == '-')
+                hi = g_ascii_strtoull(end + 1, NULL, 10);
+            if (hi >= lo)
+                total += hi - lo + 1;
+        }
+        if (total > PLATFORM_MAX_HOSTS) {
+            gint start = 0;
+            g_match_info_fetch_pos(match, 0, &start, NULL);
+            int line = 1;
+            for (gint i = 0; i < start; i++)
+                line += text[i] == '\n';
+            gchar *shown = one_line(radical);
+            g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM,
+                        "%s:%d: radical \"%s\" brings the platform to %" G_GUINT64_FORMAT
+                        " hosts; collsim loads at most %u (ranks can share hosts: "
+                        "--oversubscribe)",
+                        path, line, shown, total, PLATFORM_MAX_HOSTS);
+            g_free(shown);
+            ok = FALSE;
+        }
+        g_strfreev(parts);
+        g_free(radical);
+        g_match_info_next(match, NULL);
+    }
+    g_match_info_free(match);
+    g_regex_unref(re);
+    g_free(text);
+    return ok;
+}
+
+/*
+ * A child that starts SimGrid dies of what SimGrid does to a bad input (abort() after an
+ * uncaught exception, a fatal signal) or is killed at its time limit: the parent's handlers
+ * are not for it (default_signals), and its stderr is where SimGrid says what went wrong.
+ */
+static const struct sim_proc_options inspect_options = {
+    .stderr_to = SIM_PROC_CAPTURE,
+    .default_signals = TRUE,
+};
+
+/* The child of inspect_platform: load the platform, then write its report on stderr. */
+static int
+inspect_in_child(gpointer data)
+{
+    const char *path = data;
+    /* errors only: SimGrid's notes and warnings (a deprecated unit, an old file version)
+     * come before the error that stops the load, and must not stand in for it */
+    int argc = 3;
+    char *argv[] = {"collsim", "--log=root.fmt:%m%n", "--log=root.thres:error", NULL};
+    simgrid_init(&argc, argv);
+    simgrid_load_platform(path);
+    gchar *defect = platform_defect(path);
+    if (defect != NULL) {
+        /* freed before returning: a leak checker (valgrind) looks at the child's heap at its
+         * _exit, after this frame is gone */
+        gchar *report = g_strconcat(DEFECT_MARKER, defect, "\n", NULL);
+        ssize_t len = (ssize_t)strlen(report);
+        gboolean written = write(STDERR_FILENO, report, (size_t)len) == len;
+        g_free(report);
+        g_free(defect);
+        return written ? INSPECT_EXIT_DEFECT : 1;
+    }
+    size_t nhosts = sg_host_count();
+    sg_host_t *hosts = sg_host_list();
+    guint64 total = 0;
+    for (size_t i = 0; i < nhosts; i++)
+        total += (guint64)sg_host_core_count(hosts[i]);
+    xbt_free(hosts);
+    char report[64];
+    int len = g_snprintf(report, sizeof report, CORES_MARKER "%" G_GUINT64_FORMAT "\n", total);
+    return write(STDERR_FILENO, report, (size_t)len) == len ? 0 : 1;
+}
+
+/*
+ * SimGrid aborts the process on a malformed platform. Parse it once in a child first, so that
+ * a bad file ends in one clear message instead of a core dump. The child also counts the
+ * platform's cores, which the parent cannot ask SimGrid for without starting it (and SimGrid
+ * starts only once per process). A child that takes more than `load_seconds` is stopped.
+ */
+static gboolean
+inspect_platform(const char *path, guint load_seconds, guint64 *cores, GError **error)
+{
+    if (!g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
+        g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM,
+                    "platform file %s: %s (nor is it a generator: flat, fattree, torus, "
+                    "dragonfly)",
+                    path, g_strerror(ENOENT));
+        return FALSE;
+    }
+    if (!check_radicals(path, error))
+        return FALSE;
+    struct sim_proc_options options = inspect_options;
+    options.time_limit = load_seconds;
+    struct sim_proc_result child;
+    GError *proc_error = NULL;
+    if (!sim_proc_run(inspect_in_child, (gpointer)path, &options, &child, &proc_error)) {
+        g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM, "%s", proc_error->message);
+        g_error_free(proc_error);
+        return FALSE;
+    }
+    const struct sim_proc_status *status = &child.status;
+    GString *messages = g_steal_pointer(&child.err);
+    /* SimGrid's messages quote the file, which may hold a marker's text: the child's report is
+     * the last one, and counts only with the exit status that goes with it */
+    const char *marker = g_strrstr(messages->str, CORES_MARKER);
+    if (status->end == SIM_PROC_EXITED && status->exit_code == 0 && marker != NULL) {
+        if (cores != NULL)
+            *cores = g_ascii_strtoull(marker + strlen(CORES_MARKER), NULL, 10);
+        g_string_free(messages, TRUE);
+        return TRUE;
+    }
+    const char *defect = g_strrstr(messages->str, DEFECT_MARKER);
+    if (status->end == SIM_PROC_EXITED && status->exit_code == INSPECT_EXIT_DEFECT &&
+        defect != NULL) {
+        gchar *what = g_strchomp(g_strdup(defect + strlen(DEFECT_MARKER)));
+        /* "LINE: message", or "0: message" when no line declares the name */
+        if (g_str_has_prefix(what, "0: "))
+            g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM, "%s: %s", path, what + 3);
+        else
+            g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM, "%s:%s", path, what);
+        g_free(what);
+        g_string_free(messages, TRUE);
+        return FALSE;
+    }
+    if (status->end == SIM_PROC_TIMED_OUT) {
+        g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM,
+                    "platform %s: SimGrid did not finish loading it in %u s", path,
+                    load_seconds);
+        g_string_free(messages, TRUE);
+        return FALSE;
+    }
+    /* keep SimGrid's first line that says what is wrong (it names file and line) */
+    gchar **lines = g_strsplit(messages->str, "\n", -1);
+    gchar *reason = NULL;
+    for (gchar **l = lines; *l != NULL && reason == NULL; l++) {
+        g_strstrip(*l);
+        if (**l != '\0' && strstr(*l, "Exiting now") == NULL && strstr(*l, "backtrace") == NULL)
+            reason = g_strdup(*l);
+    }
+    if (reason == NULL && status->end == SIM_PROC_KILLED)
+        reason = g_strdup_printf("SimGrid died loading it (%s)", g_strsignal(status->signal));
+    else if (reason == NULL)
+        reason = g_strdup("SimGrid could not load it");
+    g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM, "platform %s: %s", path, reason);
+    g_free(reason);
+    g_strfreev(lines);
+    g_string_free(messages, TRUE);
+    return FALSE;
+}
+
+/* One --cfg item to try, on the two-host platform written for the trial. */
+struct cfg_trial {
+    const char *item;
+    const char *platform;
+};
+
+/* SimGrid's words on the item, on stdout or stderr, are its reason for refusing it. */
+static const struct sim_proc_options cfg_trial_options = {
+    .stdout_to = SIM_PROC_CAPTURE,
+    .stderr_to = SIM_PROC_WITH_STDOUT,
+    .time_limit = PLATFORM_LOAD_SECONDS,
+    .default_signals = TRUE,
+};
+
+static int
+cfg_trial_in_child(gpointer data)
+{
+    const struct cfg_trial *trial = data;
+    gchar *cfg = g_strconcat("--cfg=", trial->item, NULL);
+    int argc = 4;
+    char *argv[] = {"collsim", "--log=root.fmt:%m%n", "--log=xbt_cfg.thres:warning", cfg, NULL};
+    simgrid_init(&argc, argv);
+    simgrid_load_platform(trial->platform);
+    /* freed before returning: a leak checker (valgrind) looks at the child's heap at its
+     * _exit, after this frame is gone */
+    g_free(cfg);
+    return 0;
+}
+
+/*
+ * SimGrid aborts on a configuration item it does not know or cannot use (a bad form, an
+ * unknown name, a value out of range, a network model that refuses links). Try each item in
+ * a child that starts SimGrid with it and loads a two-host cluster, and report the first it
+ * refuses with SimGrid's own reason.
+ */
+gboolean
+sim_engine_check_cfg(gchar **items, GError **error)
+{
+    if (items == NULL || items[0] == NULL)
+        return TRUE;
+    gchar *platform = write_default_platform(2, model_network_default(), error);
+    if (platform == NULL)
+        return FALSE;
+    gboolean ok = TRUE;
+    for (gchar **item = items; ok && *item != NULL; item++) {
+        const char *colon = strchr(*item, ':');
+        if (colon == NULL || colon == *item) {
+            g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM,
+                        "--cfg %s: not of the form NAME:VALUE (e.g. network/model:CM02)", *item);
+            ok = FALSE;
+            break;
+        }
+        struct cfg_trial trial = {*item, platform};
+        struct sim_proc_result child;
+        GError *proc_error = NULL;
+        if (!sim_proc_run(cfg_trial_in_child, &trial, &cfg_trial_options, &child, &proc_error)) {
+            g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM, "%s", proc_error->message);
+            g_error_free(proc_error);
+            ok = FALSE;
+            break;
+        }
+        GString *messages = g_steal_pointer(&child.out);
+        if (child.status.end != SIM_PROC_EXITED || child.status.exit_code != 0) {
+            gchar **lines = g_strsplit(messages->str, "\n", -1);
+            const char *reason = "SimGrid refuses it";
+            for (gchar **l = lines; *l != NULL; l++) {
+                if (**l != '\0' && strstr(*l, "Backtrace") == NULL && strstr(*l, "->") == NULL) {
+                    reason = g_strstrip(*l);
+                    break;
+                }
+            }
+            g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM, "--cfg %s: %s", *item, reason);
+            g_strfreev(lines);
+            ok = FALSE;
+        }
+        g_string_free(messages, TRUE);
+    }
+    g_unlink(platform);
+    g_free(platform);
+    return ok;
+}
+
+gboolean
+sim_engine_platform_cores(const char *path, guint64 *cores, GError **error)
+{
+    g_return_val_if_fail(path != NULL && cores != NULL, FALSE);
+    return inspect_platform(path, PLATFORM_LOAD_SECONDS, cores, error);
+}
+
+gboolean
+sim_engine_check_platform(const char *path, guint load_seconds, GError **error)
+{
+    g_return_val_if_fail(path != NULL && load_seconds > 0, FALSE);
+    return inspect_platform(path, load_seconds, NULL, error);
+}
+
+/* Natural order of host names: node-2 before node-10 (keys precomputed once per host). */
+static gint
+host_key_cmp(gconstpointer a, gconstpointer b, gpointer keys)
+{
+    const gchar *const *k = keys;
+    size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
+    int c = strcmp(k[ia], k[ib]);
+    return c != 0 ? c : (ia > ib) - (ia < ib);
+}
+
+/*
+ * Host file placement: one host per line in rank order, as "NAME", "NAME:COUNT" (MPICH) or
+ * "NAME slots=COUNT" (Open MPI) for COUNT consecutive ranks; blank lines and # comments are
+ * skipped. The file must give a host to every rank. Writes each rank's position in `order`.
+ */
+static gboolean
+place_from_hostfile(const char *path, GHashTable *position_by_name, int p, size_t *node,
+                    GError **error)
+{
+    gchar *text = NULL;
+    GError *io = NULL;
+    if (!g_file_get_contents(path, &text, NULL, &io)) {
+        g_set_error(error, SIM_ERROR, SIM_ERROR_PLACEMENT, "host file %s", io->message);
+        g_error_free(io);
+        return FALSE;
+    }
+    gchar **lines = g_strsplit(text, "\n", -1);
+    g_free(text);
+    int r = 0;
+    gboolean ok = TRUE;
+    for (int l = 0; lines[l] != NULL && r < p && ok; l++) {
+        gchar *hash = strchr(lines[l], '#');
+        if (hash != NULL)
+            *hash = '\0';
+        gchar *line = g_strstrip(lines[l]);
+        if (*line == '\0')
+            continue;
+        guint64 count = 1;
+        gchar *name = line, *rest = NULL;
+        if ((rest = strpbrk(line, " \t")) != NULL) {
+            *rest++ = '\0';
+            rest = g_strstrip(rest);
+            if (!g_str_has_prefix(rest, "slots=") ||
+                !g_ascii_string_to_unsigned(rest + 6, 10, 1, (guint64)p, &count, NULL)) {
+                g_set_error(error, SIM_ERROR, SIM_ERROR_PLACEMENT,
+                            "%s:%d: '%s' after the host name: expected slots=COUNT (1 to %d)",
+                            path, l + 1, rest, p);
+                ok = FALSE;
+                break;
+            }
+        } else if ((rest = strrchr(line, ':')) != NULL) {
+            *rest++ = '\0';
+            if (!g_ascii_string_to_unsigned(rest, 10, 1, (guint64)p, &count, NULL)) {
+                g_set_error(error, SIM_ERROR, SIM_ERROR_PLACEMENT,
+                            "%s:%d: ':%s' after the host name: expected a count of 1 to %d",
+                            path, l + 1, rest, p);
+                ok = FALSE;
+                break;
+            }
+        }
+        gpointer position;
+        if (!g_hash_table_lookup_extended(position_by_name, name, NULL, &position)) {
+            g_set_error(error, SIM_ERROR, SIM_ERROR_PLACEMENT,
+                        "%s:%d: no host '%s' on the platform", path, l + 1, name);
+            ok = FALSE;
+            break;
+        }
+        for (guint64 k = 0; k < count && r < p; k++)
+            node[r++] = GPOINTER_TO_SIZE(position);
+    }
+    g_strfreev(lines);
+    if (ok && r < p) {
+        g_set_error(error, SIM_ERROR, SIM_ERROR_PLACEMENT,
+                    "host file %s places %d of the %d ranks", path, r, p);
+        ok = FALSE;
+    }
+    return ok;
+}
+
+/* Fisher-Yates with the placement's own seeded generator (the same on every machine). */
+static void
+shuffle_positions(size_t *positions, size_t n, guint64 seed)
+{
+    GRand *rng = g_rand_new_with_seed_array((const guint32[]){(guint32)seed,
+                                                              (guint32)(seed >> 32)},
+                                            2);
+    for (size_t i = n; i > 1; i--) {
+        size_t j = (size_t)g_rand_int_range(rng, 0, (gint32)i);
+        size_t t = positions[i - 1];
+        positions[i - 1] = positions[j];
+        positions[j] = t;
+    }
+    g_rand_free(rng);
+}
+
+/*
+ * Assign a host to every rank according to the placement policy. Hosts are taken in the
+ * natural order of their names; a rank's node is its host's position in that order.
+ */
+static gboolean
+place_ranks(const struct sim_config *config, GError **error)
+{
+    size_t nhosts = sg_host_count();
+    sg_host_t *hosts = sg_host_list();
+    GPtrArray *keys = g_ptr_array_new_full(nhosts, g_free);
+    for (size_t i = 0; i < nhosts; i++)
+        g_ptr_array_add(keys, g_utf8_collate_key_for_filename(sg_host_get_name(hosts[i]), -1));
+    size_t *order = g_new(size_t, nhosts);
+    for (size_t i = 0; i < nhosts; i++)
+        order[i] = i;
+    g_qsort_with_data(order, (gint)nhosts, sizeof(size_t), host_key_cmp, keys->pdata);
+
+    guint64 cores = 0;
+    int *host_cores = g_new(int, nhosts);
+    for (size_t i = 0; i < nhosts; i++) {
+        host_cores[i] = sg_host_core_count(hosts[order[i]]);
+        cores += host_cores[i];
+    }
+    int p = config->nranks;
+    size_t *node = g_new(size_t, (gsize)p);   /* each rank's position in `order` */
+    gboolean ok = TRUE;
+    if ((guint64)p > cores && !config->oversubscribe) {
+        g_set_error(error, SIM_ERROR, SIM_ERROR_PLACEMENT,
+                    "%d ranks but the platform has only %" G_GUINT64_FORMAT
+                    " cores on %zu hosts (use --oversubscribe to share cores)",
+                    p, cores, nhosts);
+        ok = FALSE;
+        goto out;
+    }
+    switch (config->placement) {
+    case SIM_PLACEMENT_BLOCK:
+    case SIM_PLACEMENT_RANDOM:
+        if ((guint64)p <= cores) {
+            size_t h = 0;
+            int used = 0;
+            for (int r = 0; r < p; r++) {
+                while (used >= host_cores[h]) {
+                    h++;
+                    used = 0;
+                }
+                node[r] = h;
+                used++;
+            }
+        } else {
+            for (int r = 0; r < p; r++)
+                node[r] = (size_t)((guint64)r * nhosts / (guint64)p);
+        }
+        if (config->placement == SIM_PLACEMENT_RANDOM) {
+            if ((guint64)p < cores) {
+                /* any core of the platform, not only the first p: shuffle them all */
+                size_t *slots = g_new(size_t, (gsize)cores);
+                size_t n = 0;
+                for (size_t h = 0; h < nhosts; h++)
+                    for (int c = 0; c < host_cores[h]; c++)
+                        slots[n++] = h;
+                shuffle_positions(slots, n, config->placement_seed);
+                memcpy(node, slots, (size_t)p * sizeof *node);
+                g_free(slots);
+            } else {
+                shuffle_positions(node, (size_t)p, config->placement_seed);
+            }
+        }
+        break;
+    case SIM_PLACEMENT_CYCLIC:
+        if ((guint64)p <= cores) {
+            /* one rank per host per round, skipping hosts whose cores are full */
+            int *used = g_new0(int, nhosts);
+            size_t h = 0;
+            for (int r = 0; r < p; r++) {
+                while (used[h] >= host_cores[h])
+                    h = (h + 1) % nhosts;
+                node[r] = h;
+                used[h]++;
+                h = (h + 1) % nhosts;
+            }
+            g_free(used);
+        } else {
+            for (int r = 0; r < p; r++)
+                node[r] = (size_t)r % nhosts;
+        }
+        break;
+    case SIM_PLACEMENT_HOSTFILE: {
+        GHashTable *by_name = g_hash_table_new(g_str_hash, g_str_equal);
+        for (size_t h = 0; h < nhosts; h++)
+            g_hash_table_insert(by_name, (gpointer)sg_host_get_name(hosts[order[h]]),
+                                GSIZE_TO_POINTER(h));
+        ok = place_from_hostfile(config->placement_file, by_name, p, node, error);
+        g_hash_table_destroy(by_name);
+        if (ok && !config->oversubscribe) {
+            int *used = g_new0(int, nhosts);
+            for (int r = 0; r < p && ok; r++) {
+                if (++used[node[r]] > host_cores[node[r]]) {
+                    g_set_error(error, SIM_ERROR, SIM_ERROR_PLACEMENT,
+                                "host file %s puts more ranks on %s than its %d cores (use "
+                                "--oversubscribe to share cores)",
+                                config->placement_file, sg_host_get_name(hosts[order[node[r]]]),
+                                host_cores[node[r]]);
+                    ok = FALSE;
+                }
+            }
+            g_free(used);
+        }
+        break;
+    }
+    }
+    for (int r = 0; ok && r < p; r++) {
+        ranks[r].host = hosts[order[node[r]]];
+        ranks[r].node = (int)node[r];
+    }
+out:
+    g_free(node);
+    g_free(host_cores);
+    g_free(order);
+    g_ptr_array_free(keys, TRUE);
+    xbt_free(hosts);
+    return ok;
+}
+
+gboolean
+sim_placement_parse(const char *text, struct sim_config *config, GError **error)
+{
+    guint64 seed = 0;
+    if (g_strcmp0(text, "block") == 0) {
+        config->placement = SIM_PLACEMENT_BLOCK;
+    } else if (g_strcmp0(text, "cyclic") == 0) {
+        config->placement = SIM_PLACEMENT_CYCLIC;
+    } else if (text != NULL && g_str_has_prefix(text, "random:") &&
+               g_ascii_string_to_unsigned(text + 7, 10, 0, G_MAXUINT64, &seed, NULL)) {
+        config->placement = SIM_PLACEMENT_RANDOM;
+        config->placement_seed = seed;
+    } else if (text != NULL && g_str_has_prefix(text, "hostfile:") && text[9] != '\0') {
+        config->placement = SIM_PLACEMENT_HOSTFILE;
+        config->placement_file = text + 9;
+    } else {
+        g_set_error(error, SIM_ERROR, SIM_ERROR_PLACEMENT,
+                    "unknown placement '%s' (block, cyclic, random:SEED, hostfile:FILE)",
+                    text != NULL ? text : "");
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* ---------------------------------------------------------------- rank actors */
+
+static void
+rank_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct sim_rank *me = sg_actor_self_get_data();
+    char name[32];
+    g_snprintf(name, sizeof name, "in-%d", me->world_rank);
+    me->inbox = sg_mailbox_by_name(name);
+    sg_mailbox_set_receiver(name);
+    sim_p2p_rank_start(me);
+    sg_barrier_wait(start_barrier);
+    sim_after_yield();
+
+    char **args = g_new0(char *, run_config->argc + 1);
+    for (int i = 0; i < run_config->argc; i++)
+        args[i] = g_strdup(run_config->argv[i]);
+    me->exit_status = run_config->program(run_config->argc, args);
+    g_strfreev(args);
+    sim_p2p_rank_finish(me);
+    me->finished = TRUE;
+}
+
+/* How many ranks a wait-for chain names before "..." (the report must stay readable when
+ * a ring of thousands of ranks waits on itself). */
+#define CHAIN_SHOWN 8
+
+/*
+ * The wait-for chain that explains a deadlock: from the lowest blocked rank, follow "waits
+ * for" (sim_p2p_waits_for) until a rank repeats (a cycle: the ranks in it wait for each
+ * other and none can move first), a rank that has finished is reached (it will never send or
+ * receive what is waited for), or a rank waits for any rank. The chain from the start to
+ * the cycle is left out: the cycle alone is the cause.
+ */
+static void
+describe_wait_chain(GString *out)
+{
+    int start = 0;
+    while (start < world_size && ranks[start].finished)
+        start++;
+    if (start == world_size)
+        return;
+    /* position of each rank on the walk, or -1 */
+    int *at = g_new(int, world_size);
+    int *walk = g_new(int, world_size + 1);
+    for (int r = 0; r < world_size; r++)
+        at[r] = -1;
+    int n = 0, r = start;
+    while (r >= 0 && r < world_size && at[r] < 0 && !ranks[r].finished) {
+        at[r] = n;
+        walk[n++] = r;
+        r = sim_p2p_waits_for(&ranks[r]);
+    }
+    int first = 0;
+    const char *end = NULL;
+    if (r >= 0 && r < world_size && at[r] >= 0) {
+        first = at[r];
+        walk[n++] = r;
+        g_string_append(out, "  wait-for cycle: ");
+        end = " (each waits for the next; none can move first)";
+    } else if (r >= 0 && r < world_size && ranks[r].finished) {
+        walk[n++] = r;
+        g_string_append(out, "  wait-for chain: ");
+        end = ranks[r].mpi_state == 2 ? " (which has called MPI_Finalize)"
+                                      : " (which has returned from main)";
+    }
+    for (int i = first; end != NULL && i < n; i++) {
+        if (i - first == CHAIN_SHOWN && n - first > CHAIN_SHOWN + 1) {
+            g_string_append_printf(out, " -> ... %d more -> rank %d", n - first - 1 - CHAIN_SHOWN,
+                                   walk[n - 1]);
+            break;
+        }
+        g_string_append_printf(out, "%srank %d", i == first ? "" : " -> ", walk[i]);
+    }
+    if (end != NULL)
+        g_string_append_printf(out, "%s\n", end);
+    g_free(walk);
+    g_free(at);
+}
+
+static void
+report_deadlock(void)
+{
+    GString *out = g_string_new(NULL);
+    int blocked = 0;
+    for (int r = 0; r < world_size; r++)
+        if (!ranks[r].finished)
+            blocked++;
+    g_string_append_printf(out, "collsim: deadlock: %d of %d ranks can never proceed\n", blocked,
+                           world_size);
+    describe_positions(out, TRUE);
+    describe_wait_chain(out);
+    fputs(out->str, stderr);
+    g_string_free(out, TRUE);
+}
+
+static gchar **
+simgrid_arguments(const struct sim_config *config, int *argc)
+{
+    GPtrArray *args = g_ptr_array_new();
+    g_ptr_array_add(args, g_strdup("collsim"));
+    /* quiet SimGrid's own chatter; our messages say what matters */
+    g_ptr_array_add(args, g_strdup("--log=xbt_cfg.thres:warning"));
+    /* SimGrid's own deadlock banner would precede ours, which names who waits for whom */
+    g_ptr_array_add(args, g_strdup("--log=ker_engine.app:file:/dev/null"));
+    g_ptr_array_add(args, g_strdup("--log=ker_engine.add:no"));
+    g_ptr_array_add(args, g_strdup("--log=root.fmt:[%10.6r]%e%m%n"));
+    g_ptr_array_add(args, g_strdup_printf("--cfg=contexts/guard-size:%d",
+                                          sim_engine_stack_guarded(config) ? 4096 : 0));
+    /* the stack size is set for all actors here, not per actor: SimGrid 3.32 maps per-actor
+     * stacks one by one, and past glibc's 65536 live mappings they land on the heap, zeroed */
+    g_ptr_array_add(args,
+                    g_strdup_printf("--cfg=contexts/stack-size:%u", sim_engine_stack_kib(config)));
+    /* the preset's network model first: the environment and --cfg items below may override it */
+    const struct model_network *network =
+        config->network != NULL ? config->network : model_network_default();
+    g_ptr_array_add(args, g_strdup_printf("--cfg=network/model:%s", network->simgrid_model));
+    g_ptr_array_add(args,
+                    g_strdup_printf("--cfg=network/crosstraffic:%d", network->crosstraffic ? 1 : 0));
+    /* the environment may add SimGrid items (the sanitizer build picks thread contexts) */
+    const char *extra = g_getenv("COLLSIM_SIMGRID_CFG");
+    gchar **env_items = extra != NULL ? g_strsplit_set(extra, " \t", -1) : NULL;
+    for (gchar **c = env_items; c != NULL && *c != NULL; c++)
+        if (**c != '\0')
+            g_ptr_array_add(args, g_strdup(*c));
+    g_strfreev(env_items);
+    for (gchar **c = config->simgrid_cfg; c != NULL && *c != NULL; c++)
+        g_ptr_array_add(args, g_strdup(*c));
+    g_ptr_array_add(args, NULL);
+    *argc = (int)args->len - 1;
+    return (gchar **)g_ptr_array_free(args, FALSE);
+}
+
+static gboolean
+engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError **error)
+{
+    memset(outcome, 0, sizeof *outcome);
+    if (config->nranks < 1) {
+        g_set_error(error, SIM_ERROR, SIM_ERROR_PLACEMENT, "the number of ranks must be >= 1");
+        return FALSE;
+    }
+    gchar *generated = NULL;
+    const char *platform = config->platform_file;
+    if (platform == NULL) {
+        generated = write_default_platform(config->nranks, config->network, error);
+        if (generated == NULL)
+            return FALSE;
+        platform = generated;
+    } else if (platform_gen_is_spec(platform)) {
+        /* a virtual cluster by name: its links default to the network preset's */
+        struct platform_spec spec;
+        GError *spec_error = NULL;
+        if (!platform_gen_parse(platform, config->network != NULL ? config->network
+                                                                  : model_network_default(),
+                                (guint)config->nranks, &spec, &spec_error)) {
+            g_set_error_literal(error, SIM_ERROR, SIM_ERROR_PLATFORM, spec_error->message);
+            g_error_free(spec_error);
+            return FALSE;
+        }
+        gchar *xml = platform_gen_xml(&spec);
+        generated = write_platform_file(xml, error);
+        g_free(xml);
+        if (generated == NULL)
+            return FALSE;
+        platform = generated;
+    } else if (!inspect_platform(platform, PLATFORM_LOAD_SECONDS, NULL, error)) {
+        return FALSE;
+    }
+
+    int argc;
+    gchar **argv = simgrid_arguments(config, &argc);
+    /* simgrid_init removes the items it consumes from argv: free from a copy of the array */
+    gchar **argv_owned = g_memdup2(argv, sizeof(gchar *) * (gsize)(argc + 1));
+    simgrid_init(&argc, argv);
+    simgrid_load_platform(platform);
+    if (generated != NULL) {
+        g_unlink(generated);
+        g_free(generated);
+    }
+
+    run_config = config;
+    world_size = config->nranks;
+    ranks = g_new0(struct sim_rank, world_size);
+    for (int r = 0; r < world_size; r++)
+        ranks[r].world_rank = r;
+    if (!place_ranks(config, error)) {
+        g_free(ranks);
+        ranks = NULL;
+        g_strfreev(argv_owned);
+        g_free(argv);
+        return FALSE;
+    }
+    if (config->privatize && config->privatize_anchor != NULL &&
+        !sim_privatize_setup(config->privatize_anchor, world_size, error)) {
+        g_free(ranks);
+        ranks = NULL;
+        g_strfreev(argv_owned);
+        g_free(argv);
+        return FALSE;
+    }
+    collsim_comm_world_setup(world_size);
+    served = g_array_new(FALSE, FALSE, sizeof(struct sim_served));
+    collsim_runtime_install(&sim_hooks);
+    install_crash_handler();
+    start_barrier = sg_barrier_init(world_size);
+
+    for (int r = 0; r < world_size; r++) {
+        char name[24];
+        g_snprintf(name, sizeof name, "rank-%d", r);
+        sg_actor_t actor = sg_actor_init(name, ranks[r].host);
+        sg_actor_set_data(actor, &ranks[r]);
+        sg_actor_start(actor, rank_actor, 0, NULL);
+    }
+    sim_p2p_start(ranks[0].host);
+    if (config->wall_limit > 0) {
+        signal(SIGALRM, wall_limit_handler);
+        struct itimerval limit = {.it_value = {.tv_sec = (time_t)config->wall_limit,
+                                               .tv_usec = (suseconds_t)((config->wall_limit -
+                                                   floor(config->wall_limit)) * 1e6)}};
+        setitimer(ITIMER_REAL, &limit, NULL);
+    }
+    simgrid_run();
+    if (config->wall_limit > 0) {
+        struct itimerval off = {0};
+        setitimer(ITIMER_REAL, &off, NULL);
+    }
+
+    outcome->simulated_time = simgrid_get_clock();
+    gboolean deadlock = FALSE;
+    int first_failure = 0;
+    for (int r = 0; r < world_size; r++) {
+        outcome->messages += ranks[r].messages_sent;
+        outcome->bytes += ranks[r].bytes_sent;
+        if (!ranks[r].finished) {
+            deadlock = TRUE;
+        } else if (first_failure == 0 && ranks[r].exit_status != 0) {
+            first_failure = ranks[r].exit_status;
+            fprintf(stderr, "collsim: rank %d returned %d from main\n", r, ranks[r].exit_status);
+        }
+    }
+    /* collective calls some members never made: the cause of a deadlock, or an error alone
+     * (the deadlock report first: it names each rank's collective from the checker's state) */
+    if (deadlock)
+        report_deadlock();
+    else
+        for (int r = 0; r < world_size; r++)
+            sim_p2p_report_unreceived(&ranks[r]);
+    sim_env_report_unfreed(ranks, world_size, config->verbose);
+    int unmatched = coll_check_finish();
+    if (deadlock) {
+        outcome->exit_code = SIM_EXIT_DEADLOCK;
+    } else if (first_failure != 0) {
+        outcome->exit_code = first_failure;
+    } else if (unmatched > 0) {
+        outcome->exit_code = SIM_EXIT_MISMATCH;
+    } else {
+        for (int r = 0; r < world_size; r++) {
+            if (ranks[r].mpi_state == 1) {
+                fprintf(stderr, "collsim: rank %d returned from main without calling MPI_Finalize\n",
+                        r);
+                outcome->exit_code = SIM_EXIT_NO_FINALIZE;
+                break;
+            }
+        }
+    }
+    outcome->privatized_bytes_per_rank = sim_privatize_bytes_per_rank();
+    outcome->stack_kib = sim_engine_stack_kib(config);
+    g_array_sort(served, served_cmp);
+    outcome->served = served;
+    served = NULL;
+    collsim_runtime_install(NULL);
+    g_strfreev(argv_owned);
+    g_free(argv);
+    return TRUE;
+}
+
+/* SimGrid's kernel runs on the calling thread's stack and recurses through the network
+ * model's constraint graph: a ring of 65536 ranks nests 2^17 deep, more than the 8 MiB of a
+ * main thread. The simulation therefore runs on a thread of its own with a large stack
+ * (virtual memory: only the pages used are paid for). */
+#define ENGINE_STACK_BYTES ((gsize)1 << 30)
+
+struct engine_job {
+    const struct sim_config *config;
+    struct sim_outcome *outcome;
+    GError *error;
+    gboolean ok;
+};
+
+static void *
+engine_thread(void *data)
+{
+    struct engine_job *job = data;
+    job->ok = engine_run(job->config, job->outcome, &job->error);
+    return NULL;
+}
+
+gboolean
+sim_engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError **error)
+{
+    struct engine_job job = {config, outcome, NULL, FALSE};
+    pthread_attr_t attr;
+    pthread_t thread;
+    pthread_attr_init(&attr);
+    if (pthread_attr_setstacksize(&attr, ENGINE_STACK_BYTES) != 0 ||
+        pthread_create(&thread, &attr, engine_thread, &job) != 0) {
+        pthread_attr_destroy(&attr);
+        return engine_run(config, outcome, error);   /* the caller's stack, then */
+    }
+    pthread_attr_destroy(&attr);
+    pthread_join(thread, NULL);
+    if (job.error != NULL)
+        g_propagate_error(error, job.error);
+    return job.ok;
+}

@@ -1,0 +1,267 @@
+/*
+ * env.c — the MPI environment of a simulated rank: Init, Finalize, Abort, the simulated clock.
+ *
+ * MPI_Wtime is the SimGrid clock: it only moves when simulated work, communication or
+ * overheads are charged, so a program's timings are reproducible to the bit.
+ */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+
+#include "mpi.h"
+#include "sim/engine/rank.h"
+#include "src/callsite.h"
+#include "src/comm.h"
+#include "src/errhandler.h"
+
+static struct sim_rank *
+self_or_die(const char *call)
+{
+    struct sim_rank *me = sim_rank_self();
+    if (me == NULL) {
+        fprintf(stderr, "collsim: %s called outside a simulated rank\n", call);
+        sim_engine_abort(COLLSIM_EXIT_MPI_ERROR);
+    }
+    return me;
+}
+
+/* An output argument the call writes must be there (MPI_ERR_ARG through MPI_COMM_WORLD's
+ * handler: these calls have no communicator, and some may come before MPI_Init). */
+static int
+check_out(const void *pointer, const char *what, const char *call)
+{
+    if (pointer == NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "%s is NULL", what);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Init(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    struct sim_rank *me = self_or_die("MPI_Init");
+    if (me->mpi_state != 0)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI_Init",
+                             "MPI_Init called twice");
+    me->mpi_state = 1;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    (void)required;
+    self_or_die("MPI_Init_thread");
+    int rc = check_out(provided, "provided", "MPI_Init_thread");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = MPI_Init(argc, argv);
+    *provided = MPI_THREAD_SINGLE;
+    return rc;
+}
+
+int
+MPI_Finalize(void)
+{
+    struct sim_rank *me = self_or_die("MPI_Finalize");
+    if (me->mpi_state != 1)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI_Finalize",
+                             me->mpi_state == 0 ? "called before MPI_Init"
+                                                : "MPI_Finalize called twice");
+    /* delete callbacks may still communicate (collsim's caches free their communicators) */
+    int rc = collsim_comm_finalize_rank();
+    sim_p2p_report_unfinished(me);
+    sim_env_note_unfreed(me, sim_engine_config()->verbose);
+    me->mpi_state = 2;
+    return rc;
+}
+
+void
+sim_env_note_unfreed(struct sim_rank *rank, gboolean verbose)
+{
+    GPtrArray *held = collsim_handles_held_by(rank->world_rank, rank->unfreed);
+    GString *out = g_string_new(NULL);
+    for (guint i = 0; verbose && i < held->len; i++) {
+        const struct collsim_held *h = g_ptr_array_index(held, i);
+        g_string_append_printf(out, "collsim: warning: rank %d never freed the %s made by %s",
+                               rank->world_rank, collsim_held_kind_name(h->kind), h->call);
+        collsim_callsite_describe(h->caller, out);
+        if (h->handles > 1)
+            g_string_append_printf(out, ", %d handles", h->handles);
+        g_string_append_c(out, '\n');
+    }
+    fputs(out->str, stderr);
+    g_string_free(out, TRUE);
+    g_ptr_array_free(held, TRUE);
+}
+
+/* "2 communicators, 1 datatype" */
+static void
+append_unfreed(GString *out, const guint unfreed[COLLSIM_HELD_KINDS])
+{
+    const char *sep = "";
+    for (int k = 0; k < COLLSIM_HELD_KINDS; k++) {
+        if (unfreed[k] == 0)
+            continue;
+        g_string_append_printf(out, "%s%u %s%s", sep, unfreed[k],
+                               collsim_held_kind_name((enum collsim_held_kind)k),
+                               unfreed[k] == 1 ? "" : "s");
+        sep = ", ";
+    }
+}
+
+/* How many groups of ranks the summary names before "and N more ranks". */
+#define UNFREED_GROUPS_SHOWN 4
+
+void
+sim_env_report_unfreed(const struct sim_rank *ranks, int nranks, gboolean verbose)
+{
+    GString *out = g_string_new(NULL);
+    int groups = 0, ranks_left_out = 0;
+    /* consecutive ranks that left the same counts form one group: "ranks 0-7: 1 datatype" */
+    for (int r = 0, next; r < nranks; r = next) {
+        for (next = r + 1; next < nranks && memcmp(ranks[next].unfreed, ranks[r].unfreed,
+                                                    sizeof ranks[r].unfreed) == 0;
+             next++)
+            ;
+        guint total = 0;
+        for (int k = 0; k < COLLSIM_HELD_KINDS; k++)
+            total += ranks[r].unfreed[k];
+        if (total == 0)
+            continue;
+        if (groups++ >= UNFREED_GROUPS_SHOWN) {
+            ranks_left_out += next - r;
+            continue;
+        }
+        g_string_append(out, groups == 1 ? "" : "; ");
+        if (next - r == 1)
+            g_string_append_printf(out, "rank %d: ", r);
+        else
+            g_string_append_printf(out, "ranks %d-%d: ", r, next - 1);
+        append_unfreed(out, ranks[r].unfreed);
+        if (next - r > 1)
+            g_string_append(out, " each");
+    }
+    if (groups > 0) {
+        fprintf(stderr, "collsim: warning: objects not freed at MPI_Finalize: %s", out->str);
+        if (ranks_left_out > 0)
+            fprintf(stderr, "; and %d more rank%s", ranks_left_out, ranks_left_out == 1 ? "" : "s");
+        fprintf(stderr, verbose ? "\n" : " (collsim exec --verbose lists each)\n");
+    }
+    g_string_free(out, TRUE);
+}
+
+int
+MPI_Initialized(int *flag)
+{
+    int rc = check_out(flag, "flag", "MPI_Initialized");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct sim_rank *me = sim_rank_self();
+    *flag = me != NULL && me->mpi_state >= 1;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Finalized(int *flag)
+{
+    int rc = check_out(flag, "flag", "MPI_Finalized");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct sim_rank *me = sim_rank_self();
+    *flag = me != NULL && me->mpi_state == 2;
+    return MPI_SUCCESS;
+}
+
+/* Ends every rank whatever comm is (collsim has one job): comm is never read, so even an
+ * invalid handle cannot keep the run from ending. */
+int
+MPI_Abort(MPI_Comm comm, int errorcode)
+{
+    (void)comm;
+    struct sim_rank *me = self_or_die("MPI_Abort");
+    fflush(stdout);
+    fprintf(stderr, "collsim: rank %d called MPI_Abort with error code %d at t=%.9f s\n",
+            me->world_rank, errorcode, simgrid_get_clock());
+    /* an exit code of 0 would read as success: keep the failure visible */
+    sim_engine_abort(errorcode != 0 ? errorcode & 0xff ? errorcode & 0xff : 1 : 1);
+}
+
+/*
+ * exit() called by a rank. Every exit() of the process comes here (libcollsim is searched
+ * before the C library), so a call from outside a rank goes on to the C library's. A rank's
+ * exit(0) after MPI_Finalize ends that rank as a return from main would; any other exit ends
+ * the whole run at once, as mpirun ends a job, with the rank's status (or, for exit(0) before
+ * MPI_Finalize, the status of a rank that never finalized). Without this, the C library's
+ * exit handlers would tear SimGrid down under the other ranks' feet (it aborted).
+ */
+void
+exit(int status)
+{
+    struct sim_rank *me = sim_rank_self();
+    if (me == NULL) {
+        void (*libc_exit)(int) = (void (*)(int))dlsym(RTLD_NEXT, "exit");
+        if (libc_exit != NULL)
+            libc_exit(status);
+        _exit(status);
+    }
+    if (status == 0 && me->mpi_state == 2) {
+        sim_p2p_rank_finish(me);
+        me->exit_status = 0;
+        me->finished = TRUE;
+        sg_actor_exit();
+    }
+    fflush(stdout);
+    fprintf(stderr, "collsim: rank %d called exit(%d)%s at t=%.9f s; the run ends\n",
+            me->world_rank, status, me->mpi_state == 2 ? "" : " before MPI_Finalize",
+            simgrid_get_clock());
+    sim_engine_abort(status != 0 ? status & 0xff ? status & 0xff : 1 : SIM_EXIT_NO_FINALIZE);
+}
+
+double
+MPI_Wtime(void)
+{
+    return simgrid_get_clock();
+}
+
+double
+MPI_Wtick(void)
+{
+    /* the simulated clock is a double: resolution of one nanosecond is what we promise */
+    return 1e-9;
+}
+
+int
+MPI_Get_processor_name(char *name, int *resultlen)
+{
+    struct sim_rank *me = self_or_die("MPI_Get_processor_name");
+    int rc = check_out(name, "name", "MPI_Get_processor_name");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(resultlen, "resultlen", "MPI_Get_processor_name");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    g_strlcpy(name, sg_host_get_name(me->host), MPI_MAX_PROCESSOR_NAME);
+    *resultlen = (int)strlen(name);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Get_version(int *version, int *subversion)
+{
+    int rc = check_out(version, "version", "MPI_Get_version");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(subversion, "subversion", "MPI_Get_version");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *version = MPI_VERSION;
+    *subversion = MPI_SUBVERSION;
+    return MPI_SUCCESS;
+}

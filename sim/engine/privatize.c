@@ -1,0 +1,136 @@
+/*
+ * privatize.c — per-rank globals by remapping the program's writable pages.
+ *
+ * Invariant: while rank r runs user code, the writable, non-RELRO pages of the program object
+ * hold rank r's values. Two ways, by size:
+ *  - small segments (at most COPY_MAX bytes, the usual case: a few globals) are swapped by
+ *    copying: the leaving rank's bytes are saved to its slot, the arriving rank's loaded;
+ *  - larger ones are a MAP_SHARED view of slice r of a memfd, remapped on each switch, so
+ *    a switch costs one mmap whatever the size.
+ * A rank's copy starts as the pristine image the first time it runs. Only user code reads
+ * those pages, and user code only runs between SimGrid calls, after which the engine calls
+ * sim_privatize_switch().
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <link.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "sim/engine/engine.h"
+#include "sim/engine/privatize.h"
+
+static guint8 *segment;         /* start of the privatized pages */
+static gsize segment_len;
+static guint8 *pristine;        /* the image right after loading */
+static int memfd = -1;
+static guint8 *slots;           /* copy mode: one segment_len slot per rank */
+#define COPY_MAX (16 * 1024)
+static guint8 *initialised;     /* one flag per rank */
+static int current = -1;
+
+struct find_segment {
+    uintptr_t anchor;
+    uintptr_t start, end;       /* writable PT_LOAD of the object holding the anchor */
+    uintptr_t relro_end;
+};
+
+static int
+find_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct find_segment *seg = data;
+    gboolean holds_anchor = FALSE;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && seg->anchor >= lo && seg->anchor < lo + ph->p_memsz)
+            holds_anchor = TRUE;
+    }
+    if (!holds_anchor)
+        return 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W) && seg->start == 0) {
+            seg->start = lo;
+            seg->end = hi;
+        } else if (ph->p_type == PT_GNU_RELRO) {
+            seg->relro_end = hi;
+        }
+    }
+    return 1;
+}
+
+gboolean
+sim_privatize_setup(gconstpointer anchor, int nranks, GError **error)
+{
+    struct find_segment seg = {.anchor = (uintptr_t)anchor};
+    if (dl_iterate_phdr(find_object, &seg) == 0) {
+        g_set_error(error, SIM_ERROR, SIM_ERROR_PROGRAM, "cannot find the program's object");
+        return FALSE;
+    }
+    gsize page = (gsize)sysconf(_SC_PAGESIZE);
+    /* ld.so write-protects RELRO up to the page boundary below its end (_dl_protect_relro) */
+    uintptr_t start = MAX(seg.start, seg.relro_end) / page * page;
+    uintptr_t end = (seg.end + page - 1) / page * page;
+    if (seg.start == 0 || end <= start) {
+        segment_len = 0;   /* nothing writable: nothing to privatize */
+        return TRUE;
+    }
+    segment = (guint8 *)start;
+    segment_len = end - start;
+    pristine = g_memdup2(segment, segment_len);
+    initialised = g_new0(guint8, nranks);
+    current = -1;
+    if (segment_len <= COPY_MAX) {
+        slots = g_try_malloc((gsize)nranks * segment_len);
+        if (slots == NULL) {
+            g_set_error(error, SIM_ERROR, SIM_ERROR_PROGRAM,
+                        "per-rank globals: no memory for %d copies of %zu bytes", nranks,
+                        segment_len);
+            return FALSE;
+        }
+        return TRUE;
+    }
+    memfd = memfd_create("collsim-globals", MFD_CLOEXEC);
+    if (memfd < 0 || ftruncate(memfd, (off_t)segment_len * nranks) != 0) {
+        g_set_error(error, SIM_ERROR, SIM_ERROR_PROGRAM, "per-rank globals: %s",
+                    g_strerror(errno));
+        return FALSE;
+    }
+    return TRUE;
+}
+
+void
+sim_privatize_switch(int rank)
+{
+    if (rank == current || segment_len == 0)
+        return;
+    if (slots != NULL) {
+        if (current >= 0)
+            memcpy(slots + (gsize)current * segment_len, segment, segment_len);
+        memcpy(segment, initialised[rank] ? slots + (gsize)rank * segment_len : pristine,
+               segment_len);
+        initialised[rank] = 1;
+        current = rank;
+        return;
+    }
+    void *p = mmap(segment, segment_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, memfd,
+                   (off_t)segment_len * rank);
+    if (p == MAP_FAILED)
+        g_error("collsim: cannot map the globals of rank %d: %s", rank, g_strerror(errno));
+    if (!initialised[rank]) {
+        memcpy(segment, pristine, segment_len);
+        initialised[rank] = 1;
+    }
+    current = rank;
+}
+
+gsize
+sim_privatize_bytes_per_rank(void)
+{
+    return segment_len;
+}

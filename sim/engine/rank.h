@@ -1,0 +1,98 @@
+/*
+ * rank.h — the state of one simulated MPI process, shared by the engine and the transport.
+ *
+ * A rank is reached from the running actor in O(1) (actor data). Its queues follow MPI's
+ * matching rules: the posted receives hold unmatched receives in posting order (kept per
+ * source, wildcards apart, see p2p.c), `unexpected` holds unmatched messages in sending order.
+ * The inbox bookkeeping pairs the rank's SimGrid gets with the messages put into its inbox,
+ * both in FIFO order (see p2p.c).
+ */
+#ifndef COLLSIM_SIM_RANK_H
+#define COLLSIM_SIM_RANK_H
+
+#include <glib.h>
+#include <simgrid/forward.h>
+
+#include "sim/engine/engine.h"
+#include "src/handles.h"
+
+struct sim_wait;
+struct sim_port;
+
+/* How many of a blocked rank's requests a deadlock report names. */
+#define SIM_BLOCKED_REQS_SHOWN 4
+
+struct sim_rank {
+    int world_rank;
+    sg_host_t host;
+    int node;                     /* position of host in the natural order of host names */
+    sg_mailbox_t inbox;           /* permanent receiver: this rank */
+    int mpi_state;                /* 0 before MPI_Init, 1 initialised, 2 finalised */
+    gboolean finished;            /* returned from main */
+    int exit_status;
+
+    GHashTable *posted_by_source; /* (context, source) -> its posted receives (p2p.c) */
+    GQueue posted_any_source;     /* struct collsim_request *: posted MPI_ANY_SOURCE receives */
+    guint64 posted_count;         /* receives posted so far: their posting order */
+    GQueue unexpected;            /* struct sim_msg * */
+    GQueue inbox_unfetched;       /* struct sim_msg * put into the inbox, no get issued yet */
+    GQueue pending_gets;          /* struct sim_inbox_get * issued, no message paired yet */
+    struct sim_port *nic;         /* my host's network interface (shared by its ranks) */
+    struct sim_port *shm;         /* my host's memory bus, for messages inside the node */
+    GQueue unreaped;              /* struct sim_msg * I sent, whose inbox transfer I still hold */
+    int handshakes;               /* rendezvous steps I owe or await: while > 0, every blocking
+                                     wait also listens to my inbox (p2p.c) */
+    GQueue handshake_gets;        /* struct sim_inbox_get * carrying a handshake, not arrived */
+    guint64 generation;           /* bumped whenever another rank changes these queues */
+    struct sim_wait *wait;        /* the blocking wait this rank is in, kept for reuse (p2p.c) */
+
+    const char *blocked_in;       /* MPI call this rank is blocked in, for deadlock reports */
+    struct collsim_request *blocked_reqs[SIM_BLOCKED_REQS_SHOWN]; /* what it waits for */
+    int blocked_nreqs;
+
+    guint64 messages_sent;
+    guint64 bytes_sent;
+    guint64 live_requests;        /* requests created and not yet waited, tested or freed */
+    guint unfreed[COLLSIM_HELD_KINDS]; /* communicators, datatypes, ops held at MPI_Finalize */
+};
+
+/* The calling rank (NULL outside any rank, e.g. in unit tests without a simulation). */
+struct sim_rank *sim_rank_self(void);
+struct sim_rank *sim_rank_by_world(int world_rank);
+int sim_world_size(void);
+
+/* The run's configuration, valid while the simulation runs. */
+const struct sim_config *sim_engine_config(void);
+
+/* Re-establish the calling rank's private globals after anything that may have switched
+ * actors (every SimGrid call that can block or yield). */
+void sim_after_yield(void);
+
+/* End the whole simulation now with `exit_code`, flushing what was written. */
+void sim_engine_abort(int exit_code) G_GNUC_NORETURN;
+
+/* Transport hooks used by the engine. sim_p2p_start() creates the transport's own actor (the
+ * NIC scheduler) on `host`, before the simulation runs. */
+void sim_p2p_start(sg_host_t host);
+void sim_p2p_rank_start(struct sim_rank *rank);
+void sim_p2p_rank_finish(struct sim_rank *rank);
+/* Block the calling rank until every message it sent has left its NIC and landed, so that a
+ * rank about to wait outside MPI (the benchmark's barrier) leaves nothing in flight. */
+void sim_p2p_drain_port(struct sim_rank *rank);
+/* At the calling rank's MPI_Finalize: warnings for the requests it never completed and the
+ * receives it posted that nothing matched. */
+void sim_p2p_report_unfinished(struct sim_rank *rank);
+/* At the end of a run: warnings for the messages sent to this rank that it never received. */
+void sim_p2p_report_unreceived(struct sim_rank *rank);
+/* At the calling rank's MPI_Finalize: count what it never freed (listed if verbose). */
+void sim_env_note_unfreed(struct sim_rank *rank, gboolean verbose);
+/* At the end of a run: one line summing up what the ranks never freed, if anything. */
+void sim_env_report_unfreed(const struct sim_rank *ranks, int nranks, gboolean verbose);
+/* The world rank a blocked rank waits for: the peer of its first unfinished request (the
+ * sender it must hear from, or the receiver that must post a receive); -1 when it waits for
+ * any rank (MPI_ANY_SOURCE) or for nothing known. */
+int sim_p2p_waits_for(const struct sim_rank *rank);
+/* One line per blocked rank explaining what it waits for. */
+void sim_p2p_describe_blocked(const struct sim_rank *rank, GString *out);
+
+#endif

@@ -1,0 +1,31 @@
+/*
+ * run.h — the `collsim run` command (sim/scenario/run.c), and the sweep it runs, shared with
+ * `collsim check` (sim/cli/check.c).
+ */
+#ifndef COLLSIM_SIM_RUN_H
+#define COLLSIM_SIM_RUN_H
+
+#include <glib.h>
+
+#include "sim/bench/point.h"
+#include "sim/scenario/scenario.h"
+
+/* argv[0] is "run"; returns the process exit code. */
+int collsim_command_run(int argc, char **argv);
+
+/* Receives each point of a sweep with its result, in sweep order. FALSE (with `error`) stops
+ * the sweep. */
+typedef gboolean (*run_point_sink)(const struct run_point *point, const struct point_result *result,
+                                   gpointer data, GError **error);
+
+/*
+ * Simulate every point of `scenario`, each in a forked child, at most `jobs` at once, and hand
+ * the results to `sink` strictly in sweep order. A child that dies becomes an ERROR result.
+ * `simgrid_cfg` (NULL-terminated "--cfg=ITEM:VALUE" strings, or NULL) is given to every
+ * child's SimGrid, after the items of COLLSIM_SIMGRID_CFG (so it wins). FALSE only when the
+ * sweep itself failed (fork, waitpid) or the sink said stop.
+ */
+gboolean run_sweep(const struct scenario *scenario, int jobs, const char *const *simgrid_cfg,
+                   run_point_sink sink, gpointer data, GError **error);
+
+#endif

@@ -1,0 +1,2339 @@
+/*
+ * p2p.c — MPI point-to-point communication on SimGrid mailboxes.
+ *
+ * Matching is done here, in shared memory, with MPI's rules: a send looks for the first
+ * matching posted receive of its destination (context, source, tag), else joins the
+ * destination's unexpected queue; a receive looks for the first matching unexpected message,
+ * else joins the posted receives. Both are FIFO, so MPI's non-overtaking order holds. The
+ * posted receives are kept per (context, source), wildcard sources apart, each stamped with
+ * its posting order: the first match is the older of the first match in the sender's queue
+ * and the first in the wildcard queue, found without walking the receives of other sources
+ * (a linear alltoall posts P of them).
+ *
+ * SimGrid only moves bytes and tells time:
+ *  - every message puts one transfer into its destination's inbox mailbox, whose permanent
+ *    receiver is the destination, so the transfer flows at once: the whole message when it is
+ *    eager (at most eager_threshold bytes), an empty envelope (the RTS) when it is not;
+ *  - a rendezvous message's data waits in a pooled mailbox until its receiver, having seen
+ *    the envelope and matched it, posts the get: data flows once the receive is posted.
+ *
+ * Inbox pairing invariant: SimGrid pairs the k-th get on a mailbox with the k-th put into it
+ * (a put finds the oldest pending get, or queues; a get takes the oldest queued put, or
+ * waits). Senders and the receiver keep the same two FIFOs (`inbox_unfetched`,
+ * `pending_gets`) and update them in the same scheduling slice as the SimGrid call, so every
+ * get handle is known to belong to one message before it completes. A receiver therefore
+ * waits on exactly the transfers its requests need, and is woken by the first of them.
+ *
+ * NICs: every host has two ports, its NIC for messages to other hosts and its memory bus for
+ * messages between its own ranks, shared by the ranks it holds. A port starts messages one at
+ * a time, oldest first, the next max(g, wire bytes / rate) after the previous one started
+ * (LogGP's gap and per-byte gap), so back-to-back sends overlap their latencies while their
+ * bytes follow each other. A message that finds its port busy waits in the port's queue,
+ * prepared with sg_mailbox_put_init() by its sender; the scheduler actor starts it when the
+ * port frees (see "NICs and the scheduler" below). The sender never touches a transfer the
+ * scheduler is starting (`starting`): SimGrid would start it a second time.
+ *
+ * All simulated ranks live in one process and SimGrid runs one actor at a time, so none of
+ * this needs locks; every SimGrid call that may yield is followed by sim_after_yield().
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/comm.h>
+#include <simgrid/cond.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/link.h>
+#include <simgrid/mailbox.h>
+#include <simgrid/mutex.h>
+#include <xbt/config.h>
+#include <xbt/dynar.h>
+
+#include "mpi.h"
+#include "src/coll_check.h"
+#include "src/comm.h"
+#include "src/datatype.h"
+#include "src/handles.h"
+#include "src/errhandler.h"
+#include "sim/engine/rank.h"
+
+/* Tags at or below this are reserved for collsim's own traffic (see src/comm.c). */
+#define P2P_TAG_UB MPI_TAG_UB_VALUE
+
+enum req_kind { REQ_SEND, REQ_RECV };
+
+/* A transfer a blocked rank may wait for, and what its completion means. */
+enum wait_kind { WAIT_INBOX, WAIT_RV_GET, WAIT_PUT };
+
+/* What a request waits for after an advance: nothing (it is complete), any new arrival into
+ * the inbox (unmatched, or matched to a message still in its sender's queue), or one transfer.
+ * NEED_UNKNOWN: not advanced yet by the current wait. */
+enum need_kind { NEED_UNKNOWN, NEED_DONE, NEED_ARRIVALS, NEED_TRANSFER };
+
+struct wait_need {
+    enum need_kind kind;
+    sg_comm_t comm;          /* NEED_TRANSFER: the transfer, its meaning, its subject */
+    enum wait_kind wait;
+    gpointer what;
+};
+
+struct sim_inbox_get {
+    sg_comm_t comm;         /* NULL once completed and consumed */
+    void *payload;
+    struct sim_msg *msg;    /* NULL while pending (no put paired yet) */
+    gboolean listed;        /* already in the wait set being built */
+};
+
+/* What travels through an inbox: an MPI message (or its rendezvous envelope), or the
+ * clear-to-send a receiver returns for a rendezvous message it has matched. */
+enum msg_kind { MSG_MPI, MSG_CTS };
+
+struct sim_msg {
+    enum msg_kind kind;
+    struct sim_msg *of;     /* MSG_CTS: the rendezvous message it clears */
+    guint32 context;
+    int src_world;
+    int src_local;          /* sender's rank in the communicator: status.MPI_SOURCE */
+    int dst_world;
+    int tag;
+    gsize bytes;
+    gboolean eager;
+    void *data;             /* eager: packed copy of the payload (data mode) */
+    const void *sbuf;       /* rendezvous: the sender's buffer, valid until its send completes */
+    int scount;
+    MPI_Datatype stype;
+    struct collsim_request *sreq;   /* rendezvous sender's request */
+    struct collsim_request *rreq;   /* the receive it matched, once matched */
+    struct sim_inbox_get *inbox;    /* the destination's get of the inbox transfer */
+    gboolean inbox_arrived;
+    sg_mailbox_t rv_mbox;           /* rendezvous data mailbox until the get is posted */
+    sg_comm_t rv_get;
+    void *rv_payload;
+    gboolean data_arrived;          /* rendezvous data transfer finished */
+    gboolean delivered;
+    gboolean carries_data;  /* payload mode data, or collsim's own traffic (always real) */
+    gboolean announced;     /* its inbox transfer is on the wire (not queued at a port) */
+    gboolean starting;      /* the scheduler is starting the transfer put_init() prepared: the
+                             * sender must not touch `wire` (SimGrid would start it twice) */
+    sg_comm_t wire;         /* its inbox transfer, held by the rank that sent it until reaped */
+    struct sim_msg *cts;    /* rendezvous: the clear-to-send its receiver returned, once sent */
+    gboolean cts_arrived;   /* rendezvous: that clear-to-send has reached the sender */
+    int refs;
+};
+
+/* A live request starts with this (handles.h: every registered object begins with the magic
+ * of its kind, so that a handle of another kind is told apart without reading past it). */
+#define COLLSIM_REQUEST_MAGIC 0x52657175u /* "Requ" */
+
+struct collsim_request {
+    uint32_t magic;
+    enum req_kind kind;
+    gboolean complete;
+    gboolean user_freed;     /* MPI_Request_free called while active */
+    int owner_world;
+    MPI_Comm comm;
+    guint32 context;
+    MPI_Status status;
+    struct sim_msg *msg;
+    /* receive */
+    void *buf;
+    int count;
+    MPI_Datatype dt;
+    int source;              /* local rank or MPI_ANY_SOURCE */
+    int source_world;        /* world rank of source, or MPI_ANY_SOURCE */
+    int tag;
+    guint64 posted_order;    /* its rank in its owner's posting order */
+    /* rendezvous send: the data put (started once the clear-to-send has arrived) */
+    sg_comm_t put;
+    /* blocking wait bookkeeping (see progress_wait) */
+    int wait_slot;           /* index in its owner's current blocking wait, or -1 */
+    gboolean wait_due;       /* to be advanced again by that wait */
+    struct wait_need need;   /* what its last advance in that wait left it waiting for */
+};
+
+static void request_touch(struct collsim_request *req);
+static void describe_request(const struct collsim_request *req, GString *out);
+static void rendezvous_respond(struct sim_rank *me, struct sim_msg *msg);
+static void rendezvous_start_data(struct sim_rank *me, struct sim_msg *msg);
+
+/* ---------------------------------------------------------------- rendezvous mailbox pool */
+
+static GPtrArray *rv_pool;      /* free mailboxes */
+static guint rv_created;
+
+static sg_mailbox_t
+rv_mailbox_take(void)
+{
+    if (rv_pool == NULL)
+        rv_pool = g_ptr_array_new();
+    if (rv_pool->len > 0)
+        return g_ptr_array_steal_index_fast(rv_pool, rv_pool->len - 1);
+    char name[32];
+    g_snprintf(name, sizeof name, "rv-%u", rv_created++);
+    return sg_mailbox_by_name(name);
+}
+
+static void
+rv_mailbox_release(sg_mailbox_t mbox)
+{
+    g_ptr_array_add(rv_pool, mbox);
+}
+
+/* ---------------------------------------------------------------- messages */
+
+static void
+msg_unref(struct sim_msg *msg)
+{
+    if (--msg->refs > 0)
+        return;
+    if (msg->cts != NULL)
+        msg_unref(msg->cts);
+    g_free(msg->data);
+    if (msg->inbox != NULL) {
+        if (msg->inbox->comm != NULL)
+            sg_comm_unref(msg->inbox->comm);
+        g_free(msg->inbox);
+    }
+    g_free(msg);
+}
+
+static gboolean
+envelope_matches(guint32 context, int source_world, int tag, const struct sim_msg *msg)
+{
+    return msg->context == context &&
+           (source_world == MPI_ANY_SOURCE || source_world == msg->src_world) &&
+           (tag == MPI_ANY_TAG || tag == msg->tag);
+}
+
+/* Receive capacity in bytes of a receive request. */
+static gsize
+req_capacity(const struct collsim_request *req)
+{
+    return collsim_datatype_packed_size(req->count, req->dt);
+}
+
+/*
+ * Move the message's payload into the matched receive buffer, once. Called by whichever side
+ * first learns that the data has arrived, so the sender's buffer is still valid.
+ */
+static void
+msg_deliver(struct sim_msg *msg)
+{
+    if (msg->delivered || msg->rreq == NULL)
+        return;
+    msg->delivered = TRUE;
+    struct collsim_request *req = msg->rreq;
+    gsize capacity = req_capacity(req);
+    gsize bytes = MIN(msg->bytes, capacity);
+    req->status.MPI_SOURCE = msg->src_local;
+    req->status.MPI_TAG = msg->tag;
+    req->status.collsim_bytes = bytes;
+    req->status.MPI_ERROR = msg->bytes > capacity ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+    if (!msg->carries_data || bytes == 0)
+        return;
+    if (msg->eager) {
+        collsim_datatype_unpack(msg->data, bytes, req->buf, req->count, req->dt);
+    } else {
+        void *packed = g_malloc(msg->bytes);
+        collsim_datatype_pack(msg->sbuf, msg->scount, msg->stype, packed);
+        collsim_datatype_unpack(packed, bytes, req->buf, req->count, req->dt);
+        g_free(packed);
+    }
+}
+
+/* ---------------------------------------------------------------- inbox bookkeeping */
+
+/* The request whose progress an inbox transfer decides: the receive an MPI message matched,
+ * or the rendezvous send a clear-to-send releases. */
+static struct collsim_request *
+inbox_subject(const struct sim_msg *msg)
+{
+    return msg->kind == MSG_CTS ? msg->of->sreq : msg->rreq;
+}
+
+/* Whether the arrival of msg asks its receiver to act at once (a rendezvous envelope, or a
+ * clear-to-send): the progress engine serves those whatever request the rank waits for. */
+static gboolean
+is_handshake(const struct sim_msg *msg)
+{
+    return msg->kind == MSG_CTS || !msg->eager;
+}
+
+/* A get now carries msg: if msg is a handshake, keep the get where every wait will see it. */
+static void
+inbox_paired(struct sim_rank *me, struct sim_inbox_get *get, struct sim_msg *msg)
+{
+    get->msg = msg;
+    msg->inbox = get;
+    if (is_handshake(msg))
+        g_queue_push_tail(&me->handshake_gets, get);
+}
+
+/* Record that `msg` is being put into `dst`'s inbox; must directly precede the put. */
+static void
+inbox_announce(struct sim_rank *dst, struct sim_msg *msg)
+{
+    struct sim_inbox_get *get = g_queue_pop_head(&dst->pending_gets);
+    dst->generation++;
+    if (get != NULL) {
+        inbox_paired(dst, get, msg);
+    } else {
+        g_queue_push_tail(&dst->inbox_unfetched, msg);
+    }
+    request_touch(inbox_subject(msg));
+}
+
+/* Issue gets for every message already put into my inbox, in order. */
+static void
+inbox_fetch_all(struct sim_rank *me)
+{
+    struct sim_msg *msg;
+    while ((msg = g_queue_pop_head(&me->inbox_unfetched)) != NULL) {
+        struct sim_inbox_get *get = g_new0(struct sim_inbox_get, 1);
+        inbox_paired(me, get, msg);
+        request_touch(inbox_subject(msg));
+        get->comm = sg_mailbox_get_async(me->inbox, &get->payload);
+        sim_after_yield();
+    }
+}
+
+/* Make sure a get is waiting for the next message into my inbox. */
+static void
+inbox_ensure_pending(struct sim_rank *me)
+{
+    inbox_fetch_all(me);
+    if (!g_queue_is_empty(&me->pending_gets))
+        return;
+    struct sim_inbox_get *get = g_new0(struct sim_inbox_get, 1);
+    g_queue_push_tail(&me->pending_gets, get);
+    get->comm = sg_mailbox_get_async(me->inbox, &get->payload);
+    sim_after_yield();
+}
+
+/* A get of my inbox finished: its message's inbox transfer has arrived. */
+static void
+inbox_get_finished(struct sim_inbox_get *get)
+{
+    get->comm = NULL;
+    g_assert(get->msg != NULL);
+    struct sim_msg *msg = get->msg;
+    msg->inbox_arrived = TRUE;
+    struct sim_rank *me = sim_rank_self();
+    if (is_handshake(msg))
+        g_queue_remove(&me->handshake_gets, get);
+    if (msg->kind == MSG_CTS) {
+        /* my rendezvous send puts its data on the wire now */
+        rendezvous_start_data(me, msg->of);
+        request_touch(msg->of->sreq);
+        return;
+    }
+    /* a matched rendezvous envelope is answered at once, whatever request this rank waits
+     * for: an MPI library's progress engine serves every handshake it sees */
+    if (!msg->eager && msg->rreq != NULL)
+        rendezvous_respond(sim_rank_self(), msg);
+    request_touch(msg->rreq);
+}
+
+/* ---------------------------------------------------------------- NICs and the scheduler */
+
+/*
+ * A port injects one message at a time, oldest first: a host's NIC for messages to other
+ * hosts, its memory bus for messages between its own ranks. A message leaves at
+ * max(its posting, the previous start + max(g, previous wire bytes / rate)), so a rank's
+ * back-to-back sends overlap their latencies while their bytes follow each other on the wire,
+ * as a NIC's DMA engine does (LogGP's gap and per-byte gap). The ranks of one host share both.
+ */
+struct sim_port {
+    sg_host_t host;
+    gboolean memory;          /* the memory bus (no gap) rather than the NIC */
+    double rate;              /* bytes/s of injection; 0 until the first launch measures it */
+    double free_at;           /* when the next message may start */
+    GQueue waiting;           /* struct sim_msg *, oldest first */
+    gboolean scheduled;       /* it has an entry in the scheduler's heap */
+};
+
+/* A port with waiting messages, due at `when`; ties are broken by the order of scheduling. */
+struct port_event {
+    double when;
+    guint64 seq;
+    struct sim_port *port;
+};
+
+/*
+ * The scheduler is one actor that starts queued messages when their port frees. A message is
+ * created with sg_mailbox_put_init() by the rank that sends it, so SimGrid routes it from that
+ * rank's host whoever starts it. The scheduler sleeps on a condition until its next event;
+ * a rank queuing an earlier event wakes it.
+ */
+static struct {
+    sg_actor_t actor;
+    sg_mutex_t mutex;
+    sg_cond_t cond;
+    GArray *heap;             /* struct port_event, a min-heap on (when, seq) */
+    guint64 seq;
+    gboolean waiting;         /* in sg_cond_wait(_for) */
+    double wake_at;           /* the end of that wait (INFINITY: none) */
+} sched;
+
+static GHashTable *ports_by_host; /* sg_host_t -> struct sim_port[2] (NIC, memory); lookup only */
+
+static gboolean
+event_less(const struct port_event *x, const struct port_event *y)
+{
+    return x->when < y->when || (x->when == y->when && x->seq < y->seq);
+}
+
+static void
+event_push(struct port_event ev)
+{
+    g_array_append_val(sched.heap, ev);
+    struct port_event *h = (struct port_event *)(void *)sched.heap->data;
+    guint i = sched.heap->len - 1;
+    while (i > 0 && event_less(&ev, &h[(i - 1) / 2])) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = ev;
+}
+
+static struct port_event
+event_pop(void)
+{
+    struct port_event *h = (struct port_event *)(void *)sched.heap->data;
+    struct port_event top = h[0], last = h[sched.heap->len - 1];
+    guint n = sched.heap->len - 1, i = 0;
+    for (;;) {
+        guint child = 2 * i + 1;
+        if (child >= n)
+            break;
+        if (child + 1 < n && event_less(&h[child + 1], &h[child]))
+            child++;
+        if (!event_less(&h[child], &last))
+            break;
+        h[i] = h[child];
+        i = child;
+    }
+    h[i] = last;
+    g_array_set_size(sched.heap, n);
+    return top;
+}
+
+/* Bytes on the wire of a message's inbox transfer. Never empty: SimGrid completes a zero-byte
+ * transfer the moment its receiver picks it up, latency or not, so an empty message (or an
+ * envelope) travels as one byte. */
+static long
+inbox_wire_bytes(const struct sim_msg *msg)
+{
+    return msg->kind == MSG_MPI && msg->eager && msg->bytes > 0 ? (long)msg->bytes : 1;
+}
+
+/* The injection rate of a port: the bandwidth of the first link of the route (the NIC's own
+ * link, or the node's loopback), or the route's when SimGrid gives no links, times the
+ * network model's constant bandwidth factor (SMPI's piecewise factors are not applied),
+ * divided by 1.05 under SimGrid's cross traffic. */
+static double
+port_rate(const struct sim_port *port, sg_host_t dst)
+{
+    xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
+    sg_host_get_route(port->host, dst, links);
+    double rate = 0.0;
+    if (!xbt_dynar_is_empty(links))
+        rate = sg_link_get_bandwidth(xbt_dynar_get_as(links, 0, sg_link_t));
+    xbt_dynar_free(&links);
+    if (!(rate > 0.0))
+        rate = sg_host_get_route_bandwidth(port->host, dst);
+    /* the rate the network model really gives a flow there (LV08: 0.97 of the link's), and
+     * room for the 5 % of reverse traffic SimGrid's cross-traffic model adds to every flow: a
+     * NIC injecting faster than its flows drain would make consecutive messages share the
+     * link and a pipeline collapse towards store-and-forward */
+    rate *= sg_cfg_get_double("network/bandwidth-factor");
+    if (sg_cfg_get_boolean("network/crosstraffic"))
+        rate /= 1.05;
+    return rate > 0.0 ? rate : INFINITY;
+}
+
+/* Put msg's inbox transfer on the wire now (the whole message if eager, else its envelope or
+ * its clear-to-send). */
+static void
+port_launch(struct sim_port *port, struct sim_msg *msg)
+{
+    struct sim_rank *dst = sim_rank_by_world(msg->dst_world);
+    if (port->rate == 0.0) {
+        port->rate = port_rate(port, dst->host);
+        sim_after_yield();
+    }
+    double gap = port->memory ? 0.0 : sim_engine_config()->transport.gap;
+    /* a launch below the clock resolution early still starts, for the NIC, when it was due */
+    double start = MAX(simgrid_get_clock(), port->free_at);
+    port->free_at = start + MAX(gap, (double)inbox_wire_bytes(msg) / port->rate);
+    inbox_announce(dst, msg);
+    msg->announced = TRUE;
+    if (msg->wire == NULL) {
+        msg->wire = sg_mailbox_put_async(dst->inbox, msg, inbox_wire_bytes(msg));
+    } else {
+        /* sg_comm_test() starts the transfer put_init() prepared, as the rank that prepared it;
+         * until it returns, the s4u object says "starting" and a wait by the sender would
+         * start a second copy of the transfer */
+        msg->starting = TRUE;
+        if (sg_comm_test(msg->wire))
+            msg->wire = NULL; /* already done (a route without latency): the handle is gone */
+        msg->starting = FALSE;
+    }
+    sim_after_yield();
+}
+
+static void
+port_schedule(struct sim_port *port)
+{
+    struct port_event ev = {port->free_at, sched.seq++, port};
+    port->scheduled = TRUE;
+    event_push(ev);
+    if (sched.waiting && ev.when < sched.wake_at) {
+        sched.waiting = FALSE;
+        sg_cond_notify_one(sched.cond); /* a simcall: other actors may run meanwhile */
+        sim_after_yield();
+    }
+}
+
+/* Keep the calling rank busy for `seconds` (an overhead): below the clock resolution, a
+ * sleep would never end, so such a time is rounded up to it. */
+static void
+busy_for(double seconds)
+{
+    if (seconds > 0) {
+        sg_actor_sleep_for(MAX(seconds, SIM_CLOCK_RESOLUTION));
+        sim_after_yield();
+    }
+}
+
+/* Hand a prepared message to the port of its route: it leaves now if the port is free. */
+static void
+port_submit(struct sim_rank *me, struct sim_msg *msg)
+{
+    struct sim_rank *dst = sim_rank_by_world(msg->dst_world);
+    struct sim_port *port = dst->host == me->host ? me->shm : me->nic;
+    msg->refs++; /* held by my unreaped queue until its inbox transfer is reaped */
+    g_queue_push_tail(&me->unreaped, msg);
+    if (g_queue_is_empty(&port->waiting) && simgrid_get_clock() >= port->free_at) {
+        port_launch(port, msg);
+        return;
+    }
+    msg->wire = sg_mailbox_put_init(dst->inbox, msg, inbox_wire_bytes(msg));
+    g_queue_push_tail(&port->waiting, msg);
+    if (!port->scheduled)
+        port_schedule(port);
+}
+
+static void
+scheduler_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    sg_actor_daemonize(sg_actor_self());
+    sg_mutex_lock(sched.mutex);
+    for (;;) {
+        if (sched.heap->len == 0) {
+            sched.waiting = TRUE;
+            sched.wake_at = INFINITY;
+            sg_cond_wait(sched.cond, sched.mutex);
+            sched.waiting = FALSE;
+            continue;
+        }
+        double now = simgrid_get_clock();
+        struct port_event top = g_array_index(sched.heap, struct port_event, 0);
+        /* SimGrid cannot time a wait shorter than its clock resolution (such a wait never
+         * ends): an event closer than that is due now, and port_launch keeps its exact time */
+        if (top.when - now >= SIM_CLOCK_RESOLUTION) {
+            sched.waiting = TRUE;
+            sched.wake_at = top.when;
+            sg_cond_wait_for(sched.cond, sched.mutex, top.when - now);
+            sched.waiting = FALSE;
+            /* woken early by a new event, or a rounding error short: look again */
+            if (top.when - simgrid_get_clock() >= SIM_CLOCK_RESOLUTION)
+                continue;
+            if (sched.heap->len == 0 ||
+                g_array_index(sched.heap, struct port_event, 0).seq != top.seq)
+                continue;
+        }
+        top = event_pop();
+        struct sim_port *port = top.port;
+        port->scheduled = FALSE;
+        struct sim_msg *msg = g_queue_pop_head(&port->waiting);
+        if (msg != NULL)
+            port_launch(port, msg);
+        if (!g_queue_is_empty(&port->waiting))
+            port_schedule(port);
+    }
+}
+
+void
+sim_p2p_start(sg_host_t host)
+{
+    memset(&sched, 0, sizeof sched);
+    sched.heap = g_array_new(FALSE, FALSE, sizeof(struct port_event));
+    sched.mutex = sg_mutex_init();
+    sched.cond = sg_cond_init();
+    sched.wake_at = INFINITY;
+    ports_by_host = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    sched.actor = sg_actor_init("collsim-nic-scheduler", host);
+    sg_actor_set_data(sched.actor, NULL);
+    sg_actor_start(sched.actor, scheduler_actor, 0, NULL);
+}
+
+/* The NIC and memory ports of a host, created on first use (in rank order). */
+static struct sim_port *
+host_ports(sg_host_t host)
+{
+    struct sim_port *ports = g_hash_table_lookup(ports_by_host, host);
+    if (ports == NULL) {
+        ports = g_new0(struct sim_port, 2);
+        for (int i = 0; i < 2; i++) {
+            ports[i].host = host;
+            ports[i].memory = i == 1;
+            g_queue_init(&ports[i].waiting);
+        }
+        g_hash_table_insert(ports_by_host, host, ports);
+    }
+    return ports;
+}
+
+/* Release the inbox transfers of my messages that have landed, oldest first; with `all`,
+ * wait for every one, letting the scheduler start those still queued. SimGrid keeps a transfer
+ * in its sender's activity list until the sender waits for it, so a long run must reap. */
+static void
+reap_sent(struct sim_rank *me, gboolean all)
+{
+    struct sim_msg *msg;
+    while ((msg = g_queue_peek_head(&me->unreaped)) != NULL) {
+        if (msg->wire != NULL && (!msg->announced || msg->starting)) {
+            if (!all)
+                return;
+            /* still queued at its port, or being started: sleep until the port frees (the
+             * scheduler starts it) */
+            struct sim_rank *dst = sim_rank_by_world(msg->dst_world);
+            const struct sim_port *port = dst->host == me->host ? me->shm : me->nic;
+            if (port->free_at - simgrid_get_clock() >= SIM_CLOCK_RESOLUTION)
+                sg_actor_sleep_until(port->free_at);
+            else
+                sg_actor_yield(); /* due now: the scheduler runs in this round */
+            sim_after_yield();
+            continue;
+        }
+        if (msg->wire != NULL) {
+            if (!all && !msg->inbox_arrived)
+                return;
+            sg_comm_wait(msg->wire);
+            sim_after_yield();
+            msg->wire = NULL;
+        }
+        g_queue_pop_head(&me->unreaped);
+        msg_unref(msg);
+    }
+}
+
+/* ---------------------------------------------------------------- posted receives */
+
+/* The posted receives of one rank from one source in one context, in posting order. */
+struct posted_bucket {
+    gint64 key;              /* first: the hash table's key points here */
+    GQueue receives;
+};
+
+static gint64
+posted_key(guint32 context, int source_world)
+{
+    return (gint64)(((guint64)context << 32) | (guint32)source_world);
+}
+
+static void
+posted_push(struct sim_rank *me, struct collsim_request *req)
+{
+    req->posted_order = me->posted_count++;
+    if (req->source_world == MPI_ANY_SOURCE) {
+        g_queue_push_tail(&me->posted_any_source, req);
+        return;
+    }
+    if (me->posted_by_source == NULL)
+        me->posted_by_source = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
+    gint64 key = posted_key(req->context, req->source_world);
+    struct posted_bucket *bucket = g_hash_table_lookup(me->posted_by_source, &key);
+    if (bucket == NULL) {
+        bucket = g_new0(struct posted_bucket, 1);
+        bucket->key = key;
+        g_hash_table_insert(me->posted_by_source, &bucket->key, bucket);
+    }
+    g_queue_push_tail(&bucket->receives, req);
+}
+
+/* First receive of `queue` matching msg's envelope, or NULL. */
+static GList *
+posted_first_match(GQueue *queue, const struct sim_msg *msg)
+{
+    for (GList *l = queue->head; l != NULL; l = l->next) {
+        const struct collsim_request *candidate = l->data;
+        if (envelope_matches(candidate->context, candidate->source_world, candidate->tag, msg))
+            return l;
+    }
+    return NULL;
+}
+
+/* Take dst's first posted receive (in posting order) matching msg, or NULL. */
+static struct collsim_request *
+posted_take_match(struct sim_rank *dst, const struct sim_msg *msg)
+{
+    struct posted_bucket *bucket = NULL;
+    GList *specific = NULL;
+    if (dst->posted_by_source != NULL) {
+        gint64 key = posted_key(msg->context, msg->src_world);
+        bucket = g_hash_table_lookup(dst->posted_by_source, &key);
+        if (bucket != NULL)
+            specific = posted_first_match(&bucket->receives, msg);
+    }
+    GList *wildcard = posted_first_match(&dst->posted_any_source, msg);
+    if (specific != NULL && wildcard != NULL) {
+        const struct collsim_request *a = specific->data, *b = wildcard->data;
+        if (a->posted_order < b->posted_order)
+            wildcard = NULL;
+        else
+            specific = NULL;
+    }
+    if (wildcard != NULL) {
+        struct collsim_request *req = wildcard->data;
+        g_queue_delete_link(&dst->posted_any_source, wildcard);
+        return req;
+    }
+    if (specific == NULL)
+        return NULL;
+    struct collsim_request *req = specific->data;
+    g_queue_delete_link(&bucket->receives, specific);
+    if (g_queue_is_empty(&bucket->receives))
+        g_hash_table_remove(dst->posted_by_source, &bucket->key);
+    return req;
+}
+
+/* ---------------------------------------------------------------- posting */
+
+static struct collsim_request *
+request_new(enum req_kind kind, MPI_Comm comm, guint32 context)
+{
+    struct collsim_request *req = g_new0(struct collsim_request, 1);
+    req->magic = COLLSIM_REQUEST_MAGIC;
+    req->kind = kind;
+    req->comm = comm;
+    req->context = context;
+    struct sim_rank *me = sim_rank_self();
+    req->owner_world = me->world_rank;
+    me->live_requests++;
+    collsim_handle_add(req);
+    req->wait_slot = -1;
+    req->status.MPI_SOURCE = MPI_ANY_SOURCE;
+    req->status.MPI_TAG = MPI_ANY_TAG;
+    return req;
+}
+
+static struct collsim_request *
+request_complete_null(enum req_kind kind, MPI_Comm comm)
+{
+    struct collsim_request *req = request_new(kind, comm, 0);
+    req->complete = TRUE;
+    req->status.MPI_SOURCE = MPI_PROC_NULL;
+    req->status.MPI_TAG = MPI_ANY_TAG;
+    req->status.MPI_ERROR = MPI_SUCCESS;
+    req->status.collsim_bytes = 0;
+    return req;
+}
+
+static void
+match_pair(struct sim_msg *msg, struct collsim_request *rreq)
+{
+    msg->rreq = rreq;
+    rreq->msg = msg;
+    if (!msg->eager)
+        sim_rank_by_world(rreq->owner_world)->handshakes++; /* until it answers the envelope */
+}
+
+/*
+ * Start a send. `synchronous` forces the rendezvous protocol (MPI_Ssend), whose completion
+ * implies that the receive has matched.
+ */
+static struct collsim_request *
+start_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+           guint32 context, gboolean synchronous)
+{
+    struct sim_rank *me = sim_rank_self();
+    const struct sim_config *config = sim_engine_config();
+    if (dest == MPI_PROC_NULL)
+        return request_complete_null(REQ_SEND, comm);
+
+    struct collsim_request *sreq = request_new(REQ_SEND, comm, context);
+    struct sim_msg *msg = g_new0(struct sim_msg, 1);
+    msg->context = context;
+    msg->src_world = me->world_rank;
+    msg->src_local = collsim_comm_my_rank(comm);
+    msg->dst_world = collsim_comm_world_rank(comm, dest);
+    msg->tag = tag;
+    msg->bytes = collsim_datatype_packed_size(count, dt);
+    msg->eager = !synchronous && msg->bytes <= config->transport.eager_threshold;
+    /* communicator construction sends real addresses even when the run moves only sizes */
+    msg->carries_data = config->payload == SIM_PAYLOAD_DATA ||
+                        (collsim_comm_is_internal(comm) && tag <= COLLSIM_TAG_INTERNAL_MAX);
+    msg->refs = 1;
+    sreq->msg = msg;
+
+    busy_for(model_transport_send_cost(&config->transport, msg->bytes));
+
+    if (msg->eager) {
+        if (msg->carries_data && msg->bytes > 0) {
+            msg->data = g_malloc(msg->bytes);
+            collsim_datatype_pack(buf, count, dt, msg->data);
+        }
+        sreq->complete = TRUE;
+        sreq->status.MPI_ERROR = MPI_SUCCESS;
+        sreq->msg = NULL;
+    } else {
+        msg->sbuf = buf;
+        msg->scount = count;
+        msg->stype = dt;
+        msg->sreq = sreq;
+        msg->refs = 2;
+    }
+
+    struct sim_rank *dst = sim_rank_by_world(msg->dst_world);
+    struct collsim_request *rreq = posted_take_match(dst, msg);
+    if (rreq != NULL) {
+        match_pair(msg, rreq);
+        request_touch(rreq);
+    } else
+        g_queue_push_tail(&dst->unexpected, msg);
+    dst->generation++;
+
+    me->messages_sent++;
+    me->bytes_sent += msg->bytes;
+
+    /* the data of a rendezvous will flow through its own mailbox once the receiver has matched
+     * it and its clear-to-send has come back */
+    if (!msg->eager) {
+        msg->rv_mbox = rv_mailbox_take();
+        me->handshakes++; /* until its clear-to-send comes back */
+    }
+    port_submit(me, msg);
+    reap_sent(me, FALSE);
+    return sreq;
+}
+
+static struct collsim_request *
+start_recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+           guint32 context)
+{
+    struct sim_rank *me = sim_rank_self();
+    if (source == MPI_PROC_NULL)
+        return request_complete_null(REQ_RECV, comm);
+    struct collsim_request *req = request_new(REQ_RECV, comm, context);
+    req->buf = buf;
+    req->count = count;
+    req->dt = dt;
+    req->source = source;
+    req->source_world =
+        source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : collsim_comm_world_rank(comm, source);
+    req->tag = tag;
+
+    for (GList *l = me->unexpected.head; l != NULL; l = l->next) {
+        struct sim_msg *msg = l->data;
+        if (envelope_matches(context, req->source_world, tag, msg)) {
+            g_queue_delete_link(&me->unexpected, l);
+            match_pair(msg, req);
+            if (!msg->eager && msg->inbox_arrived)
+                rendezvous_respond(me, msg); /* its envelope is already here */
+            return req;
+        }
+    }
+    posted_push(me, req);
+    return req;
+}
+
+/* ---------------------------------------------------------------- progress */
+
+
+struct wait_set {
+    GArray *comms;   /* sg_comm_t */
+    GArray *kinds;   /* enum wait_kind */
+    GPtrArray *what; /* struct sim_inbox_get * / struct sim_msg * / struct collsim_request * */
+};
+
+static void listen_inbox(struct sim_rank *me, struct wait_set *set, gboolean arrivals);
+
+static void
+wait_set_add(struct wait_set *set, sg_comm_t comm, enum wait_kind kind, gpointer what)
+{
+    for (guint i = 0; i < set->comms->len; i++)
+        if (g_array_index(set->comms, sg_comm_t, i) == comm)
+            return;
+    g_array_append_val(set->comms, comm);
+    g_array_append_val(set->kinds, kind);
+    g_ptr_array_add(set->what, what);
+}
+
+static void
+wait_set_clear(struct wait_set *set)
+{
+    g_array_set_size(set->comms, 0);
+    g_array_set_size(set->kinds, 0);
+    g_ptr_array_set_size(set->what, 0);
+}
+
+/* Both sides of a rendezvous transfer have been posted and it has finished: its mailbox may
+ * serve another message; the side that has not seen it yet is told. */
+static void
+rendezvous_data_arrived(struct sim_msg *msg)
+{
+    if (msg->data_arrived)
+        return;
+    msg->data_arrived = TRUE;
+    rv_mailbox_release(msg->rv_mbox);
+    msg->rv_mbox = NULL;
+    request_touch(msg->sreq);
+    request_touch(msg->rreq);
+}
+
+static void
+transfer_finished(enum wait_kind kind, gpointer what)
+{
+    switch (kind) {
+    case WAIT_INBOX:
+        inbox_get_finished(what);
+        break;
+    case WAIT_RV_GET: {
+        /* the sender's request learns it here too (only a live one: until the data has
+         * arrived, neither side can have completed) */
+        struct sim_msg *msg = what;
+        msg->rv_get = NULL;
+        rendezvous_data_arrived(msg);
+        request_touch(msg->rreq);
+        break;
+    }
+    case WAIT_PUT: {
+        struct collsim_request *req = what;
+        req->put = NULL;
+        rendezvous_data_arrived(req->msg);
+        request_touch(req);
+        break;
+    }
+    }
+}
+
+static void
+request_finish(struct collsim_request *req)
+{
+    struct sim_msg *msg = req->msg;
+    req->complete = TRUE;
+    if (req->kind == REQ_RECV) {
+        if (msg->rv_get != NULL) {
+            /* the sender saw the data land first; my handle of it is done: release it */
+            sg_comm_wait(msg->rv_get);
+            sim_after_yield();
+            msg->rv_get = NULL;
+        }
+        msg_deliver(msg);
+        double overhead =
+            model_transport_recv_cost(&sim_engine_config()->transport, msg->bytes);
+        req->msg = NULL;
+        msg_unref(msg);
+        busy_for(overhead);
+    } else {
+        if (req->put != NULL) {
+            /* the receiver saw the data land first; my handle of it is done: release it */
+            sg_comm_wait(req->put);
+            sim_after_yield();
+            req->put = NULL;
+        }
+        msg_deliver(msg);
+        req->status.MPI_ERROR = MPI_SUCCESS;
+        req->msg = NULL;
+        msg_unref(msg);
+    }
+}
+
+static struct wait_need
+need_transfer(sg_comm_t comm, enum wait_kind wait, gpointer what)
+{
+    return (struct wait_need){NEED_TRANSFER, comm, wait, what};
+}
+
+/* Answer the envelope of a rendezvous message I matched, once: return its clear-to-send (a
+ * one-byte message into its sender's inbox, through my port like any other: the handshake's
+ * second half) and post the receive of its data. */
+static void
+rendezvous_respond(struct sim_rank *me, struct sim_msg *msg)
+{
+    if (msg->cts != NULL)
+        return;
+    me->handshakes--;
+    struct sim_msg *cts = g_new0(struct sim_msg, 1);
+    cts->kind = MSG_CTS;
+    cts->of = msg;
+    cts->src_world = me->world_rank;
+    cts->dst_world = msg->src_world;
+    cts->refs = 1; /* held by msg */
+    msg->cts = cts;
+    port_submit(me, cts);
+    msg->rv_get = sg_mailbox_get_async(msg->rv_mbox, &msg->rv_payload);
+    sim_after_yield();
+}
+
+/* The clear-to-send of my rendezvous message has arrived: its data leaves, once. */
+static void
+rendezvous_start_data(struct sim_rank *me, struct sim_msg *msg)
+{
+    struct collsim_request *sreq = msg->sreq;
+    if (msg->cts_arrived)
+        return;
+    msg->cts_arrived = TRUE;
+    me->handshakes--;
+    sreq->put = sg_mailbox_put_async(msg->rv_mbox, msg, (long)msg->bytes);
+    sim_after_yield();
+}
+
+/* Move one request as far as it can go without blocking; say what it waits for now. */
+static struct wait_need
+request_advance(struct sim_rank *me, struct collsim_request *req)
+{
+    static const struct wait_need done = {NEED_DONE, NULL, WAIT_INBOX, NULL};
+    static const struct wait_need arrivals = {NEED_ARRIVALS, NULL, WAIT_INBOX, NULL};
+    if (req->complete)
+        return done;
+    struct sim_msg *msg = req->msg;
+    if (req->kind == REQ_SEND) {
+        /* rendezvous: the data leaves once the receiver's clear-to-send has arrived, and the
+         * send completes once the data has been received */
+        if (msg->data_arrived) {
+            request_finish(req);
+            return done;
+        }
+        if (!msg->cts_arrived) {
+            if (msg->cts == NULL || !msg->cts->announced)
+                return arrivals;
+            if (msg->cts->inbox == NULL)
+                inbox_fetch_all(me);
+            return need_transfer(msg->cts->inbox->comm, WAIT_INBOX, msg->cts->inbox);
+        }
+        return need_transfer(req->put, WAIT_PUT, req);
+    }
+    if (msg == NULL || !msg->announced)
+        return arrivals; /* not matched, or still in its sender's queue: wait for arrivals */
+    if (!msg->inbox_arrived) {
+        if (msg->inbox == NULL)
+            inbox_fetch_all(me);
+        return need_transfer(msg->inbox->comm, WAIT_INBOX, msg->inbox);
+    }
+    if (!msg->eager && !msg->data_arrived) {
+        rendezvous_respond(me, msg); /* matched, its envelope here: clear the sender */
+        return need_transfer(msg->rv_get, WAIT_RV_GET, msg);
+    }
+    request_finish(req);
+    return done;
+}
+
+/*
+ * Non-blocking check of every handle in `set`, recording those that finished. (SimGrid 3.32
+ * keeps a tested handle in the actor's activity list, which each later completion scans, and
+ * its zero-timeout waits drop every handle on timeout; so blocking calls always wait, and
+ * only MPI_Test and MPI_Iprobe test.)
+ */
+static void
+wait_set_test(struct wait_set *set)
+{
+    for (guint i = 0; i < set->comms->len; i++) {
+        int done = sg_comm_test(g_array_index(set->comms, sg_comm_t, i));
+        sim_after_yield();
+        if (done)
+            transfer_finished(g_array_index(set->kinds, enum wait_kind, i), set->what->pdata[i]);
+    }
+}
+
+enum wait_mode { WAIT_ALL, WAIT_ANY, WAIT_SOME };
+
+/*
+ * Wait until the requests satisfy `mode` (all complete / at least one complete), or with
+ * !blocking only make what progress can be made now, by advancing every request again after
+ * each event: the reference behaviour, which progress_wait() reproduces step for step in
+ * blocking waits. `reqs` may hold NULL entries (inactive). Returns the number of complete
+ * active requests.
+ */
+static int
+progress_rescan(struct collsim_request **reqs, int n, enum wait_mode mode, gboolean blocking,
+                const char *call)
+{
+    struct sim_rank *me = sim_rank_self();
+    struct wait_set set = {
+        g_array_new(FALSE, FALSE, sizeof(sg_comm_t)),
+        g_array_new(FALSE, FALSE, sizeof(enum wait_kind)),
+        g_ptr_array_new(),
+    };
+    int done;
+    for (;;) {
+        int active = 0;
+        gboolean need_arrivals = FALSE;
+        guint64 generation = me->generation;
+        done = 0;
+        wait_set_clear(&set);
+        for (int i = 0; i < n; i++) {
+            if (reqs[i] == NULL)
+                continue;
+            active++;
+            struct wait_need need = request_advance(me, reqs[i]);
+            if (need.kind == NEED_DONE)
+                done++;
+            else if (need.kind == NEED_TRANSFER)
+                wait_set_add(&set, need.comm, need.wait, need.what);
+            else
+                need_arrivals = TRUE;
+        }
+        if (active == 0 || (mode == WAIT_ALL ? done == active : done > 0))
+            break;
+        if (!blocking) {
+            /* a polling loop answers the handshakes that have arrived, as a blocking wait does */
+            for (GList *l = me->handshake_gets.head; l != NULL && me->handshakes > 0; l = l->next) {
+                struct sim_inbox_get *get = l->data;
+                if (get->comm != NULL)
+                    wait_set_add(&set, get->comm, WAIT_INBOX, get);
+            }
+            wait_set_test(&set);
+            done = 0;
+            for (int i = 0; i < n; i++)
+                if (reqs[i] != NULL && request_advance(me, reqs[i]).kind == NEED_DONE)
+                    done++;
+            break;
+        }
+        listen_inbox(me, &set, need_arrivals);
+        /* issuing gets let other ranks run: if one of them matched or queued a message for
+         * us meanwhile, what we wait for may have changed; look at the requests again */
+        if (me->generation != generation)
+            continue;
+        me->blocked_in = call;
+        me->blocked_nreqs = 0;
+        for (int i = 0; i < n && me->blocked_nreqs < SIM_BLOCKED_REQS_SHOWN; i++)
+            if (reqs[i] != NULL && !reqs[i]->complete)
+                me->blocked_reqs[me->blocked_nreqs++] = reqs[i];
+        ssize_t index = sg_comm_wait_any((sg_comm_t *)(void *)set.comms->data, set.comms->len);
+        sim_after_yield();
+        me->blocked_in = NULL;
+        g_assert(index >= 0);
+        transfer_finished(g_array_index(set.kinds, enum wait_kind, index), set.what->pdata[index]);
+    }
+    g_array_free(set.comms, TRUE);
+    g_array_free(set.kinds, TRUE);
+    g_ptr_array_free(set.what, TRUE);
+    return done;
+}
+
+/*
+ * Blocking waits over many requests (a linear alltoall waits for 2P of them) must not
+ * rescan every request after every event, which costs O(k) per event and O(k²) per wait.
+ * progress_wait() takes the same steps as progress_rescan() -- the same SimGrid calls in the
+ * same order, the same wait set in the same order, hence the same simulation -- but advances
+ * again only the requests that are due:
+ *
+ *  - A request whose advance found it waiting (for arrivals, or for one transfer) stays in
+ *    that state, and a rescan would leave it alone and add the same transfer to the set,
+ *    until something it looks at changes: its match, its message's announcement, inbox get,
+ *    inbox or data arrival, the end of its put. Every such change, by this rank or another,
+ *    touches the request (request_touch), which makes it due in its owner's wait. Touching
+ *    too often only costs an advance that changes nothing; missing a touch would diverge.
+ *  - A rescan visits the requests in order, and an advance may yield, letting other ranks
+ *    run. A request touched meanwhile is advanced in the same pass if the scan has not
+ *    reached it yet, in the next pass otherwise: due slots ahead of the cursor are in a
+ *    min-heap, those behind it wait in `deferred` for the next pass.
+ *  - The wait set keeps one entry per request waiting for a transfer, in slot order (what
+ *    the rescan builds), updated when an advance changes it; the inbox gets that wait for
+ *    arrivals and the port's transfer are appended for one sg_comm_wait_any only.
+ *  - The first incomplete requests, named by deadlock reports, come from a union-find over
+ *    slots that skips the complete ones.
+ */
+struct sim_wait {
+    struct collsim_request **reqs;
+    int n;
+    int active;             /* non-NULL requests */
+    int complete;           /* requests whose last advance found them complete */
+    int awaiting_arrivals;  /* requests whose last advance found them NEED_ARRIVALS */
+    int cursor;             /* the current pass has advanced the slots below it */
+    GArray *due;            /* int min-heap: slots to advance, at or after the cursor */
+    GArray *deferred;       /* int: slots touched behind the cursor, due in the next pass */
+    struct wait_set set;    /* the NEED_TRANSFER requests' transfers in slot order */
+    GArray *set_slots;      /* int: the slot of each of those entries */
+    GArray *open;           /* int: union-find, leads to the first incomplete slot >= i */
+};
+
+static void
+due_push(GArray *heap, int slot)
+{
+    g_array_append_val(heap, slot);
+    int *h = (int *)(void *)heap->data;
+    guint i = heap->len - 1;
+    while (i > 0 && h[(i - 1) / 2] > slot) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = slot;
+}
+
+static int
+due_pop(GArray *heap)
+{
+    int *h = (int *)(void *)heap->data;
+    int top = h[0];
+    int last = h[heap->len - 1];
+    guint n = heap->len - 1;
+    guint i = 0;
+    for (;;) {
+        guint child = 2 * i + 1;
+        if (child >= n)
+            break;
+        if (child + 1 < n && h[child + 1] < h[child])
+            child++;
+        if (last <= h[child])
+            break;
+        h[i] = h[child];
+        i = child;
+    }
+    h[i] = last;
+    g_array_set_size(heap, n);
+    return top;
+}
+
+/* Something request_advance() looks at changed: advance the request again if it is in its
+ * owner's blocking wait. */
+static void
+request_touch(struct collsim_request *req)
+{
+    if (req == NULL || req->wait_slot < 0 || req->wait_due)
+        return;
+    struct sim_wait *wait = sim_rank_by_world(req->owner_world)->wait;
+    req->wait_due = TRUE;
+    if (req->wait_slot < wait->cursor)
+        g_array_append_val(wait->deferred, req->wait_slot);
+    else
+        due_push(wait->due, req->wait_slot);
+}
+
+static int
+open_find(GArray *open, int slot)
+{
+    int *next = (int *)(void *)open->data;
+    while (next[slot] != slot) {
+        next[slot] = next[next[slot]];
+        slot = next[slot];
+    }
+    return slot;
+}
+
+/* Index of the wait-set entry for `slot`, or where it would go. */
+static guint
+wait_set_position(const struct sim_wait *wait, int slot)
+{
+    guint low = 0, high = wait->set_slots->len;
+    while (low < high) {
+        guint mid = low + (high - low) / 2;
+        if (g_array_index(wait->set_slots, int, mid) < slot)
+            low = mid + 1;
+        else
+            high = mid;
+    }
+    return low;
+}
+
+/* Record what the request in `slot` waits for after being advanced. */
+static void
+wait_note(struct sim_wait *wait, int slot, struct wait_need need)
+{
+    struct collsim_request *req = wait->reqs[slot];
+    struct wait_need old = req->need;
+    req->need = need;
+    wait->awaiting_arrivals += (need.kind == NEED_ARRIVALS) - (old.kind == NEED_ARRIVALS);
+    if (need.kind == NEED_DONE && old.kind != NEED_DONE) {
+        wait->complete++;
+        g_array_index(wait->open, int, slot) = slot + 1;
+    }
+    if (old.kind != NEED_TRANSFER && need.kind != NEED_TRANSFER)
+        return;
+    guint pos = wait_set_position(wait, slot);
+    struct wait_set *set = &wait->set;
+    if (old.kind == NEED_TRANSFER && need.kind == NEED_TRANSFER) {
+        g_array_index(set->comms, sg_comm_t, pos) = need.comm;
+        g_array_index(set->kinds, enum wait_kind, pos) = need.wait;
+        set->what->pdata[pos] = need.what;
+    } else if (old.kind == NEED_TRANSFER) {
+        g_array_remove_index(set->comms, pos);
+        g_array_remove_index(set->kinds, pos);
+        g_ptr_array_remove_index(set->what, pos);
+        g_array_remove_index(wait->set_slots, pos);
+    } else {
+        g_array_insert_val(set->comms, pos, need.comm);
+        g_array_insert_val(set->kinds, pos, need.wait);
+        g_ptr_array_insert(set->what, (gint)pos, need.what);
+        g_array_insert_val(wait->set_slots, pos, slot);
+    }
+}
+
+/* Append a transfer for one sg_comm_wait_any (no duplicate check: the inbox gets waiting for
+ * arrivals are paired with no message, and the port's transfer is a put). */
+static void
+wait_set_append(struct wait_set *set, sg_comm_t comm, enum wait_kind kind, gpointer what)
+{
+    g_array_append_val(set->comms, comm);
+    g_array_append_val(set->kinds, kind);
+    g_ptr_array_add(set->what, what);
+}
+
+/*
+ * What a blocking wait listens to besides its requests' own transfers: with `arrivals` (a
+ * request waits for a message not yet announced) or while a rendezvous handshake is owed or
+ * awaited, a pending get for the next arrival; with handshakes, also every fetched get that
+ * carries one, so that the rank answers envelopes and starts data whatever it waits for. Gets
+ * already in the set are not added twice.
+ */
+static void
+listen_inbox(struct sim_rank *me, struct wait_set *set, gboolean arrivals)
+{
+    if (!arrivals && me->handshakes <= 0)
+        return;
+    inbox_ensure_pending(me);
+    for (GList *l = me->pending_gets.head; l != NULL; l = l->next) {
+        struct sim_inbox_get *get = l->data;
+        wait_set_append(set, get->comm, WAIT_INBOX, get);
+    }
+    if (me->handshakes <= 0 || g_queue_is_empty(&me->handshake_gets))
+        return;
+    guint present = set->comms->len;
+    for (guint i = 0; i < present; i++)
+        if (g_array_index(set->kinds, enum wait_kind, i) == WAIT_INBOX)
+            ((struct sim_inbox_get *)set->what->pdata[i])->listed = TRUE;
+    for (GList *l = me->handshake_gets.head; l != NULL; l = l->next) {
+        struct sim_inbox_get *get = l->data;
+        if (!get->listed && get->comm != NULL)
+            wait_set_append(set, get->comm, WAIT_INBOX, get);
+    }
+    for (guint i = 0; i < present; i++)
+        if (g_array_index(set->kinds, enum wait_kind, i) == WAIT_INBOX)
+            ((struct sim_inbox_get *)set->what->pdata[i])->listed = FALSE;
+}
+
+static void
+wait_set_truncate(struct wait_set *set, guint len)
+{
+    g_array_set_size(set->comms, len);
+    g_array_set_size(set->kinds, len);
+    g_ptr_array_set_size(set->what, len);
+}
+
+/*
+ * Start a blocking wait over `reqs`, every request due. NULL when a request is given twice
+ * (erroneous in MPI, but progress_rescan() copes with it).
+ */
+static struct sim_wait *
+wait_begin(struct sim_rank *me, struct collsim_request **reqs, int n)
+{
+    if (me->wait == NULL) {
+        me->wait = g_new0(struct sim_wait, 1);
+        me->wait->due = g_array_new(FALSE, FALSE, sizeof(int));
+        me->wait->deferred = g_array_new(FALSE, FALSE, sizeof(int));
+        me->wait->set.comms = g_array_new(FALSE, FALSE, sizeof(sg_comm_t));
+        me->wait->set.kinds = g_array_new(FALSE, FALSE, sizeof(enum wait_kind));
+        me->wait->set.what = g_ptr_array_new();
+        me->wait->set_slots = g_array_new(FALSE, FALSE, sizeof(int));
+        me->wait->open = g_array_new(FALSE, FALSE, sizeof(int));
+    }
+    struct sim_wait *wait = me->wait;
+    for (int i = 0; i < n; i++) {
+        if (reqs[i] != NULL && reqs[i]->wait_slot >= 0) {
+            for (int j = 0; j < i; j++)
+                if (reqs[j] != NULL)
+                    reqs[j]->wait_slot = -1;
+            return NULL;
+        }
+        if (reqs[i] != NULL)
+            reqs[i]->wait_slot = i;
+    }
+    wait->reqs = reqs;
+    wait->n = n;
+    wait->active = 0;
+    wait->complete = 0;
+    wait->awaiting_arrivals = 0;
+    wait->cursor = 0;
+    g_array_set_size(wait->due, 0);
+    g_array_set_size(wait->deferred, 0);
+    wait_set_truncate(&wait->set, 0);
+    g_array_set_size(wait->set_slots, 0);
+    g_array_set_size(wait->open, (guint)n + 1);
+    for (int i = 0; i <= n; i++) {
+        struct collsim_request *req = i < n ? reqs[i] : NULL;
+        g_array_index(wait->open, int, i) = req != NULL || i == n ? i : i + 1;
+        if (req == NULL)
+            continue;
+        wait->active++;
+        req->wait_due = TRUE;
+        req->need.kind = NEED_UNKNOWN;
+        g_array_append_val(wait->due, i);   /* ascending: already a heap */
+    }
+    return wait;
+}
+
+static void
+wait_end(struct sim_wait *wait)
+{
+    for (int i = 0; i < wait->n; i++) {
+        if (wait->reqs[i] != NULL) {
+            wait->reqs[i]->wait_slot = -1;
+            wait->reqs[i]->wait_due = FALSE;
+        }
+    }
+    wait->reqs = NULL;
+    wait->n = 0;
+}
+
+static void
+wait_free(struct sim_wait *wait)
+{
+    if (wait == NULL)
+        return;
+    g_array_free(wait->due, TRUE);
+    g_array_free(wait->deferred, TRUE);
+    g_array_free(wait->set.comms, TRUE);
+    g_array_free(wait->set.kinds, TRUE);
+    g_ptr_array_free(wait->set.what, TRUE);
+    g_array_free(wait->set_slots, TRUE);
+    g_array_free(wait->open, TRUE);
+    g_free(wait);
+}
+
+/* One pass of the rescan, over the due requests only, in slot order. */
+static void
+wait_pass(struct sim_rank *me, struct sim_wait *wait)
+{
+    while (wait->due->len > 0) {
+        int slot = due_pop(wait->due);
+        struct collsim_request *req = wait->reqs[slot];
+        wait->cursor = slot + 1;
+        req->wait_due = FALSE;
+        wait_note(wait, slot, request_advance(me, req));
+    }
+    wait->cursor = 0;
+    for (guint i = 0; i < wait->deferred->len; i++)
+        due_push(wait->due, g_array_index(wait->deferred, int, i));
+    g_array_set_size(wait->deferred, 0);
+}
+
+/*
+ * Block until the requests satisfy `mode` (all complete / at least one complete), or with
+ * !blocking make what progress can be made now. `reqs` may hold NULL entries (inactive).
+ * Returns the number of complete active requests.
+ */
+static int
+progress_wait(struct collsim_request **reqs, int n, enum wait_mode mode, gboolean blocking,
+              const char *call)
+{
+    struct sim_rank *me = sim_rank_self();
+    struct sim_wait *wait = blocking ? wait_begin(me, reqs, n) : NULL;
+    if (wait == NULL)
+        return progress_rescan(reqs, n, mode, blocking, call);
+    for (;;) {
+        guint64 generation = me->generation;
+        wait_pass(me, wait);
+        if (wait->active == 0 ||
+            (mode == WAIT_ALL ? wait->complete == wait->active : wait->complete > 0))
+            break;
+        struct wait_set *set = &wait->set;
+        guint requested = set->comms->len;
+        listen_inbox(me, set, wait->awaiting_arrivals > 0);
+        /* issuing gets let other ranks run: if one of them matched or queued a message for
+         * us meanwhile, what we wait for may have changed; look at the requests again */
+        if (me->generation != generation) {
+            wait_set_truncate(set, requested);
+            continue;
+        }
+        me->blocked_in = call;
+        me->blocked_nreqs = 0;
+        for (int i = open_find(wait->open, 0); i < n && me->blocked_nreqs < SIM_BLOCKED_REQS_SHOWN;
+             i = open_find(wait->open, i + 1))
+            me->blocked_reqs[me->blocked_nreqs++] = reqs[i];
+        ssize_t index = sg_comm_wait_any((sg_comm_t *)(void *)set->comms->data, set->comms->len);
+        sim_after_yield();
+        me->blocked_in = NULL;
+        g_assert(index >= 0);
+        enum wait_kind kind = g_array_index(set->kinds, enum wait_kind, index);
+        gpointer what = set->what->pdata[index];
+        wait_set_truncate(set, requested);
+        transfer_finished(kind, what);
+    }
+    int complete = wait->complete;
+    wait_end(wait);
+    return complete;
+}
+
+/* ---------------------------------------------------------------- argument checks */
+
+static int
+check_comm(MPI_Comm comm, const char *call)
+{
+    if (collsim_comm_check(comm) != MPI_SUCCESS)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_COMM, call, "invalid communicator");
+    /* a shared object reaches a non-member only through a stray copy of the handle */
+    if (collsim_comm_my_rank(comm) == MPI_UNDEFINED)
+        return collsim_error(comm, MPI_ERR_COMM, call,
+                             "the calling process (world rank %d) is not a member of the "
+                             "communicator",
+                             sim_rank_self()->world_rank);
+    return MPI_SUCCESS;
+}
+
+static int
+check_buffer(MPI_Comm comm, const void *buf, int count, MPI_Datatype dt, const char *call)
+{
+    if (count < 0)
+        return collsim_error(comm, MPI_ERR_COUNT, call, "negative count %d", count);
+    if (collsim_datatype_check(dt) != MPI_SUCCESS)
+        return collsim_error(comm, MPI_ERR_TYPE, call, "invalid datatype");
+    return collsim_buffer_check(comm, buf, count, dt, "buf", call);
+}
+
+static int
+check_peer(MPI_Comm comm, int peer, gboolean wildcard_ok, const char *what, const char *call)
+{
+    int size = collsim_comm_size(comm);
+    if (peer == MPI_PROC_NULL || (wildcard_ok && peer == MPI_ANY_SOURCE))
+        return MPI_SUCCESS;
+    if (peer < 0 || peer >= size)
+        return collsim_error(comm, MPI_ERR_RANK, call, "invalid %s rank %d (communicator size %d)",
+                             what, peer, size);
+    return MPI_SUCCESS;
+}
+
+static int
+check_tag(MPI_Comm comm, int tag, gboolean wildcard_ok, const char *call)
+{
+    if ((wildcard_ok && tag == MPI_ANY_TAG) || (tag >= 0 && tag <= P2P_TAG_UB))
+        return MPI_SUCCESS;
+    /* the hidden collective communicators may use collsim's reserved negative tags */
+    if (tag < MPI_ANY_TAG && collsim_comm_is_internal(comm))
+        return MPI_SUCCESS;
+    return collsim_error(comm, MPI_ERR_TAG, call, "invalid tag %d", tag);
+}
+
+static int
+check_initialized(const char *call)
+{
+    struct sim_rank *me = sim_rank_self();
+    if (me == NULL || me->mpi_state != 1)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_OTHER, call,
+                             me != NULL && me->mpi_state == 2
+                                 ? "called after MPI_Finalize"
+                                 : "called before MPI_Init");
+    return MPI_SUCCESS;
+}
+
+static int
+check_send_args(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                const char *call)
+{
+    int rc = check_initialized(call);
+    if (rc == MPI_SUCCESS)
+        rc = check_comm(comm, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_buffer(comm, buf, count, dt, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_peer(comm, dest, FALSE, "destination", call);
+    if (rc == MPI_SUCCESS)
+        rc = check_tag(comm, tag, FALSE, call);
+    return rc;
+}
+
+static int
+check_recv_args(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+                const char *call)
+{
+    int rc = check_initialized(call);
+    if (rc == MPI_SUCCESS)
+        rc = check_comm(comm, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_buffer(comm, buf, count, dt, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_peer(comm, source, TRUE, "source", call);
+    if (rc == MPI_SUCCESS)
+        rc = check_tag(comm, tag, TRUE, call);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- completion reporting */
+
+static void
+copy_status(MPI_Status *status, const struct collsim_request *req)
+{
+    if (status != MPI_STATUS_IGNORE)
+        *status = req->status;
+}
+
+/* Release a completed request; report its error (truncation) through the handler. */
+static int
+request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
+{
+    struct collsim_request *req = *handle;
+    copy_status(status, req);
+    int err = req->kind == REQ_RECV ? req->status.MPI_ERROR : MPI_SUCCESS;
+    MPI_Comm comm = req->comm;
+    gsize got = req->status.collsim_bytes;
+    gsize capacity = req->kind == REQ_RECV ? req_capacity(req) : 0;
+    sim_rank_by_world(req->owner_world)->live_requests--;
+    req->magic = 0;
+    collsim_handle_remove(req);
+    g_free(req);
+    *handle = MPI_REQUEST_NULL;
+    if (err == MPI_ERR_TRUNCATE)
+        return collsim_error(comm, MPI_ERR_TRUNCATE, call,
+                             "message truncated: receive buffer holds %zu bytes, %zu delivered",
+                             capacity, got);
+    return err;
+}
+
+static gboolean
+request_valid(MPI_Request req)
+{
+    return req != MPI_REQUEST_NULL;
+}
+
+/* ---------------------------------------------------------------- MPI API */
+
+int
+MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+          MPI_Request *request)
+{
+    int rc = check_send_args(buf, count, datatype, dest, tag, comm, "MPI_Isend");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (request == NULL)
+        return collsim_error(comm, MPI_ERR_REQUEST, "MPI_Isend", "NULL request pointer");
+    *request = start_send(buf, count, datatype, dest, tag, comm, comm->context, FALSE);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+           MPI_Request *request)
+{
+    int rc = check_send_args(buf, count, datatype, dest, tag, comm, "MPI_Issend");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (request == NULL)
+        return collsim_error(comm, MPI_ERR_REQUEST, "MPI_Issend", "NULL request pointer");
+    *request = start_send(buf, count, datatype, dest, tag, comm, comm->context, TRUE);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+          MPI_Request *request)
+{
+    int rc = check_recv_args(buf, count, datatype, source, tag, comm, "MPI_Irecv");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (request == NULL)
+        return collsim_error(comm, MPI_ERR_REQUEST, "MPI_Irecv", "NULL request pointer");
+    *request = start_recv(buf, count, datatype, source, tag, comm, comm->context);
+    return MPI_SUCCESS;
+}
+
+static int
+blocking_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+              gboolean synchronous, const char *call)
+{
+    int rc = check_send_args(buf, count, dt, dest, tag, comm, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Request req = start_send(buf, count, dt, dest, tag, comm, comm->context, synchronous);
+    progress_wait(&req, 1, WAIT_ALL, TRUE, call);
+    return request_retire(&req, MPI_STATUS_IGNORE, call);
+}
+
+int
+MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return blocking_send(buf, count, datatype, dest, tag, comm, FALSE, "MPI_Send");
+}
+
+int
+MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return blocking_send(buf, count, datatype, dest, tag, comm, TRUE, "MPI_Ssend");
+}
+
+int
+MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return blocking_send(buf, count, datatype, dest, tag, comm, FALSE, "MPI_Rsend");
+}
+
+int
+MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+         MPI_Status *status)
+{
+    int rc = check_recv_args(buf, count, datatype, source, tag, comm, "MPI_Recv");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Request req = start_recv(buf, count, datatype, source, tag, comm, comm->context);
+    progress_wait(&req, 1, WAIT_ALL, TRUE, "MPI_Recv");
+    return request_retire(&req, status, "MPI_Recv");
+}
+
+int
+MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+             void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+             MPI_Comm comm, MPI_Status *status)
+{
+    const char *call = "MPI_Sendrecv";
+    int rc = check_send_args(sendbuf, sendcount, sendtype, dest, sendtag, comm, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_recv_args(recvbuf, recvcount, recvtype, source, recvtag, comm, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Request reqs[2];
+    reqs[1] = start_recv(recvbuf, recvcount, recvtype, source, recvtag, comm, comm->context);
+    reqs[0] = start_send(sendbuf, sendcount, sendtype, dest, sendtag, comm, comm->context, FALSE);
+    progress_wait(reqs, 2, WAIT_ALL, TRUE, call);
+    int rc_send = request_retire(&reqs[0], MPI_STATUS_IGNORE, call);
+    int rc_recv = request_retire(&reqs[1], status, call);
+    return rc_send != MPI_SUCCESS ? rc_send : rc_recv;
+}
+
+int
+MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                     int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    const char *call = "MPI_Sendrecv_replace";
+    int rc = check_send_args(buf, count, datatype, dest, sendtag, comm, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_recv_args(buf, count, datatype, source, recvtag, comm, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* send from a packed copy so that the receive may overwrite buf */
+    gsize bytes = collsim_datatype_packed_size(count, datatype);
+    void *copy = g_malloc(MAX(bytes, 1));
+    collsim_datatype_pack(buf, count, datatype, copy);
+    MPI_Request reqs[2];
+    reqs[1] = start_recv(buf, count, datatype, source, recvtag, comm, comm->context);
+    reqs[0] = start_send(copy, (int)bytes, MPI_BYTE, dest, sendtag, comm, comm->context, FALSE);
+    progress_wait(reqs, 2, WAIT_ALL, TRUE, call);
+    int rc_send = request_retire(&reqs[0], MPI_STATUS_IGNORE, call);
+    int rc_recv = request_retire(&reqs[1], status, call);
+    g_free(copy);
+    return rc_send != MPI_SUCCESS ? rc_send : rc_recv;
+}
+
+/* MPI_REQUEST_NULL or a live request the program still holds: one never set, already
+ * completed and freed, given up with MPI_Request_free (it lives on until its transfer ends),
+ * or a handle of another kind would be read as a request (index < 0: a single request). */
+static int
+check_request(MPI_Request req, int index, const char *call)
+{
+    const char *why;
+    if (req == MPI_REQUEST_NULL)
+        return MPI_SUCCESS;
+    if (!collsim_handle_readable(req))
+        why = "never set, or already completed and freed";
+    else if (req->magic != COLLSIM_REQUEST_MAGIC)
+        why = "a handle of another kind";
+    else if (req->user_freed)
+        why = "freed with MPI_Request_free";
+    else
+        return MPI_SUCCESS;
+    if (index < 0)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call, "not a live request (%s)",
+                             why);
+    return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call,
+                         "requests[%d] is not a live request (%s)", index, why);
+}
+
+static int
+check_request_array(int count, MPI_Request requests[], const char *call)
+{
+    int rc = check_initialized(call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (count < 0)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_COUNT, call, "negative count %d", count);
+    if (count > 0 && requests == NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call, "NULL request array");
+    for (int i = 0; i < count && rc == MPI_SUCCESS; i++)
+        rc = check_request(requests[i], i, call);
+    return rc;
+}
+
+static void
+status_empty(MPI_Status *status)
+{
+    if (status == MPI_STATUS_IGNORE)
+        return;
+    status->MPI_SOURCE = MPI_ANY_SOURCE;
+    status->MPI_TAG = MPI_ANY_TAG;
+    status->MPI_ERROR = MPI_SUCCESS;
+    status->collsim_bytes = 0;
+    status->collsim_cancelled = 0;
+}
+
+int
+MPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    int rc = check_initialized("MPI_Wait");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (request == NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Wait", "NULL request pointer");
+    rc = check_request(*request, -1, "MPI_Wait");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!request_valid(*request)) {
+        status_empty(status);
+        return MPI_SUCCESS;
+    }
+    progress_wait(request, 1, WAIT_ALL, TRUE, "MPI_Wait");
+    return request_retire(request, status, "MPI_Wait");
+}
+
+int
+MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+{
+    int rc = check_request_array(count, requests, "MPI_Waitall");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    progress_wait(requests, count, WAIT_ALL, TRUE, "MPI_Waitall");
+    rc = MPI_SUCCESS;
+    for (int i = 0; i < count; i++) {
+        MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+        if (!request_valid(requests[i])) {
+            status_empty(st);
+            continue;
+        }
+        int err = request_retire(&requests[i], st, "MPI_Waitall");
+        if (err != MPI_SUCCESS)
+            rc = MPI_ERR_IN_STATUS;
+    }
+    return rc;
+}
+
+/* Index of the first complete active request, or -1. */
+static int
+first_complete(int count, MPI_Request requests[])
+{
+    for (int i = 0; i < count; i++)
+        if (request_valid(requests[i]) && requests[i]->complete)
+            return i;
+    return -1;
+}
+
+static gboolean
+any_active(int count, MPI_Request requests[])
+{
+    for (int i = 0; i < count; i++)
+        if (request_valid(requests[i]))
+            return TRUE;
+    return FALSE;
+}
+
+/* An output argument the call writes must be there. */
+static int
+check_out(const void *pointer, const char *what, const char *call)
+{
+    if (pointer == NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "%s is NULL", what);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+{
+    int rc = check_request_array(count, requests, "MPI_Waitany");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(index, "index", "MPI_Waitany");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!any_active(count, requests)) {
+        *index = MPI_UNDEFINED;
+        status_empty(status);
+        return MPI_SUCCESS;
+    }
+    progress_wait(requests, count, WAIT_ANY, TRUE, "MPI_Waitany");
+    *index = first_complete(count, requests);
+    return request_retire(&requests[*index], status, "MPI_Waitany");
+}
+
+int
+MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+             MPI_Status statuses[])
+{
+    int rc = check_request_array(incount, requests, "MPI_Waitsome");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(outcount, "outcount", "MPI_Waitsome");
+    if (rc == MPI_SUCCESS && incount > 0)
+        rc = check_out(indices, "indices", "MPI_Waitsome");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!any_active(incount, requests)) {
+        *outcount = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
+    progress_wait(requests, incount, WAIT_SOME, TRUE, "MPI_Waitsome");
+    rc = MPI_SUCCESS;
+    *outcount = 0;
+    for (int i = 0; i < incount; i++) {
+        if (!request_valid(requests[i]) || !requests[i]->complete)
+            continue;
+        MPI_Status *st =
+            statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[*outcount];
+        indices[(*outcount)++] = i;
+        if (request_retire(&requests[i], st, "MPI_Waitsome") != MPI_SUCCESS)
+            rc = MPI_ERR_IN_STATUS;
+    }
+    return rc;
+}
+
+/*
+ * A test that finds nothing costs a little simulated time, so that a polling loop
+ * (while (!flag) MPI_Test(...)) lets the simulated clock advance.
+ */
+static void
+charge_failed_poll(void)
+{
+    busy_for(sim_engine_config()->transport.poll_overhead);
+}
+
+int
+MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    int rc = check_initialized("MPI_Test");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (request == NULL || flag == NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test", "%s is NULL",
+                             request == NULL ? "request" : "flag");
+    rc = check_request(*request, -1, "MPI_Test");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!request_valid(*request)) {
+        *flag = 1;
+        status_empty(status);
+        return MPI_SUCCESS;
+    }
+    progress_wait(request, 1, WAIT_ALL, FALSE, "MPI_Test");
+    *flag = (*request)->complete;
+    if (!*flag) {
+        charge_failed_poll();
+        return MPI_SUCCESS;
+    }
+    return request_retire(request, status, "MPI_Test");
+}
+
+int
+MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+{
+    int rc = check_request_array(count, requests, "MPI_Testall");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(flag, "flag", "MPI_Testall");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    progress_wait(requests, count, WAIT_ALL, FALSE, "MPI_Testall");
+    for (int i = 0; i < count; i++) {
+        if (request_valid(requests[i]) && !requests[i]->complete) {
+            *flag = 0;
+            charge_failed_poll();
+            return MPI_SUCCESS;
+        }
+    }
+    *flag = 1;
+    rc = MPI_SUCCESS;
+    for (int i = 0; i < count; i++) {
+        MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+        if (!request_valid(requests[i])) {
+            status_empty(st);
+            continue;
+        }
+        if (request_retire(&requests[i], st, "MPI_Testall") != MPI_SUCCESS)
+            rc = MPI_ERR_IN_STATUS;
+    }
+    return rc;
+}
+
+int
+MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
+{
+    int rc = check_request_array(count, requests, "MPI_Testany");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(index, "index", "MPI_Testany");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(flag, "flag", "MPI_Testany");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!any_active(count, requests)) {
+        *flag = 1;
+        *index = MPI_UNDEFINED;
+        status_empty(status);
+        return MPI_SUCCESS;
+    }
+    progress_wait(requests, count, WAIT_ANY, FALSE, "MPI_Testany");
+    *index = first_complete(count, requests);
+    *flag = *index >= 0;
+    if (!*flag) {
+        *index = MPI_UNDEFINED;
+        charge_failed_poll();
+        return MPI_SUCCESS;
+    }
+    return request_retire(&requests[*index], status, "MPI_Testany");
+}
+
+int
+MPI_Request_free(MPI_Request *request)
+{
+    int rc = check_initialized("MPI_Request_free");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (request == NULL || !request_valid(*request))
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free",
+                             "invalid request");
+    rc = check_request(*request, -1, "MPI_Request_free");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct collsim_request *req = *request;
+    sim_rank_by_world(req->owner_world)->live_requests--;   /* given up on purpose */
+    /* an active request still owns its message: complete it in the background by waiting now
+     * would change timing, so keep it and let the rank's finish reclaim it */
+    if (req->complete) {
+        req->magic = 0;
+        collsim_handle_remove(req);
+        g_free(req);
+    }
+    else
+        req->user_freed = TRUE;
+    *request = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+}
+
+/* First unexpected message matching (context, source, tag), or NULL. */
+static struct sim_msg *
+probe_match(struct sim_rank *me, guint32 context, int source_world, int tag)
+{
+    for (GList *l = me->unexpected.head; l != NULL; l = l->next)
+        if (envelope_matches(context, source_world, tag, l->data))
+            return l->data;
+    return NULL;
+}
+
+static void
+probe_status(const struct sim_msg *msg, MPI_Status *status)
+{
+    if (status == MPI_STATUS_IGNORE)
+        return;
+    status->MPI_SOURCE = msg->src_local;
+    status->MPI_TAG = msg->tag;
+    status->MPI_ERROR = MPI_SUCCESS;
+    status->collsim_bytes = msg->bytes;
+    status->collsim_cancelled = 0;
+}
+
+/* Block until one of my inbox gets finishes. */
+static void
+block_on_get(struct sim_rank *me, struct sim_inbox_get *get, const char *call)
+{
+    me->blocked_in = call;
+    me->blocked_nreqs = 0;
+    if (get->comm != NULL) {
+        sg_comm_wait(get->comm);
+        sim_after_yield();
+        inbox_get_finished(get);
+    }
+    me->blocked_in = NULL;
+}
+
+/*
+ * Whether an unexpected message's envelope has reached this rank; if not and `blocking`,
+ * wait for it.
+ */
+static gboolean
+envelope_here(struct sim_rank *me, struct sim_msg *msg, gboolean blocking)
+{
+    if (msg->inbox_arrived)
+        return TRUE;
+    if (msg->inbox == NULL)
+        inbox_fetch_all(me);
+    if (!blocking) {
+        gboolean done = sg_comm_test(msg->inbox->comm);
+        sim_after_yield();
+        if (done)
+            inbox_get_finished(msg->inbox);
+        return done;
+    }
+    block_on_get(me, msg->inbox, "MPI_Probe");
+    return TRUE;
+}
+
+static int
+check_probe_args(int source, int tag, MPI_Comm comm, const char *call)
+{
+    int rc = check_initialized(call);
+    if (rc == MPI_SUCCESS)
+        rc = check_comm(comm, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_peer(comm, source, TRUE, "source", call);
+    if (rc == MPI_SUCCESS)
+        rc = check_tag(comm, tag, TRUE, call);
+    return rc;
+}
+
+int
+MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+    int rc = check_probe_args(source, tag, comm, "MPI_Iprobe");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (flag == NULL)
+        return collsim_error(comm, MPI_ERR_ARG, "MPI_Iprobe", "flag is NULL");
+    if (source == MPI_PROC_NULL) {
+        *flag = 1;
+        if (status != MPI_STATUS_IGNORE) {
+            status_empty(status);
+            status->MPI_SOURCE = MPI_PROC_NULL;
+        }
+        return MPI_SUCCESS;
+    }
+    struct sim_rank *me = sim_rank_self();
+    int source_world = source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE
+                                                : collsim_comm_world_rank(comm, source);
+    /* only messages whose envelope has arrived are visible; the first such in order */
+    for (GList *l = me->unexpected.head; l != NULL; l = l->next) {
+        struct sim_msg *msg = l->data;
+        if (envelope_matches(comm->context, source_world, tag, msg) && msg->announced &&
+            envelope_here(me, msg, FALSE)) {
+            *flag = 1;
+            probe_status(msg, status);
+            return MPI_SUCCESS;
+        }
+    }
+    *flag = 0;
+    charge_failed_poll();
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    int rc = check_probe_args(source, tag, comm, "MPI_Probe");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (source == MPI_PROC_NULL) {
+        if (status != MPI_STATUS_IGNORE) {
+            status_empty(status);
+            status->MPI_SOURCE = MPI_PROC_NULL;
+        }
+        return MPI_SUCCESS;
+    }
+    struct sim_rank *me = sim_rank_self();
+    int source_world = source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE
+                                                : collsim_comm_world_rank(comm, source);
+    for (;;) {
+        guint64 generation = me->generation;
+        struct sim_msg *msg = probe_match(me, comm->context, source_world, tag);
+        if (msg != NULL && msg->announced) {
+            envelope_here(me, msg, TRUE);
+            /* a receive posted meanwhile could not take it: only this rank receives */
+            probe_status(msg, status);
+            return MPI_SUCCESS;
+        }
+        /* wait for the next arrival into the inbox, then look again */
+        inbox_ensure_pending(me);
+        struct sim_inbox_get *get = g_queue_peek_head(&me->pending_gets);
+        if (me->generation != generation || get == NULL)
+            continue;   /* a message came meanwhile: look at the queue again */
+        block_on_get(me, get, "MPI_Probe");
+    }
+}
+
+/* ---------------------------------------------------------------- engine hooks */
+
+void
+sim_p2p_rank_start(struct sim_rank *rank)
+{
+    rank->posted_by_source = NULL;
+    g_queue_init(&rank->posted_any_source);
+    rank->posted_count = 0;
+    g_queue_init(&rank->unexpected);
+    g_queue_init(&rank->inbox_unfetched);
+    g_queue_init(&rank->pending_gets);
+    g_queue_init(&rank->unreaped);
+    rank->handshakes = 0;
+    g_queue_init(&rank->handshake_gets);
+    struct sim_port *ports = host_ports(rank->host);
+    rank->nic = &ports[0];
+    rank->shm = &ports[1];
+    rank->wait = NULL;
+}
+
+void
+sim_p2p_drain_port(struct sim_rank *rank)
+{
+    reap_sent(rank, TRUE);
+}
+
+/* Release what a rank still holds when it returns from main. */
+void
+sim_p2p_rank_finish(struct sim_rank *rank)
+{
+    /* my last messages may still be queued or on the wire: let them all leave and land (a
+     * transfer still running when its sender's actor ends would be cancelled) */
+    sim_p2p_drain_port(rank);
+    struct sim_inbox_get *get;
+    while ((get = g_queue_pop_head(&rank->pending_gets)) != NULL) {
+        sg_comm_unref(get->comm);
+        g_free(get);
+    }
+    wait_free(rank->wait);
+    rank->wait = NULL;
+}
+
+/* User traffic travels in even contexts, collectives' in their twins' odd ones (comm.h). */
+static gboolean
+user_context(guint32 context)
+{
+    return context % 2 == 0;
+}
+
+static gint
+posted_order_cmp(gconstpointer a, gconstpointer b)
+{
+    const struct collsim_request *x = *(struct collsim_request *const *)a;
+    const struct collsim_request *y = *(struct collsim_request *const *)b;
+    return x->posted_order < y->posted_order ? -1 : x->posted_order > y->posted_order;
+}
+
+/* How many of a kind of leftover a warning names before "and N more". */
+#define LEFTOVERS_SHOWN 3
+
+void
+sim_p2p_report_unfinished(struct sim_rank *rank)
+{
+    GPtrArray *posted = g_ptr_array_new();
+    GHashTableIter it;
+    gpointer value;
+    if (rank->posted_by_source != NULL)
+        g_hash_table_iter_init(&it, rank->posted_by_source);
+    while (rank->posted_by_source != NULL && g_hash_table_iter_next(&it, NULL, &value))
+        for (GList *l = ((struct posted_bucket *)value)->receives.head; l != NULL; l = l->next)
+            if (user_context(((struct collsim_request *)l->data)->context))
+                g_ptr_array_add(posted, l->data);
+    for (GList *l = rank->posted_any_source.head; l != NULL; l = l->next)
+        if (user_context(((struct collsim_request *)l->data)->context))
+            g_ptr_array_add(posted, l->data);
+    g_ptr_array_sort(posted, posted_order_cmp);   /* hash order is not deterministic */
+    GString *out = g_string_new(NULL);
+    if (rank->live_requests > 0)
+        g_string_append_printf(out,
+                               "collsim: warning: rank %d reaches MPI_Finalize with "
+                               "%" G_GUINT64_FORMAT " request%s never completed (no MPI_Wait, "
+                               "MPI_Test or MPI_Request_free)\n",
+                               rank->world_rank, rank->live_requests,
+                               rank->live_requests == 1 ? "" : "s");
+    for (guint i = 0; i < posted->len && i < LEFTOVERS_SHOWN; i++) {
+        const struct collsim_request *req = g_ptr_array_index(posted, i);
+        g_string_append_printf(out, "collsim: warning: rank %d: its receive of ", rank->world_rank);
+        describe_request(req, out);
+        g_string_append(out, " was never matched\n");
+    }
+    if (posted->len > LEFTOVERS_SHOWN)
+        g_string_append_printf(out,
+                               "collsim: warning: rank %d: and %u more receives never matched\n",
+                               rank->world_rank, posted->len - LEFTOVERS_SHOWN);
+    fputs(out->str, stderr);
+    g_string_free(out, TRUE);
+    g_ptr_array_free(posted, TRUE);
+}
+
+void
+sim_p2p_report_unreceived(struct sim_rank *rank)
+{
+    guint count = 0;
+    GString *out = g_string_new(NULL);
+    for (GList *l = rank->unexpected.head; l != NULL; l = l->next) {
+        const struct sim_msg *msg = l->data;
+        if (msg->kind != MSG_MPI || !user_context(msg->context))
+            continue;
+        if (count++ < LEFTOVERS_SHOWN)
+            g_string_append_printf(out,
+                                   "collsim: warning: rank %d never received the message rank %d "
+                                   "sent it (tag %d, %zu bytes)\n",
+                                   rank->world_rank, msg->src_world, msg->tag, msg->bytes);
+    }
+    if (count > LEFTOVERS_SHOWN)
+        g_string_append_printf(out,
+                               "collsim: warning: rank %d: and %u more messages never received\n",
+                               rank->world_rank, count - LEFTOVERS_SHOWN);
+    fputs(out->str, stderr);
+    g_string_free(out, TRUE);
+}
+
+static void
+describe_request(const struct collsim_request *req, GString *out)
+{
+    if (req->kind == REQ_SEND) {
+        g_string_append_printf(out, "a send to rank %d (tag %d) to be received",
+                               req->msg != NULL ? req->msg->dst_world : -1,
+                               req->msg != NULL ? req->msg->tag : -1);
+        return;
+    }
+    if (req->source_world == MPI_ANY_SOURCE)
+        g_string_append(out, "a message from any rank");
+    else
+        g_string_append_printf(out, "a message from rank %d", req->source_world);
+    if (req->tag == MPI_ANY_TAG)
+        g_string_append(out, " (any tag)");
+    else
+        g_string_append_printf(out, " (tag %d)", req->tag);
+    if (collsim_comm_is_internal(req->comm))
+        g_string_append(out, " inside a collective");
+}
+
+int
+sim_p2p_waits_for(const struct sim_rank *rank)
+{
+    for (int i = 0; rank->blocked_in != NULL && i < rank->blocked_nreqs; i++) {
+        const struct collsim_request *req = rank->blocked_reqs[i];
+        if (req == NULL || req->complete)
+            continue;
+        if (req->kind == REQ_SEND)
+            return req->msg != NULL ? req->msg->dst_world : -1;
+        return req->source_world >= 0 ? req->source_world : -1;
+    }
+    return -1;
+}
+
+void
+sim_p2p_describe_blocked(const struct sim_rank *rank, GString *out)
+{
+    g_string_append_printf(out, "rank %d is blocked in ", rank->world_rank);
+    /* inside a collective: the user's call first, then the point-to-point step it waits in */
+    const struct collsim_request *inner = NULL;
+    for (int i = 0; rank->blocked_in != NULL && i < rank->blocked_nreqs && inner == NULL; i++)
+        if (rank->blocked_reqs[i] != NULL && !rank->blocked_reqs[i]->complete &&
+            collsim_comm_is_internal(rank->blocked_reqs[i]->comm))
+            inner = rank->blocked_reqs[i];
+    if (inner != NULL &&
+        coll_check_describe_rank(collsim_comm_visible(inner->comm), rank->world_rank, out))
+        g_string_append(out, ", in its step ");
+    g_string_append(out, rank->blocked_in != NULL ? rank->blocked_in : "an unknown call");
+    gboolean first = TRUE;
+    for (int i = 0; rank->blocked_in != NULL && i < rank->blocked_nreqs; i++) {
+        const struct collsim_request *req = rank->blocked_reqs[i];
+        if (req == NULL || req->complete)
+            continue;
+        g_string_append(out, first ? " waiting for " : " and ");
+        describe_request(req, out);
+        first = FALSE;
+    }
+}
