@@ -68,13 +68,8 @@ static double
 allreduce_rabenseifner(const struct ctx *c)
 {
     int p = c->p, F = floor_log2(p), q = 1 << F;
-    double frac = (p - 1.0) / p;
-    if (c->textbook) {
-        if (is_pof2(p))
-            return 2.0 * F * c->a + 2.0 * frac * c->n * c->b + frac * c->n * c->g;
-        return (2.0 * F + 2.0) * c->a + (2.0 * frac + 2.0) * c->n * c->b +
-               (1.0 + frac) * c->n * c->g;
-    }
+    if (c->textbook)
+        return rabenseifner_textbook(c, 2.0);
     double time = recursive_halving(c, q, c->n) + recursive_doubling_gather_back(c, q, c->n);
     if (!is_pof2(p))
         time += 2.0 * msg(c, c->n) + reduce_gamma(c);

@@ -243,6 +243,9 @@ G_GNUC_INTERNAL double gather_binomial(const struct ctx *c);
 /* predict_reduce.c: the in-order binary reduce to `root` (allreduce's reduce_bcast and
  * reduce_scatter's reduce_scatterv reduce with it) */
 G_GNUC_INTERNAL double reduce_in_order_binary_to(const struct ctx *c, int root);
+/* predict_reduce.c: Thakur et al.'s TEXTBOOK rows of Rabenseifner's reduce (extra = 1) and
+ * allreduce (extra = 2) */
+G_GNUC_INTERNAL double rabenseifner_textbook(const struct ctx *c, double extra);
 
 /* ---------------------------------------------------------------- rows */
 

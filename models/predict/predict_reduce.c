@@ -101,6 +101,24 @@ reduce_pipeline_binary(const struct ctx *c)
 }
 
 /*
+ * Thakur et al.'s TEXTBOOK rows of Rabenseifner's reduce and allreduce, which differ only in
+ * what a non-pof2 p adds (`extra`: 1 for reduce, the fold; 2 for allreduce, the fold and the
+ * result sent back):
+ *   p = 2^F: 2Fα + 2((p-1)/p)nβ + ((p-1)/p)nγ
+ *   else:    (2F + extra)α + (2(p-1)/p + extra)nβ + (1 + (p-1)/p)nγ
+ */
+double
+rabenseifner_textbook(const struct ctx *c, double extra)
+{
+    int p = c->p, F = floor_log2(p);
+    double frac = (p - 1.0) / p;
+    if (is_pof2(p))
+        return 2.0 * F * c->a + 2.0 * frac * c->n * c->b + frac * c->n * c->g;
+    return (2.0 * F + extra) * c->a + (2.0 * frac + extra) * c->n * c->b +
+           (1.0 + frac) * c->n * c->g;
+}
+
+/*
  * rabenseifner: reduce-scatter by recursive halving, then a binomial gather of the p2 pieces
  * of n/p2 to the root. Non-pof2: first the 2r lowest ranks pair up, even sending its whole
  * vector to odd (msg(n) + nγ). TEXTBOOK: Thakur et al.'s rows verbatim:
@@ -111,13 +129,8 @@ static double
 reduce_rabenseifner(const struct ctx *c)
 {
     int p = c->p, F = floor_log2(p), q = 1 << F;
-    double frac = (p - 1.0) / p;
-    if (c->textbook) {
-        if (is_pof2(p))
-            return 2.0 * F * c->a + 2.0 * frac * c->n * c->b + frac * c->n * c->g;
-        return (2.0 * F + 1.0) * c->a + (2.0 * frac + 1.0) * c->n * c->b +
-               (1.0 + frac) * c->n * c->g;
-    }
+    if (c->textbook)
+        return rabenseifner_textbook(c, 1.0);
     double time = is_pof2(p) ? 0.0 : msg(c, c->n) + reduce_gamma(c);
     time += recursive_halving(c, q, c->n);
     return time + tree_up_time(c, TREE_KNOMIAL, q, 2, 0, c->n / q, 0);
