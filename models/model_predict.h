@@ -36,7 +36,16 @@
  *
  * The COLLSIM predictions equal the simulated time (max over ranks) where
  * model_predict_exact() says so — never with overheads or a gap; the others are
- * approximations, each formula in model_predict.c saying why.
+ * approximations, each formula's comment saying why.
+ *
+ * Where the formulas live: models/predict/predict_<collective>.c, one file per collective as
+ * src/coll/ has one folder each (the v, w, block and ex variants with their base collective:
+ * predict_scatter.c holds scatter and scatterv, predict_gather.c gather and gatherv,
+ * predict_allgather.c allgather(v), predict_alltoall.c alltoall(v,w), predict_reduce_scatter.c
+ * reduce_scatter(_block), predict_scan.c scan and exscan; then barrier, bcast, reduce,
+ * allreduce), each ending with its table of rows; the machinery they share (message
+ * primitives, fans, trees, pipelines, rank clocks) in the private models/predict/predict_core.h
+ * and .c; model_predict.c implements this header over those tables.
  *
  * What `bytes` (n) means, per collective:
  *   barrier                                   ignored
@@ -117,7 +126,7 @@ gboolean model_predict_time(const char *collective, const char *algorithm,
  * Whether the COLLSIM prediction of the pair with `params` equals collsim's simulated time
  * (to rounding) on a contention-free flat cluster with the CM02 network model, all ranks
  * starting at the same instant and no software overheads: FALSE for approximations (see
- * model_predict.c per formula), for TEXTBOOK mode, unknown pairs and invalid params.
+ * models/predict/ per formula), for TEXTBOOK mode, unknown pairs and invalid params.
  * Exactness may depend on p (power of two or not) and on cross traffic (exact with it only
  * for algorithms in which every rank does the same at the same time, or in which no rank
  * sends while a transfer into it is flowing).

@@ -488,6 +488,77 @@ START_TEST(test_model_predict_covers_every_registry_row)
 }
 END_TEST
 
+/* Registry rows that may have no formula, each with why: none today. The test fails on an
+ * entry that does have one, so the list only ever names real gaps. */
+static const struct {
+    const char *collective;
+    const char *algorithm;
+    const char *why;
+} registry_rows_without_formula[] = {
+    {NULL, NULL, NULL}, /* end of the list */
+};
+
+static gboolean
+allowed_without_formula(const char *collective, const char *algorithm)
+{
+    for (gsize i = 0; registry_rows_without_formula[i].collective != NULL; i++)
+        if (g_strcmp0(registry_rows_without_formula[i].collective, collective) == 0 &&
+            g_strcmp0(registry_rows_without_formula[i].algorithm, algorithm) == 0)
+            return TRUE;
+    return FALSE;
+}
+
+/* The formulas are found per collective (models/predict/, one table each): walk the registry
+ * both ways. Every registry row has a formula (or is a listed exception); every formula row
+ * names a registry algorithm of its own collective and is the row the lookup finds (so no
+ * pair has two rows); and every registry name asked under every collective is known exactly
+ * where the registry has it (a name of another collective is not). */
+START_TEST(test_model_predict_formulas_match_registry_both_ways)
+{
+    size_t rows = 0;
+    const struct coll_algorithm *row = coll_registry_rows(&rows);
+    for (size_t i = 0; i < rows; i++) {
+        const char *collective = coll_kind_name(row[i].kind);
+        gboolean allowed = allowed_without_formula(collective, row[i].name);
+        gboolean known = model_predict_known(collective, row[i].name);
+        ck_assert_msg(known || allowed, "registry row %s/%s has no formula", collective,
+                      row[i].name);
+        ck_assert_msg(!(known && allowed), "%s/%s has a formula: drop it from the exceptions",
+                      collective, row[i].name);
+        ck_assert_msg((model_predict_formula(collective, row[i].name) != NULL) == known,
+                      "%s/%s: formula text and known disagree", collective, row[i].name);
+    }
+    for (int kind = 0; kind < COLL_KIND_COUNT; kind++) {
+        const char *collective = coll_kind_name((enum coll_kind)kind);
+        for (size_t i = 0; i < rows; i++) {
+            gboolean in_registry = coll_registry_find((enum coll_kind)kind, row[i].name) != NULL;
+            if (allowed_without_formula(collective, row[i].name))
+                continue;
+            ck_assert_msg(model_predict_known(collective, row[i].name) == in_registry,
+                          "%s/%s: known %d, in the registry %d", collective, row[i].name,
+                          model_predict_known(collective, row[i].name), in_registry);
+        }
+    }
+    gsize count = 0;
+    const struct model_predict_entry *e = model_predict_entries(&count);
+    for (gsize i = 0; i < count; i++) {
+        enum coll_kind kind;
+        ck_assert_msg(coll_kind_from_name(e[i].collective, &kind),
+                      "formula row %s/%s: no such collective", e[i].collective, e[i].algorithm);
+        ck_assert_msg(coll_registry_find(kind, e[i].algorithm) != NULL,
+                      "formula row %s/%s names no registry algorithm", e[i].collective,
+                      e[i].algorithm);
+        ck_assert_msg(model_predict_formula(e[i].collective, e[i].algorithm) == e[i].formula,
+                      "formula row %s/%s is not the one the lookup finds", e[i].collective,
+                      e[i].algorithm);
+        for (gsize j = 0; j < i; j++)
+            ck_assert_msg(g_strcmp0(e[i].collective, e[j].collective) != 0 ||
+                              g_strcmp0(e[i].algorithm, e[j].algorithm) != 0,
+                          "formula row %s/%s listed twice", e[i].collective, e[i].algorithm);
+    }
+}
+END_TEST
+
 /* p = 1 costs nothing; every row gives a finite positive time at p = 2 … 37 in both modes,
  * growing with n except the barriers (ranks 2 … 37 cover pof2, odd, even non-pof2). */
 START_TEST(test_model_predict_every_row_sane)
@@ -600,6 +671,7 @@ model_predict_suite(void)
     tcase_add_test(tc, test_model_predict_barriers);
     tcase_add_test(tc, test_model_predict_textbook_matches_thakur_at_pof2);
     tcase_add_test(tc, test_model_predict_covers_every_registry_row);
+    tcase_add_test(tc, test_model_predict_formulas_match_registry_both_ways);
     tcase_add_test(tc, test_model_predict_every_row_sane);
     tcase_add_test(tc, test_model_predict_unknown_and_invalid);
     tcase_add_test(tc, test_model_predict_large_scale_is_fast);

@@ -1,0 +1,110 @@
+/*
+ * predict_allgather.c — α-β predictions of allgather and allgatherv
+ * (src/coll/allgather/, src/coll/allgatherv/): ring, recursive_doubling, bruck,
+ * neighbor_exchange, gather_bcast, and allgather's smp on single-core hosts. n is one rank's
+ * block; allgatherv's rows take equal blocks and share allgather's formulas.
+ *
+ * Invariants (as in every file of models/predict/): each formula is a pure function of its
+ * struct ctx, written with the primitives of predict_core.h, and its comment gives the
+ * TEXTBOOK cost and says whether the COLLSIM one is exact or approximate, and why; the rows at
+ * the end name the algorithms exactly as the registry does (src/coll/coll_registry.c), one
+ * row per pair, the smp row (if any) last.
+ */
+#include "predict_core.h"
+
+/* ring: p-1 shifts of one block: (p-1)·xmsg(n). TEXTBOOK (p-1)α + (p-1)nβ. Exact. */
+static double
+allgather_ring(const struct ctx *c)
+{
+    return (c->p - 1) * xmsg(c, c->n);
+}
+
+/* recursive_doubling: TEXTBOOK at p = 2^F: Fα + (p-1)nβ (recursive_doubling_allgather()).
+ * COLLSIM: p = 2^F: Σ xmsg(2^k n), exact. Otherwise rank by rank with MPICH's fix-up
+ * messages (clocks_recursive_doubling_allgather); approximate: a fix-up message may share a
+ * link with an exchange. */
+static double
+allgather_recursive_doubling(const struct ctx *c)
+{
+    if (c->textbook || is_pof2(c->p))
+        return recursive_doubling_allgather(c, c->n);
+    struct rank_clocks rc;
+    clocks_init(&rc, c->p);
+    clocks_recursive_doubling_allgather(c, &rc, c->n);
+    double end = clocks_max(&rc);
+    clocks_free(&rc);
+    return end;
+}
+
+/* bruck: L rounds; in round k every rank sends min(2^k, p - 2^k) blocks to r - 2^k and
+ * receives as many from r + 2^k (p-1 blocks in all), then rotates locally.
+ * TEXTBOOK Lα + (p-1)nβ. Exact (every rank sends as much in every round). */
+static double
+allgather_bruck(const struct ctx *c)
+{
+    double time = 0.0;
+    for (int k = 0; k < ceil_log2(c->p); k++)
+        time += xmsg(c, (double)MIN(1LL << k, (long long)c->p - (1LL << k)) * c->n);
+    return time;
+}
+
+/* neighbor_exchange (Chen et al.; Open MPI): p even: one exchange of 1 block with one
+ * neighbour, then p/2 - 1 exchanges of 2 blocks alternating neighbours:
+ * xmsg(n) + (p/2 - 1)·xmsg(2n); TEXTBOOK (p/2)α + (p-1)nβ. Exact. (Odd p is refused by the
+ * registry; the formula then gives the ring's.) */
+static double
+allgather_neighbor_exchange(const struct ctx *c)
+{
+    if (c->p % 2 != 0)
+        return allgather_ring(c);
+    return xmsg(c, c->n) + (c->p / 2 - 1) * xmsg(c, 2.0 * c->n);
+}
+
+/* gather_bcast: binomial gather of the blocks to rank 0, then binomial broadcast of all p·n
+ * from rank 0, every other rank waiting for it. TEXTBOOK at p = 2^F:
+ * Fα + (p-1)nβ + F(α + pnβ). Exact. */
+static double
+allgather_gather_bcast(const struct ctx *c)
+{
+    return gather_binomial(c) + knomial_down(c, c->p, 2, c->p * c->n, -1);
+}
+
+/* smp on single-core hosts: the inter-node algorithm it picks (predict_bcast.c, bcast_smp,
+ * says why). */
+static double
+allgather_smp(const struct ctx *c)
+{
+    double total = c->n * c->p;
+    if (total < 512 * 1024 && is_pof2(c->p))
+        return allgather_recursive_doubling(c);
+    return total < 80 * 1024 ? allgather_bruck(c) : allgather_ring(c);
+}
+
+/* ---------------------------------------------------------------- rows */
+
+const struct predict_row predict_rows_allgather[] = {
+    {"allgather", "ring", allgather_ring, SYMMETRIC | RETURNS_AT_ZERO, "(p-1) a + (p-1) n b"},
+    {"allgather", "recursive_doubling", allgather_recursive_doubling,
+     SYMMETRIC | APPROXIMATE_NON_POF2 | RETURNS_AT_ZERO, "lg p a + (p-1) n b"},
+    {"allgather", "bruck", allgather_bruck, SYMMETRIC | RETURNS_AT_ZERO, "ceil(lg p) a + (p-1) n b"},
+    {"allgather", "neighbor_exchange", allgather_neighbor_exchange, SYMMETRIC | RETURNS_AT_ZERO,
+     "(p/2) a + (p-1) n b"},
+    {"allgather", "gather_bcast", allgather_gather_bcast, RETURNS_AT_ZERO | ONE_WAY,
+     "lg p a + (p-1) n b + lg p (a + p n b)"},
+    {"allgather", "smp", allgather_smp,
+     NODE_AWARE | SYMMETRIC | RETURNS_AT_ZERO | APPROXIMATE_NON_POF2,
+     "allgatherv recursive_doubling, bruck or ring by total size (one rank per node)"},
+};
+const gsize predict_rows_allgather_count = G_N_ELEMENTS(predict_rows_allgather);
+
+const struct predict_row predict_rows_allgatherv[] = {
+    {"allgatherv", "ring", allgather_ring, SYMMETRIC | RETURNS_AT_ZERO, "(p-1) a + (p-1) n b"},
+    {"allgatherv", "recursive_doubling", allgather_recursive_doubling,
+     SYMMETRIC | APPROXIMATE_NON_POF2 | RETURNS_AT_ZERO, "lg p a + (p-1) n b"},
+    {"allgatherv", "bruck", allgather_bruck, SYMMETRIC | RETURNS_AT_ZERO, "ceil(lg p) a + (p-1) n b"},
+    {"allgatherv", "neighbor_exchange", allgather_neighbor_exchange, SYMMETRIC | RETURNS_AT_ZERO,
+     "(p/2) a + (p-1) n b"},
+    {"allgatherv", "gather_bcast", allgather_gather_bcast, RETURNS_AT_ZERO | ONE_WAY,
+     "lg p a + (p-1) n b + lg p (a + p n b)"},
+};
+const gsize predict_rows_allgatherv_count = G_N_ELEMENTS(predict_rows_allgatherv);

@@ -1,0 +1,106 @@
+/*
+ * predict_allreduce.c — α-β-γ predictions of the allreduce algorithms
+ * (src/coll/allreduce/): reduce_bcast, recursive_doubling, halving_doubling, ring,
+ * ring_segmented, rabenseifner, and smp on single-core hosts. n is the whole buffer.
+ *
+ * Invariants (as in every file of models/predict/): each formula is a pure function of its
+ * struct ctx, written with the primitives of predict_core.h, and its comment gives the
+ * TEXTBOOK cost and says whether the COLLSIM one is exact or approximate, and why; the rows at
+ * the end name the algorithms exactly as the registry does (src/coll/coll_registry.c), one
+ * row per pair, the smp row (if any) last.
+ */
+#include "predict_core.h"
+
+/* reduce_bcast: in-order binary reduce to rank 0, then binomial broadcast from 0. */
+static double
+allreduce_reduce_bcast(const struct ctx *c)
+{
+    return reduce_in_order_binary_to(c, 0) + knomial_down(c, c->p, 2, c->n, -1);
+}
+
+/* recursive_doubling: p = 2^F: F exchanges of the whole vector, each followed by a reduction:
+ * F(xmsg(n) + nγ); TEXTBOOK Fα + Fnβ + Fnγ (Thakur et al.). Otherwise the 2r lowest ranks
+ * fold pairwise first (msg(n) + nγ) and the result is sent back at the end (msg(n)). */
+static double
+allreduce_recursive_doubling(const struct ctx *c)
+{
+    double time = floor_log2(c->p) * (xmsg(c, c->n) + reduce_gamma(c));
+    if (!is_pof2(c->p))
+        time += 2.0 * msg(c, c->n) + reduce_gamma(c);
+    return time;
+}
+
+/* halving_doubling (the textbook's doubling scheme): while s > 1 ranks the upper ⌊s/2⌋ ranks
+ * send the whole vector to their mirror ranks, which reduce (L steps), then the result
+ * doubles back along the same pairs (L steps): L(msg(n) + nγ) + L·msg(n). */
+static double
+allreduce_halving_doubling(const struct ctx *c)
+{
+    int L = ceil_log2(c->p);
+    return L * (msg(c, c->n) + reduce_gamma(c)) + L * msg(c, c->n);
+}
+
+/* ring: p-1 shifts of a block with a reduction (reduce-scatter), then p-1 shifts (allgather):
+ * (p-1)(xmsg(n/p) + (n/p)γ) + (p-1)xmsg(n/p); TEXTBOOK 2(p-1)α + 2((p-1)/p)nβ + ((p-1)/p)nγ. */
+static double
+allreduce_ring(const struct ctx *c)
+{
+    double block = c->n / c->p;
+    return (c->p - 1) * (2.0 * xmsg(c, block) + block * c->g);
+}
+
+/* ring_segmented (Open MPI): Q = ⌈(n/p)/segment⌉ phases, each a ring allreduce of blocks of
+ * n/(pQ): Q(p-1)(2·xmsg(n/(pQ)) + (n/(pQ))γ). Approximate: Open MPI overlaps the phases. */
+static double
+allreduce_ring_segmented(const struct ctx *c)
+{
+    double block = c->n / c->p, piece;
+    double Q = segments(c, block, &piece);
+    return Q * (c->p - 1) * (2.0 * xmsg(c, piece) + piece * c->g);
+}
+
+/* rabenseifner: reduce-scatter by recursive halving, allgather by recursive doubling, among
+ * p2 ranks; non-pof2: pairwise fold first (msg(n) + nγ), result back at the end (msg(n)).
+ * TEXTBOOK: Thakur et al.'s rows verbatim:
+ *   p = 2^F: 2Fα + 2((p-1)/p)nβ + ((p-1)/p)nγ
+ *   else:    (2F + 2)α + (2(p-1)/p + 2)nβ + (1 + (p-1)/p)nγ */
+static double
+allreduce_rabenseifner(const struct ctx *c)
+{
+    int p = c->p, F = floor_log2(p), q = 1 << F;
+    if (c->textbook)
+        return rabenseifner_textbook(c, 2.0);
+    double time = recursive_halving(c, q, c->n) + recursive_doubling_gather_back(c, q, c->n);
+    if (!is_pof2(p))
+        time += 2.0 * msg(c, c->n) + reduce_gamma(c);
+    return time;
+}
+
+/* smp on single-core hosts: the inter-node algorithm it picks (predict_bcast.c, bcast_smp,
+ * says why). */
+static double
+allreduce_smp(const struct ctx *c)
+{
+    return c->n > 2048 ? allreduce_rabenseifner(c) : allreduce_recursive_doubling(c);
+}
+
+/* ---------------------------------------------------------------- rows */
+
+const struct predict_row predict_rows_allreduce[] = {
+    {"allreduce", "reduce_bcast", allreduce_reduce_bcast, RETURNS_AT_ZERO | APPROXIMATE,
+     "2 floor(lg p)(a + n b + n c) + (a + n b) + ceil(lg p)(a + n b)"},
+    {"allreduce", "recursive_doubling", allreduce_recursive_doubling, RETURNS_AT_ZERO | APPROXIMATE_NON_POF2,
+     "lg p (a + n b + n c) (pof2); + 2(a + n b) + n c otherwise"},
+    {"allreduce", "halving_doubling", allreduce_halving_doubling, RETURNS_AT_ZERO | APPROXIMATE_NON_POF2,
+     "ceil(lg p)(a + n b + n c) + ceil(lg p)(a + n b)"},
+    {"allreduce", "ring", allreduce_ring, RETURNS_AT_ZERO | SYMMETRIC, "2(p-1) a + 2((p-1)/p) n b + ((p-1)/p) n c"},
+    {"allreduce", "ring_segmented", allreduce_ring_segmented, RETURNS_AT_ZERO | NEEDS_SEGMENT | APPROXIMATE,
+     "Q (2(p-1) a + 2((p-1)/p)(n/Q) b + ((p-1)/p)(n/Q) c), Q = ceil(n/(p s))"},
+    {"allreduce", "rabenseifner", allreduce_rabenseifner, RETURNS_AT_ZERO | APPROXIMATE_NON_POF2,
+     "2 lg p a + 2((p-1)/p) n b + ((p-1)/p) n c (pof2); "
+     "(2 floor(lg p) + 2) a + (2(p-1)/p + 2) n b + (1 + (p-1)/p) n c otherwise"},
+    {"allreduce", "smp", allreduce_smp,
+     NODE_AWARE | RETURNS_AT_ZERO | APPROXIMATE,
+     "recursive_doubling up to 2 KiB, else rabenseifner (one rank per node)"},
+};
+const gsize predict_rows_allreduce_count = G_N_ELEMENTS(predict_rows_allreduce);
