@@ -10,7 +10,7 @@
  *                          time and receives one at a time. At power-of-two p these are the
  *                          formulas of ../shared/reference/COST_MODELS.md.
  *
- *  MODEL_PREDICT_COLLSIM   what collsim's transport (sim/p2p.c) does on a network without
+ *  MODEL_PREDICT_COLLSIM   what collsim's transport (sim/transport/p2p.c) does on a network without
  *                          contention between distinct host pairs (a flat cluster behind a
  *                          non-blocking switch):
  *                          - an eager message (n <= eager_threshold) costs α + max(n,1)·β: an

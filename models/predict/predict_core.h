@@ -14,7 +14,7 @@
  * in-order binary trees. In TEXTBOOK mode the primitives are one-port Hockney (msg = α + mβ,
  * a rank sends or receives one message at a time), so at power-of-two p every formula with a
  * row in COST_MODELS.md gives exactly that row (the tests check it). In COLLSIM mode they are
- * the rules of collsim's transport (sim/p2p.c):
+ * the rules of collsim's transport (sim/transport/p2p.c):
  *
  *   msg(m)   = α + max(m,1)β          m <= eager threshold E
  *            = 3α + (m+2)β            m > E (one-byte envelope, one-byte clear-to-send back
@@ -104,7 +104,7 @@ wire(const struct ctx *c, double m)
 }
 
 /* How long a message keeps its sender's NIC busy: its bytes at the link's rate, which
- * collsim's NIC lowers by the cross traffic's 5 % (sim/p2p.c, port_rate). */
+ * collsim's NIC lowers by the cross traffic's 5 % (sim/transport/p2p.c, port_rate). */
 static inline double
 inject(const struct ctx *c, double m)
 {

@@ -1,5 +1,5 @@
 /*
- * check_timing.c — simulated time against the analytic models of models/model_predict.c, on
+ * check_timing.c — simulated time against the analytic models of models/predict/, on
  * a contention-free flat cluster (CM02, no cross traffic), all ranks starting together, with
  * α and β derived from the platform's link numbers and γ from the compute model.
  *

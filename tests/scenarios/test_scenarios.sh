@@ -6,7 +6,7 @@
 #  - the check column: every point's result is compared by collsim with a sequential fold in
 #    rank order of regenerated inputs (sim/bench/bench.c), and this test demands "ok" everywhere;
 #  - the times: every row that has an analytic prediction must agree with it — within 6 % where
-#    models/model_predict.c says its formula is exact for collsim's transport, within a factor
+#    models/predict/ says its formula is exact for collsim's transport, within a factor
 #    of 2 where it is an approximation (check_predictions) — and only then were the tables
 #    frozen; any change to a simulated value changes the digest line.
 # Then: README's first command's scenario run from the source tree as README says, byte-identical

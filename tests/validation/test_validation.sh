@@ -1,6 +1,6 @@
 #!/bin/bash
 # test_validation.sh — every algorithm's simulated time against its alpha-beta-gamma formula
-# (models/model_predict.c, COLLSIM mode) on a contention-free flat cluster with zero software
+# (models/predict/, COLLSIM mode) on a contention-free flat cluster with zero software
 # overheads (see README.md in this directory for the conditions and the grid).
 #
 # For every point of every tests/validation/*.ini scenario, ratio = time_max / predicted:
@@ -29,7 +29,7 @@ EXPECTED_ROWS=2442
 EXPECTED_POINTS=2238
 TOLERANCE=0.02
 
-# collective algorithm low high why (approximate formulas only; see model_predict.c per row)
+# collective algorithm low high why (approximate formulas only; see models/predict/ per row)
 cat >"$tmp/bands.txt" <<'BANDS'
 barrier recursive_doubling 0.98 1.02 non-pof2: one-byte messages of two rounds landing together at a rank
 bcast split_binary 0.78 1.04 a partner's half arriving while a rank still receives its own segment; NIC overlapping the swap with the last sends

@@ -3,7 +3,7 @@
  *
  * Origin:   Open MPI coll/base ompi_coll_base_bcast_intra_bintree (the generic segmented
  *           broadcast over a binary tree); SMPI's ompi_bintree. The tree here is the heap
- *           layout the analytic model assumes (models/model_predict.c): the children of
+ *           layout the analytic model assumes (models/predict/predict_bcast.c): the children of
  *           relative rank r are 2r+1 and 2r+2.
  * Requires: nothing (any root, any count, any datatype).
  * Params:   segment_bytes: a segment is segment_bytes / type size whole items (at least one);
