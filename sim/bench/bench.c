@@ -95,6 +95,14 @@ scatter_first(int count, int nranks, int i)
     return i * (count / nranks) + MIN(i, count % nranks);
 }
 
+/* Items of the vector each rank contributes to the point's reduction. */
+static gsize
+vector_items(const struct bench_run *run)
+{
+    gsize n = (gsize)run->count, p = (gsize)run->nranks;
+    return run->point->kind == COLL_REDUCE_SCATTER_BLOCK ? n / p * p : n;
+}
+
 /* The call as the entry points describe it (src/coll/<collective>/mpi_<collective>.c), for
  * coll_select_unmet. */
 static void
@@ -242,6 +250,8 @@ struct bench_buffers {
     int *counts, *displs; /* v-variants and reduce_scatter */
     MPI_Datatype *types;  /* alltoallw */
     gboolean refill;      /* in place: the input is overwritten by each call */
+    void *input;          /* where this rank's input lies (NULL: it contributes none) */
+    gsize input_items;
 };
 
 static void *
@@ -273,57 +283,83 @@ fill_reduction_input(const struct bench_run *run, int rank, gsize count, void *b
 static void
 fill_inputs(const struct bench_run *run, int me, struct bench_buffers *b)
 {
+    if (b->input == NULL)
+        return;
+    if (coll_kind_reduces(run->point->kind))
+        fill_reduction_input(run, me, b->input_items, b->input);
+    else
+        bench_fill(run->type, run->pattern, me, run->nranks, 0, b->input_items, b->input);
+}
+
+/* Items of rank me's result of a reduction (the whole vector, or its block of it). */
+static gsize
+result_items(const struct bench_run *run, int me)
+{
+    gsize n = (gsize)run->count, p = (gsize)run->nranks;
+    if (run->point->kind == COLL_REDUCE_SCATTER)
+        return (gsize)scatter_count(run->count, run->nranks, me);
+    return run->point->kind == COLL_REDUCE_SCATTER_BLOCK ? n / p : n;
+}
+
+/*
+ * A reduction's buffers: the vector to contribute, and where the result lands on the ranks
+ * that receive one. In place, the receive buffer holds the vector first (refilled before each
+ * call).
+ */
+static void
+setup_reduction(const struct bench_run *run, int me, gboolean in_place, struct bench_buffers *b)
+{
+    const struct run_point *point = run->point;
+    gsize vector = vector_items(run);
+    gboolean receives = !coll_kind_has(point->kind, COLL_TRAIT_TO_ROOT) || me == point->root;
+    b->refill = in_place && receives;
+    if (coll_kind_has(point->kind, COLL_TRAIT_VECTOR)) {
+        b->counts = g_new(int, run->nranks);
+        for (int i = 0; i < run->nranks; i++)
+            b->counts[i] = scatter_count(run->count, run->nranks, i);
+    }
+    if (!b->refill)
+        b->send = items_alloc(run, vector);
+    if (receives)
+        b->recv = items_alloc(run, b->refill ? vector : result_items(run, me));
+    b->input = b->refill ? b->recv : b->send;
+    b->input_items = vector;
+}
+
+/*
+ * A collective that moves blocks of n items: every rank's counts, displacements and types
+ * (the v and w forms read them), the data a sender offers (one block, or one per rank when it
+ * scatters), the blocks a rank receives (coll_kind_blocks_received). In place, Scatter's root
+ * keeps its block where it is; the others' input starts in the receive buffer: the whole of
+ * it when they scatter, their own block otherwise.
+ */
+static void
+setup_blocks(const struct bench_run *run, int me, gboolean in_place, struct bench_buffers *b)
+{
     const struct run_point *point = run->point;
     gsize n = (gsize)run->count, p = (gsize)run->nranks;
-    gboolean in_place = point->in_place;
-    gboolean root = me == point->root;
-    switch (point->kind) {
-    case COLL_BARRIER:
-        break;
-    case COLL_BCAST:
-        if (root)
-            bench_fill(run->type, run->pattern, me, run->nranks, 0, n, b->recv);
-        break;
-    case COLL_REDUCE:
-    case COLL_ALLREDUCE:
-    case COLL_SCAN:
-    case COLL_EXSCAN:
-    case COLL_REDUCE_SCATTER:
-        fill_reduction_input(run, me, n,
-                             in_place && (point->kind != COLL_REDUCE || root) ? b->recv : b->send);
-        break;
-    case COLL_REDUCE_SCATTER_BLOCK:
-        fill_reduction_input(run, me, n / p * p, in_place ? b->recv : b->send);
-        break;
-    case COLL_GATHER:
-    case COLL_GATHERV:
-        if (in_place && root)
-            bench_fill(run->type, run->pattern, me, run->nranks, 0, n,
-                       item_at(run, b->recv, (gsize)me * n));
-        else
-            bench_fill(run->type, run->pattern, me, run->nranks, 0, n, b->send);
-        break;
-    case COLL_SCATTER:
-    case COLL_SCATTERV:
-        if (root)
-            bench_fill(run->type, run->pattern, me, run->nranks, 0, p * n, b->send);
-        break;
-    case COLL_ALLGATHER:
-    case COLL_ALLGATHERV:
-        if (in_place)
-            bench_fill(run->type, run->pattern, me, run->nranks, 0, n,
-                       item_at(run, b->recv, (gsize)me * n));
-        else
-            bench_fill(run->type, run->pattern, me, run->nranks, 0, n, b->send);
-        break;
-    case COLL_ALLTOALL:
-    case COLL_ALLTOALLV:
-    case COLL_ALLTOALLW:
-        bench_fill(run->type, run->pattern, me, run->nranks, 0, p * n,
-                   in_place ? b->recv : b->send);
-        break;
-    default:
-        break;
+    gboolean scatters = coll_kind_has(point->kind, COLL_TRAIT_SCATTERS);
+    gboolean sends = !coll_kind_has(point->kind, COLL_TRAIT_ROOTED | COLL_TRAIT_SCATTERS) ||
+                     me == point->root;
+    gboolean recv_in_place = coll_kind_has(point->kind, COLL_TRAIT_IN_PLACE_RECVBUF);
+    gsize offered = scatters ? p * n : n;
+    gsize received = (gsize)coll_kind_blocks_received(point->kind, me, point->root, run->nranks);
+    b->counts = g_new(int, p);
+    b->displs = g_new(int, p);
+    b->types = g_new(MPI_Datatype, p);
+    for (gsize i = 0; i < p; i++) {
+        b->counts[i] = run->count;
+        b->displs[i] = (int)(i * n);
+        b->types[i] = run->dt;
+    }
+    b->refill = in_place && !recv_in_place;
+    if (sends && !b->refill)
+        b->send = items_alloc(run, offered);
+    if (received > 0 && !(in_place && recv_in_place))
+        b->recv = items_alloc(run, received * n);
+    if (sends) {
+        b->input = b->refill ? item_at(run, b->recv, scatters ? 0 : (gsize)me * n) : b->send;
+        b->input_items = offered;
     }
 }
 
@@ -333,105 +369,27 @@ setup_buffers(const struct bench_run *run, int me, struct bench_buffers *b,
               struct bench_output *out)
 {
     const struct run_point *point = run->point;
-    gsize n = (gsize)run->count, p = (gsize)run->nranks;
-    gboolean in_place = point->in_place;
-    gboolean root = me == point->root;
+    /* the rooted collectives take MPI_IN_PLACE at the root only */
+    gboolean in_place = point->in_place &&
+                        (!coll_kind_has(point->kind, COLL_TRAIT_ROOTED) || me == point->root);
     *b = (struct bench_buffers){0};
     *out = (struct bench_output){0};
-    switch (point->kind) {
-    case COLL_BARRIER:
-        break;
-    case COLL_BCAST:
-        b->recv = items_alloc(run, n);
-        break;
-    case COLL_REDUCE:
-    case COLL_ALLREDUCE:
-    case COLL_SCAN:
-    case COLL_EXSCAN: {
-        gboolean receives = point->kind != COLL_REDUCE || root;
-        b->refill = in_place && receives;
-        if (!b->refill)
-            b->send = items_alloc(run, n);
-        if (receives)
-            b->recv = items_alloc(run, n);
-        break;
-    }
-    case COLL_REDUCE_SCATTER:
-        b->counts = g_new(int, p);
-        for (gsize i = 0; i < p; i++)
-            b->counts[i] = scatter_count(run->count, run->nranks, (int)i);
-        b->refill = in_place;
-        if (!in_place)
-            b->send = items_alloc(run, n);
-        b->recv = items_alloc(run, in_place ? n : (gsize)b->counts[me]);
-        break;
-    case COLL_REDUCE_SCATTER_BLOCK:
-        b->refill = in_place;
-        if (!in_place)
-            b->send = items_alloc(run, n / p * p);
-        b->recv = items_alloc(run, in_place ? n / p * p : n / p);
-        break;
-    case COLL_GATHER:
-    case COLL_GATHERV:
-    case COLL_ALLGATHER:
-    case COLL_ALLGATHERV:
-    case COLL_SCATTER:
-    case COLL_SCATTERV:
-    case COLL_ALLTOALL:
-    case COLL_ALLTOALLV:
-    case COLL_ALLTOALLW:
-        b->counts = g_new(int, p);
-        b->displs = g_new(int, p);
-        b->types = g_new(MPI_Datatype, p);
-        for (gsize i = 0; i < p; i++) {
-            b->counts[i] = run->count;
-            b->displs[i] = (int)(i * n);
-            b->types[i] = run->dt;
+    if (coll_kind_reduces(point->kind)) {
+        setup_reduction(run, me, in_place, b);
+    } else if (coll_kind_has(point->kind, COLL_TRAIT_MOVES_BLOCKS)) {
+        setup_blocks(run, me, in_place, b);
+    } else if (!coll_kind_has(point->kind, COLL_TRAIT_NO_DATA)) {
+        /* Bcast: one buffer, the root's input */
+        b->recv = items_alloc(run, (gsize)run->count);
+        if (me == point->root) {
+            b->input = b->recv;
+            b->input_items = (gsize)run->count;
         }
-        break;
-    default:
-        break;
-    }
-    switch (point->kind) {
-    case COLL_GATHER:
-    case COLL_GATHERV:
-        b->refill = in_place && root;
-        if (!b->refill)
-            b->send = items_alloc(run, n);
-        if (root)
-            b->recv = items_alloc(run, p * n);
-        break;
-    case COLL_SCATTER:
-    case COLL_SCATTERV:
-        if (root)
-            b->send = items_alloc(run, p * n);
-        if (!(in_place && root))
-            b->recv = items_alloc(run, n);
-        break;
-    case COLL_ALLGATHER:
-    case COLL_ALLGATHERV:
-        b->refill = in_place;
-        if (!in_place)
-            b->send = items_alloc(run, n);
-        b->recv = items_alloc(run, p * n);
-        break;
-    case COLL_ALLTOALL:
-    case COLL_ALLTOALLV:
-    case COLL_ALLTOALLW:
-        b->refill = in_place;
-        if (!in_place)
-            b->send = items_alloc(run, p * n);
-        b->recv = items_alloc(run, p * n);
-        break;
-    default:
-        break;
     }
     out->buffer = b->recv;
-    if (coll_kind_has(point->kind, COLL_TRAIT_IN_PLACE_RECVBUF)) {
-        if (in_place && root) {
-            out->buffer = b->send;
-            out->first = (gsize)me * n;
-        }
+    if (in_place && coll_kind_has(point->kind, COLL_TRAIT_IN_PLACE_RECVBUF)) {
+        out->buffer = b->send;
+        out->first = (gsize)me * (gsize)run->count;
     }
     fill_inputs(run, me, b);
 }
@@ -626,14 +584,6 @@ fold_into(const struct bench_run *run, void **acc, void **next, gsize n)
     void *t = *acc;
     *acc = *next;
     *next = t;
-}
-
-/* Items of the vector each rank contributes to the point's reduction. */
-static gsize
-vector_items(const struct bench_run *run)
-{
-    gsize n = (gsize)run->count, p = (gsize)run->nranks;
-    return run->point->kind == COLL_REDUCE_SCATTER_BLOCK ? n / p * p : n;
 }
 
 /*
