@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "coll_kinds.h"
+#include "coll_util.h"
 
 static const struct coll_kind_desc *const kinds[COLL_KIND_COUNT] = {
     [COLL_BARRIER] = &coll_kind_barrier,
@@ -99,4 +100,13 @@ coll_kind_block_source(enum coll_kind kind, int rank, int block, int root, int *
     unsigned traits = kinds[kind]->traits;
     *from = (traits & COLL_TRAIT_GATHERS) ? block : root;
     *from_block = (traits & COLL_TRAIT_SCATTERS) ? rank : 0;
+}
+
+int
+coll_resolve_in_place_vector(struct coll_args *args, MPI_Comm comm, void **mem)
+{
+    (void)comm;
+    if (args->sendbuf != MPI_IN_PLACE)
+        return MPI_SUCCESS;
+    return coll_in_place_copy(args->recvbuf, args->count, args->datatype, &args->sendbuf, mem);
 }

@@ -138,6 +138,13 @@ void coll_kind_block_source(enum coll_kind kind, int rank, int block, int root, 
 /* Does this kind reduce with an op (and so care about commutativity)? */
 int coll_kind_reduces(enum coll_kind kind);
 
+/*
+ * The `resolve_in_place` of the reductions whose vector is `count` items of `datatype` on
+ * every rank (Reduce at its root, Allreduce, Scan, Exscan): sendbuf becomes a copy of the
+ * receive buffer.
+ */
+int coll_resolve_in_place_vector(struct coll_args *args, MPI_Comm comm, void **mem);
+
 /* The kind descriptors, one per home. */
 extern const struct coll_kind_desc coll_kind_barrier, coll_kind_bcast, coll_kind_gather,
     coll_kind_gatherv, coll_kind_scatter, coll_kind_scatterv, coll_kind_allgather,

@@ -6,7 +6,6 @@
  */
 #include "coll/coll_kinds.h"
 #include "coll/coll_registry.h"
-#include "coll/coll_util.h"
 
 static const struct coll_rule rules[] = {
     {.algorithm = "recursive_doubling"},
@@ -25,16 +24,6 @@ call(const struct coll_args *a, MPI_Comm comm)
     return MPI_Exscan(a->sendbuf, a->recvbuf, a->count, a->datatype, a->op, comm);
 }
 
-/* MPI_IN_PLACE for an algorithm that does not take it: a copy of the receive buffer. */
-static int
-resolve_in_place(struct coll_args *a, MPI_Comm comm, void **mem)
-{
-    (void)comm;
-    if (a->sendbuf != MPI_IN_PLACE)
-        return MPI_SUCCESS;
-    return coll_in_place_copy(a->recvbuf, a->count, a->datatype, &a->sendbuf, mem);
-}
-
 const struct coll_kind_desc coll_kind_exscan = {
     .kind = COLL_EXSCAN,
     .name = "exscan",
@@ -45,5 +34,5 @@ const struct coll_kind_desc coll_kind_exscan = {
     .reproducible = "recursive_doubling",
     .invoke = invoke,
     .call = call,
-    .resolve_in_place = resolve_in_place,
+    .resolve_in_place = coll_resolve_in_place_vector,
 };

@@ -7,7 +7,6 @@
  */
 #include "coll/coll_kinds.h"
 #include "coll/coll_registry.h"
-#include "coll/coll_util.h"
 
 static const struct coll_rule rules[] = {
     {.when = COLL_RULE_COUNT_GE_SIZE, .over_bytes = 2048, .algorithm = "rabenseifner"},
@@ -28,16 +27,6 @@ call(const struct coll_args *a, MPI_Comm comm)
     return MPI_Reduce(a->sendbuf, a->recvbuf, a->count, a->datatype, a->op, a->root, comm);
 }
 
-/* MPI_IN_PLACE for an algorithm that does not take it: a copy of the root's receive buffer. */
-static int
-resolve_in_place(struct coll_args *a, MPI_Comm comm, void **mem)
-{
-    (void)comm;
-    if (a->sendbuf != MPI_IN_PLACE)
-        return MPI_SUCCESS;
-    return coll_in_place_copy(a->recvbuf, a->count, a->datatype, &a->sendbuf, mem);
-}
-
 const struct coll_kind_desc coll_kind_reduce = {
     .kind = COLL_REDUCE,
     .name = "reduce",
@@ -48,5 +37,5 @@ const struct coll_kind_desc coll_kind_reduce = {
     .reproducible = "in_order_binary",
     .invoke = invoke,
     .call = call,
-    .resolve_in_place = resolve_in_place,
+    .resolve_in_place = coll_resolve_in_place_vector,
 };
