@@ -1,7 +1,8 @@
 #!/bin/bash
 # test_links.sh — every reference a document of the repository makes to a file resolves.
 #
-# Scans every *.md file under top_srcdir (build trees and distcheck copies excluded) for
+# Scans every *.md file under top_srcdir (build trees and distcheck copies below it excluded,
+# by path: top_srcdir may itself be such a tree, as in `make check-sanitizers`) for
 #  - relative Markdown links [text](path) and [text](path#anchor), resolved against the
 #    folder of the document (http:, https:, mailto: and pure #anchor links are not files);
 #  - backquoted repository paths: a word inside `...` that starts with one of the top
@@ -66,8 +67,8 @@ while IFS= read -r doc; do
             missing=$((missing + 1))
         fi
     done < <(references "$doc")
-done < <(find "$top" \( -name .git -o -name autom4te.cache -o -name _build \
-                        -o -name 'build-*' -o -path "$top/collsim-*" \) -prune \
+done < <(find "$top" \( -name .git -o -name autom4te.cache -o -path "$top/_build" \
+                        -o -path "$top/build-*" -o -path "$top/collsim-*" \) -prune \
               -o -name '*.md' -type f -print | LC_ALL=C sort)
 
 if [ "$checked" -eq 0 ]; then
