@@ -144,6 +144,40 @@ coll_arg_no_alias(MPI_Comm comm, const void *sendbuf, MPI_Aint scount, MPI_Datat
     return MPI_SUCCESS;
 }
 
+int
+coll_arg_all_recv(MPI_Comm comm, const void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  const char *call)
+{
+    int rc = coll_arg_comm(comm, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (recvbuf == MPI_IN_PLACE)
+        return collsim_error(comm, MPI_ERR_BUFFER, call, "MPI_IN_PLACE is not a valid recvbuf");
+    rc = coll_arg_count(comm, recvcount, "recvcount", call);
+    if (rc == MPI_SUCCESS)
+        rc = coll_arg_type(comm, recvtype, "recvtype", call);
+    if (rc == MPI_SUCCESS)
+        rc = coll_arg_all_blocks(comm, recvcount, "recvcount", call);
+    return rc;
+}
+
+int
+coll_arg_all_recv_v(MPI_Comm comm, const void *recvbuf, const int recvcounts[],
+                    const int rdispls[], MPI_Datatype recvtype, const char *call, int *total)
+{
+    int rc = coll_arg_comm(comm, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (recvbuf == MPI_IN_PLACE)
+        return collsim_error(comm, MPI_ERR_BUFFER, call, "MPI_IN_PLACE is not a valid recvbuf");
+    rc = coll_arg_vector(comm, recvcounts, rdispls, "recvcounts", call);
+    if (rc == MPI_SUCCESS)
+        rc = coll_arg_counts(comm, recvcounts, "recvcounts", call, total);
+    if (rc == MPI_SUCCESS)
+        rc = coll_arg_type(comm, recvtype, "recvtype", call);
+    return rc;
+}
+
 long long
 coll_entry_sig_bytes(int count, MPI_Datatype dt)
 {

@@ -54,6 +54,16 @@ int coll_arg_counts(MPI_Comm comm, const int counts[], const char *what, const c
                     int *total);
 /* count x ranks, the items of a whole Allgather or Alltoall buffer, fits an int. */
 int coll_arg_all_blocks(MPI_Comm comm, int count, const char *what, const char *call);
+/*
+ * The receive side of Allgather and Alltoall, significant on every rank: a valid communicator,
+ * a recvbuf that is not MPI_IN_PLACE, recvcount items of a valid recvtype per rank, the whole
+ * buffer's items fitting an int.
+ */
+int coll_arg_all_recv(MPI_Comm comm, const void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                      const char *call);
+/* The same for Allgatherv and Alltoallv: per-rank counts and displacements; *total the sum. */
+int coll_arg_all_recv_v(MPI_Comm comm, const void *recvbuf, const int recvcounts[],
+                        const int rdispls[], MPI_Datatype recvtype, const char *call, int *total);
 /* The block a rank sends itself has as many bytes as the one it receives from itself. */
 int coll_arg_own_block(MPI_Comm comm, int scount, MPI_Datatype stype, int rcount,
                        MPI_Datatype rtype, const char *call);

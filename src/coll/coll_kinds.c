@@ -2,7 +2,7 @@
  * coll_kinds.c — the table of collective kinds, indexed by enum coll_kind: one descriptor per
  * home (src/coll/<collective>/<collective>.c), and the lookups generic code uses.
  *
- * Invariant: kinds[k]->kind == k for every kind (checked by tests/unit/check_registry.c).
+ * Invariant: kinds[k]->kind == k for every kind (checked by tests/coll/check_kinds.c).
  */
 #include <string.h>
 

@@ -4,23 +4,13 @@
  */
 #include "coll/coll_entry.h"
 #include "comm.h"
-#include "errhandler.h"
 
 int
 MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
               int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     const char *name = "MPI_Allgather";
-    int rc = coll_arg_comm(comm, name);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (recvbuf == MPI_IN_PLACE)
-        return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
-    rc = coll_arg_count(comm, recvcount, "recvcount", name);
-    if (rc == MPI_SUCCESS)
-        rc = coll_arg_type(comm, recvtype, "recvtype", name);
-    if (rc == MPI_SUCCESS)
-        rc = coll_arg_all_blocks(comm, recvcount, "recvcount", name);
+    int rc = coll_arg_all_recv(comm, recvbuf, recvcount, recvtype, name);
     if (rc != MPI_SUCCESS)
         return rc;
     if (sendbuf != MPI_IN_PLACE) {

@@ -7,7 +7,6 @@
 #include "coll/coll_entry.h"
 #include "comm.h"
 #include "datatype.h"
-#include "errhandler.h"
 
 int
 MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -15,16 +14,7 @@ MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
 {
     const char *name = "MPI_Allgatherv";
     int total = 0;
-    int rc = coll_arg_comm(comm, name);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (recvbuf == MPI_IN_PLACE)
-        return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
-    rc = coll_arg_vector(comm, recvcounts, displs, "recvcounts", name);
-    if (rc == MPI_SUCCESS)
-        rc = coll_arg_counts(comm, recvcounts, "recvcounts", name, &total);
-    if (rc == MPI_SUCCESS)
-        rc = coll_arg_type(comm, recvtype, "recvtype", name);
+    int rc = coll_arg_all_recv_v(comm, recvbuf, recvcounts, displs, recvtype, name, &total);
     if (rc != MPI_SUCCESS)
         return rc;
     int me = collsim_comm_my_rank(comm);

@@ -5,7 +5,6 @@
 #include "coll/coll_entry.h"
 #include "comm.h"
 #include "datatype.h"
-#include "errhandler.h"
 
 int
 MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -14,16 +13,7 @@ MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
 {
     const char *name = "MPI_Alltoallv";
     int total = 0, stotal = 0;
-    int rc = coll_arg_comm(comm, name);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (recvbuf == MPI_IN_PLACE)
-        return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
-    rc = coll_arg_vector(comm, recvcounts, rdispls, "recvcounts", name);
-    if (rc == MPI_SUCCESS)
-        rc = coll_arg_counts(comm, recvcounts, "recvcounts", name, &total);
-    if (rc == MPI_SUCCESS)
-        rc = coll_arg_type(comm, recvtype, "recvtype", name);
+    int rc = coll_arg_all_recv_v(comm, recvbuf, recvcounts, rdispls, recvtype, name, &total);
     if (rc != MPI_SUCCESS)
         return rc;
     int me = collsim_comm_my_rank(comm);
