@@ -26,12 +26,24 @@
  * totals only (each rank's sent bytes against the received bytes announced for it). */
 #define PAIRWISE_MAX_RANKS 1024
 
+/* What identifies an op, taken when a member arrives: a member whose call completes at once (a
+ * leaf of a tree, a count of 0) may free its op before the others reach the call. */
+struct op_seen {
+    gboolean given;                /* FALSE: MPI_OP_NULL, not a reduction */
+    gboolean predefined;
+    MPI_Op handle;                 /* compared for predefined ops only */
+    MPI_User_function *fn;         /* user ops: the same function and commutativity... */
+    int commute;                   /* ...is the same op, whichever rank created it */
+    const char *name;              /* a static string, or "(invalid op)" */
+};
+
 struct arrival {
     gboolean here;
     struct coll_check_call call;   /* arrays not kept: see the record */
     long long send_total;          /* sum of per_rank (pairwise rule) */
     MPI_Datatype basic;            /* the predefined type the datatype repeats, or NULL */
     char type_name[64];            /* the type may be freed before a report */
+    struct op_seen op;             /* the op may be freed before a later member arrives */
 };
 
 struct record {
@@ -130,8 +142,8 @@ describe(const struct arrival *a, GString *out)
         g_string_append_printf(out, "%sdatatype=%s", sep, a->type_name);
         sep = ", ";
     }
-    if (c->op != MPI_OP_NULL) {
-        g_string_append_printf(out, "%sop=%s", sep, collsim_op_name(c->op));
+    if (a->op.given) {
+        g_string_append_printf(out, "%sop=%s", sep, a->op.name);
         sep = ", ";
     }
     if (c->root >= 0) {
@@ -217,14 +229,29 @@ mismatch(const struct coll_check_state *s, const struct record *r, const char *r
 
 /* ---------------------------------------------------------------- comparing */
 
-static gboolean
-same_op(MPI_Op a, MPI_Op b)
+static struct op_seen
+op_seen(MPI_Op op)
 {
-    if (a == b)
-        return TRUE;
-    if (a == MPI_OP_NULL || b == MPI_OP_NULL || a->predefined || b->predefined)
+    struct op_seen seen = {.given = op != MPI_OP_NULL, .handle = op,
+                           .name = collsim_op_name(op)};
+    if (seen.given && collsim_op_check_handle(op) == MPI_SUCCESS) {
+        seen.predefined = op->predefined;
+        seen.fn = op->predefined ? NULL : op->fn;
+        seen.commute = op->commute;
+    }
+    return seen;
+}
+
+static gboolean
+same_op(const struct op_seen *a, const struct op_seen *b)
+{
+    if (a->given != b->given)
         return FALSE;
-    /* user ops are created by each rank: the same function and commutativity is the same op */
+    if (!a->given)
+        return TRUE;
+    /* a user op's handle may be freed and its memory reused: only its function counts */
+    if (a->predefined || b->predefined || a->fn == NULL || b->fn == NULL)
+        return a->handle == b->handle;
     return a->fn == b->fn && a->commute == b->commute;
 }
 
@@ -238,7 +265,7 @@ check_against_first(const struct coll_check_state *s, const struct record *r, in
                        "the same order (MPI-3.1 5.12)");
     if (c->root != f->root)
         mismatch(s, r, "every member must pass the same root (MPI-3.1 5.4)");
-    if (!same_op(c->op, f->op))
+    if (!same_op(&r->ranks[me].op, &r->ranks[r->first].op))
         mismatch(s, r, "every member must pass the same op (MPI-3.1 5.9.1)");
     switch (c->rule) {
     case COLL_CHECK_EQUAL: {
@@ -368,6 +395,7 @@ coll_check_enter(MPI_Comm comm, const struct coll_check_call *call)
     a->here = TRUE;
     a->call = *call;
     a->call.per_rank = a->call.recv_per_rank = NULL;
+    a->op = op_seen(call->op);
     if (call->type != MPI_DATATYPE_NULL) {
         g_strlcpy(a->type_name, collsim_datatype_name(call->type), sizeof a->type_name);
         a->basic = collsim_datatype_basic(call->type);

@@ -2,7 +2,9 @@
  * Correct programs the checker must let through: arguments the standard calls insignificant
  * (non-roots' receive arguments of Gather, send arguments of Scatter), MPI_IN_PLACE, the same
  * signature through different datatypes (one contiguous type of 2 ints against 2 MPI_INT),
- * user ops created on each rank, sub-communicators, and v-collectives with uneven counts.
+ * user ops created on each rank, sub-communicators, and v-collectives with uneven counts, and
+ * user ops freed as soon as the call returns, while later members have yet to make it (a call
+ * of count 0, a leaf of a reduction tree).
  *
  * run: -n 5
  * exit: 0
@@ -62,6 +64,14 @@ main(int argc, char **argv)
     if (rank % 2 == 0)
         MPI_Bcast(&half_sum, 1, MPI_INT, 0, half);
     MPI_Reduce(&half_sum, &other, 1, MPI_INT, MPI_MIN, 0, MPI_COMM_WORLD);
+    for (int round = 0; round < 2; round++) {
+        MPI_Op brief;
+        int nothing = 0, leaves = 0;
+        MPI_Op_create(add_ints, 1, &brief);
+        MPI_Reduce_scatter_block(&nothing, &nothing, 0, MPI_INT, brief, MPI_COMM_WORLD);
+        MPI_Reduce(&rank, &leaves, 1, MPI_INT, brief, size - 1, MPI_COMM_WORLD);
+        MPI_Op_free(&brief);
+    }
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) {
         printf("correct: %d ranks, sum %d, gathered", size, sum);
