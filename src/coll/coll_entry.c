@@ -436,6 +436,138 @@ coll_entry_everyone_reduces(enum coll_kind kind, const void *sendbuf, void *recv
     return coll_dispatch(&call, &args, comm);
 }
 
+/*
+ * One side of a rooted block mover. Gather and Gatherv move every rank's own block (the send
+ * side) to the root's buffer of all blocks (the receive side); Scatter and Scatterv move the
+ * other way, so the same rules apply with the sides swapped.
+ */
+struct rooted_side {
+    const void *buf;
+    int count;                     /* own side, or the root's blocks of Gather/Scatter */
+    const int *counts, *displs;    /* the root's blocks of Gatherv/Scatterv */
+    MPI_Datatype type;
+    const char *buf_name, *count_name, *type_name;
+};
+
+static void
+rooted_sides(enum coll_kind kind, const struct coll_args *a, struct rooted_side *own,
+             struct rooted_side *all)
+{
+    struct rooted_side send = {a->sendbuf, a->sendcount, a->sendcounts, a->sdispls, a->sendtype,
+                               "sendbuf", a->sendcounts ? "sendcounts" : "sendcount", "sendtype"};
+    struct rooted_side recv = {a->recvbuf, a->recvcount, a->recvcounts, a->rdispls, a->recvtype,
+                               "recvbuf", a->recvcounts ? "recvcounts" : "recvcount", "recvtype"};
+    int gathers = coll_kind_has(kind, COLL_TRAIT_GATHERS);
+    *own = gathers ? send : recv;
+    *all = gathers ? recv : send;
+}
+
+/* Gather, Scatter: one block per rank, of the same signature everywhere. */
+static int
+rooted_blocks(enum coll_kind kind, struct coll_args *a, MPI_Comm comm, const void *caller)
+{
+    const char *name = coll_kind_mpi_name(kind);
+    struct rooted_side own, all;
+    rooted_sides(kind, a, &own, &all);
+    int me = collsim_comm_my_rank(comm), root = a->root, rc = MPI_SUCCESS;
+    int in_place_root = me == root && own.buf == MPI_IN_PLACE;
+    if (me != root && own.buf == MPI_IN_PLACE)
+        return collsim_error(comm, MPI_ERR_BUFFER, name,
+                             "MPI_IN_PLACE as %s is only valid at the root", own.buf_name);
+    if (!in_place_root) {
+        rc = coll_arg_count(comm, own.count, own.count_name, name);
+        if (rc == MPI_SUCCESS)
+            rc = coll_arg_type(comm, own.type, own.type_name, name);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    if (me == root) {
+        if (all.buf == MPI_IN_PLACE)
+            return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid %s",
+                                 all.buf_name);
+        rc = coll_arg_count(comm, all.count, all.count_name, name);
+        if (rc == MPI_SUCCESS)
+            rc = coll_arg_type(comm, all.type, all.type_name, name);
+        if (rc == MPI_SUCCESS && !in_place_root)
+            rc = coll_arg_own_block(comm, a->sendcount, a->sendtype, a->recvcount, a->recvtype,
+                                    name);
+    }
+    if (rc == MPI_SUCCESS && !in_place_root)
+        rc = coll_arg_buffer(comm, own.buf, own.count, own.type, own.buf_name, name);
+    if (rc == MPI_SUCCESS && me == root)
+        rc = coll_arg_buffer(comm, all.buf, (MPI_Aint)all.count * collsim_comm_size(comm),
+                             all.type, all.buf_name, name);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (coll_check_enabled()) {
+        long long own_bytes = in_place_root ? -1 : coll_entry_sig_bytes(own.count, own.type);
+        long long all_bytes = me == root ? coll_entry_sig_bytes(all.count, all.type) : -1;
+        int gathers = coll_kind_has(kind, COLL_TRAIT_GATHERS);
+        struct coll_check_call c = {
+            .name = name,
+            .rule = gathers ? COLL_CHECK_TO_ROOT : COLL_CHECK_FROM_ROOT,
+            .root = root,
+            .op = MPI_OP_NULL,
+            .count = in_place_root ? -1 : own.count,
+            .type = in_place_root ? MPI_DATATYPE_NULL : own.type,
+            .bytes = gathers ? own_bytes : all_bytes,
+            .recv_bytes = gathers ? all_bytes : own_bytes,
+            .caller = caller};
+        coll_check_enter(comm, &c);
+    }
+    /* bytes per rank, the same on every rank: the root's side at the root, the own elsewhere */
+    struct coll_call call;
+    coll_entry_describe(&call, kind, comm, me == root ? all.count : own.count,
+                        me == root ? all.type : own.type, 1);
+    return coll_dispatch(&call, a, comm);
+}
+
+/* Gatherv, Scatterv: the root's counts and displacements, one block of its own elsewhere. */
+static int
+rooted_vectors(enum coll_kind kind, struct coll_args *a, MPI_Comm comm, const void *caller)
+{
+    const char *name = coll_kind_mpi_name(kind);
+    struct rooted_side own, all;
+    rooted_sides(kind, a, &own, &all);
+    int me = collsim_comm_my_rank(comm), root = a->root, rc = MPI_SUCCESS;
+    int in_place_root = me == root && own.buf == MPI_IN_PLACE;
+    if (me == root) {
+        rc = coll_arg_vector(comm, all.counts, all.displs, all.count_name, name);
+        if (rc == MPI_SUCCESS)
+            rc = coll_arg_type(comm, all.type, all.type_name, name);
+    } else if (own.buf == MPI_IN_PLACE) {
+        return collsim_error(comm, MPI_ERR_BUFFER, name,
+                             "MPI_IN_PLACE as %s is only valid at the root", own.buf_name);
+    }
+    if (rc == MPI_SUCCESS && !in_place_root)
+        rc = coll_arg_count(comm, own.count, own.count_name, name);
+    if (rc == MPI_SUCCESS && !in_place_root)
+        rc = coll_arg_type(comm, own.type, own.type_name, name);
+    if (rc == MPI_SUCCESS && !in_place_root)
+        rc = coll_arg_buffer(comm, own.buf, own.count, own.type, own.buf_name, name);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    coll_entry_check_rooted_v(comm, name, root, in_place_root, own.count, own.type, all.counts,
+                              all.type, caller);
+    struct coll_call call;
+    coll_entry_describe(&call, kind, comm, in_place_root ? 0 : own.count,
+                        in_place_root ? MPI_BYTE : own.type, 1);
+    return coll_dispatch(&call, a, comm);
+}
+
+int
+coll_entry_rooted(enum coll_kind kind, struct coll_args *args, MPI_Comm comm, const void *caller)
+{
+    const char *name = coll_kind_mpi_name(kind);
+    int rc = coll_arg_comm(comm, name);
+    if (rc == MPI_SUCCESS)
+        rc = coll_arg_root(comm, args->root, name);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return coll_kind_has(kind, COLL_TRAIT_VECTOR) ? rooted_vectors(kind, args, comm, caller)
+                                                   : rooted_blocks(kind, args, comm, caller);
+}
+
 int
 coll_dispatch(const struct coll_call *call, struct coll_args *args, MPI_Comm comm)
 {

@@ -109,6 +109,15 @@ int coll_entry_commutes(MPI_Op op);
 int coll_dispatch(const struct coll_call *call, struct coll_args *args, MPI_Comm comm);
 
 /*
+ * Gather, Scatter, Gatherv, Scatterv: the argument rules of a rooted block mover (the root's
+ * side of all blocks is significant at the root only; MPI_IN_PLACE at the root only, on the
+ * side of its own block), the checker, then coll_dispatch. `caller` is the user's return
+ * address.
+ */
+int coll_entry_rooted(enum coll_kind kind, struct coll_args *args, MPI_Comm comm,
+                      const void *caller);
+
+/*
  * Allreduce, Scan and Exscan: the argument rules they share (MPI_IN_PLACE as sendbuf on every
  * rank), the checker, then coll_dispatch. `caller` is the user's return address.
  */
