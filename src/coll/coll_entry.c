@@ -569,6 +569,58 @@ coll_entry_rooted(enum coll_kind kind, struct coll_args *args, MPI_Comm comm, co
 }
 
 int
+coll_entry_every_block(enum coll_kind kind, struct coll_args *a, MPI_Comm comm,
+                       const void *caller)
+{
+    const char *name = coll_kind_mpi_name(kind);
+    int rc = coll_arg_all_recv(comm, a->recvbuf, a->recvcount, a->recvtype, name);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* Alltoall sends a block to every rank, Allgather the same block to all */
+    int size = collsim_comm_size(comm);
+    int send_blocks = coll_kind_has(kind, COLL_TRAIT_SCATTERS) ? size : 1;
+    if (a->sendbuf != MPI_IN_PLACE) {
+        rc = coll_arg_count(comm, a->sendcount, "sendcount", name);
+        if (rc == MPI_SUCCESS)
+            rc = coll_arg_type(comm, a->sendtype, "sendtype", name);
+        if (rc == MPI_SUCCESS && send_blocks > 1)
+            rc = coll_arg_all_blocks(comm, a->sendcount, "sendcount", name);
+        if (rc == MPI_SUCCESS)
+            rc = coll_arg_own_block(comm, a->sendcount, a->sendtype, a->recvcount, a->recvtype,
+                                    name);
+    }
+    MPI_Aint send_items = (MPI_Aint)a->sendcount * send_blocks;
+    MPI_Aint recv_items = (MPI_Aint)a->recvcount * size;
+    if (rc == MPI_SUCCESS)
+        rc = coll_arg_buffer_or_in_place(comm, a->sendbuf, send_items, a->sendtype, "sendbuf",
+                                         name);
+    if (rc == MPI_SUCCESS)
+        rc = coll_arg_buffer(comm, a->recvbuf, recv_items, a->recvtype, "recvbuf", name);
+    if (rc == MPI_SUCCESS && send_blocks > 1)
+        rc = coll_arg_no_alias(comm, a->sendbuf, send_items, a->sendtype, a->recvbuf, recv_items,
+                               a->recvtype, name);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (coll_check_enabled()) {
+        struct coll_check_call c = {
+            .name = name,
+            .rule = COLL_CHECK_BLOCKS,
+            .root = -1,
+            .op = MPI_OP_NULL,
+            .count = a->recvcount,
+            .type = a->recvtype,
+            .bytes = a->sendbuf == MPI_IN_PLACE ? -1
+                                                : coll_entry_sig_bytes(a->sendcount, a->sendtype),
+            .recv_bytes = coll_entry_sig_bytes(a->recvcount, a->recvtype),
+            .caller = caller};
+        coll_check_enter(comm, &c);
+    }
+    struct coll_call call;
+    coll_entry_describe(&call, kind, comm, a->recvcount, a->recvtype, 1);
+    return coll_dispatch(&call, a, comm);
+}
+
+int
 coll_dispatch(const struct coll_call *call, struct coll_args *args, MPI_Comm comm)
 {
     const struct coll_kind_desc *kind = coll_kind_info(call->kind);

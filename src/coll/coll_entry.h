@@ -118,6 +118,14 @@ int coll_entry_rooted(enum coll_kind kind, struct coll_args *args, MPI_Comm comm
                       const void *caller);
 
 /*
+ * Allgather, Alltoall: the argument rules of a block mover whose every rank receives one block
+ * from every rank (MPI_IN_PLACE as sendbuf; Alltoall's send buffer holds a block per rank and
+ * may not overlap the receive buffer), the checker, then coll_dispatch.
+ */
+int coll_entry_every_block(enum coll_kind kind, struct coll_args *args, MPI_Comm comm,
+                           const void *caller);
+
+/*
  * Allreduce, Scan and Exscan: the argument rules they share (MPI_IN_PLACE as sendbuf on every
  * rank), the checker, then coll_dispatch. `caller` is the user's return address.
  */

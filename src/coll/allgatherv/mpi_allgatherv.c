@@ -50,12 +50,8 @@ MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
     struct coll_call call;
     coll_entry_describe(&call, COLL_ALLGATHERV, comm, total, recvtype, 1);
     call.bytes = coll_entry_mean_block(collsim_datatype_packed_size(total, recvtype), comm);
-    struct coll_args args = {.sendbuf = sendbuf,
-                             .sendcount = sendcount,
-                             .sendtype = sendtype,
-                             .recvbuf = recvbuf,
-                             .recvcounts = recvcounts,
-                             .rdispls = displs,
+    struct coll_args args = {.sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
+                             .recvbuf = recvbuf, .recvcounts = recvcounts, .rdispls = displs,
                              .recvtype = recvtype};
     return coll_dispatch(&call, &args, comm);
 }

@@ -36,13 +36,8 @@ MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
     struct coll_call call;
     coll_entry_describe(&call, COLL_ALLTOALLV, comm, total, recvtype, 1);
     call.bytes = coll_entry_mean_block(collsim_datatype_packed_size(total, recvtype), comm);
-    struct coll_args args = {.sendbuf = sendbuf,
-                             .sendcounts = sendcounts,
-                             .sdispls = sdispls,
-                             .sendtype = sendtype,
-                             .recvbuf = recvbuf,
-                             .recvcounts = recvcounts,
-                             .rdispls = rdispls,
-                             .recvtype = recvtype};
+    struct coll_args args = {.sendbuf = sendbuf, .sendcounts = sendcounts, .sdispls = sdispls,
+                             .sendtype = sendtype, .recvbuf = recvbuf, .recvcounts = recvcounts,
+                             .rdispls = rdispls, .recvtype = recvtype};
     return coll_dispatch(&call, &args, comm);
 }

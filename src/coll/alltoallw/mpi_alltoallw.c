@@ -55,13 +55,8 @@ MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
                              .commutative = 1,
                              .contiguous = contiguous,
                              .node_blocks = 1};
-    struct coll_args args = {.sendbuf = sendbuf,
-                             .sendcounts = sendcounts,
-                             .sdispls = sdispls,
-                             .sendtypes = sendtypes,
-                             .recvbuf = recvbuf,
-                             .recvcounts = recvcounts,
-                             .rdispls = rdispls,
-                             .recvtypes = recvtypes};
+    struct coll_args args = {.sendbuf = sendbuf, .sendcounts = sendcounts, .sdispls = sdispls,
+                             .sendtypes = sendtypes, .recvbuf = recvbuf, .recvcounts = recvcounts,
+                             .rdispls = rdispls, .recvtypes = recvtypes};
     return coll_dispatch(&call, &args, comm);
 }

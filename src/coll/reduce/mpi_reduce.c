@@ -33,11 +33,7 @@ MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
 
     struct coll_call call;
     coll_entry_describe(&call, COLL_REDUCE, comm, count, datatype, coll_entry_commutes(op));
-    struct coll_args args = {.sendbuf = sendbuf,
-                             .recvbuf = recvbuf,
-                             .count = count,
-                             .datatype = datatype,
-                             .op = op,
-                             .root = root};
+    struct coll_args args = {.sendbuf = sendbuf, .recvbuf = recvbuf, .count = count,
+                             .datatype = datatype, .op = op, .root = root};
     return coll_dispatch(&call, &args, comm);
 }

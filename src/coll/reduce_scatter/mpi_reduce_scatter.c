@@ -60,10 +60,7 @@ MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
     struct coll_call call;
     coll_entry_describe(&call, COLL_REDUCE_SCATTER, comm, (int)total, datatype,
                         coll_entry_commutes(op));
-    struct coll_args args = {.sendbuf = sendbuf,
-                             .recvbuf = recvbuf,
-                             .recvcounts = recvcounts,
-                             .datatype = datatype,
-                             .op = op};
+    struct coll_args args = {.sendbuf = sendbuf, .recvbuf = recvbuf, .recvcounts = recvcounts,
+                             .datatype = datatype, .op = op};
     return coll_dispatch(&call, &args, comm);
 }

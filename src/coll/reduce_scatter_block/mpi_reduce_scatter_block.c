@@ -35,10 +35,7 @@ MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_
     struct coll_call call;
     coll_entry_describe(&call, COLL_REDUCE_SCATTER_BLOCK, comm, (int)total, datatype,
                         coll_entry_commutes(op));
-    struct coll_args args = {.sendbuf = sendbuf,
-                             .recvbuf = recvbuf,
-                             .recvcount = recvcount,
-                             .datatype = datatype,
-                             .op = op};
+    struct coll_args args = {.sendbuf = sendbuf, .recvbuf = recvbuf, .recvcount = recvcount,
+                             .datatype = datatype, .op = op};
     return coll_dispatch(&call, &args, comm);
 }
