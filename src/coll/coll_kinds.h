@@ -108,6 +108,9 @@ struct coll_kind_desc {
     int (*resolve_in_place)(struct coll_args *args, MPI_Comm comm, void **mem);
 };
 
+/* A kind file's rules as its descriptor takes them: the array and its length. */
+#define COLL_RULES(array) .rules = (array), .rule_count = sizeof(array) / sizeof((array)[0])
+
 /* The kind's descriptor; kind must be valid. */
 const struct coll_kind_desc *coll_kind_info(enum coll_kind kind);
 

@@ -27,12 +27,8 @@ call(const struct coll_args *a, MPI_Comm comm)
 }
 
 const struct coll_kind_desc coll_kind_barrier = {
-    .kind = COLL_BARRIER,
-    .name = "barrier",
-    .mpi_name = "MPI_Barrier",
+    .kind = COLL_BARRIER, .name = "barrier", .mpi_name = "MPI_Barrier",
     .traits = COLL_TRAIT_NO_DATA,
-    .rules = rules,
-    .rule_count = sizeof rules / sizeof rules[0],
-    .invoke = invoke,
-    .call = call,
+    COLL_RULES(rules),
+    .invoke = invoke, .call = call,
 };

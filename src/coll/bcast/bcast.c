@@ -33,12 +33,8 @@ call(const struct coll_args *a, MPI_Comm comm)
 }
 
 const struct coll_kind_desc coll_kind_bcast = {
-    .kind = COLL_BCAST,
-    .name = "bcast",
-    .mpi_name = "MPI_Bcast",
+    .kind = COLL_BCAST, .name = "bcast", .mpi_name = "MPI_Bcast",
     .traits = COLL_TRAIT_ROOTED,
-    .rules = rules,
-    .rule_count = sizeof rules / sizeof rules[0],
-    .invoke = invoke,
-    .call = call,
+    COLL_RULES(rules),
+    .invoke = invoke, .call = call,
 };

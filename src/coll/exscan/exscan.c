@@ -25,14 +25,8 @@ call(const struct coll_args *a, MPI_Comm comm)
 }
 
 const struct coll_kind_desc coll_kind_exscan = {
-    .kind = COLL_EXSCAN,
-    .name = "exscan",
-    .mpi_name = "MPI_Exscan",
+    .kind = COLL_EXSCAN, .name = "exscan", .mpi_name = "MPI_Exscan",
     .traits = COLL_TRAIT_REDUCES | COLL_TRAIT_IN_PLACE | COLL_TRAIT_PREFIX | COLL_TRAIT_EXCLUSIVE,
-    .rules = rules,
-    .rule_count = sizeof rules / sizeof rules[0],
-    .reproducible = "recursive_doubling",
-    .invoke = invoke,
-    .call = call,
-    .resolve_in_place = coll_resolve_in_place_vector,
+    COLL_RULES(rules), .reproducible = "recursive_doubling",
+    .invoke = invoke, .call = call, .resolve_in_place = coll_resolve_in_place_vector,
 };

@@ -28,14 +28,8 @@ call(const struct coll_args *a, MPI_Comm comm)
 }
 
 const struct coll_kind_desc coll_kind_reduce = {
-    .kind = COLL_REDUCE,
-    .name = "reduce",
-    .mpi_name = "MPI_Reduce",
+    .kind = COLL_REDUCE, .name = "reduce", .mpi_name = "MPI_Reduce",
     .traits = COLL_TRAIT_ROOTED | COLL_TRAIT_REDUCES | COLL_TRAIT_IN_PLACE | COLL_TRAIT_TO_ROOT,
-    .rules = rules,
-    .rule_count = sizeof rules / sizeof rules[0],
-    .reproducible = "in_order_binary",
-    .invoke = invoke,
-    .call = call,
-    .resolve_in_place = coll_resolve_in_place_vector,
+    COLL_RULES(rules), .reproducible = "in_order_binary",
+    .invoke = invoke, .call = call, .resolve_in_place = coll_resolve_in_place_vector,
 };

@@ -41,14 +41,9 @@ resolve_in_place(struct coll_args *a, MPI_Comm comm, void **mem)
 }
 
 const struct coll_kind_desc coll_kind_reduce_scatter_block = {
-    .kind = COLL_REDUCE_SCATTER_BLOCK,
-    .name = "reduce_scatter_block",
+    .kind = COLL_REDUCE_SCATTER_BLOCK, .name = "reduce_scatter_block",
     .mpi_name = "MPI_Reduce_scatter_block",
     .traits = COLL_TRAIT_REDUCES | COLL_TRAIT_IN_PLACE,
-    .rules = rules,
-    .rule_count = sizeof rules / sizeof rules[0],
-    .reproducible = "recursive_doubling",
-    .invoke = invoke,
-    .call = call,
-    .resolve_in_place = resolve_in_place,
+    COLL_RULES(rules), .reproducible = "recursive_doubling",
+    .invoke = invoke, .call = call, .resolve_in_place = resolve_in_place,
 };

@@ -25,14 +25,8 @@ call(const struct coll_args *a, MPI_Comm comm)
 }
 
 const struct coll_kind_desc coll_kind_scan = {
-    .kind = COLL_SCAN,
-    .name = "scan",
-    .mpi_name = "MPI_Scan",
+    .kind = COLL_SCAN, .name = "scan", .mpi_name = "MPI_Scan",
     .traits = COLL_TRAIT_REDUCES | COLL_TRAIT_IN_PLACE | COLL_TRAIT_PREFIX,
-    .rules = rules,
-    .rule_count = sizeof rules / sizeof rules[0],
-    .reproducible = "recursive_doubling",
-    .invoke = invoke,
-    .call = call,
-    .resolve_in_place = coll_resolve_in_place_vector,
+    COLL_RULES(rules), .reproducible = "recursive_doubling",
+    .invoke = invoke, .call = call, .resolve_in_place = coll_resolve_in_place_vector,
 };

@@ -45,14 +45,9 @@ resolve_in_place(struct coll_args *a, MPI_Comm comm, void **mem)
 }
 
 const struct coll_kind_desc coll_kind_scatter = {
-    .kind = COLL_SCATTER,
-    .name = "scatter",
-    .mpi_name = "MPI_Scatter",
+    .kind = COLL_SCATTER, .name = "scatter", .mpi_name = "MPI_Scatter",
     .traits = COLL_TRAIT_ROOTED | COLL_TRAIT_IN_PLACE | COLL_TRAIT_MOVES_BLOCKS |
               COLL_TRAIT_IN_PLACE_RECVBUF | COLL_TRAIT_SCATTERS,
-    .rules = rules,
-    .rule_count = sizeof rules / sizeof rules[0],
-    .invoke = invoke,
-    .call = call,
-    .resolve_in_place = resolve_in_place,
+    COLL_RULES(rules),
+    .invoke = invoke, .call = call, .resolve_in_place = resolve_in_place,
 };

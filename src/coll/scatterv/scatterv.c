@@ -45,14 +45,9 @@ resolve_in_place(struct coll_args *a, MPI_Comm comm, void **mem)
 }
 
 const struct coll_kind_desc coll_kind_scatterv = {
-    .kind = COLL_SCATTERV,
-    .name = "scatterv",
-    .mpi_name = "MPI_Scatterv",
+    .kind = COLL_SCATTERV, .name = "scatterv", .mpi_name = "MPI_Scatterv",
     .traits = COLL_TRAIT_ROOTED | COLL_TRAIT_IN_PLACE | COLL_TRAIT_MOVES_BLOCKS |
               COLL_TRAIT_IN_PLACE_RECVBUF | COLL_TRAIT_VECTOR | COLL_TRAIT_SCATTERS,
-    .rules = rules,
-    .rule_count = sizeof rules / sizeof rules[0],
-    .invoke = invoke,
-    .call = call,
-    .resolve_in_place = resolve_in_place,
+    COLL_RULES(rules),
+    .invoke = invoke, .call = call, .resolve_in_place = resolve_in_place,
 };
