@@ -102,11 +102,93 @@ coll_kind_block_source(enum coll_kind kind, int rank, int block, int root, int *
     *from_block = (traits & COLL_TRAIT_SCATTERS) ? rank : 0;
 }
 
+/* The in-place resolvers read the argument record as the MPI entry built it: the v and w forms
+ * set their count and type arrays, the others leave them NULL. */
+
 int
 coll_resolve_in_place_vector(struct coll_args *args, MPI_Comm comm, void **mem)
 {
-    (void)comm;
     if (args->sendbuf != MPI_IN_PLACE)
         return MPI_SUCCESS;
-    return coll_in_place_copy(args->recvbuf, args->count, args->datatype, &args->sendbuf, mem);
+    int count = args->count, size;
+    if (args->recvcounts != NULL || args->recvcount > 0) {
+        /* Reduce_scatter's vector is every rank's block, Reduce_scatter_block's size of them */
+        MPI_Comm_size(comm, &size);
+        count = 0;
+        for (int i = 0; i < size; i++)
+            count += args->recvcounts != NULL ? args->recvcounts[i] : args->recvcount;
+    }
+    return coll_in_place_copy(args->recvbuf, count, args->datatype, &args->sendbuf, mem);
+}
+
+int
+coll_resolve_in_place_root_block(struct coll_args *a, MPI_Comm comm, void **mem)
+{
+    int me, root = a->root;
+    (void)mem;
+    if (a->sendbuf != MPI_IN_PLACE && a->recvbuf != MPI_IN_PLACE)
+        return MPI_SUCCESS;
+    MPI_Comm_rank(comm, &me);
+    if (me != root)
+        return MPI_SUCCESS;
+    if (a->sendbuf == MPI_IN_PLACE) {
+        /* Gather(v): the root's block is sent from where it already is */
+        int v = a->recvcounts != NULL;
+        a->sendbuf = coll_item(a->recvbuf, v ? a->rdispls[root] : (MPI_Aint)root * a->recvcount,
+                               a->recvtype);
+        a->sendcount = v ? a->recvcounts[root] : a->recvcount;
+        a->sendtype = a->recvtype;
+    } else {
+        /* Scatter(v): the root's block is received onto itself */
+        int v = a->sendcounts != NULL;
+        a->recvbuf = coll_item((void *)a->sendbuf,
+                               v ? a->sdispls[root] : (MPI_Aint)root * a->sendcount, a->sendtype);
+        a->recvcount = v ? a->sendcounts[root] : a->sendcount;
+        a->recvtype = a->sendtype;
+    }
+    return MPI_SUCCESS;
+}
+
+int
+coll_resolve_in_place_own_block(struct coll_args *a, MPI_Comm comm, void **mem)
+{
+    int me;
+    if (a->sendbuf != MPI_IN_PLACE)
+        return MPI_SUCCESS;
+    MPI_Comm_rank(comm, &me);
+    int v = a->recvcounts != NULL;
+    int count = v ? a->recvcounts[me] : a->recvcount;
+    MPI_Aint at = v ? a->rdispls[me] : (MPI_Aint)me * a->recvcount;
+    int rc = coll_in_place_copy(coll_item(a->recvbuf, at, a->recvtype), count, a->recvtype,
+                                &a->sendbuf, mem);
+    a->sendcount = count;
+    a->sendtype = a->recvtype;
+    return rc;
+}
+
+int
+coll_resolve_in_place_all_blocks(struct coll_args *a, MPI_Comm comm, void **mem)
+{
+    if (a->sendbuf != MPI_IN_PLACE)
+        return MPI_SUCCESS;
+    int size, rc;
+    MPI_Comm_size(comm, &size);
+    if (a->recvcounts == NULL) {
+        rc = coll_in_place_copy(a->recvbuf, a->recvcount * size, a->recvtype, &a->sendbuf, mem);
+        a->sendcount = a->recvcount;
+        a->sendtype = a->recvtype;
+        return rc;
+    }
+    /* Alltoallv displaces by the receive type's extent, Alltoallw in bytes */
+    MPI_Aint lb, unit = 1;
+    if (a->recvtypes == NULL)
+        MPI_Type_get_extent(a->recvtype, &lb, &unit);
+    rc = coll_in_place_copy_blocks(a->recvbuf, size, a->recvcounts, a->rdispls, unit, a->recvtypes,
+                                   a->recvtypes == NULL ? a->recvtype : MPI_DATATYPE_NULL,
+                                   &a->sendbuf, mem);
+    a->sendcounts = a->recvcounts;
+    a->sdispls = a->rdispls;
+    a->sendtype = a->recvtype;
+    a->sendtypes = a->recvtypes;
+    return rc;
 }

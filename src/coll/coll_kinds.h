@@ -142,11 +142,21 @@ void coll_kind_block_source(enum coll_kind kind, int rank, int block, int root, 
 int coll_kind_reduces(enum coll_kind kind);
 
 /*
- * The `resolve_in_place` of the reductions whose vector is `count` items of `datatype` on
- * every rank (Reduce at its root, Allreduce, Scan, Exscan): sendbuf becomes a copy of the
- * receive buffer.
+ * MPI_IN_PLACE for an algorithm that does not take it, turned into an ordinary call (the
+ * kinds' `resolve_in_place`); `args` as the MPI entry built it. *mem is what to free after
+ * the call.
+ *
+ * _vector: the reductions (Reduce at its root, Allreduce, Scan, Exscan, Reduce_scatter and
+ *   Reduce_scatter_block): sendbuf becomes a copy of the whole input vector in recvbuf.
+ * _root_block: Gather(v) and Scatter(v): the root's own block is sent from, or received onto,
+ *   its place in the root's buffer; nothing is copied.
+ * _own_block: Allgather(v): sendbuf becomes a copy of this rank's block of recvbuf.
+ * _all_blocks: Alltoall(v, w): sendbuf becomes a copy of recvbuf's blocks, at the same places.
  */
 int coll_resolve_in_place_vector(struct coll_args *args, MPI_Comm comm, void **mem);
+int coll_resolve_in_place_root_block(struct coll_args *args, MPI_Comm comm, void **mem);
+int coll_resolve_in_place_own_block(struct coll_args *args, MPI_Comm comm, void **mem);
+int coll_resolve_in_place_all_blocks(struct coll_args *args, MPI_Comm comm, void **mem);
 
 /* The kind descriptors, one per home. */
 extern const struct coll_kind_desc coll_kind_barrier, coll_kind_bcast, coll_kind_gather,

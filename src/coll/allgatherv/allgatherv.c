@@ -10,7 +10,6 @@
  */
 #include "coll/coll_kinds.h"
 #include "coll/coll_registry.h"
-#include "coll/coll_util.h"
 
 static const struct coll_rule rules[] = {
     {.when = COLL_RULE_TOTAL | COLL_RULE_POF2,
@@ -35,25 +34,10 @@ call(const struct coll_args *a, MPI_Comm comm)
                           a->rdispls, a->recvtype, comm);
 }
 
-/* MPI_IN_PLACE for an algorithm that does not take it: a copy of this rank's own block. */
-static int
-resolve_in_place(struct coll_args *a, MPI_Comm comm, void **mem)
-{
-    int me;
-    if (a->sendbuf != MPI_IN_PLACE)
-        return MPI_SUCCESS;
-    MPI_Comm_rank(comm, &me);
-    int rc = coll_in_place_copy(coll_item(a->recvbuf, a->rdispls[me], a->recvtype),
-                                a->recvcounts[me], a->recvtype, &a->sendbuf, mem);
-    a->sendcount = a->recvcounts[me];
-    a->sendtype = a->recvtype;
-    return rc;
-}
-
 const struct coll_kind_desc coll_kind_allgatherv = {
     .kind = COLL_ALLGATHERV, .name = "allgatherv", .mpi_name = "MPI_Allgatherv",
     .traits = COLL_TRAIT_IN_PLACE | COLL_TRAIT_MOVES_BLOCKS | COLL_TRAIT_VECTOR |
               COLL_TRAIT_GATHERS,
     COLL_RULES(rules),
-    .invoke = invoke, .call = call, .resolve_in_place = resolve_in_place,
+    .invoke = invoke, .call = call, .resolve_in_place = coll_resolve_in_place_own_block,
 };

@@ -7,7 +7,6 @@
  */
 #include "coll/coll_kinds.h"
 #include "coll/coll_registry.h"
-#include "coll/coll_util.h"
 
 static const struct coll_rule rules[] = {
     {.upto_bytes = 256, .min_ranks = 8, .algorithm = "bruck"},
@@ -30,24 +29,10 @@ call(const struct coll_args *a, MPI_Comm comm)
                         a->recvtype, comm);
 }
 
-/* MPI_IN_PLACE for an algorithm that does not take it: a copy of the whole receive buffer. */
-static int
-resolve_in_place(struct coll_args *a, MPI_Comm comm, void **mem)
-{
-    if (a->sendbuf != MPI_IN_PLACE)
-        return MPI_SUCCESS;
-    int size;
-    MPI_Comm_size(comm, &size);
-    int rc = coll_in_place_copy(a->recvbuf, a->recvcount * size, a->recvtype, &a->sendbuf, mem);
-    a->sendcount = a->recvcount;
-    a->sendtype = a->recvtype;
-    return rc;
-}
-
 const struct coll_kind_desc coll_kind_alltoall = {
     .kind = COLL_ALLTOALL, .name = "alltoall", .mpi_name = "MPI_Alltoall",
     .traits = COLL_TRAIT_IN_PLACE | COLL_TRAIT_MOVES_BLOCKS | COLL_TRAIT_GATHERS |
               COLL_TRAIT_SCATTERS,
     COLL_RULES(rules),
-    .invoke = invoke, .call = call, .resolve_in_place = resolve_in_place,
+    .invoke = invoke, .call = call, .resolve_in_place = coll_resolve_in_place_all_blocks,
 };

@@ -6,7 +6,6 @@
  */
 #include "coll/coll_kinds.h"
 #include "coll/coll_registry.h"
-#include "coll/coll_util.h"
 
 static const struct coll_rule rules[] = {
     {.algorithm = "binomial"},
@@ -27,28 +26,10 @@ call(const struct coll_args *a, MPI_Comm comm)
                       a->root, comm);
 }
 
-/* MPI_IN_PLACE for an algorithm that does not take it: the root's block, sent from where it already
- * is. */
-static int
-resolve_in_place(struct coll_args *a, MPI_Comm comm, void **mem)
-{
-    int me;
-    (void)mem;
-    if (a->sendbuf != MPI_IN_PLACE)
-        return MPI_SUCCESS;
-    MPI_Comm_rank(comm, &me);
-    if (me != a->root)
-        return MPI_SUCCESS;
-    a->sendbuf = coll_item(a->recvbuf, (MPI_Aint)a->root * a->recvcount, a->recvtype);
-    a->sendcount = a->recvcount;
-    a->sendtype = a->recvtype;
-    return MPI_SUCCESS;
-}
-
 const struct coll_kind_desc coll_kind_gather = {
     .kind = COLL_GATHER, .name = "gather", .mpi_name = "MPI_Gather",
     .traits = COLL_TRAIT_ROOTED | COLL_TRAIT_IN_PLACE | COLL_TRAIT_MOVES_BLOCKS |
               COLL_TRAIT_TO_ROOT | COLL_TRAIT_GATHERS,
     COLL_RULES(rules),
-    .invoke = invoke, .call = call, .resolve_in_place = resolve_in_place,
+    .invoke = invoke, .call = call, .resolve_in_place = coll_resolve_in_place_root_block,
 };

@@ -7,7 +7,6 @@
  */
 #include "coll/coll_kinds.h"
 #include "coll/coll_registry.h"
-#include "coll/coll_util.h"
 
 static const struct coll_rule rules[] = {
     {.when = COLL_RULE_NONCOMMUTATIVE, .algorithm = "recursive_doubling"},
@@ -29,21 +28,10 @@ call(const struct coll_args *a, MPI_Comm comm)
     return MPI_Reduce_scatter_block(a->sendbuf, a->recvbuf, a->recvcount, a->datatype, a->op, comm);
 }
 
-/* MPI_IN_PLACE for an algorithm that does not take it: a copy of the whole vector. */
-static int
-resolve_in_place(struct coll_args *a, MPI_Comm comm, void **mem)
-{
-    if (a->sendbuf != MPI_IN_PLACE)
-        return MPI_SUCCESS;
-    int size;
-    MPI_Comm_size(comm, &size);
-    return coll_in_place_copy(a->recvbuf, a->recvcount * size, a->datatype, &a->sendbuf, mem);
-}
-
 const struct coll_kind_desc coll_kind_reduce_scatter_block = {
     .kind = COLL_REDUCE_SCATTER_BLOCK, .name = "reduce_scatter_block",
     .mpi_name = "MPI_Reduce_scatter_block",
     .traits = COLL_TRAIT_REDUCES | COLL_TRAIT_IN_PLACE,
     COLL_RULES(rules), .reproducible = "recursive_doubling",
-    .invoke = invoke, .call = call, .resolve_in_place = resolve_in_place,
+    .invoke = invoke, .call = call, .resolve_in_place = coll_resolve_in_place_vector,
 };
