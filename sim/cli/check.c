@@ -439,29 +439,9 @@ collsim_command_check(int argc, char **argv)
     struct scenario *scenario = NULL;
     GPtrArray *factories = g_ptr_array_new_with_free_func(g_free);
     GPtrArray *runs = g_ptr_array_new_with_free_func(free_run);
-    gchar **args = g_strdupv(argv);
     (void)argc;
-    if (!g_option_context_parse_strv(context, &args, &error)) {
-        fprintf(stderr, "collsim: check: %s\n", error->message);
-        rc = CHECK_EXIT_USAGE;
-        goto out;
-    }
-    if (g_strv_length(args) != 2) {
-        fprintf(stderr, "collsim: check: which scenario? (collsim check FILE.ini)\n");
-        rc = CHECK_EXIT_USAGE;
-        goto out;
-    }
-    if (opt.jobs < 1) {
-        fprintf(stderr, "collsim: check: --jobs must be at least 1 (got %d)\n", opt.jobs);
-        rc = CHECK_EXIT_USAGE;
-        goto out;
-    }
-    scenario = scenario_load(args[1], (const char *const *)opt.overrides, &error);
+    scenario = scenario_command_load(context, argv, "check", &opt.jobs, &opt.overrides);
     if (scenario == NULL) {
-        /* GLib quotes an invalid value as it is: keep the message itself valid UTF-8 */
-        gchar *shown = g_utf8_make_valid(error->message, -1);
-        fprintf(stderr, "collsim: %s\n", shown);
-        g_free(shown);
         rc = CHECK_EXIT_USAGE;
         goto out;
     }
@@ -504,7 +484,6 @@ out:
     g_ptr_array_free(runs, TRUE);
     g_ptr_array_free(factories, TRUE);
     g_clear_error(&error);
-    g_strfreev(args);
     g_strfreev(opt.overrides);
     g_free(opt.factories);
     g_option_context_free(context);

@@ -587,6 +587,31 @@ load_against(const char *path)
     return saved;
 }
 
+struct scenario *
+scenario_command_load(GOptionContext *context, char **argv, const char *command,
+                      const int *jobs, gchar ***overrides)
+{
+    GError *error = NULL;
+    struct scenario *scenario = NULL;
+    gchar **args = g_strdupv(argv);
+    if (!g_option_context_parse_strv(context, &args, &error)) {
+        fprintf(stderr, "collsim: %s: %s\n", command, error->message);
+    } else if (g_strv_length(args) != 2) {
+        fprintf(stderr, "collsim: %s: which scenario? (collsim %s FILE.ini)\n", command, command);
+    } else if (*jobs < 1) {
+        fprintf(stderr, "collsim: %s: --jobs must be at least 1 (got %d)\n", command, *jobs);
+    } else if ((scenario = scenario_load(args[1], (const char *const *)*overrides, &error)) ==
+               NULL) {
+        /* GLib quotes an invalid value as it is: keep the message itself valid UTF-8 */
+        gchar *shown = g_utf8_make_valid(error->message, -1);
+        fprintf(stderr, "collsim: %s\n", shown);
+        g_free(shown);
+    }
+    g_clear_error(&error);
+    g_strfreev(args);
+    return scenario;
+}
+
 int
 collsim_command_run(int argc, char **argv)
 {
@@ -635,29 +660,9 @@ collsim_command_run(int argc, char **argv)
     struct order_saved *saved = NULL;
     GPtrArray *served = g_ptr_array_new_with_free_func(g_free);
     gchar *digest = NULL;
-    gchar **args = g_strdupv(argv);
     (void)argc;
-    if (!g_option_context_parse_strv(context, &args, &error)) {
-        fprintf(stderr, "collsim: run: %s\n", error->message);
-        rc = RUN_EXIT_USAGE;
-        goto out;
-    }
-    if (g_strv_length(args) != 2) {
-        fprintf(stderr, "collsim: run: which scenario? (collsim run FILE.ini)\n");
-        rc = RUN_EXIT_USAGE;
-        goto out;
-    }
-    if (opt.jobs < 1) {
-        fprintf(stderr, "collsim: run: --jobs must be at least 1 (got %d)\n", opt.jobs);
-        rc = RUN_EXIT_USAGE;
-        goto out;
-    }
-    scenario = scenario_load(args[1], (const char *const *)opt.overrides, &error);
+    scenario = scenario_command_load(context, argv, "run", &opt.jobs, &opt.overrides);
     if (scenario == NULL) {
-        /* GLib quotes an invalid value as it is: keep the message itself valid UTF-8 */
-        gchar *shown = g_utf8_make_valid(error->message, -1);
-        fprintf(stderr, "collsim: %s\n", shown);
-        g_free(shown);
         rc = RUN_EXIT_USAGE;
         goto out;
     }
@@ -706,7 +711,6 @@ out:
     order_saved_free(saved);
     g_ptr_array_free(served, TRUE);
     g_clear_error(&error);
-    g_strfreev(args);
     g_strfreev(opt.overrides);
     g_free(opt.csv_path);
     g_free(opt.json_path);

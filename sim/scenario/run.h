@@ -13,6 +13,14 @@
 /* argv[0] is "run"; returns the process exit code. */
 int collsim_command_run(int argc, char **argv);
 
+/*
+ * The start `collsim run` and `collsim check` share: parse argv with `context` (whose entries
+ * fill *jobs and *overrides), take exactly one FILE.ini, refuse --jobs below 1, and load the
+ * scenario with the --set overrides. NULL after printing one line naming `command` and why.
+ */
+struct scenario *scenario_command_load(GOptionContext *context, char **argv, const char *command,
+                                       const int *jobs, gchar ***overrides);
+
 /* Receives each point of a sweep with its result, in sweep order. FALSE (with `error`) stops
  * the sweep. */
 typedef gboolean (*run_point_sink)(const struct run_point *point, const struct point_result *result,
