@@ -429,13 +429,13 @@ call_collective(const struct bench_run *run, int me, struct bench_buffers *b)
     if (point->kind == COLL_REDUCE_SCATTER_BLOCK)
         a.recvcount = n / run->nranks;
     if (point->kind != COLL_ALLTOALLW)
-        return kind->call(&a, MPI_COMM_WORLD);
+        return kind->call(kind->kind, &a, MPI_COMM_WORLD);
     /* alltoallw displacements are in bytes */
     int *bytes_displs = g_new(int, run->nranks);
     for (int i = 0; i < run->nranks; i++)
         bytes_displs[i] = (int)((gsize)b->displs[i] * run->type->extent);
     a.sdispls = a.rdispls = bytes_displs;
-    int rc = kind->call(&a, MPI_COMM_WORLD);
+    int rc = kind->call(kind->kind, &a, MPI_COMM_WORLD);
     g_free(bytes_displs);
     return rc;
 }

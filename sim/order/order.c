@@ -183,7 +183,7 @@ order_witness_rank(MPI_Comm comm)
     struct coll_args args = {.sendbuf = send, .recvbuf = recv, .count = q->count,
                              .datatype = MPI_INT64_T, .op = op, .root = q->root,
                              .recvcount = q->count, .recvcounts = counts};
-    rc = coll_kind_reduces(q->kind) ? coll_kind_info(q->kind)->call(&args, comm) : MPI_ERR_OP;
+    rc = coll_kind_reduces(q->kind) ? coll_kind_call(q->kind, &args, comm) : MPI_ERR_OP;
     g_free(counts);
     MPI_Op_free(&op);
     if (rc == MPI_SUCCESS) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "coll_kinds.h"
+#include "coll_registry.h"
 #include "coll_util.h"
 
 static const struct coll_kind_desc *const kinds[COLL_KIND_COUNT] = {
@@ -191,4 +192,65 @@ coll_resolve_in_place_all_blocks(struct coll_args *a, MPI_Comm comm, void **mem)
     a->sendtype = a->recvtype;
     a->sendtypes = a->recvtypes;
     return rc;
+}
+
+int
+coll_kind_call(enum coll_kind kind, const struct coll_args *args, MPI_Comm comm)
+{
+    return coll_kind_info(kind)->call(kind, args, comm);
+}
+
+/* ---------------------------------------------------------------- calls of shared shape */
+
+int
+coll_invoke_rooted_blocks(const struct coll_algorithm *row, const struct coll_args *a,
+                          MPI_Comm comm, const struct coll_params *params)
+{
+    coll_gather_fn *fn = row->kind == COLL_GATHER ? row->fn.gather : row->fn.scatter;
+    return fn(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcount, a->recvtype,
+              a->root, comm, params);
+}
+
+int
+coll_call_rooted_blocks(enum coll_kind kind, const struct coll_args *a, MPI_Comm comm)
+{
+    int (*fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm) =
+        kind == COLL_GATHER ? MPI_Gather : MPI_Scatter;
+    return fn(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcount, a->recvtype,
+              a->root, comm);
+}
+
+int
+coll_invoke_every_block(const struct coll_algorithm *row, const struct coll_args *a,
+                        MPI_Comm comm, const struct coll_params *params)
+{
+    coll_allgather_fn *fn = row->kind == COLL_ALLGATHER ? row->fn.allgather : row->fn.alltoall;
+    return fn(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcount, a->recvtype, comm,
+              params);
+}
+
+int
+coll_call_every_block(enum coll_kind kind, const struct coll_args *a, MPI_Comm comm)
+{
+    int (*fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm) =
+        kind == COLL_ALLGATHER ? MPI_Allgather : MPI_Alltoall;
+    return fn(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcount, a->recvtype, comm);
+}
+
+int
+coll_invoke_everyone_reduces(const struct coll_algorithm *row, const struct coll_args *a,
+                             MPI_Comm comm, const struct coll_params *params)
+{
+    coll_allreduce_fn *fn = row->kind == COLL_ALLREDUCE ? row->fn.allreduce
+                            : row->kind == COLL_SCAN    ? row->fn.scan
+                                                        : row->fn.exscan;
+    return fn(a->sendbuf, a->recvbuf, a->count, a->datatype, a->op, comm, params);
+}
+
+int
+coll_call_everyone_reduces(enum coll_kind kind, const struct coll_args *a, MPI_Comm comm)
+{
+    int (*fn)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm) =
+        kind == COLL_ALLREDUCE ? MPI_Allreduce : kind == COLL_SCAN ? MPI_Scan : MPI_Exscan;
+    return fn(a->sendbuf, a->recvbuf, a->count, a->datatype, a->op, comm);
 }

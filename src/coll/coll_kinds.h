@@ -98,8 +98,9 @@ struct coll_kind_desc {
     /* Run `row`'s algorithm with the call's arguments on `comm`. */
     int (*invoke)(const struct coll_algorithm *row, const struct coll_args *args, MPI_Comm comm,
                   const struct coll_params *params);
-    /* Call the collective's MPI function with these arguments. */
-    int (*call)(const struct coll_args *args, MPI_Comm comm);
+    /* Call the collective's MPI function with these arguments (`kind`: for the calls that
+     * kinds of the same argument shape share, coll_call_* below). */
+    int (*call)(enum coll_kind kind, const struct coll_args *args, MPI_Comm comm);
     /*
      * Turn a call that passes MPI_IN_PLACE into an ordinary one, for an algorithm that does
      * not take it: the buffer the standard reads in place is copied (*mem, to free after the
@@ -140,6 +141,24 @@ void coll_kind_block_source(enum coll_kind kind, int rank, int block, int root, 
                             int *from_block);
 /* Does this kind reduce with an op (and so care about commutativity)? */
 int coll_kind_reduces(enum coll_kind kind);
+
+/* The collective's MPI function called with `args`: what the kind's `call` does. */
+int coll_kind_call(enum coll_kind kind, const struct coll_args *args, MPI_Comm comm);
+
+/*
+ * Kinds whose algorithms and MPI functions take the same arguments share the calls that unpack
+ * them: Gather and Scatter (rooted_blocks), Allgather and Alltoall (every_block), Allreduce,
+ * Scan and Exscan (everyone_reduces). The row's or the argument's kind picks the function.
+ */
+int coll_invoke_rooted_blocks(const struct coll_algorithm *row, const struct coll_args *args,
+                              MPI_Comm comm, const struct coll_params *params);
+int coll_call_rooted_blocks(enum coll_kind kind, const struct coll_args *args, MPI_Comm comm);
+int coll_invoke_every_block(const struct coll_algorithm *row, const struct coll_args *args,
+                            MPI_Comm comm, const struct coll_params *params);
+int coll_call_every_block(enum coll_kind kind, const struct coll_args *args, MPI_Comm comm);
+int coll_invoke_everyone_reduces(const struct coll_algorithm *row, const struct coll_args *args,
+                                 MPI_Comm comm, const struct coll_params *params);
+int coll_call_everyone_reduces(enum coll_kind kind, const struct coll_args *args, MPI_Comm comm);
 
 /*
  * MPI_IN_PLACE for an algorithm that does not take it, turned into an ordinary call (the

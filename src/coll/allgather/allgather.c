@@ -1,13 +1,13 @@
 /*
- * allgather.c — MPI_Allgather's kind: its traits, its default decision as data, and how its
- * arguments reach an algorithm and the MPI function. Standard MPI only.
+ * allgather.c — MPI_Allgather's kind: its traits and its default decision as data; its
+ * arguments reach an algorithm and the MPI function through the calls it shares with the kinds
+ * of the same argument shape (coll_kinds.h). Standard MPI only.
  *
  * Default (MPICH's MPIR_Allgather{,v}_intra_auto; T = P·n, the bytes gathered on each
  * rank): recursive_doubling if T < 512 KiB and P is a power of two, else bruck if
  * T < 80 KiB, else ring.
  */
 #include "coll/coll_kinds.h"
-#include "coll/coll_registry.h"
 
 static const struct coll_rule rules[] = {
     {.when = COLL_RULE_TOTAL | COLL_RULE_POF2,
@@ -17,24 +17,9 @@ static const struct coll_rule rules[] = {
     {.algorithm = "ring"},
 };
 
-static int
-invoke(const struct coll_algorithm *row, const struct coll_args *a, MPI_Comm comm,
-       const struct coll_params *params)
-{
-    return row->fn.allgather(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcount,
-                             a->recvtype, comm, params);
-}
-
-static int
-call(const struct coll_args *a, MPI_Comm comm)
-{
-    return MPI_Allgather(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcount,
-                         a->recvtype, comm);
-}
-
 const struct coll_kind_desc coll_kind_allgather = {
     .kind = COLL_ALLGATHER, .name = "allgather", .mpi_name = "MPI_Allgather",
     .traits = COLL_TRAIT_IN_PLACE | COLL_TRAIT_MOVES_BLOCKS | COLL_TRAIT_GATHERS,
     COLL_RULES(rules),
-    .invoke = invoke, .call = call, .resolve_in_place = coll_resolve_in_place_own_block,
+    .invoke = coll_invoke_every_block, .call = coll_call_every_block, .resolve_in_place = coll_resolve_in_place_own_block,
 };

@@ -28,8 +28,9 @@ invoke(const struct coll_algorithm *row, const struct coll_args *a, MPI_Comm com
 }
 
 static int
-call(const struct coll_args *a, MPI_Comm comm)
+call(enum coll_kind kind, const struct coll_args *a, MPI_Comm comm)
 {
+    (void)kind;
     return MPI_Allgatherv(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcounts,
                           a->rdispls, a->recvtype, comm);
 }

@@ -27,8 +27,9 @@ invoke(const struct coll_algorithm *row, const struct coll_args *a, MPI_Comm com
 }
 
 static int
-call(const struct coll_args *a, MPI_Comm comm)
+call(enum coll_kind kind, const struct coll_args *a, MPI_Comm comm)
 {
+    (void)kind;
     return MPI_Bcast(a->buffer, a->count, a->datatype, a->root, comm);
 }
 

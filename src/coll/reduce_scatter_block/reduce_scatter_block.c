@@ -23,8 +23,9 @@ invoke(const struct coll_algorithm *row, const struct coll_args *a, MPI_Comm com
 }
 
 static int
-call(const struct coll_args *a, MPI_Comm comm)
+call(enum coll_kind kind, const struct coll_args *a, MPI_Comm comm)
 {
+    (void)kind;
     return MPI_Reduce_scatter_block(a->sendbuf, a->recvbuf, a->recvcount, a->datatype, a->op, comm);
 }
 

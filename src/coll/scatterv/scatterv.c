@@ -20,8 +20,9 @@ invoke(const struct coll_algorithm *row, const struct coll_args *a, MPI_Comm com
 }
 
 static int
-call(const struct coll_args *a, MPI_Comm comm)
+call(enum coll_kind kind, const struct coll_args *a, MPI_Comm comm)
 {
+    (void)kind;
     return MPI_Scatterv(a->sendbuf, a->sendcounts, a->sdispls, a->sendtype, a->recvbuf,
                         a->recvcount, a->recvtype, a->root, comm);
 }
