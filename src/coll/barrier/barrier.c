@@ -7,9 +7,7 @@
 #include "coll/coll_kinds.h"
 #include "coll/coll_registry.h"
 
-static const struct coll_rule rules[] = {
-    {.algorithm = "dissemination"},
-};
+static const struct coll_rule rules[] = {{.algorithm = "dissemination"}};
 
 static int
 invoke(const struct coll_algorithm *row, const struct coll_args *a, MPI_Comm comm,

@@ -7,9 +7,7 @@
  */
 #include "coll/coll_kinds.h"
 
-static const struct coll_rule rules[] = {
-    {.algorithm = "recursive_doubling"},
-};
+static const struct coll_rule rules[] = {{.algorithm = "recursive_doubling"}};
 
 const struct coll_kind_desc coll_kind_exscan = {
     .kind = COLL_EXSCAN, .name = "exscan", .mpi_name = "MPI_Exscan",

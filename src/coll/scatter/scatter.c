@@ -7,9 +7,7 @@
  */
 #include "coll/coll_kinds.h"
 
-static const struct coll_rule rules[] = {
-    {.algorithm = "binomial"},
-};
+static const struct coll_rule rules[] = {{.algorithm = "binomial"}};
 
 const struct coll_kind_desc coll_kind_scatter = {
     .kind = COLL_SCATTER, .name = "scatter", .mpi_name = "MPI_Scatter",

@@ -7,9 +7,7 @@
 #include "coll/coll_kinds.h"
 #include "coll/coll_registry.h"
 
-static const struct coll_rule rules[] = {
-    {.algorithm = "linear"},
-};
+static const struct coll_rule rules[] = {{.algorithm = "linear"}};
 
 static int
 invoke(const struct coll_algorithm *row, const struct coll_args *a, MPI_Comm comm,
