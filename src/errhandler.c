@@ -249,13 +249,13 @@ check_errhandler_arg(MPI_Comm comm, MPI_Errhandler errhandler, const char *call)
 }
 
 /* Replace the handler of comm (shared by all its members, see the file comment). */
-int
-MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+static int
+set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler, const char *call)
 {
-    int rc = check_comm_arg(comm, "MPI_Comm_set_errhandler");
+    int rc = check_comm_arg(comm, call);
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = check_errhandler_arg(comm, errhandler, "MPI_Comm_set_errhandler");
+    rc = check_errhandler_arg(comm, errhandler, call);
     if (rc != MPI_SUCCESS)
         return rc;
     comm = collsim_comm_visible(comm);
@@ -265,17 +265,17 @@ MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     return MPI_SUCCESS;
 }
 
+int
+MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    return set_errhandler(comm, errhandler, "MPI_Comm_set_errhandler");
+}
+
 /* MPI-1 name of MPI_Comm_set_errhandler. */
 int
 MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
 {
-    int rc = check_comm_arg(comm, "MPI_Errhandler_set");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = check_errhandler_arg(comm, errhandler, "MPI_Errhandler_set");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return MPI_Comm_set_errhandler(comm, errhandler);
+    return set_errhandler(comm, errhandler, "MPI_Errhandler_set");
 }
 
 /* A new reference to comm's handler: the program frees it with MPI_Errhandler_free. */
