@@ -387,6 +387,22 @@ coll_arg_all_blocks(MPI_Comm comm, int count, const char *what, const char *call
     return MPI_SUCCESS;
 }
 
+/* A reduction's buffers: the input vector of `total` items (or MPI_IN_PLACE), this rank's
+ * `mine` items of result, not overlapping. */
+int
+coll_arg_reduction_buffers(MPI_Comm comm, const void *sendbuf, MPI_Aint total, const void *recvbuf,
+                           MPI_Aint mine, MPI_Datatype dt, const char *call)
+{
+    if (recvbuf == MPI_IN_PLACE)
+        return collsim_error(comm, MPI_ERR_BUFFER, call, "MPI_IN_PLACE is not a valid recvbuf");
+    int rc = coll_arg_buffer_or_in_place(comm, sendbuf, total, dt, "sendbuf", call);
+    if (rc == MPI_SUCCESS)
+        rc = coll_arg_buffer(comm, recvbuf, mine, dt, "recvbuf", call);
+    if (rc == MPI_SUCCESS)
+        rc = coll_arg_no_alias(comm, sendbuf, total, dt, recvbuf, mine, dt, call);
+    return rc;
+}
+
 /* The mean of `total` bytes over the ranks, rounded up: what `bytes` means for v-variants. */
 size_t
 coll_entry_mean_block(size_t total, MPI_Comm comm)
@@ -419,13 +435,7 @@ coll_entry_everyone_reduces(enum coll_kind kind, const void *sendbuf, void *recv
     int rc = coll_arg_reduction(comm, count, datatype, op, name);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (recvbuf == MPI_IN_PLACE)
-        return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
-    rc = coll_arg_buffer_or_in_place(comm, sendbuf, count, datatype, "sendbuf", name);
-    if (rc == MPI_SUCCESS)
-        rc = coll_arg_buffer(comm, recvbuf, count, datatype, "recvbuf", name);
-    if (rc == MPI_SUCCESS)
-        rc = coll_arg_no_alias(comm, sendbuf, count, datatype, recvbuf, count, datatype, name);
+    rc = coll_arg_reduction_buffers(comm, sendbuf, count, recvbuf, count, datatype, name);
     if (rc != MPI_SUCCESS)
         return rc;
     coll_entry_check_same(comm, name, -1, op, count, datatype, caller);

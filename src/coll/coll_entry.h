@@ -21,6 +21,11 @@
 
 /* ---------------------------------------------------------------- argument checks */
 
+/* A reduction's buffers: the input of `total` items (or MPI_IN_PLACE as sendbuf), this rank's
+ * `mine` items of result (never MPI_IN_PLACE), not overlapping. */
+int coll_arg_reduction_buffers(MPI_Comm comm, const void *sendbuf, MPI_Aint total,
+                               const void *recvbuf, MPI_Aint mine, MPI_Datatype dt,
+                               const char *call);
 /* A valid user communicator of which the caller is a member. */
 int coll_arg_comm(MPI_Comm comm, const char *call);
 /* count >= 0 (`what` names the argument). */

@@ -18,28 +18,13 @@ MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
         return rc;
     if (recvcounts == NULL)
         return collsim_error(comm, MPI_ERR_ARG, name, "NULL recvcounts");
-    int size = collsim_comm_size(comm);
-    long long total = 0;
-    for (int i = 0; i < size; i++) {
-        if (recvcounts[i] < 0)
-            return collsim_error(comm, MPI_ERR_COUNT, name, "negative recvcounts[%d] = %d", i,
-                                 recvcounts[i]);
-        total += recvcounts[i];
-    }
-    if (total > 0x7fffffff)
-        return collsim_error(comm, MPI_ERR_COUNT, name, "sum of recvcounts overflows an int");
-    rc = coll_arg_reduction(comm, (int)total, datatype, op, name);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (recvbuf == MPI_IN_PLACE)
-        return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
-    int me = collsim_comm_my_rank(comm);
-    rc = coll_arg_buffer_or_in_place(comm, sendbuf, total, datatype, "sendbuf", name);
+    int total = 0;
+    rc = coll_arg_counts(comm, recvcounts, "recvcounts", name, &total);
     if (rc == MPI_SUCCESS)
-        rc = coll_arg_buffer(comm, recvbuf, recvcounts[me], datatype, "recvbuf", name);
+        rc = coll_arg_reduction(comm, total, datatype, op, name);
     if (rc == MPI_SUCCESS)
-        rc = coll_arg_no_alias(comm, sendbuf, total, datatype, recvbuf, recvcounts[me], datatype,
-                               name);
+        rc = coll_arg_reduction_buffers(comm, sendbuf, total, recvbuf,
+                                        recvcounts[collsim_comm_my_rank(comm)], datatype, name);
     if (rc != MPI_SUCCESS)
         return rc;
     if (coll_check_enabled()) {
@@ -48,7 +33,7 @@ MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                                     .rule = COLL_CHECK_SAME_V,
                                     .root = -1,
                                     .op = op,
-                                    .count = (int)total,
+                                    .count = total,
                                     .type = datatype,
                                     .bytes = -1,
                                     .recv_bytes = -1,
@@ -58,7 +43,7 @@ MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
         free(counts);
     }
     struct coll_call call;
-    coll_entry_describe(&call, COLL_REDUCE_SCATTER, comm, (int)total, datatype,
+    coll_entry_describe(&call, COLL_REDUCE_SCATTER, comm, total, datatype,
                         coll_entry_commutes(op));
     struct coll_args args = {.sendbuf = sendbuf, .recvbuf = recvbuf, .recvcounts = recvcounts,
                              .datatype = datatype, .op = op};

@@ -14,26 +14,19 @@ MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_
     int rc = coll_arg_comm(comm, name);
     if (rc == MPI_SUCCESS)
         rc = coll_arg_count(comm, recvcount, "recvcount", name);
+    if (rc == MPI_SUCCESS)
+        rc = coll_arg_all_blocks(comm, recvcount, "recvcount", name);
     if (rc != MPI_SUCCESS)
         return rc;
-    long long total = (long long)recvcount * collsim_comm_size(comm);
-    if (total > 0x7fffffff)
-        return collsim_error(comm, MPI_ERR_COUNT, name, "recvcount x ranks overflows an int");
-    rc = coll_arg_reduction(comm, (int)total, datatype, op, name);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (recvbuf == MPI_IN_PLACE)
-        return collsim_error(comm, MPI_ERR_BUFFER, name, "MPI_IN_PLACE is not a valid recvbuf");
-    rc = coll_arg_buffer_or_in_place(comm, sendbuf, total, datatype, "sendbuf", name);
+    int total = recvcount * collsim_comm_size(comm); /* fits: checked */
+    rc = coll_arg_reduction(comm, total, datatype, op, name);
     if (rc == MPI_SUCCESS)
-        rc = coll_arg_buffer(comm, recvbuf, recvcount, datatype, "recvbuf", name);
-    if (rc == MPI_SUCCESS)
-        rc = coll_arg_no_alias(comm, sendbuf, total, datatype, recvbuf, recvcount, datatype, name);
+        rc = coll_arg_reduction_buffers(comm, sendbuf, total, recvbuf, recvcount, datatype, name);
     if (rc != MPI_SUCCESS)
         return rc;
     coll_entry_check_same(comm, name, -1, op, recvcount, datatype, COLLSIM_CALLER());
     struct coll_call call;
-    coll_entry_describe(&call, COLL_REDUCE_SCATTER_BLOCK, comm, (int)total, datatype,
+    coll_entry_describe(&call, COLL_REDUCE_SCATTER_BLOCK, comm, total, datatype,
                         coll_entry_commutes(op));
     struct coll_args args = {.sendbuf = sendbuf, .recvbuf = recvbuf, .recvcount = recvcount,
                              .datatype = datatype, .op = op};
