@@ -14,6 +14,7 @@
  *     step 3:  0 -> 1      2 -> 3    4 -> 5      6 -> 7
  */
 #include "coll/coll_algos.h"
+#include "coll/coll_tree.h"
 
 #define TAG_BCAST_BINOMIAL 2
 
@@ -24,16 +25,9 @@ coll_bcast_binomial(void *buffer, int count, MPI_Datatype datatype, int root, MP
     int rc, size, rank, relative, mask;
 
     (void)params;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
+    rc = coll_tree_ranks(comm, root, &rank, &size, &relative);
+    if (rc != MPI_SUCCESS || size == 1 || count == 0)
         return rc;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (size == 1 || count == 0)
-        return MPI_SUCCESS;
-
-    relative = (rank - root + size) % size;
 
     /* Receive from the parent: the rank that differs in rel's lowest set bit. */
     for (mask = 1; mask < size; mask <<= 1) {

@@ -17,6 +17,7 @@
  */
 #include "mpi.h"
 #include "coll/coll.h"
+#include "coll/coll_tree.h"
 
 enum { TAG_BCAST_KNOMIAL = 1 };
 
@@ -28,15 +29,9 @@ coll_bcast_knomial(void *buffer, int count, MPI_Datatype datatype, int root, MPI
     long long radix = params != NULL && params->radix >= 2 ? params->radix : 4;
     long long mask;
 
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
+    rc = coll_tree_ranks(comm, root, &rank, &size, &relative);
+    if (rc != MPI_SUCCESS || size == 1 || count == 0)
         return rc;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (size == 1 || count == 0)
-        return MPI_SUCCESS;
-    relative = (rank - root + size) % size;
 
     /* Receive from the parent: rel with its lowest non-zero base-k digit cleared. */
     for (mask = 1; mask < size; mask *= radix) {

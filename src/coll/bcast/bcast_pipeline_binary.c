@@ -23,6 +23,7 @@
 #include "mpi.h"
 #include "coll/coll.h"
 #include "coll/coll_util.h"
+#include "coll/coll_tree.h"
 
 enum { TAG_BCAST_BINARY = 1 };
 
@@ -47,16 +48,10 @@ coll_bcast_pipeline_binary(void *buffer, int count, MPI_Datatype datatype, int r
     int rc, size, rank, relative, parent = -1, nchildren = 0, children[2], seg, nsegs;
     MPI_Request req[2];
 
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
+    rc = coll_tree_ranks(comm, root, &rank, &size, &relative);
+    if (rc != MPI_SUCCESS || size == 1 || count == 0)
         return rc;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (size == 1 || count == 0)
-        return MPI_SUCCESS;
 
-    relative = (rank - root + size) % size;
     if (relative > 0)
         parent = ((relative - 1) / 2 + root) % size;
     for (long long c = 2LL * relative + 1; c <= 2LL * relative + 2 && c < size; c++)

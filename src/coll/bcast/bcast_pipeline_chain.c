@@ -21,6 +21,7 @@
 #include "mpi.h"
 #include "coll/coll.h"
 #include "coll/coll_util.h"
+#include "coll/coll_tree.h"
 
 enum { TAG_BCAST_CHAIN = 1 };
 
@@ -45,16 +46,10 @@ coll_bcast_pipeline_chain(void *buffer, int count, MPI_Datatype datatype, int ro
     int rc, size, rank, relative, prev, next, seg, nsegs;
     MPI_Request req[2];
 
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
+    rc = coll_tree_ranks(comm, root, &rank, &size, &relative);
+    if (rc != MPI_SUCCESS || size == 1 || count == 0)
         return rc;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (size == 1 || count == 0)
-        return MPI_SUCCESS;
 
-    relative = (rank - root + size) % size;
     prev = (rank - 1 + size) % size;
     next = (rank + 1) % size;
     seg = segment_items(count, datatype, params);

@@ -26,6 +26,7 @@
 #include "mpi.h"
 #include "coll/coll.h"
 #include "coll/coll_util.h"
+#include "coll/coll_tree.h"
 
 enum { TAG_SCATTER = 1, TAG_DOUBLING = 2, TAG_FIXUP = 3 };
 
@@ -133,15 +134,9 @@ coll_bcast_scatter_recursive_doubling_allgather(void *buffer, int count, MPI_Dat
     struct blocks bl;
 
     (void)params;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
+    rc = coll_tree_ranks(comm, root, &rank, &size, &relative);
+    if (rc != MPI_SUCCESS || size == 1 || count == 0)
         return rc;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (size == 1 || count == 0)
-        return MPI_SUCCESS;
-    relative = (rank - root + size) % size;
     bl = (struct blocks){buffer, datatype, size, count / size, count % size};
 
     rc = scatter_blocks(&bl, relative, root, comm);

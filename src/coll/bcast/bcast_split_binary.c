@@ -29,6 +29,7 @@
 #include "mpi.h"
 #include "coll/coll.h"
 #include "coll/coll_util.h"
+#include "coll/coll_tree.h"
 
 enum { TAG_SPLIT_TREE = 1, TAG_SPLIT_SWAP = 2 };
 
@@ -77,14 +78,9 @@ coll_bcast_split_binary(void *buffer, int count, MPI_Datatype datatype, int root
     void *half[2];
     MPI_Request req[2];
 
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
+    rc = coll_tree_ranks(comm, root, &rank, &size, &relative);
+    if (rc != MPI_SUCCESS || size == 1 || count == 0)
         return rc;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (size == 1 || count == 0)
-        return MPI_SUCCESS;
     if (size == 2) {
         /* no second subtree: one message */
         if (rank == root)
@@ -93,7 +89,6 @@ coll_bcast_split_binary(void *buffer, int count, MPI_Datatype datatype, int root
                         MPI_STATUS_IGNORE);
     }
 
-    relative = (rank - root + size) % size;
     split_tree(relative, size, &parent, children, &nchildren);
     counts[0] = count - count / 2;
     counts[1] = count / 2;

@@ -27,6 +27,7 @@
 #include "coll/coll.h"
 #include "coll/coll_algos.h"
 #include "coll/coll_util.h"
+#include "coll/coll_tree.h"
 
 enum { TAG_TREE = 1, TAG_RESULT = 2 };
 
@@ -64,13 +65,8 @@ coll_reduce_in_order_binary(const void *sendbuf, void *recvbuf, int count, MPI_D
     const void *result = sendbuf;
 
     (void)params;
-    if (count == 0)
-        return MPI_SUCCESS;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
+    rc = coll_tree_ranks(comm, root, &rank, &size, NULL);
+    if (rc != MPI_SUCCESS || count == 0)
         return rc;
     in_order_tree(rank, size, &parent, &low, &high);
     int top = size - 1;
@@ -119,12 +115,8 @@ coll_reduce_in_order_binary(const void *sendbuf, void *recvbuf, int count, MPI_D
     }
 
     /* Phase 2: the top (P-1) holds the result; deliver it to the root. */
-    if (rank == top && rank != root)
-        rc = MPI_Send(result, count, datatype, root, TAG_RESULT, comm);
-    else if (rank == root && rank != top)
-        rc = MPI_Recv(recvbuf, count, datatype, top, TAG_RESULT, comm, MPI_STATUS_IGNORE);
-    else if (rank == root && result != recvbuf)
-        rc = coll_copy(result, recvbuf, count, datatype); /* P = 1 */
+    rc = coll_tree_deliver_result(result, recvbuf, count, datatype, rank, top, root, TAG_RESULT,
+                                  comm);
 
 out_free:
     free(acc_mem);

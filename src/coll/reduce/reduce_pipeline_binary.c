@@ -31,6 +31,7 @@
 #include "coll/coll.h"
 #include "coll/coll_algos.h"
 #include "coll/coll_util.h"
+#include "coll/coll_tree.h"
 
 enum { TAG_TREE = 1, TAG_RESULT = 2 };
 enum { LOW = 0, HIGH = 1 };
@@ -85,13 +86,8 @@ coll_reduce_pipeline_binary(const void *sendbuf, void *recvbuf, int count, MPI_D
     MPI_Request sreq = MPI_REQUEST_NULL;
     MPI_Request *final = NULL;
 
-    if (count == 0)
-        return MPI_SUCCESS;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
+    rc = coll_tree_ranks(comm, root, &rank, &size, NULL);
+    if (rc != MPI_SUCCESS || count == 0)
         return rc;
     if (size == 1)
         return coll_copy(sendbuf, recvbuf, count, datatype);
