@@ -31,4 +31,32 @@ int coll_tree_ranks(MPI_Comm comm, int root, int *rank, int *size, int *relative
 int coll_tree_deliver_result(const void *result, void *recvbuf, int count, MPI_Datatype datatype,
                              int rank, int holder, int root, int tag, MPI_Comm comm);
 
+/*
+ * A buffer of `count` items cut into segments of whole items, for the pipelined trees: every
+ * segment has `items` items but the last, which has what is left. Empty buffers have no
+ * segment.
+ */
+struct coll_segments {
+    void *buffer;
+    MPI_Datatype datatype;
+    int count;
+    int items;   /* per segment: whole items, at least one, at most count */
+    int nsegs;
+};
+
+/* Segments of params->segment_bytes / type size items (the whole buffer, one segment, when
+ * params sets no segment size). */
+void coll_segments_init(struct coll_segments *sg, void *buffer, int count,
+                        MPI_Datatype datatype, const struct coll_params *params);
+void *coll_segment_ptr(const struct coll_segments *sg, int s);
+int coll_segment_len(const struct coll_segments *sg, int s);
+
+/*
+ * The inner loop of a pipelined broadcast: receive the segments one after the other from
+ * `parent` (none when parent < 0: this rank holds them) with one receive posted ahead, and
+ * send each, as soon as it is in, to children[0], children[1], ... with blocking sends.
+ */
+int coll_tree_forward_segments(const struct coll_segments *sg, int parent, const int children[],
+                               int nchildren, int tag, MPI_Comm comm);
+
 #endif
