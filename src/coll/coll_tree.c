@@ -78,8 +78,8 @@ coll_tree_forward_segments(const struct coll_segments *sg, int parent, const int
     int rc;
 
     if (parent >= 0 && sg->nsegs > 0) {
-        rc = MPI_Irecv(coll_segment_ptr(sg, 0), coll_segment_len(sg, 0), sg->datatype, parent,
-                       tag, comm, &req[0]);
+        rc = MPI_Irecv(coll_segment_ptr(sg, 0), coll_segment_len(sg, 0), sg->datatype, parent, tag,
+                       comm, &req[0]);
         if (rc != MPI_SUCCESS)
             return rc;
     }
@@ -98,6 +98,132 @@ coll_tree_forward_segments(const struct coll_segments *sg, int parent, const int
         for (int c = 0; c < nchildren; c++) {
             rc = MPI_Send(coll_segment_ptr(sg, s), coll_segment_len(sg, s), sg->datatype,
                           children[c], tag, comm);
+            if (rc != MPI_SUCCESS)
+                return rc;
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+void
+coll_knomial_init(struct coll_knomial *node, int relative, int size, long long radix)
+{
+    long long mask;
+
+    node->relative = relative;
+    node->size = size;
+    node->radix = radix;
+    node->parent = -1;
+    for (mask = 1; mask < size; mask *= radix) {
+        long long digit = (relative / mask) % radix;
+        if (digit != 0) {
+            node->parent = (int)(relative - digit * mask);
+            break;
+        }
+    }
+    node->span = mask;
+    node->mask = mask / radix;
+    node->j = 1;
+}
+
+int
+coll_knomial_next_child(struct coll_knomial *node, long long *child, long long *span)
+{
+    while (node->mask > 0) {
+        if (node->j < node->radix && node->relative + node->j * node->mask < node->size) {
+            *child = node->relative + node->j * node->mask;
+            if (span != NULL)
+                *span = node->mask;
+            node->j++;
+            return 1;
+        }
+        node->mask /= node->radix;
+        node->j = 1;
+    }
+    return 0;
+}
+
+int
+coll_tree_bcast_knomial(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                        long long radix, int tag)
+{
+    struct coll_knomial node;
+    long long child;
+    int rc, size, rank, relative;
+
+    rc = coll_tree_ranks(comm, root, &rank, &size, &relative);
+    if (rc != MPI_SUCCESS || size == 1 || count == 0)
+        return rc;
+    coll_knomial_init(&node, relative, size, radix);
+    if (node.parent >= 0) {
+        rc = MPI_Recv(buffer, count, datatype, (node.parent + root) % size, tag, comm,
+                      MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    while (coll_knomial_next_child(&node, &child, NULL)) {
+        rc = MPI_Send(buffer, count, datatype, (int)((child + root) % size), tag, comm);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+/* First item of block b (0 <= b <= size). */
+static MPI_Aint
+block_start(const struct coll_blocks *bl, long long b)
+{
+    return (MPI_Aint)(b * bl->base + (b < bl->extra ? b : bl->extra));
+}
+
+int
+coll_blocks_items(const struct coll_blocks *bl, long long lo, long long hi)
+{
+    if (hi > bl->size)
+        hi = bl->size;
+    if (lo >= hi)
+        return 0;
+    return (int)(block_start(bl, hi) - block_start(bl, lo));
+}
+
+void *
+coll_blocks_ptr(const struct coll_blocks *bl, long long b)
+{
+    return coll_item(bl->buffer, block_start(bl, b < bl->size ? b : bl->size), bl->datatype);
+}
+
+int
+coll_tree_bcast_scatter(void *buffer, int count, MPI_Datatype datatype, int root, int tag,
+                        MPI_Comm comm, struct coll_blocks *bl, int *rank, int *relative)
+{
+    struct coll_knomial node;
+    long long child, span;
+    int size, my_rank, rc, n;
+
+    rc = coll_tree_ranks(comm, root, &my_rank, &size, relative);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (rank != NULL)
+        *rank = my_rank;
+    *bl = (struct coll_blocks){buffer, datatype, size, count / size, count % size};
+    if (size == 1 || count == 0)
+        return MPI_SUCCESS;
+
+    coll_knomial_init(&node, *relative, size, 2);
+    if (node.parent >= 0) {
+        n = coll_blocks_items(bl, *relative, (long long)*relative + node.span);
+        if (n > 0) {
+            rc = MPI_Recv(coll_blocks_ptr(bl, *relative), n, datatype, (node.parent + root) % size,
+                          tag, comm, MPI_STATUS_IGNORE);
+            if (rc != MPI_SUCCESS)
+                return rc;
+        }
+    }
+    while (coll_knomial_next_child(&node, &child, &span)) {
+        n = coll_blocks_items(bl, child, child + span);
+        if (n > 0) {
+            rc = MPI_Send(coll_blocks_ptr(bl, child), n, datatype, (int)((child + root) % size),
+                          tag, comm);
             if (rc != MPI_SUCCESS)
                 return rc;
         }

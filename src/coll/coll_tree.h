@@ -40,14 +40,14 @@ struct coll_segments {
     void *buffer;
     MPI_Datatype datatype;
     int count;
-    int items;   /* per segment: whole items, at least one, at most count */
+    int items; /* per segment: whole items, at least one, at most count */
     int nsegs;
 };
 
 /* Segments of params->segment_bytes / type size items (the whole buffer, one segment, when
  * params sets no segment size). */
-void coll_segments_init(struct coll_segments *sg, void *buffer, int count,
-                        MPI_Datatype datatype, const struct coll_params *params);
+void coll_segments_init(struct coll_segments *sg, void *buffer, int count, MPI_Datatype datatype,
+                        const struct coll_params *params);
 void *coll_segment_ptr(const struct coll_segments *sg, int s);
 int coll_segment_len(const struct coll_segments *sg, int s);
 
@@ -58,5 +58,61 @@ int coll_segment_len(const struct coll_segments *sg, int s);
  */
 int coll_tree_forward_segments(const struct coll_segments *sg, int parent, const int children[],
                                int nchildren, int tag, MPI_Comm comm);
+
+/*
+ * A node of the k-nomial tree of radix k over relative ranks 0 … size-1 (k = 2: the binomial
+ * tree). The parent of rel is rel with its lowest non-zero base-k digit cleared; its children
+ * are rel + j·k^i (j = 1 … k-1, below size) for every k^i below that digit's place, and
+ * coll_knomial_next_child lists them largest subtree first (k^i descending, j ascending), the
+ * order in which a broadcast or a scatter serves them.
+ */
+struct coll_knomial {
+    int relative, size;
+    long long radix;
+    int parent;        /* relative rank; -1 at the root */
+    long long span;    /* this node's subtree is [relative, relative + span), clipped to size */
+    long long mask, j; /* the next child is relative + j·mask */
+};
+
+void coll_knomial_init(struct coll_knomial *node, int relative, int size, long long radix);
+/* The next child (relative rank) and the span of its subtree, [child, child + span); 0 when
+ * no child is left. */
+int coll_knomial_next_child(struct coll_knomial *node, long long *child, long long *span);
+
+/*
+ * Broadcast down the k-nomial tree rooted at `root`: receive the whole buffer from the parent,
+ * then send it to each child, largest subtree first (blocking calls, one tag). Nothing moves
+ * when count is 0 or there is one rank.
+ */
+int coll_tree_bcast_knomial(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                            long long radix, int tag);
+
+/*
+ * A buffer cut into `size` blocks of whole items, block b belonging to relative rank b: the
+ * first `extra` blocks have base + 1 items, the others base (base = count / size, extra =
+ * count mod size), as the scatter-allgather broadcasts cut it.
+ */
+struct coll_blocks {
+    void *buffer;
+    MPI_Datatype datatype;
+    int size, base, extra;
+};
+
+/* Items of blocks [lo, hi), clipped to the existing blocks. */
+int coll_blocks_items(const struct coll_blocks *bl, long long lo, long long hi);
+/* Address of block b (b clipped to size: the end of the buffer). */
+void *coll_blocks_ptr(const struct coll_blocks *bl, long long b);
+
+/*
+ * The first half of the scatter-allgather broadcasts: cut `buffer` into as many blocks as
+ * comm has ranks (*bl) and scatter them down the binomial tree rooted at `root`: a rank
+ * receives the blocks of its subtree from its parent, then hands each child, largest subtree
+ * first, the blocks of the child's subtree. Afterwards relative rank rel holds block rel.
+ * Empty ranges are neither sent nor received (both ends skip them by the same rule); with one
+ * rank or count 0 nothing moves. *rank (unless NULL) and *relative receive this rank and its
+ * rank relative to root.
+ */
+int coll_tree_bcast_scatter(void *buffer, int count, MPI_Datatype datatype, int root, int tag,
+                            MPI_Comm comm, struct coll_blocks *bl, int *rank, int *relative);
 
 #endif

@@ -22,32 +22,7 @@ int
 coll_bcast_binomial(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                     const struct coll_params *params)
 {
-    int rc, size, rank, relative, mask;
-
     (void)params;
-    rc = coll_tree_ranks(comm, root, &rank, &size, &relative);
-    if (rc != MPI_SUCCESS || size == 1 || count == 0)
-        return rc;
-
-    /* Receive from the parent: the rank that differs in rel's lowest set bit. */
-    for (mask = 1; mask < size; mask <<= 1) {
-        if (relative & mask) {
-            rc = MPI_Recv(buffer, count, datatype, (rank - mask + size) % size,
-                          TAG_BCAST_BINOMIAL, comm, MPI_STATUS_IGNORE);
-            if (rc != MPI_SUCCESS)
-                return rc;
-            break;
-        }
-    }
-
-    /* Send to the children, farthest subtree first. */
-    for (mask >>= 1; mask > 0; mask >>= 1) {
-        if (relative + mask < size) {
-            rc = MPI_Send(buffer, count, datatype, (rank + mask) % size, TAG_BCAST_BINOMIAL,
-                          comm);
-            if (rc != MPI_SUCCESS)
-                return rc;
-        }
-    }
-    return MPI_SUCCESS;
+    /* the binomial tree is the k-nomial tree of radix 2 */
+    return coll_tree_bcast_knomial(buffer, count, datatype, root, comm, 2, TAG_BCAST_BINOMIAL);
 }
