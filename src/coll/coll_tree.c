@@ -2,6 +2,8 @@
  * coll_tree.c — trees, segments and tree walks shared by the broadcast and reduce algorithms
  * (see coll_tree.h). Standard MPI calls and libc only.
  */
+#include <stdlib.h>
+
 #include "coll.h"
 #include "coll_tree.h"
 #include "coll_util.h"
@@ -229,4 +231,160 @@ coll_tree_bcast_scatter(void *buffer, int count, MPI_Datatype datatype, int root
         }
     }
     return MPI_SUCCESS;
+}
+
+int
+coll_tree_reduce_ranks(MPI_Comm comm, MPI_Op op, int root, int *rank, int *size, int *tree_root,
+                       int *relative)
+{
+    int commutative;
+    int rc = coll_tree_ranks(comm, root, rank, size, NULL);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = MPI_Op_commutative(op, &commutative);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *tree_root = commutative ? root : 0;
+    *relative = (*rank - *tree_root + *size) % *size;
+    return MPI_SUCCESS;
+}
+
+void
+coll_tree_in_order_binary(int rank, int size, int *parent, int *low, int *high)
+{
+    int lo = 0, hi = size - 1, up = -1;
+    for (;;) {
+        int nlow = (hi - lo + 1) / 2;
+        if (rank == hi) {
+            *parent = up;
+            *low = nlow > 0 ? lo + nlow - 1 : -1;
+            *high = hi - 1 >= lo + nlow ? hi - 1 : -1;
+            return;
+        }
+        up = hi;
+        if (rank < lo + nlow) {
+            hi = lo + nlow - 1;
+        } else {
+            lo = lo + nlow;
+            hi = hi - 1;
+        }
+    }
+}
+
+int
+coll_tree_wait_fold(MPI_Request *req, const void *in, void *acc, int count, MPI_Datatype datatype,
+                    MPI_Op op)
+{
+    int rc = MPI_Wait(req, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return MPI_Reduce_local(in, acc, count, datatype, op);
+}
+
+enum { LOW = 0, HIGH = 1 };
+
+int
+coll_tree_reduce_segmented(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, int root, MPI_Comm comm, const struct coll_params *params,
+                           const struct coll_reduce_node *node)
+{
+    struct coll_segments sg;
+    int rc = MPI_SUCCESS, rank = node->rank, child[2] = {node->low, node->high};
+    void *mem[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+    void *rbuf[2][2] = {{NULL, NULL}, {NULL, NULL}}; /* [child][segment parity] */
+    void *abuf[2] = {NULL, NULL};
+    MPI_Request rreq[2][2] = {{MPI_REQUEST_NULL, MPI_REQUEST_NULL},
+                              {MPI_REQUEST_NULL, MPI_REQUEST_NULL}};
+    MPI_Request sreq = MPI_REQUEST_NULL;
+    MPI_Request *final = NULL;
+
+    coll_segments_init(&sg, recvbuf, count, datatype, params);
+    int seg = sg.items, nseg = sg.nsegs;
+    int dest = node->parent >= 0 ? node->parent : (rank != root ? root : -1);
+    int tag_out = node->parent >= 0 ? node->tag : node->result_tag;
+    int internal = child[LOW] >= 0;
+    int into_recvbuf = rank == node->top && rank == root;
+
+    /* The root's receives of the finished segments, posted before anything else, so that a
+     * rendezvous-sized stream from the top never waits on it. */
+    if (rank == root && rank != node->top) {
+        final = malloc((size_t)nseg * sizeof *final);
+        if (final == NULL)
+            return MPI_ERR_NO_MEM;
+        for (int s = 0; s < nseg; s++) {
+            rc = MPI_Irecv(coll_segment_ptr(&sg, s), coll_segment_len(&sg, s), datatype, node->top,
+                           node->result_tag, comm, &final[s]);
+            if (rc != MPI_SUCCESS)
+                goto out_free;
+        }
+    }
+
+    if (internal) {
+        for (int b = 0; b < 6; b++) {
+            void **slot = b < 4 ? &rbuf[b / 2][b % 2] : &abuf[b - 4];
+            if ((b < 4 && child[b / 2] < 0) || (b >= 4 && into_recvbuf))
+                continue;
+            *slot = coll_tmp_alloc(seg, datatype, &mem[b]);
+            if (*slot == NULL) {
+                rc = MPI_ERR_NO_MEM;
+                goto out_free;
+            }
+        }
+        for (int c = LOW; c <= HIGH; c++) {
+            if (child[c] < 0)
+                continue;
+            rc = MPI_Irecv(rbuf[c][0], seg, datatype, child[c], node->tag, comm, &rreq[c][0]);
+            if (rc != MPI_SUCCESS)
+                goto out_free;
+        }
+    }
+
+    for (int s = 0; s < nseg; s++) {
+        int off = s * seg, len = coll_segment_len(&sg, s);
+        const void *out = coll_citem(sendbuf, off, datatype);
+        if (internal) {
+            if (s + 1 < nseg) {
+                for (int c = LOW; c <= HIGH; c++) {
+                    if (child[c] < 0)
+                        continue;
+                    rc = MPI_Irecv(rbuf[c][(s + 1) & 1], coll_segment_len(&sg, s + 1), datatype,
+                                   child[c], node->tag, comm, &rreq[c][(s + 1) & 1]);
+                    if (rc != MPI_SUCCESS)
+                        goto out_free;
+                }
+            }
+            void *acc = into_recvbuf ? coll_item(recvbuf, off, datatype) : abuf[s & 1];
+            rc = coll_copy(out, acc, len, datatype);
+            if (rc != MPI_SUCCESS)
+                goto out_free;
+            /* acc = low ∘ (high ∘ own) on this segment */
+            for (int c = HIGH; c >= LOW; c--) {
+                if (child[c] < 0)
+                    continue;
+                rc = coll_tree_wait_fold(&rreq[c][s & 1], rbuf[c][s & 1], acc, len, datatype, op);
+                if (rc != MPI_SUCCESS)
+                    goto out_free;
+            }
+            out = acc;
+        }
+        if (dest >= 0) {
+            rc = MPI_Wait(&sreq, MPI_STATUS_IGNORE); /* frees the other accumulation buffer */
+            if (rc != MPI_SUCCESS)
+                goto out_free;
+            rc = MPI_Isend(out, len, datatype, dest, tag_out, comm, &sreq);
+            if (rc != MPI_SUCCESS)
+                goto out_free;
+        }
+    }
+    rc = MPI_Wait(&sreq, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS)
+        goto out_free;
+    if (final != NULL)
+        rc = MPI_Waitall(nseg, final, MPI_STATUSES_IGNORE);
+
+out_free:
+    free(final);
+    for (int b = 0; b < 6; b++)
+        free(mem[b]);
+    return rc;
 }

@@ -115,4 +115,50 @@ void *coll_blocks_ptr(const struct coll_blocks *bl, long long b);
 int coll_tree_bcast_scatter(void *buffer, int count, MPI_Datatype datatype, int root, int tag,
                             MPI_Comm comm, struct coll_blocks *bl, int *rank, int *relative);
 
+/*
+ * The opening of the binomial and k-nomial reduces: this rank and the size, and the tree they
+ * reduce on. For a commutative op the tree is rooted at the root; for a non-commutative one
+ * at rank 0, whose subtrees are contiguous ascending rank ranges (MPICH's way of keeping rank
+ * order; coll_tree_deliver_result then brings the result from 0 to the root). *relative is
+ * the rank relative to *tree_root.
+ */
+int coll_tree_reduce_ranks(MPI_Comm comm, MPI_Op op, int root, int *rank, int *size, int *tree_root,
+                           int *relative);
+
+/*
+ * The in-order binary tree over ranks 0 … size-1 (Open MPI's
+ * ompi_coll_base_topo_build_in_order_bintree): the subtree of a rank range [lo, hi] is rooted
+ * at hi; the other ranks split into a low half [lo, lo+L-1] (L = (hi-lo+1)/2) and a high half
+ * [lo+L, hi-1], whose tops are hi's children. *parent is -1 for size-1, *low and *high -1 when
+ * that half is empty. A node folding low ∘ high ∘ own folds its rank range in order.
+ */
+void coll_tree_in_order_binary(int rank, int size, int *parent, int *low, int *high);
+
+/* Wait for a child's message in `in`, then fold it in on the left: acc = in ∘ acc. */
+int coll_tree_wait_fold(MPI_Request *req, const void *in, void *acc, int count,
+                        MPI_Datatype datatype, MPI_Op op);
+
+/*
+ * A node of a reduction tree whose every node computes low ∘ high ∘ own (the in-order binary
+ * tree; a chain is the same with one low child, rank - 1, and parent rank + 1). `top` is the
+ * rank without a parent, which ends with the result.
+ */
+struct coll_reduce_node {
+    int rank, top, parent; /* parent -1 at the top */
+    int low, high;         /* children, -1 when absent; a node with children has a low one */
+    int tag, result_tag;   /* up the tree; from the top to the root */
+};
+
+/*
+ * Reduce up such a tree in segments (Open MPI's ompi_coll_base_reduce_generic): the root
+ * first posts its receives of every finished segment from the top; an inner node keeps one
+ * receive per child posted ahead (two buffers per child) and, for each segment, copies its own
+ * items, folds high then low on the left, and sends the segment on (one send in flight, two
+ * accumulation buffers; the top folds straight into recvbuf when it is the root). Needs more
+ * than one rank and count > 0.
+ */
+int coll_tree_reduce_segmented(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                               MPI_Op op, int root, MPI_Comm comm, const struct coll_params *params,
+                               const struct coll_reduce_node *node);
+
 #endif

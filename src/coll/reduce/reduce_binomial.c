@@ -34,22 +34,17 @@ int
 coll_reduce_binomial(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                      MPI_Op op, int root, MPI_Comm comm, const struct coll_params *params)
 {
-    int rank, size, commutative, rc;
+    int rank, size, tree_root, relrank, rc;
     void *mem[2] = {NULL, NULL};
     void *buf[2] = {NULL, NULL};
     const void *acc = sendbuf; /* this rank's partial result so far */
     int acc_index = -1;        /* which buf[] holds acc (-1: still sendbuf) */
 
     (void)params;
-    rc = coll_tree_ranks(comm, root, &rank, &size, NULL);
+    rc = coll_tree_reduce_ranks(comm, op, root, &rank, &size, &tree_root, &relrank);
     if (rc != MPI_SUCCESS || count == 0)
         return rc;
-    rc = MPI_Op_commutative(op, &commutative);
-    if (rc != MPI_SUCCESS)
-        return rc;
 
-    int tree_root = commutative ? root : 0;
-    int relrank = (rank - tree_root + size) % size;
     if (rank == root)
         buf[0] = recvbuf; /* only significant here, overwritten by the result at the end */
 

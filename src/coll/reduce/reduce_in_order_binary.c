@@ -31,29 +31,6 @@
 
 enum { TAG_TREE = 1, TAG_RESULT = 2 };
 
-/* Parent (-1 for P-1) and the tops of the low and high halves below rank (-1 if empty). */
-static void
-in_order_tree(int rank, int size, int *parent, int *low, int *high)
-{
-    int lo = 0, hi = size - 1, up = -1;
-    for (;;) {
-        int nlow = (hi - lo + 1) / 2;
-        if (rank == hi) {
-            *parent = up;
-            *low = nlow > 0 ? lo + nlow - 1 : -1;
-            *high = hi - 1 >= lo + nlow ? hi - 1 : -1;
-            return;
-        }
-        up = hi;
-        if (rank < lo + nlow) {
-            hi = lo + nlow - 1;
-        } else {
-            lo = lo + nlow;
-            hi = hi - 1;
-        }
-    }
-}
-
 int
 coll_reduce_in_order_binary(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                             MPI_Op op, int root, MPI_Comm comm, const struct coll_params *params)
@@ -68,7 +45,7 @@ coll_reduce_in_order_binary(const void *sendbuf, void *recvbuf, int count, MPI_D
     rc = coll_tree_ranks(comm, root, &rank, &size, NULL);
     if (rc != MPI_SUCCESS || count == 0)
         return rc;
-    in_order_tree(rank, size, &parent, &low, &high);
+    coll_tree_in_order_binary(rank, size, &parent, &low, &high);
     int top = size - 1;
 
     /* Phase 1: own subtree, low ∘ high ∘ own. */
@@ -93,17 +70,11 @@ coll_reduce_in_order_binary(const void *sendbuf, void *recvbuf, int count, MPI_D
         if (rc != MPI_SUCCESS)
             goto out_free;
         if (high >= 0) {
-            rc = MPI_Wait(&reqs[1], MPI_STATUS_IGNORE);
-            if (rc != MPI_SUCCESS)
-                goto out_free;
-            rc = MPI_Reduce_local(high_buf, acc, count, datatype, op);
+            rc = coll_tree_wait_fold(&reqs[1], high_buf, acc, count, datatype, op);
             if (rc != MPI_SUCCESS)
                 goto out_free;
         }
-        rc = MPI_Wait(&reqs[0], MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS)
-            goto out_free;
-        rc = MPI_Reduce_local(low_buf, acc, count, datatype, op);
+        rc = coll_tree_wait_fold(&reqs[0], low_buf, acc, count, datatype, op);
         if (rc != MPI_SUCCESS)
             goto out_free;
         result = acc;

@@ -35,7 +35,7 @@ int
 coll_reduce_knomial(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                     int root, MPI_Comm comm, const struct coll_params *params)
 {
-    int rank, size, commutative, rc;
+    int rank, size, tree_root, relrank, rc;
     int radix = params != NULL && params->radix >= 2 ? params->radix : 4;
     void **mem = NULL, **buf = NULL;
     MPI_Request *reqs = NULL;
@@ -43,11 +43,8 @@ coll_reduce_knomial(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     const void *acc = sendbuf; /* this rank's partial result so far */
     int acc_index = -1;        /* which buf[] holds acc (-1: still sendbuf) */
 
-    rc = coll_tree_ranks(comm, root, &rank, &size, NULL);
+    rc = coll_tree_reduce_ranks(comm, op, root, &rank, &size, &tree_root, &relrank);
     if (rc != MPI_SUCCESS || count == 0)
-        return rc;
-    rc = MPI_Op_commutative(op, &commutative);
-    if (rc != MPI_SUCCESS)
         return rc;
     if (radix > size)
         radix = size > 2 ? size : 2; /* more children than ranks is pointless */
@@ -62,8 +59,6 @@ coll_reduce_knomial(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
         goto out_free;
     }
 
-    int tree_root = commutative ? root : 0;
-    int relrank = (rank - tree_root + size) % size;
     if (rank == root)
         buf[0] = recvbuf; /* only significant here, overwritten by the result at the end */
 
