@@ -14,6 +14,7 @@
  *     step 3:  0 -> 1      2 -> 3    4 -> 5      6 -> 7
  */
 #include "coll/coll_algos.h"
+#include "coll/coll_tree.h"
 
 #define TAG_BCAST_BINOMIAL 2
 
@@ -21,39 +22,7 @@ int
 coll_bcast_binomial(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                     const struct coll_params *params)
 {
-    int rc, size, rank, relative, mask;
-
     (void)params;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (size == 1 || count == 0)
-        return MPI_SUCCESS;
-
-    relative = (rank - root + size) % size;
-
-    /* Receive from the parent: the rank that differs in rel's lowest set bit. */
-    for (mask = 1; mask < size; mask <<= 1) {
-        if (relative & mask) {
-            rc = MPI_Recv(buffer, count, datatype, (rank - mask + size) % size,
-                          TAG_BCAST_BINOMIAL, comm, MPI_STATUS_IGNORE);
-            if (rc != MPI_SUCCESS)
-                return rc;
-            break;
-        }
-    }
-
-    /* Send to the children, farthest subtree first. */
-    for (mask >>= 1; mask > 0; mask >>= 1) {
-        if (relative + mask < size) {
-            rc = MPI_Send(buffer, count, datatype, (rank + mask) % size, TAG_BCAST_BINOMIAL,
-                          comm);
-            if (rc != MPI_SUCCESS)
-                return rc;
-        }
-    }
-    return MPI_SUCCESS;
+    /* the binomial tree is the k-nomial tree of radix 2 */
+    return coll_tree_bcast_knomial(buffer, count, datatype, root, comm, 2, TAG_BCAST_BINOMIAL);
 }

@@ -17,6 +17,7 @@
  */
 #include "mpi.h"
 #include "coll/coll.h"
+#include "coll/coll_tree.h"
 
 enum { TAG_BCAST_KNOMIAL = 1 };
 
@@ -24,41 +25,7 @@ int
 coll_bcast_knomial(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                    const struct coll_params *params)
 {
-    int rc, size, rank, relative;
     long long radix = params != NULL && params->radix >= 2 ? params->radix : 4;
-    long long mask;
 
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (size == 1 || count == 0)
-        return MPI_SUCCESS;
-    relative = (rank - root + size) % size;
-
-    /* Receive from the parent: rel with its lowest non-zero base-k digit cleared. */
-    for (mask = 1; mask < size; mask *= radix) {
-        long long digit = (relative / mask) % radix;
-        if (digit != 0) {
-            int parent = (int)((relative - digit * mask + root) % size);
-            rc = MPI_Recv(buffer, count, datatype, parent, TAG_BCAST_KNOMIAL, comm,
-                          MPI_STATUS_IGNORE);
-            if (rc != MPI_SUCCESS)
-                return rc;
-            break;
-        }
-    }
-
-    /* Send to the children, largest subtrees first. */
-    for (mask /= radix; mask > 0; mask /= radix) {
-        for (long long j = 1; j < radix && relative + j * mask < size; j++) {
-            int child = (int)((relative + j * mask + root) % size);
-            rc = MPI_Send(buffer, count, datatype, child, TAG_BCAST_KNOMIAL, comm);
-            if (rc != MPI_SUCCESS)
-                return rc;
-        }
-    }
-    return MPI_SUCCESS;
+    return coll_tree_bcast_knomial(buffer, count, datatype, root, comm, radix, TAG_BCAST_KNOMIAL);
 }

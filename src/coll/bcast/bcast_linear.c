@@ -10,6 +10,7 @@
  *     1 -> 2,  1 -> 3,  1 -> 0
  */
 #include "coll/coll_algos.h"
+#include "coll/coll_tree.h"
 
 #define TAG_BCAST_LINEAR 1
 
@@ -20,14 +21,9 @@ coll_bcast_linear(void *buffer, int count, MPI_Datatype datatype, int root, MPI_
     int rc, size, rank;
 
     (void)params;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
+    rc = coll_tree_ranks(comm, root, &rank, &size, NULL);
+    if (rc != MPI_SUCCESS || size == 1 || count == 0)
         return rc;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (size == 1 || count == 0)
-        return MPI_SUCCESS;
 
     if (rank != root)
         return MPI_Recv(buffer, count, datatype, root, TAG_BCAST_LINEAR, comm,

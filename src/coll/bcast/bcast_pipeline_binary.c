@@ -22,77 +22,25 @@
  */
 #include "mpi.h"
 #include "coll/coll.h"
-#include "coll/coll_util.h"
+#include "coll/coll_tree.h"
 
 enum { TAG_BCAST_BINARY = 1 };
-
-/* Items per segment: whole items, at least one, at most count. */
-static int
-segment_items(int count, MPI_Datatype datatype, const struct coll_params *params)
-{
-    int type_size = 0;
-    MPI_Type_size(datatype, &type_size);
-    if (params == NULL || params->segment_bytes <= 0 || type_size <= 0)
-        return count;
-    int items = params->segment_bytes / type_size;
-    if (items < 1)
-        items = 1;
-    return items < count ? items : count;
-}
 
 int
 coll_bcast_pipeline_binary(void *buffer, int count, MPI_Datatype datatype, int root,
                            MPI_Comm comm, const struct coll_params *params)
 {
-    int rc, size, rank, relative, parent = -1, nchildren = 0, children[2], seg, nsegs;
-    MPI_Request req[2];
+    int rc, size, rank, relative, parent = -1, nchildren = 0, children[2];
+    struct coll_segments sg;
 
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
+    rc = coll_tree_ranks(comm, root, &rank, &size, &relative);
+    if (rc != MPI_SUCCESS || size == 1 || count == 0)
         return rc;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (size == 1 || count == 0)
-        return MPI_SUCCESS;
 
-    relative = (rank - root + size) % size;
     if (relative > 0)
         parent = ((relative - 1) / 2 + root) % size;
     for (long long c = 2LL * relative + 1; c <= 2LL * relative + 2 && c < size; c++)
         children[nchildren++] = (int)((c + root) % size);
-    seg = segment_items(count, datatype, params);
-    nsegs = (int)(((long long)count + seg - 1) / seg);
-
-#define SEG_PTR(s) coll_item(buffer, (MPI_Aint)(s) * seg, datatype)
-#define SEG_LEN(s) ((s) == nsegs - 1 ? count - (s) * seg : seg)
-
-    if (parent >= 0) {
-        rc = MPI_Irecv(SEG_PTR(0), SEG_LEN(0), datatype, parent, TAG_BCAST_BINARY, comm,
-                       &req[0]);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    for (int s = 0; s < nsegs; s++) {
-        if (parent >= 0) {
-            if (s + 1 < nsegs) {
-                rc = MPI_Irecv(SEG_PTR(s + 1), SEG_LEN(s + 1), datatype, parent,
-                               TAG_BCAST_BINARY, comm, &req[(s + 1) % 2]);
-                if (rc != MPI_SUCCESS)
-                    return rc;
-            }
-            rc = MPI_Wait(&req[s % 2], MPI_STATUS_IGNORE);
-            if (rc != MPI_SUCCESS)
-                return rc;
-        }
-        for (int c = 0; c < nchildren; c++) {
-            rc = MPI_Send(SEG_PTR(s), SEG_LEN(s), datatype, children[c], TAG_BCAST_BINARY,
-                          comm);
-            if (rc != MPI_SUCCESS)
-                return rc;
-        }
-    }
-    return MPI_SUCCESS;
-#undef SEG_PTR
-#undef SEG_LEN
+    coll_segments_init(&sg, buffer, count, datatype, params);
+    return coll_tree_forward_segments(&sg, parent, children, nchildren, TAG_BCAST_BINARY, comm);
 }

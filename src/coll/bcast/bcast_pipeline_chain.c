@@ -20,86 +20,36 @@
  */
 #include "mpi.h"
 #include "coll/coll.h"
-#include "coll/coll_util.h"
+#include "coll/coll_tree.h"
 
 enum { TAG_BCAST_CHAIN = 1 };
-
-/* Items per segment: whole items, at least one, at most count. */
-static int
-segment_items(int count, MPI_Datatype datatype, const struct coll_params *params)
-{
-    int type_size = 0;
-    MPI_Type_size(datatype, &type_size);
-    if (params == NULL || params->segment_bytes <= 0 || type_size <= 0)
-        return count;
-    int items = params->segment_bytes / type_size;
-    if (items < 1)
-        items = 1;
-    return items < count ? items : count;
-}
 
 int
 coll_bcast_pipeline_chain(void *buffer, int count, MPI_Datatype datatype, int root,
                           MPI_Comm comm, const struct coll_params *params)
 {
-    int rc, size, rank, relative, prev, next, seg, nsegs;
-    MPI_Request req[2];
+    int rc, size, rank, relative, prev, next;
+    struct coll_segments sg;
 
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
+    rc = coll_tree_ranks(comm, root, &rank, &size, &relative);
+    if (rc != MPI_SUCCESS || size == 1 || count == 0)
         return rc;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (size == 1 || count == 0)
-        return MPI_SUCCESS;
 
-    relative = (rank - root + size) % size;
     prev = (rank - 1 + size) % size;
     next = (rank + 1) % size;
-    seg = segment_items(count, datatype, params);
-    nsegs = (int)(((long long)count + seg - 1) / seg);
+    coll_segments_init(&sg, buffer, count, datatype, params);
 
-#define SEG_PTR(s) coll_item(buffer, (MPI_Aint)(s) * seg, datatype)
-#define SEG_LEN(s) ((s) == nsegs - 1 ? count - (s) * seg : seg)
-
-    if (relative == 0) {
-        for (int s = 0; s < nsegs; s++) {
-            rc = MPI_Send(SEG_PTR(s), SEG_LEN(s), datatype, next, TAG_BCAST_CHAIN, comm);
-            if (rc != MPI_SUCCESS)
-                return rc;
-        }
-        return MPI_SUCCESS;
-    }
     if (relative == size - 1) {
-        for (int s = 0; s < nsegs; s++) {
-            rc = MPI_Recv(SEG_PTR(s), SEG_LEN(s), datatype, prev, TAG_BCAST_CHAIN, comm,
-                          MPI_STATUS_IGNORE);
+        /* the end of the chain: nothing to forward, so blocking receives */
+        for (int s = 0; s < sg.nsegs; s++) {
+            rc = MPI_Recv(coll_segment_ptr(&sg, s), coll_segment_len(&sg, s), datatype, prev,
+                          TAG_BCAST_CHAIN, comm, MPI_STATUS_IGNORE);
             if (rc != MPI_SUCCESS)
                 return rc;
         }
         return MPI_SUCCESS;
     }
-
-    /* In the middle: one receive posted ahead, forward each segment once it is in. */
-    rc = MPI_Irecv(SEG_PTR(0), SEG_LEN(0), datatype, prev, TAG_BCAST_CHAIN, comm, &req[0]);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    for (int s = 0; s < nsegs; s++) {
-        if (s + 1 < nsegs) {
-            rc = MPI_Irecv(SEG_PTR(s + 1), SEG_LEN(s + 1), datatype, prev, TAG_BCAST_CHAIN,
-                           comm, &req[(s + 1) % 2]);
-            if (rc != MPI_SUCCESS)
-                return rc;
-        }
-        rc = MPI_Wait(&req[s % 2], MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS)
-            return rc;
-        rc = MPI_Send(SEG_PTR(s), SEG_LEN(s), datatype, next, TAG_BCAST_CHAIN, comm);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    return MPI_SUCCESS;
-#undef SEG_PTR
-#undef SEG_LEN
+    /* the root sends each segment on; a rank in the middle forwards each once it is in */
+    return coll_tree_forward_segments(&sg, relative == 0 ? -1 : prev, &next, 1, TAG_BCAST_CHAIN,
+                                      comm);
 }

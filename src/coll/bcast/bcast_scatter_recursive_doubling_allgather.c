@@ -26,71 +26,9 @@
 #include "mpi.h"
 #include "coll/coll.h"
 #include "coll/coll_util.h"
+#include "coll/coll_tree.h"
 
 enum { TAG_SCATTER = 1, TAG_DOUBLING = 2, TAG_FIXUP = 3 };
-
-struct blocks {
-    void *buffer;
-    MPI_Datatype datatype;
-    int size, base, extra;   /* block b has base + (b < extra) items */
-};
-
-/* First item of block b (0 <= b <= size). */
-static MPI_Aint
-block_start(const struct blocks *bl, long long b)
-{
-    return (MPI_Aint)(b * bl->base + (b < bl->extra ? b : bl->extra));
-}
-
-/* Items of blocks [lo, hi), clipped to the existing blocks. */
-static int
-range_items(const struct blocks *bl, long long lo, long long hi)
-{
-    if (hi > bl->size)
-        hi = bl->size;
-    if (lo >= hi)
-        return 0;
-    return (int)(block_start(bl, hi) - block_start(bl, lo));
-}
-
-static void *
-block_ptr(const struct blocks *bl, long long b)
-{
-    return coll_item(bl->buffer, block_start(bl, b < bl->size ? b : bl->size), bl->datatype);
-}
-
-/* Binomial scatter of the blocks from relative rank 0: afterwards rel holds block rel. */
-static int
-scatter_blocks(const struct blocks *bl, int relative, int root, MPI_Comm comm)
-{
-    int size = bl->size, rc, mask;
-    for (mask = 1; mask < size; mask <<= 1) {
-        if (relative & mask) {
-            int n = range_items(bl, relative, (long long)relative + mask);
-            if (n > 0) {
-                rc = MPI_Recv(block_ptr(bl, relative), n, bl->datatype,
-                              (relative - mask + root) % size, TAG_SCATTER, comm,
-                              MPI_STATUS_IGNORE);
-                if (rc != MPI_SUCCESS)
-                    return rc;
-            }
-            break;
-        }
-    }
-    for (mask >>= 1; mask > 0; mask >>= 1) {
-        if (relative + mask >= size)
-            continue;
-        long long child = (long long)relative + mask;
-        int n = range_items(bl, child, child + mask);
-        if (n > 0) {
-            rc = MPI_Send(block_ptr(bl, child), n, bl->datatype, (int)((child + root) % size),
-                          TAG_SCATTER, comm);
-            if (rc != MPI_SUCCESS)
-                return rc;
-        }
-    }
-    return MPI_SUCCESS;
-}
 
 /*
  * After a round where the upper group [upper, upper + mask) exists only in part (nc =
@@ -98,24 +36,24 @@ scatter_blocks(const struct blocks *bl, int relative, int root, MPI_Comm comm)
  * upper blocks; pass them to the others by recursive halving within the group.
  */
 static int
-fix_up(const struct blocks *bl, int relative, int group, int mask, int root, MPI_Comm comm)
+fix_up(const struct coll_blocks *bl, int relative, int group, int mask, int root, MPI_Comm comm)
 {
     int size = bl->size, rc;
     long long upper = (long long)group + mask;
     int nc = (int)(size - upper);
-    int n = range_items(bl, upper, size);
+    int n = coll_blocks_items(bl, upper, size);
     if (nc <= 0 || n == 0)
         return MPI_SUCCESS;
     for (int half = mask >> 1; half > 0; half >>= 1) {
         int sub = relative & ~(2 * half - 1);   /* the sub-group being split in two */
         int peer = relative ^ half;
         if (peer > relative && relative < sub + nc && peer >= sub + nc) {
-            rc = MPI_Send(block_ptr(bl, upper), n, bl->datatype, (peer + root) % size,
+            rc = MPI_Send(coll_blocks_ptr(bl, upper), n, bl->datatype, (peer + root) % size,
                           TAG_FIXUP, comm);
             if (rc != MPI_SUCCESS)
                 return rc;
         } else if (peer < relative && peer < sub + nc && relative >= sub + nc) {
-            rc = MPI_Recv(block_ptr(bl, upper), n, bl->datatype, (peer + root) % size,
+            rc = MPI_Recv(coll_blocks_ptr(bl, upper), n, bl->datatype, (peer + root) % size,
                           TAG_FIXUP, comm, MPI_STATUS_IGNORE);
             if (rc != MPI_SUCCESS)
                 return rc;
@@ -129,24 +67,15 @@ coll_bcast_scatter_recursive_doubling_allgather(void *buffer, int count, MPI_Dat
                                                 int root, MPI_Comm comm,
                                                 const struct coll_params *params)
 {
-    int rc, size, rank, relative;
-    struct blocks bl;
+    int rc, size, relative;
+    struct coll_blocks bl;
 
     (void)params;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
+    rc = coll_tree_bcast_scatter(buffer, count, datatype, root, TAG_SCATTER, comm, &bl, NULL,
+                                 &relative);
+    if (rc != MPI_SUCCESS || bl.size == 1 || count == 0)
         return rc;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (size == 1 || count == 0)
-        return MPI_SUCCESS;
-    relative = (rank - root + size) % size;
-    bl = (struct blocks){buffer, datatype, size, count / size, count % size};
-
-    rc = scatter_blocks(&bl, relative, root, comm);
-    if (rc != MPI_SUCCESS)
-        return rc;
+    size = bl.size;
 
     for (int mask = 1; mask < size; mask <<= 1) {
         int group = relative & ~(mask - 1), peer = relative ^ mask;
@@ -154,9 +83,9 @@ coll_bcast_scatter_recursive_doubling_allgather(void *buffer, int count, MPI_Dat
         if (peer < size) {
             int partner = (peer + root) % size;
             rc = coll_sendrecv_nonempty(
-                block_ptr(&bl, group), range_items(&bl, group, (long long)group + mask), datatype,
-                partner, TAG_DOUBLING, block_ptr(&bl, peer_group),
-                range_items(&bl, peer_group, (long long)peer_group + mask), datatype, partner,
+                coll_blocks_ptr(&bl, group), coll_blocks_items(&bl, group, (long long)group + mask),
+                datatype, partner, TAG_DOUBLING, coll_blocks_ptr(&bl, peer_group),
+                coll_blocks_items(&bl, peer_group, (long long)peer_group + mask), datatype, partner,
                 TAG_DOUBLING, comm);
             if (rc != MPI_SUCCESS)
                 return rc;

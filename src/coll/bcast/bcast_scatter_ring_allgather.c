@@ -22,101 +22,31 @@
 #include "mpi.h"
 #include "coll/coll.h"
 #include "coll/coll_util.h"
+#include "coll/coll_tree.h"
 
 enum { TAG_SCATTER = 1, TAG_RING = 2 };
-
-struct blocks {
-    void *buffer;
-    MPI_Datatype datatype;
-    int size, base, extra;   /* block b has base + (b < extra) items */
-};
-
-/* First item of block b (0 <= b <= size). */
-static MPI_Aint
-block_start(const struct blocks *bl, long long b)
-{
-    return (MPI_Aint)(b * bl->base + (b < bl->extra ? b : bl->extra));
-}
-
-/* Items of blocks [lo, hi), clipped to the existing blocks. */
-static int
-range_items(const struct blocks *bl, long long lo, long long hi)
-{
-    if (hi > bl->size)
-        hi = bl->size;
-    if (lo >= hi)
-        return 0;
-    return (int)(block_start(bl, hi) - block_start(bl, lo));
-}
-
-static void *
-block_ptr(const struct blocks *bl, long long b)
-{
-    return coll_item(bl->buffer, block_start(bl, b), bl->datatype);
-}
-
-/* Binomial scatter of the blocks from relative rank 0: afterwards rel holds block rel. */
-static int
-scatter_blocks(const struct blocks *bl, int relative, int root, MPI_Comm comm)
-{
-    int size = bl->size, rc, mask;
-    for (mask = 1; mask < size; mask <<= 1) {
-        if (relative & mask) {
-            int n = range_items(bl, relative, (long long)relative + mask);
-            if (n > 0) {
-                rc = MPI_Recv(block_ptr(bl, relative), n, bl->datatype,
-                              (relative - mask + root) % size, TAG_SCATTER, comm,
-                              MPI_STATUS_IGNORE);
-                if (rc != MPI_SUCCESS)
-                    return rc;
-            }
-            break;
-        }
-    }
-    for (mask >>= 1; mask > 0; mask >>= 1) {
-        if (relative + mask >= size)
-            continue;
-        long long child = (long long)relative + mask;
-        int n = range_items(bl, child, child + mask);
-        if (n > 0) {
-            rc = MPI_Send(block_ptr(bl, child), n, bl->datatype, (int)((child + root) % size),
-                          TAG_SCATTER, comm);
-            if (rc != MPI_SUCCESS)
-                return rc;
-        }
-    }
-    return MPI_SUCCESS;
-}
 
 int
 coll_bcast_scatter_ring_allgather(void *buffer, int count, MPI_Datatype datatype, int root,
                                   MPI_Comm comm, const struct coll_params *params)
 {
     int rc, size, rank, relative;
-    struct blocks bl;
+    struct coll_blocks bl;
 
     (void)params;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
+    rc = coll_tree_bcast_scatter(buffer, count, datatype, root, TAG_SCATTER, comm, &bl, &rank,
+                                 &relative);
+    if (rc != MPI_SUCCESS || bl.size == 1 || count == 0)
         return rc;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (size == 1 || count == 0)
-        return MPI_SUCCESS;
-    relative = (rank - root + size) % size;
-    bl = (struct blocks){buffer, datatype, size, count / size, count % size};
-
-    rc = scatter_blocks(&bl, relative, root, comm);
-    if (rc != MPI_SUCCESS)
-        return rc;
+    size = bl.size;
 
     int left = (rank - 1 + size) % size, right = (rank + 1) % size;
     for (int i = 1; i < size; i++) {
         int out = (relative - i + 1 + size) % size, in = (relative - i + size) % size;
-        rc = coll_sendrecv_nonempty(block_ptr(&bl, out), range_items(&bl, out, out + 1), datatype,
-                                    right, TAG_RING, block_ptr(&bl, in),
-                                    range_items(&bl, in, in + 1), datatype, left, TAG_RING, comm);
+        rc = coll_sendrecv_nonempty(coll_blocks_ptr(&bl, out), coll_blocks_items(&bl, out, out + 1),
+                                    datatype, right, TAG_RING, coll_blocks_ptr(&bl, in),
+                                    coll_blocks_items(&bl, in, in + 1), datatype, left, TAG_RING,
+                                    comm);
         if (rc != MPI_SUCCESS)
             return rc;
     }

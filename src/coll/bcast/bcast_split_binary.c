@@ -29,22 +29,9 @@
 #include "mpi.h"
 #include "coll/coll.h"
 #include "coll/coll_util.h"
+#include "coll/coll_tree.h"
 
 enum { TAG_SPLIT_TREE = 1, TAG_SPLIT_SWAP = 2 };
-
-/* Items per segment: whole items, at least one, at most count (count >= 1). */
-static int
-segment_items(int count, MPI_Datatype datatype, const struct coll_params *params)
-{
-    int type_size = 0;
-    MPI_Type_size(datatype, &type_size);
-    if (params == NULL || params->segment_bytes <= 0 || type_size <= 0)
-        return count;
-    int items = params->segment_bytes / type_size;
-    if (items < 1)
-        items = 1;
-    return items < count ? items : count;
-}
 
 /* Open MPI's binary tree on relative ranks: parent (-1 for 0) and up to two children. */
 static void
@@ -73,18 +60,13 @@ coll_bcast_split_binary(void *buffer, int count, MPI_Datatype datatype, int root
                         MPI_Comm comm, const struct coll_params *params)
 {
     int rc, size, rank, relative, parent, children[2], nchildren;
-    int counts[2], seg[2], nsegs[2], lr;
+    int counts[2], lr;
     void *half[2];
-    MPI_Request req[2];
+    struct coll_segments sg[2];
 
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
+    rc = coll_tree_ranks(comm, root, &rank, &size, &relative);
+    if (rc != MPI_SUCCESS || size == 1 || count == 0)
         return rc;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (size == 1 || count == 0)
-        return MPI_SUCCESS;
     if (size == 2) {
         /* no second subtree: one message */
         if (rank == root)
@@ -93,57 +75,35 @@ coll_bcast_split_binary(void *buffer, int count, MPI_Datatype datatype, int root
                         MPI_STATUS_IGNORE);
     }
 
-    relative = (rank - root + size) % size;
     split_tree(relative, size, &parent, children, &nchildren);
+    for (int c = 0; c < nchildren; c++)
+        children[c] = (children[c] + root) % size;
     counts[0] = count - count / 2;
     counts[1] = count / 2;
     half[0] = buffer;
     half[1] = coll_item(buffer, counts[0], datatype);
-    for (int h = 0; h < 2; h++) {
-        seg[h] = counts[h] > 0 ? segment_items(counts[h], datatype, params) : 1;
-        nsegs[h] = (int)(((long long)counts[h] + seg[h] - 1) / seg[h]);
-    }
+    for (int h = 0; h < 2; h++)
+        coll_segments_init(&sg[h], half[h], counts[h], datatype, params);
     lr = relative % 2 == 1 ? 0 : 1;   /* the half this rank's subtree carries (root: 1) */
-
-#define SEG_PTR(h, s) coll_item(half[h], (MPI_Aint)(s) * seg[h], datatype)
-#define SEG_LEN(h, s) ((s) == nsegs[h] - 1 ? counts[h] - (s) * seg[h] : seg[h])
 
     /* Phase 1: the halves down the two subtrees, segment by segment. */
     if (relative == 0) {
-        int most = nsegs[0] > nsegs[1] ? nsegs[0] : nsegs[1];
+        int most = sg[0].nsegs > sg[1].nsegs ? sg[0].nsegs : sg[1].nsegs;
         for (int s = 0; s < most; s++) {
             for (int c = 0; c < nchildren; c++) {   /* child c heads the subtree of half c */
-                if (s >= nsegs[c])
+                if (s >= sg[c].nsegs)
                     continue;
-                rc = MPI_Send(SEG_PTR(c, s), SEG_LEN(c, s), datatype,
-                              (children[c] + root) % size, TAG_SPLIT_TREE, comm);
+                rc = MPI_Send(coll_segment_ptr(&sg[c], s), coll_segment_len(&sg[c], s), datatype,
+                              children[c], TAG_SPLIT_TREE, comm);
                 if (rc != MPI_SUCCESS)
                     return rc;
             }
         }
-    } else if (nsegs[lr] > 0) {
-        int from = (parent + root) % size;
-        rc = MPI_Irecv(SEG_PTR(lr, 0), SEG_LEN(lr, 0), datatype, from, TAG_SPLIT_TREE, comm,
-                       &req[0]);
+    } else if (sg[lr].nsegs > 0) {
+        rc = coll_tree_forward_segments(&sg[lr], (parent + root) % size, children, nchildren,
+                                        TAG_SPLIT_TREE, comm);
         if (rc != MPI_SUCCESS)
             return rc;
-        for (int s = 0; s < nsegs[lr]; s++) {
-            if (s + 1 < nsegs[lr]) {
-                rc = MPI_Irecv(SEG_PTR(lr, s + 1), SEG_LEN(lr, s + 1), datatype, from,
-                               TAG_SPLIT_TREE, comm, &req[(s + 1) % 2]);
-                if (rc != MPI_SUCCESS)
-                    return rc;
-            }
-            rc = MPI_Wait(&req[s % 2], MPI_STATUS_IGNORE);
-            if (rc != MPI_SUCCESS)
-                return rc;
-            for (int c = 0; c < nchildren; c++) {
-                rc = MPI_Send(SEG_PTR(lr, s), SEG_LEN(lr, s), datatype,
-                              (children[c] + root) % size, TAG_SPLIT_TREE, comm);
-                if (rc != MPI_SUCCESS)
-                    return rc;
-            }
-        }
     }
 
     /* Phase 2: swap halves with the partner in the other subtree. */
@@ -164,6 +124,4 @@ coll_bcast_split_binary(void *buffer, int count, MPI_Datatype datatype, int root
     return coll_sendrecv_nonempty(half[lr], counts[lr], datatype, partner, TAG_SPLIT_SWAP,
                                   half[other], counts[other], datatype, partner, TAG_SPLIT_SWAP,
                                   comm);
-#undef SEG_PTR
-#undef SEG_LEN
 }

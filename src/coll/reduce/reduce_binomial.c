@@ -26,6 +26,7 @@
 #include "coll/coll.h"
 #include "coll/coll_algos.h"
 #include "coll/coll_util.h"
+#include "coll/coll_tree.h"
 
 enum { TAG_TREE = 1, TAG_RESULT = 2 };
 
@@ -33,27 +34,17 @@ int
 coll_reduce_binomial(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                      MPI_Op op, int root, MPI_Comm comm, const struct coll_params *params)
 {
-    int rank, size, commutative, rc;
+    int rank, size, tree_root, relrank, rc;
     void *mem[2] = {NULL, NULL};
     void *buf[2] = {NULL, NULL};
     const void *acc = sendbuf; /* this rank's partial result so far */
     int acc_index = -1;        /* which buf[] holds acc (-1: still sendbuf) */
 
     (void)params;
-    if (count == 0)
-        return MPI_SUCCESS;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Op_commutative(op, &commutative);
-    if (rc != MPI_SUCCESS)
+    rc = coll_tree_reduce_ranks(comm, op, root, &rank, &size, &tree_root, &relrank);
+    if (rc != MPI_SUCCESS || count == 0)
         return rc;
 
-    int tree_root = commutative ? root : 0;
-    int relrank = (rank - tree_root + size) % size;
     if (rank == root)
         buf[0] = recvbuf; /* only significant here, overwritten by the result at the end */
 
@@ -89,14 +80,8 @@ coll_reduce_binomial(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     }
 
     /* Phase 2: bring the result to the root. */
-    if (tree_root != root) {
-        if (rank == tree_root)
-            rc = MPI_Send(acc, count, datatype, root, TAG_RESULT, comm);
-        else if (rank == root)
-            rc = MPI_Recv(recvbuf, count, datatype, tree_root, TAG_RESULT, comm, MPI_STATUS_IGNORE);
-    } else if (rank == root && acc != recvbuf) {
-        rc = coll_copy(acc, recvbuf, count, datatype);
-    }
+    rc = coll_tree_deliver_result(acc, recvbuf, count, datatype, rank, tree_root, root, TAG_RESULT,
+                                  comm);
 
 out_free:
     free(mem[0]);

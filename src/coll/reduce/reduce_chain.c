@@ -18,6 +18,7 @@
 #include "coll/coll.h"
 #include "coll/coll_algos.h"
 #include "coll/coll_util.h"
+#include "coll/coll_tree.h"
 
 enum { TAG_CHAIN = 1, TAG_RESULT = 2 };
 
@@ -31,13 +32,8 @@ coll_reduce_chain(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
     const void *result;
 
     (void)params;
-    if (count == 0)
-        return MPI_SUCCESS;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
+    rc = coll_tree_ranks(comm, root, &rank, &size, NULL);
+    if (rc != MPI_SUCCESS || count == 0)
         return rc;
 
     /* Phase 1: the chain. `result` is what this rank passes on (its prefix x_0..x_rank). */
@@ -71,13 +67,8 @@ coll_reduce_chain(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
     }
 
     /* Phase 2: the last rank holds the full result; deliver it to the root. */
-    if (rank == size - 1 && rank != root) {
-        rc = MPI_Send(result, count, datatype, root, TAG_RESULT, comm);
-    } else if (rank == root && rank != size - 1) {
-        rc = MPI_Recv(recvbuf, count, datatype, size - 1, TAG_RESULT, comm, MPI_STATUS_IGNORE);
-    } else if (rank == root && result != recvbuf) {
-        rc = coll_copy(result, recvbuf, count, datatype); /* P = 1 */
-    }
+    rc = coll_tree_deliver_result(result, recvbuf, count, datatype, rank, size - 1, root,
+                                  TAG_RESULT, comm);
 
 out_free:
     free(acc_mem);

@@ -27,31 +27,9 @@
 #include "coll/coll.h"
 #include "coll/coll_algos.h"
 #include "coll/coll_util.h"
+#include "coll/coll_tree.h"
 
 enum { TAG_TREE = 1, TAG_RESULT = 2 };
-
-/* Parent (-1 for P-1) and the tops of the low and high halves below rank (-1 if empty). */
-static void
-in_order_tree(int rank, int size, int *parent, int *low, int *high)
-{
-    int lo = 0, hi = size - 1, up = -1;
-    for (;;) {
-        int nlow = (hi - lo + 1) / 2;
-        if (rank == hi) {
-            *parent = up;
-            *low = nlow > 0 ? lo + nlow - 1 : -1;
-            *high = hi - 1 >= lo + nlow ? hi - 1 : -1;
-            return;
-        }
-        up = hi;
-        if (rank < lo + nlow) {
-            hi = lo + nlow - 1;
-        } else {
-            lo = lo + nlow;
-            hi = hi - 1;
-        }
-    }
-}
 
 int
 coll_reduce_in_order_binary(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
@@ -64,15 +42,10 @@ coll_reduce_in_order_binary(const void *sendbuf, void *recvbuf, int count, MPI_D
     const void *result = sendbuf;
 
     (void)params;
-    if (count == 0)
-        return MPI_SUCCESS;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
+    rc = coll_tree_ranks(comm, root, &rank, &size, NULL);
+    if (rc != MPI_SUCCESS || count == 0)
         return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    in_order_tree(rank, size, &parent, &low, &high);
+    coll_tree_in_order_binary(rank, size, &parent, &low, &high);
     int top = size - 1;
 
     /* Phase 1: own subtree, low ∘ high ∘ own. */
@@ -97,17 +70,11 @@ coll_reduce_in_order_binary(const void *sendbuf, void *recvbuf, int count, MPI_D
         if (rc != MPI_SUCCESS)
             goto out_free;
         if (high >= 0) {
-            rc = MPI_Wait(&reqs[1], MPI_STATUS_IGNORE);
-            if (rc != MPI_SUCCESS)
-                goto out_free;
-            rc = MPI_Reduce_local(high_buf, acc, count, datatype, op);
+            rc = coll_tree_wait_fold(&reqs[1], high_buf, acc, count, datatype, op);
             if (rc != MPI_SUCCESS)
                 goto out_free;
         }
-        rc = MPI_Wait(&reqs[0], MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS)
-            goto out_free;
-        rc = MPI_Reduce_local(low_buf, acc, count, datatype, op);
+        rc = coll_tree_wait_fold(&reqs[0], low_buf, acc, count, datatype, op);
         if (rc != MPI_SUCCESS)
             goto out_free;
         result = acc;
@@ -119,12 +86,8 @@ coll_reduce_in_order_binary(const void *sendbuf, void *recvbuf, int count, MPI_D
     }
 
     /* Phase 2: the top (P-1) holds the result; deliver it to the root. */
-    if (rank == top && rank != root)
-        rc = MPI_Send(result, count, datatype, root, TAG_RESULT, comm);
-    else if (rank == root && rank != top)
-        rc = MPI_Recv(recvbuf, count, datatype, top, TAG_RESULT, comm, MPI_STATUS_IGNORE);
-    else if (rank == root && result != recvbuf)
-        rc = coll_copy(result, recvbuf, count, datatype); /* P = 1 */
+    rc = coll_tree_deliver_result(result, recvbuf, count, datatype, rank, top, root, TAG_RESULT,
+                                  comm);
 
 out_free:
     free(acc_mem);

@@ -27,6 +27,7 @@
 #include "coll/coll.h"
 #include "coll/coll_algos.h"
 #include "coll/coll_util.h"
+#include "coll/coll_tree.h"
 
 enum { TAG_TREE = 1, TAG_RESULT = 2 };
 
@@ -34,7 +35,7 @@ int
 coll_reduce_knomial(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                     int root, MPI_Comm comm, const struct coll_params *params)
 {
-    int rank, size, commutative, rc;
+    int rank, size, tree_root, relrank, rc;
     int radix = params != NULL && params->radix >= 2 ? params->radix : 4;
     void **mem = NULL, **buf = NULL;
     MPI_Request *reqs = NULL;
@@ -42,16 +43,8 @@ coll_reduce_knomial(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     const void *acc = sendbuf; /* this rank's partial result so far */
     int acc_index = -1;        /* which buf[] holds acc (-1: still sendbuf) */
 
-    if (count == 0)
-        return MPI_SUCCESS;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Op_commutative(op, &commutative);
-    if (rc != MPI_SUCCESS)
+    rc = coll_tree_reduce_ranks(comm, op, root, &rank, &size, &tree_root, &relrank);
+    if (rc != MPI_SUCCESS || count == 0)
         return rc;
     if (radix > size)
         radix = size > 2 ? size : 2; /* more children than ranks is pointless */
@@ -66,8 +59,6 @@ coll_reduce_knomial(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
         goto out_free;
     }
 
-    int tree_root = commutative ? root : 0;
-    int relrank = (rank - tree_root + size) % size;
     if (rank == root)
         buf[0] = recvbuf; /* only significant here, overwritten by the result at the end */
 
@@ -115,14 +106,8 @@ coll_reduce_knomial(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     }
 
     /* Phase 2: bring the result to the root. */
-    if (tree_root != root) {
-        if (rank == tree_root)
-            rc = MPI_Send(acc, count, datatype, root, TAG_RESULT, comm);
-        else if (rank == root)
-            rc = MPI_Recv(recvbuf, count, datatype, tree_root, TAG_RESULT, comm, MPI_STATUS_IGNORE);
-    } else if (rank == root && acc != recvbuf) {
-        rc = coll_copy(acc, recvbuf, count, datatype);
-    }
+    rc = coll_tree_deliver_result(acc, recvbuf, count, datatype, rank, tree_root, root, TAG_RESULT,
+                                  comm);
 
 out_free:
     if (mem != NULL)

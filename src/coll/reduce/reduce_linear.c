@@ -18,6 +18,7 @@
 #include "coll/coll.h"
 #include "coll/coll_algos.h"
 #include "coll/coll_util.h"
+#include "coll/coll_tree.h"
 
 enum { TAG_LINEAR = 1 };
 
@@ -31,13 +32,8 @@ coll_reduce_linear(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     const void *own = sendbuf;
 
     (void)params;
-    if (count == 0)
-        return MPI_SUCCESS;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
+    rc = coll_tree_ranks(comm, root, &rank, &size, NULL);
+    if (rc != MPI_SUCCESS || count == 0)
         return rc;
 
     if (rank != root)

@@ -35,6 +35,7 @@
 #include "coll/coll.h"
 #include "coll/coll_algos.h"
 #include "coll/coll_util.h"
+#include "coll/coll_tree.h"
 
 enum { TAG_FOLD = 1, TAG_HALVING = 2, TAG_GATHER = 3 };
 
@@ -75,13 +76,8 @@ coll_reduce_rabenseifner(const void *sendbuf, void *recvbuf, int count, MPI_Data
     int lo[MAX_STEPS + 1], hi[MAX_STEPS + 1];
 
     (void)params;
-    if (count == 0)
-        return MPI_SUCCESS;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
+    rc = coll_tree_ranks(comm, root, &rank, &size, NULL);
+    if (rc != MPI_SUCCESS || count == 0)
         return rc;
 
     int pof2 = coll_pof2_floor(size);
