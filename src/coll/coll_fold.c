@@ -1,0 +1,33 @@
+/*
+ * coll_fold.c — the pieces that several reduction algorithms run exactly alike (see
+ * coll_fold.h). Standard MPI calls and libc only. Invariant: a helper makes the same MPI calls
+ * in the same order, with the same peers, tags and counts, and applies the op to the same
+ * operands in the same order, as the code it replaced in each of its callers.
+ */
+#include <limits.h>
+#include <stdlib.h>
+
+#include "coll_fold.h"
+
+int
+coll_fold_equal_blocks(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm, const struct coll_params *params,
+                       coll_reduce_scatter_fn *reduce_scatter)
+{
+    int size, rc;
+    int *recvcounts;
+
+    rc = MPI_Comm_size(comm, &size);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (recvcount > 0 && size > INT_MAX / recvcount)
+        return MPI_ERR_COUNT;
+    recvcounts = malloc(sizeof *recvcounts * (size_t)size);
+    if (recvcounts == NULL)
+        return MPI_ERR_NO_MEM;
+    for (int i = 0; i < size; i++)
+        recvcounts[i] = recvcount;
+    rc = reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, params);
+    free(recvcounts);
+    return rc;
+}
