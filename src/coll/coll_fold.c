@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "coll_fold.h"
+#include "coll_util.h"
 
 int
 coll_fold_equal_blocks(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
@@ -30,4 +31,46 @@ coll_fold_equal_blocks(const void *sendbuf, void *recvbuf, int recvcount, MPI_Da
     rc = reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, params);
     free(recvcounts);
     return rc;
+}
+
+int
+coll_fold_block_displs(const int recvcounts[], MPI_Comm comm, int *rank, int *size, int **displs,
+                       int *total)
+{
+    long long sum = 0;
+    int rc;
+
+    *displs = NULL;
+    *total = 0;
+    rc = MPI_Comm_rank(comm, rank);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = MPI_Comm_size(comm, size);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *displs = malloc(sizeof **displs * (size_t)*size);
+    if (*displs == NULL)
+        return MPI_ERR_NO_MEM;
+    for (int i = 0; i < *size; i++) {
+        (*displs)[i] = (int)sum;
+        sum += recvcounts[i];
+        if (sum > INT_MAX) {
+            free(*displs);
+            *displs = NULL;
+            return MPI_ERR_COUNT;
+        }
+    }
+    *total = (int)sum;
+    return MPI_SUCCESS;
+}
+
+int
+coll_fold_working_copy(const void *input, int total, int incoming_count, MPI_Datatype datatype,
+                       void **work, void **work_mem, void **incoming, void **incoming_mem)
+{
+    *work = coll_tmp_alloc(total, datatype, work_mem);
+    *incoming = coll_tmp_alloc(incoming_count, datatype, incoming_mem);
+    if (*work == NULL || *incoming == NULL)
+        return MPI_ERR_NO_MEM;
+    return coll_copy(input, *work, total, datatype);
 }

@@ -25,4 +25,21 @@ int coll_fold_equal_blocks(const void *sendbuf, void *recvbuf, int recvcount, MP
                            MPI_Op op, MPI_Comm comm, const struct coll_params *params,
                            coll_reduce_scatter_fn *reduce_scatter);
 
+/*
+ * The caller's rank and the communicator's size, and where each block of a Reduce_scatter
+ * vector starts: (*displs)[i] = recvcounts[0] + ... + recvcounts[i-1], *total the sum of all.
+ * *displs is what to free (NULL after a failure). MPI_ERR_COUNT when the total does not fit
+ * an int, MPI_ERR_NO_MEM when the array cannot be allocated.
+ */
+int coll_fold_block_displs(const int recvcounts[], MPI_Comm comm, int *rank, int *size,
+                           int **displs, int *total);
+
+/*
+ * Scratch space of a Reduce_scatter algorithm that works on the whole vector: *work, a copy
+ * of the `total` items of `input`, and *incoming, room for `incoming_count` items. *work_mem
+ * and *incoming_mem are what to free (also after a failure). Local: no message.
+ */
+int coll_fold_working_copy(const void *input, int total, int incoming_count, MPI_Datatype datatype,
+                           void **work, void **work_mem, void **incoming, void **incoming_mem);
+
 #endif

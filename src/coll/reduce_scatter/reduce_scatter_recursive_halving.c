@@ -19,11 +19,11 @@
  *                 mask 1:  0 <-> 1 (0 keeps B0, 1 keeps B1),  2 <-> 3 (2 keeps B2, 3 B3)
  *           3. each rank rank+1 of step 1 sends the even rank its finished block.
  */
-#include <limits.h>
 #include <stdlib.h>
 
 #include "mpi.h"
 #include "coll/coll.h"
+#include "coll/coll_fold.h"
 #include "coll/coll_util.h"
 
 enum { TAG_RS_HALVING = 0 };
@@ -42,41 +42,24 @@ coll_reduce_scatter_recursive_halving(const void *sendbuf, void *recvbuf, const 
 {
     int rank, size, rc, pof2, rem, newrank;
     int *displs, *newcnts = NULL, *newdispls = NULL;
-    long long total = 0;
+    int total;
     void *results = NULL, *results_mem = NULL, *incoming = NULL, *incoming_mem = NULL;
     const void *input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    displs = malloc(sizeof *displs * (size_t)size);
-    if (displs == NULL)
-        return MPI_ERR_NO_MEM;
-    for (int i = 0; i < size; i++) {
-        displs[i] = (int)total;
-        total += recvcounts[i];
-        if (total > INT_MAX) {
-            rc = MPI_ERR_COUNT;
-            goto out_free;
-        }
-    }
-    if (total == 0)
+    rc = coll_fold_block_displs(recvcounts, comm, &rank, &size, &displs, &total);
+    if (rc != MPI_SUCCESS || total == 0)
         goto out_free;
 
-    results = coll_tmp_alloc((int)total, datatype, &results_mem);
-    incoming = coll_tmp_alloc((int)total, datatype, &incoming_mem);
     pof2 = coll_pof2_floor(size);
     newcnts = malloc(sizeof *newcnts * (size_t)pof2);
     newdispls = malloc(sizeof *newdispls * (size_t)pof2);
-    if (results == NULL || incoming == NULL || newcnts == NULL || newdispls == NULL) {
+    if (newcnts == NULL || newdispls == NULL) {
         rc = MPI_ERR_NO_MEM;
         goto out_free;
     }
-    rc = coll_copy(input, results, (int)total, datatype);
+    rc = coll_fold_working_copy(input, total, total, datatype, &results, &results_mem, &incoming,
+                                &incoming_mem);
     if (rc != MPI_SUCCESS)
         goto out_free;
 
@@ -84,16 +67,16 @@ coll_reduce_scatter_recursive_halving(const void *sendbuf, void *recvbuf, const 
     rem = size - pof2;
     if (rank < 2 * rem) {
         if (rank % 2 == 0) {
-            rc = MPI_Send(results, (int)total, datatype, rank + 1, TAG_RS_HALVING, comm);
+            rc = MPI_Send(results, total, datatype, rank + 1, TAG_RS_HALVING, comm);
             if (rc != MPI_SUCCESS)
                 goto out_free;
             newrank = -1;
         } else {
-            rc = MPI_Recv(incoming, (int)total, datatype, rank - 1, TAG_RS_HALVING, comm,
+            rc = MPI_Recv(incoming, total, datatype, rank - 1, TAG_RS_HALVING, comm,
                           MPI_STATUS_IGNORE);
             if (rc != MPI_SUCCESS)
                 goto out_free;
-            rc = MPI_Reduce_local(incoming, results, (int)total, datatype, op);
+            rc = MPI_Reduce_local(incoming, results, total, datatype, op);
             if (rc != MPI_SUCCESS)
                 goto out_free;
             newrank = rank / 2;
