@@ -74,3 +74,56 @@ coll_fold_working_copy(const void *input, int total, int incoming_count, MPI_Dat
         return MPI_ERR_NO_MEM;
     return coll_copy(input, *work, total, datatype);
 }
+
+int
+coll_fold_start(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Comm comm,
+                int *rank, int *size)
+{
+    int rc = MPI_Comm_size(comm, size);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = MPI_Comm_rank(comm, rank);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (sendbuf != MPI_IN_PLACE)
+        return coll_copy(sendbuf, recvbuf, count, datatype);
+    return MPI_SUCCESS;
+}
+
+int
+coll_fold_pof2_in(void *buf, void *tmp, int count, MPI_Datatype datatype, MPI_Op op, int rank,
+                  int rem, int tag, MPI_Comm comm, int *newrank)
+{
+    int rc;
+
+    if (rank >= 2 * rem) {
+        *newrank = rank - rem;
+        return MPI_SUCCESS;
+    }
+    if (rank % 2 == 0) {
+        *newrank = -1;
+        return MPI_Send(buf, count, datatype, rank + 1, tag, comm);
+    }
+    *newrank = rank / 2;
+    rc = MPI_Recv(tmp, count, datatype, rank - 1, tag, comm, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return MPI_Reduce_local(tmp, buf, count, datatype, op);
+}
+
+int
+coll_fold_survivor(int newrank, int rem)
+{
+    return newrank < rem ? 2 * newrank + 1 : newrank + rem;
+}
+
+int
+coll_fold_pof2_out(const void *send, void *recv, int count, MPI_Datatype datatype, int rank,
+                   int rem, int tag, MPI_Comm comm)
+{
+    if (rank >= 2 * rem || count == 0)
+        return MPI_SUCCESS;
+    if (rank % 2 != 0)
+        return MPI_Send(send, count, datatype, rank - 1, tag, comm);
+    return MPI_Recv(recv, count, datatype, rank + 1, tag, comm, MPI_STATUS_IGNORE);
+}

@@ -42,4 +42,34 @@ int coll_fold_block_displs(const int recvcounts[], MPI_Comm comm, int *rank, int
 int coll_fold_working_copy(const void *input, int total, int incoming_count, MPI_Datatype datatype,
                            void **work, void **work_mem, void **incoming, void **incoming_mem);
 
+/*
+ * The start of an allreduce that works in recvbuf: the caller's rank and the communicator's
+ * size, and the own contribution copied into recvbuf (unless it is there already,
+ * MPI_IN_PLACE). Local: no message.
+ */
+int coll_fold_start(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                    MPI_Comm comm, int *rank, int *size);
+
+/*
+ * The fold before recursive doubling or halving on a number of ranks p that is not a power of
+ * two (MPICH's scheme). With rem = p - pof2 (pof2 the largest power of two <= p), each even
+ * rank below 2·rem sends the `count` items at `buf` to rank + 1, which receives them into
+ * `tmp` and combines them as tmp ∘ buf, so the lower rank stays first and the survivor holds
+ * a contiguous range of ranks. *newrank receives the rank's number among the pof2 survivors:
+ * -1 for an even rank that folded, rank / 2 for an odd one below 2·rem, rank - rem above.
+ */
+int coll_fold_pof2_in(void *buf, void *tmp, int count, MPI_Datatype datatype, MPI_Op op, int rank,
+                      int rem, int tag, MPI_Comm comm, int *newrank);
+
+/* The real rank of the survivor numbered `newrank` by coll_fold_pof2_in. */
+int coll_fold_survivor(int newrank, int rem);
+
+/*
+ * The unfold after it: each odd rank below 2·rem sends the `count` items at `send` to rank - 1,
+ * which receives them into `recv`. Nothing is sent when count is 0 (both sides pass the same
+ * count: the even rank's share of the result).
+ */
+int coll_fold_pof2_out(const void *send, void *recv, int count, MPI_Datatype datatype, int rank,
+                       int rem, int tag, MPI_Comm comm);
+
 #endif

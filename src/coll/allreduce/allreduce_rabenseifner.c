@@ -27,6 +27,7 @@
 #include <stdlib.h>
 
 #include "coll/coll_algos.h"
+#include "coll/coll_fold.h"
 #include "coll/coll_util.h"
 
 #define TAG_FOLD 12
@@ -42,13 +43,6 @@ block_start(int count, int pof2, int i)
     return i * q + (i < r ? i : r);
 }
 
-/* The real rank of a survivor's newrank. */
-static int
-real_rank(int newrank, int rem)
-{
-    return newrank < rem ? 2 * newrank + 1 : newrank + rem;
-}
-
 int
 coll_allreduce_rabenseifner(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                             MPI_Op op, MPI_Comm comm, const struct coll_params *params)
@@ -58,19 +52,9 @@ coll_allreduce_rabenseifner(const void *sendbuf, void *recvbuf, int count, MPI_D
     void *tmp;
 
     (void)params;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
+    rc = coll_fold_start(sendbuf, recvbuf, count, datatype, comm, &rank, &size);
+    if (rc != MPI_SUCCESS || count == 0 || size == 1)
         return rc;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (sendbuf != MPI_IN_PLACE) {
-        rc = coll_copy(sendbuf, recvbuf, count, datatype);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    if (count == 0 || size == 1)
-        return MPI_SUCCESS;
 
     tmp = coll_tmp_alloc(count, datatype, &tmp_mem);
     if (tmp == NULL)
@@ -79,24 +63,9 @@ coll_allreduce_rabenseifner(const void *sendbuf, void *recvbuf, int count, MPI_D
     rem = size - pof2;
 
     /* Fold: even ranks below 2·rem give their data to the odd neighbour above. */
-    if (rank < 2 * rem) {
-        if (rank % 2 == 0) {
-            rc = MPI_Send(recvbuf, count, datatype, rank + 1, TAG_FOLD, comm);
-            if (rc != MPI_SUCCESS)
-                goto out_free_tmp;
-            newrank = -1;
-        } else {
-            rc = MPI_Recv(tmp, count, datatype, rank - 1, TAG_FOLD, comm, MPI_STATUS_IGNORE);
-            if (rc != MPI_SUCCESS)
-                goto out_free_tmp;
-            rc = MPI_Reduce_local(tmp, recvbuf, count, datatype, op);
-            if (rc != MPI_SUCCESS)
-                goto out_free_tmp;
-            newrank = rank / 2;
-        }
-    } else {
-        newrank = rank - rem;
-    }
+    rc = coll_fold_pof2_in(recvbuf, tmp, count, datatype, op, rank, rem, TAG_FOLD, comm, &newrank);
+    if (rc != MPI_SUCCESS)
+        goto out_free_tmp;
 
     if (newrank >= 0) {
         int send_idx = 0, recv_idx = 0, last_idx = pof2, mask;
@@ -104,7 +73,7 @@ coll_allreduce_rabenseifner(const void *sendbuf, void *recvbuf, int count, MPI_D
         /* Reduce-scatter by recursive halving: keep one half of the current range of
          * blocks, send the other, combine the partner's copy of the kept half. */
         for (mask = 1; mask < pof2; mask <<= 1) {
-            int newdst = newrank ^ mask, dst = real_rank(newdst, rem);
+            int newdst = newrank ^ mask, dst = coll_fold_survivor(newdst, rem);
             int send_first, send_end, recv_first, recv_end;
             if (newrank < newdst) {
                 send_idx = recv_idx + pof2 / (mask * 2);
@@ -143,7 +112,7 @@ coll_allreduce_rabenseifner(const void *sendbuf, void *recvbuf, int count, MPI_D
         /* Allgather by recursive doubling: the same pairs in reverse order, each sending
          * the range it owns and receiving the partner's next to it. */
         for (mask >>= 1; mask > 0; mask >>= 1) {
-            int newdst = newrank ^ mask, dst = real_rank(newdst, rem);
+            int newdst = newrank ^ mask, dst = coll_fold_survivor(newdst, rem);
             int send_first, send_end, recv_first, recv_end;
             if (newrank < newdst) {
                 if (mask != pof2 / 2)
@@ -171,13 +140,7 @@ coll_allreduce_rabenseifner(const void *sendbuf, void *recvbuf, int count, MPI_D
     }
 
     /* Unfold: the odd ranks send the result back to the even ones. */
-    if (rank < 2 * rem) {
-        if (rank % 2 != 0)
-            rc = MPI_Send(recvbuf, count, datatype, rank - 1, TAG_UNFOLD, comm);
-        else
-            rc = MPI_Recv(recvbuf, count, datatype, rank + 1, TAG_UNFOLD, comm,
-                          MPI_STATUS_IGNORE);
-    }
+    rc = coll_fold_pof2_out(recvbuf, recvbuf, count, datatype, rank, rem, TAG_UNFOLD, comm);
 
 out_free_tmp:
     free(tmp_mem);

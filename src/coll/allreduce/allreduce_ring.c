@@ -25,6 +25,7 @@
 #include <stdlib.h>
 
 #include "coll/coll_algos.h"
+#include "coll/coll_fold.h"
 #include "coll/coll_util.h"
 
 #define TAG_REDUCE_SCATTER 8
@@ -53,19 +54,9 @@ coll_allreduce_ring(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     void *tmp;
 
     (void)params;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
+    rc = coll_fold_start(sendbuf, recvbuf, count, datatype, comm, &rank, &size);
+    if (rc != MPI_SUCCESS || count == 0 || size == 1)
         return rc;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (sendbuf != MPI_IN_PLACE) {
-        rc = coll_copy(sendbuf, recvbuf, count, datatype);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    if (count == 0 || size == 1)
-        return MPI_SUCCESS;
 
     tmp = coll_tmp_alloc(block_len(count, size, 0), datatype, &tmp_mem);
     if (tmp == NULL)

@@ -28,13 +28,6 @@
 
 enum { TAG_RS_HALVING = 0 };
 
-/* The real rank of renumbered rank `newrank` (see step 1). */
-static int
-real_rank(int newrank, int rem)
-{
-    return newrank < rem ? newrank * 2 + 1 : newrank + rem;
-}
-
 int
 coll_reduce_scatter_recursive_halving(const void *sendbuf, void *recvbuf, const int recvcounts[],
                                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
@@ -65,30 +58,15 @@ coll_reduce_scatter_recursive_halving(const void *sendbuf, void *recvbuf, const 
 
     /* Step 1: fold the first 2·rem ranks pairwise, the even one into the odd one. */
     rem = size - pof2;
-    if (rank < 2 * rem) {
-        if (rank % 2 == 0) {
-            rc = MPI_Send(results, total, datatype, rank + 1, TAG_RS_HALVING, comm);
-            if (rc != MPI_SUCCESS)
-                goto out_free;
-            newrank = -1;
-        } else {
-            rc = MPI_Recv(incoming, total, datatype, rank - 1, TAG_RS_HALVING, comm,
-                          MPI_STATUS_IGNORE);
-            if (rc != MPI_SUCCESS)
-                goto out_free;
-            rc = MPI_Reduce_local(incoming, results, total, datatype, op);
-            if (rc != MPI_SUCCESS)
-                goto out_free;
-            newrank = rank / 2;
-        }
-    } else {
-        newrank = rank - rem;
-    }
+    rc = coll_fold_pof2_in(results, incoming, total, datatype, op, rank, rem, TAG_RS_HALVING, comm,
+                           &newrank);
+    if (rc != MPI_SUCCESS)
+        goto out_free;
 
     /* Step 2: recursive halving among the pof2 renumbered ranks. */
     if (newrank != -1) {
         for (int i = 0; i < pof2; i++) {
-            int old = real_rank(i, rem);
+            int old = coll_fold_survivor(i, rem);
             newcnts[i] = recvcounts[old] + (old < 2 * rem ? recvcounts[old - 1] : 0);
         }
         newdispls[0] = 0;
@@ -98,7 +76,7 @@ coll_reduce_scatter_recursive_halving(const void *sendbuf, void *recvbuf, const 
         int send_idx = 0, recv_idx = 0, last_idx = pof2;
         for (int mask = pof2 >> 1; mask > 0; mask >>= 1) {
             int newdst = newrank ^ mask;
-            int dst = real_rank(newdst, rem);
+            int dst = coll_fold_survivor(newdst, rem);
             int send_cnt = 0, recv_cnt = 0;
             if (newrank < newdst) {
                 send_idx = recv_idx + mask;
@@ -143,14 +121,9 @@ coll_reduce_scatter_recursive_halving(const void *sendbuf, void *recvbuf, const 
     }
 
     /* Step 3: the odd ranks below 2·rem hand the even ones their blocks. */
-    if (rank < 2 * rem) {
-        if (rank % 2 == 1 && recvcounts[rank - 1] != 0)
-            rc = MPI_Send(coll_item(results, displs[rank - 1], datatype), recvcounts[rank - 1],
-                          datatype, rank - 1, TAG_RS_HALVING, comm);
-        else if (rank % 2 == 0 && recvcounts[rank] != 0)
-            rc = MPI_Recv(recvbuf, recvcounts[rank], datatype, rank + 1, TAG_RS_HALVING, comm,
-                          MPI_STATUS_IGNORE);
-    }
+    int even = rank - rank % 2;   /* the rank of my pair whose block travels */
+    rc = coll_fold_pof2_out(coll_item(results, displs[even], datatype), recvbuf,
+                            recvcounts[even], datatype, rank, rem, TAG_RS_HALVING, comm);
 out_free:
     free(newdispls);
     free(newcnts);
