@@ -127,3 +127,51 @@ coll_fold_pof2_out(const void *send, void *recv, int count, MPI_Datatype datatyp
         return MPI_Send(send, count, datatype, rank - 1, tag, comm);
     return MPI_Recv(recv, count, datatype, rank + 1, tag, comm, MPI_STATUS_IGNORE);
 }
+
+int
+coll_fold_block_start(int count, int n, int b)
+{
+    int q = count / n, r = count % n;
+    return b * q + (b < r ? b : r);
+}
+
+int
+coll_fold_block_len(int count, int n, int b)
+{
+    return count / n + (b < count % n ? 1 : 0);
+}
+
+int
+coll_fold_even_blocks(int count, int n, int **counts, int **displs)
+{
+    *counts = malloc(sizeof **counts * 2 * (size_t)n);
+    if (*counts == NULL)
+        return MPI_ERR_NO_MEM;
+    *displs = *counts + n;
+    for (int b = 0; b < n; b++) {
+        (*counts)[b] = coll_fold_block_len(count, n, b);
+        (*displs)[b] = coll_fold_block_start(count, n, b);
+    }
+    return MPI_SUCCESS;
+}
+
+int
+coll_fold_ring_pass(void *buf, const int counts[], const int displs[], int first, void *tmp,
+                    MPI_Datatype datatype, MPI_Op op, int rank, int size, int tag, MPI_Comm comm)
+{
+    int left = (rank - 1 + size) % size, right = (rank + 1) % size;
+
+    for (int k = 0; k < size - 1; k++) {
+        int sb = ((first - k) % size + size) % size;
+        int rb = ((first - k - 1) % size + size) % size;
+        void *own = coll_item(buf, displs[rb], datatype);
+        int rc = MPI_Sendrecv(coll_item(buf, displs[sb], datatype), counts[sb], datatype, right,
+                              tag, tmp != NULL ? tmp : own, counts[rb], datatype, left, tag, comm,
+                              MPI_STATUS_IGNORE);
+        if (rc == MPI_SUCCESS && tmp != NULL)
+            rc = MPI_Reduce_local(tmp, own, counts[rb], datatype, op);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}

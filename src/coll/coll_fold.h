@@ -72,4 +72,30 @@ int coll_fold_survivor(int newrank, int rem);
 int coll_fold_pof2_out(const void *send, void *recv, int count, MPI_Datatype datatype, int rank,
                        int rem, int tag, MPI_Comm comm);
 
+/*
+ * A vector of `count` items cut into n blocks as the ring and Rabenseifner's algorithm cut it:
+ * ⌊count/n⌋ items each, the first count mod n blocks one item longer. Block b starts at item
+ * coll_fold_block_start(count, n, b) (b = n gives count).
+ */
+int coll_fold_block_start(int count, int n, int b);
+int coll_fold_block_len(int count, int n, int b);
+
+/*
+ * The same layout as arrays, for coll_fold_ring_pass: (*counts)[b] and (*displs)[b].
+ * *counts is what to free (both arrays live in it); MPI_ERR_NO_MEM if it cannot be allocated.
+ */
+int coll_fold_even_blocks(int count, int n, int **counts, int **displs);
+
+/*
+ * p-1 steps of a ring over the blocks of `buf` (block b: counts[b] items at item displs[b]):
+ * at step k the rank sends block (first - k) mod p to rank + 1 and receives block
+ * (first - k - 1) mod p from rank - 1, in one MPI_Sendrecv. With `tmp` (room for the largest
+ * block) the block received lands there and is combined into the own one as received ∘ own —
+ * the reduce-scatter pass, whose order is the ring's (commutative ops only); with tmp NULL it
+ * is received in place — the allgather pass.
+ */
+int coll_fold_ring_pass(void *buf, const int counts[], const int displs[], int first, void *tmp,
+                        MPI_Datatype datatype, MPI_Op op, int rank, int size, int tag,
+                        MPI_Comm comm);
+
 #endif

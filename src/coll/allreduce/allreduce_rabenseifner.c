@@ -35,14 +35,6 @@
 #define TAG_DOUBLING 14
 #define TAG_UNFOLD 15
 
-/* First item of block i of pof2 over count items (i = pof2 gives count). */
-static int
-block_start(int count, int pof2, int i)
-{
-    int q = count / pof2, r = count % pof2;
-    return i * q + (i < r ? i : r);
-}
-
 int
 coll_allreduce_rabenseifner(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                             MPI_Op op, MPI_Comm comm, const struct coll_params *params)
@@ -84,10 +76,10 @@ coll_allreduce_rabenseifner(const void *sendbuf, void *recvbuf, int count, MPI_D
                 send_first = send_idx, send_end = recv_idx;
                 recv_first = recv_idx, recv_end = last_idx;
             }
-            int send_at = block_start(count, pof2, send_first);
-            int recv_at = block_start(count, pof2, recv_first);
-            int send_cnt = block_start(count, pof2, send_end) - send_at;
-            int recv_cnt = block_start(count, pof2, recv_end) - recv_at;
+            int send_at = coll_fold_block_start(count, pof2, send_first);
+            int recv_at = coll_fold_block_start(count, pof2, recv_first);
+            int send_cnt = coll_fold_block_start(count, pof2, send_end) - send_at;
+            int recv_cnt = coll_fold_block_start(count, pof2, recv_end) - recv_at;
             void *own = coll_item(recvbuf, recv_at, datatype);
             void *theirs = coll_item(tmp, recv_at, datatype);
             rc = MPI_Sendrecv(coll_item(recvbuf, send_at, datatype), send_cnt, datatype, dst,
@@ -125,12 +117,12 @@ coll_allreduce_rabenseifner(const void *sendbuf, void *recvbuf, int count, MPI_D
                 send_first = send_idx, send_end = last_idx;
                 recv_first = recv_idx, recv_end = send_idx;
             }
-            int send_at = block_start(count, pof2, send_first);
-            int recv_at = block_start(count, pof2, recv_first);
+            int send_at = coll_fold_block_start(count, pof2, send_first);
+            int recv_at = coll_fold_block_start(count, pof2, recv_first);
             rc = MPI_Sendrecv(coll_item(recvbuf, send_at, datatype),
-                              block_start(count, pof2, send_end) - send_at, datatype, dst,
+                              coll_fold_block_start(count, pof2, send_end) - send_at, datatype, dst,
                               TAG_DOUBLING, coll_item(recvbuf, recv_at, datatype),
-                              block_start(count, pof2, recv_end) - recv_at, datatype, dst,
+                              coll_fold_block_start(count, pof2, recv_end) - recv_at, datatype, dst,
                               TAG_DOUBLING, comm, MPI_STATUS_IGNORE);
             if (rc != MPI_SUCCESS)
                 goto out_free_tmp;

@@ -33,9 +33,8 @@ coll_reduce_scatter_recursive_halving(const void *sendbuf, void *recvbuf, const 
                                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                       const struct coll_params *params)
 {
-    int rank, size, rc, pof2, rem, newrank;
+    int rank, size, total, rc, pof2, rem, newrank;
     int *displs, *newcnts = NULL, *newdispls = NULL;
-    int total;
     void *results = NULL, *results_mem = NULL, *incoming = NULL, *incoming_mem = NULL;
     const void *input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
 

@@ -27,9 +27,8 @@ coll_reduce_scatter_ring(const void *sendbuf, void *recvbuf, const int recvcount
                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                          const struct coll_params *params)
 {
-    int rank, size, rc, largest = 0;
+    int rank, size, total, rc, largest = 0;
     int *displs;
-    int total;
     void *acc = NULL, *acc_mem = NULL, *incoming = NULL, *incoming_mem = NULL;
     const void *input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
 
@@ -49,21 +48,11 @@ coll_reduce_scatter_ring(const void *sendbuf, void *recvbuf, const int recvcount
     if (rc != MPI_SUCCESS)
         goto out_free;
 
-    int right = (rank + 1) % size, left = (rank - 1 + size) % size;
-    for (int s = 0; s < size - 1; s++) {
-        int send_block = ((rank - s - 1) % size + size) % size;
-        int recv_block = ((rank - s - 2) % size + size) % size;
-        void *recv_into = coll_item(acc, displs[recv_block], datatype);
-        rc = MPI_Sendrecv(coll_item(acc, displs[send_block], datatype), recvcounts[send_block],
-                          datatype, right, TAG_RS_RING, incoming, recvcounts[recv_block], datatype,
-                          left, TAG_RS_RING, comm, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS)
-            goto out_free;
-        /* the partial from the left first: rank order except across the wrap-around */
-        rc = MPI_Reduce_local(incoming, recv_into, recvcounts[recv_block], datatype, op);
-        if (rc != MPI_SUCCESS)
-            goto out_free;
-    }
+    /* the partial from the left first: rank order except across the wrap-around */
+    rc = coll_fold_ring_pass(acc, recvcounts, displs, rank - 1, incoming, datatype, op, rank, size,
+                             TAG_RS_RING, comm);
+    if (rc != MPI_SUCCESS)
+        goto out_free;
     rc = coll_copy(coll_item(acc, displs[rank], datatype), recvbuf, recvcounts[rank], datatype);
 out_free:
     free(incoming_mem);
