@@ -175,3 +175,59 @@ coll_fold_ring_pass(void *buf, const int counts[], const int displs[], int first
     }
     return MPI_SUCCESS;
 }
+
+int
+coll_fold_prefix_doubling(const void *input, void *recvbuf, int count, MPI_Datatype datatype,
+                          MPI_Op op, int inclusive, int tag, MPI_Comm comm)
+{
+    int rank, size, rc, have_result = inclusive;
+    void *partial, *partial_mem = NULL, *incoming, *incoming_mem = NULL;
+
+    rc = MPI_Comm_rank(comm, &rank);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = MPI_Comm_size(comm, &size);
+    if (rc != MPI_SUCCESS || count == 0 || size == 1)
+        return rc;
+
+    partial = coll_tmp_alloc(count, datatype, &partial_mem);
+    incoming = coll_tmp_alloc(count, datatype, &incoming_mem);
+    if (partial == NULL || incoming == NULL) {
+        rc = MPI_ERR_NO_MEM;
+        goto out_free;
+    }
+    /* In place, the contribution is read before recvbuf receives its first result. */
+    rc = coll_copy(input, partial, count, datatype);
+    if (rc != MPI_SUCCESS)
+        goto out_free;
+
+    for (int mask = 1; mask < size; mask <<= 1) {
+        int dst = rank ^ mask;
+        if (dst >= size)
+            continue;
+        rc = MPI_Sendrecv(partial, count, datatype, dst, tag, incoming, count, datatype, dst, tag,
+                          comm, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            goto out_free;
+        if (dst < rank) {
+            rc = MPI_Reduce_local(incoming, partial, count, datatype, op);
+            if (rc == MPI_SUCCESS && have_result)
+                rc = MPI_Reduce_local(incoming, recvbuf, count, datatype, op);
+            else if (rc == MPI_SUCCESS)
+                rc = coll_copy(incoming, recvbuf, count, datatype);
+            have_result = 1;
+        } else {
+            /* partial ∘ incoming lands in incoming, which then becomes the partial */
+            rc = MPI_Reduce_local(partial, incoming, count, datatype, op);
+            void *swap = partial;
+            partial = incoming;
+            incoming = swap;
+        }
+        if (rc != MPI_SUCCESS)
+            goto out_free;
+    }
+out_free:
+    free(incoming_mem);
+    free(partial_mem);
+    return rc;
+}

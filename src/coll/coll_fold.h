@@ -43,8 +43,8 @@ int coll_fold_working_copy(const void *input, int total, int incoming_count, MPI
                            void **work, void **work_mem, void **incoming, void **incoming_mem);
 
 /*
- * The start of an allreduce that works in recvbuf: the caller's rank and the communicator's
- * size, and the own contribution copied into recvbuf (unless it is there already,
+ * The start of a reduction (allreduce, scan) that works in recvbuf: the caller's rank and the
+ * communicator's size, and the own contribution copied into recvbuf (unless it is there already,
  * MPI_IN_PLACE). Local: no message.
  */
 int coll_fold_start(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
@@ -97,5 +97,20 @@ int coll_fold_even_blocks(int count, int n, int **counts, int **displs);
 int coll_fold_ring_pass(void *buf, const int counts[], const int displs[], int first, void *tmp,
                         MPI_Datatype datatype, MPI_Op op, int rank, int size, int tag,
                         MPI_Comm comm);
+
+/*
+ * The prefix exchange of Scan and Exscan by recursive doubling, rank order kept for any op and
+ * any p (MPICH's non-commutative path). `partial`, a copy of the own contribution at `input`,
+ * is the fold of the rank's aligned subtree of `mask` ranks; with mask = 1, 2, 4, ... it is
+ * exchanged with rank ^ mask when that rank exists, and then
+ *   partner lower:  partial = theirs ∘ partial, and recvbuf = theirs ∘ recvbuf, or
+ *                   recvbuf = theirs for the first lower partner when !inclusive;
+ *   partner higher: partial = partial ∘ theirs.
+ * Scan passes inclusive with its contribution already in recvbuf (input = recvbuf); Exscan
+ * passes !inclusive, so that recvbuf collects the lower ranks only and rank 0's is never
+ * written. Nothing at all happens when count is 0 or there is a single rank.
+ */
+int coll_fold_prefix_doubling(const void *input, void *recvbuf, int count, MPI_Datatype datatype,
+                              MPI_Op op, int inclusive, int tag, MPI_Comm comm);
 
 #endif
