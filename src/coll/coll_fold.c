@@ -91,6 +91,19 @@ coll_fold_start(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 }
 
 int
+coll_fold_start_scratch(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Comm comm, int *rank, int *size, void **scratch, void **scratch_mem)
+{
+    int rc = coll_fold_start(sendbuf, recvbuf, count, datatype, comm, rank, size);
+
+    *scratch = *scratch_mem = NULL;
+    if (rc != MPI_SUCCESS || count == 0 || *size == 1)
+        return rc;
+    *scratch = coll_tmp_alloc(count, datatype, scratch_mem);
+    return *scratch == NULL ? MPI_ERR_NO_MEM : MPI_SUCCESS;
+}
+
+int
 coll_fold_pof2_in(void *buf, void *tmp, int count, MPI_Datatype datatype, MPI_Op op, int rank,
                   int rem, int tag, MPI_Comm comm, int *newrank)
 {

@@ -51,6 +51,15 @@ int coll_fold_start(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
                     MPI_Comm comm, int *rank, int *size);
 
 /*
+ * coll_fold_start, and then, when there is something to do (count > 0, more than one rank),
+ * a scratch vector of `count` items at *scratch for the partner's data. *scratch_mem is what
+ * to free (NULL when nothing was allocated); MPI_ERR_NO_MEM if it cannot be allocated.
+ */
+int coll_fold_start_scratch(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                            MPI_Comm comm, int *rank, int *size, void **scratch,
+                            void **scratch_mem);
+
+/*
  * The fold before recursive doubling or halving on a number of ranks p that is not a power of
  * two (MPICH's scheme). With rem = p - pof2 (pof2 the largest power of two <= p), each even
  * rank below 2·rem sends the `count` items at `buf` to rank + 1, which receives them into

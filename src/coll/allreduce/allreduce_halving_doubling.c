@@ -41,18 +41,13 @@ coll_allreduce_halving_doubling(const void *sendbuf, void *recvbuf, int count,
                                 const struct coll_params *params)
 {
     int rc, size, rank, steps, leave;
-    void *tmp_mem = NULL;
-    void *acc, *other;
+    void *tmp_mem, *acc = recvbuf, *other;
 
     (void)params;
-    rc = coll_fold_start(sendbuf, recvbuf, count, datatype, comm, &rank, &size);
+    rc = coll_fold_start_scratch(sendbuf, recvbuf, count, datatype, comm, &rank, &size, &other,
+                                 &tmp_mem);
     if (rc != MPI_SUCCESS || count == 0 || size == 1)
         return rc;
-
-    other = coll_tmp_alloc(count, datatype, &tmp_mem);
-    if (other == NULL)
-        return MPI_ERR_NO_MEM;
-    acc = recvbuf;
 
     /* Halving: a rank of the lower half receives its mirror's vector and combines it (its
      * own, lower rank first); a rank of the upper half sends and leaves. */

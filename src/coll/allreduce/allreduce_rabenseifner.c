@@ -40,17 +40,13 @@ coll_allreduce_rabenseifner(const void *sendbuf, void *recvbuf, int count, MPI_D
                             MPI_Op op, MPI_Comm comm, const struct coll_params *params)
 {
     int rc, size, rank, pof2, rem, newrank;
-    void *tmp_mem = NULL;
-    void *tmp;
+    void *tmp_mem, *tmp;
 
     (void)params;
-    rc = coll_fold_start(sendbuf, recvbuf, count, datatype, comm, &rank, &size);
+    rc = coll_fold_start_scratch(sendbuf, recvbuf, count, datatype, comm, &rank, &size, &tmp,
+                                 &tmp_mem);
     if (rc != MPI_SUCCESS || count == 0 || size == 1)
         return rc;
-
-    tmp = coll_tmp_alloc(count, datatype, &tmp_mem);
-    if (tmp == NULL)
-        return MPI_ERR_NO_MEM;
     pof2 = coll_pof2_floor(size);
     rem = size - pof2;
 

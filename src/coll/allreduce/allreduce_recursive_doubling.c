@@ -36,19 +36,14 @@ coll_allreduce_recursive_doubling(const void *sendbuf, void *recvbuf, int count,
                                   const struct coll_params *params)
 {
     int rc, size, rank, pof2, rem, newrank;
-    void *tmp_mem = NULL;
-    void *acc, *other;
+    void *tmp_mem, *other;
+    void *acc = recvbuf;   /* the running result; `other` receives the partner's */
 
     (void)params;
-    rc = coll_fold_start(sendbuf, recvbuf, count, datatype, comm, &rank, &size);
+    rc = coll_fold_start_scratch(sendbuf, recvbuf, count, datatype, comm, &rank, &size, &other,
+                                 &tmp_mem);
     if (rc != MPI_SUCCESS || count == 0 || size == 1)
         return rc;
-
-    other = coll_tmp_alloc(count, datatype, &tmp_mem);
-    if (other == NULL)
-        return MPI_ERR_NO_MEM;
-    acc = recvbuf;   /* the running result; `other` receives the partner's */
-
     pof2 = coll_pof2_floor(size);
     rem = size - pof2;
 
