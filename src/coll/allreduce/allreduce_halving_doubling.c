@@ -22,6 +22,7 @@
 #include <stdlib.h>
 
 #include "coll/coll_algos.h"
+#include "coll/coll_fold.h"
 #include "coll/coll_util.h"
 
 #define TAG_HALVING 6
@@ -40,28 +41,13 @@ coll_allreduce_halving_doubling(const void *sendbuf, void *recvbuf, int count,
                                 const struct coll_params *params)
 {
     int rc, size, rank, steps, leave;
-    void *tmp_mem = NULL;
-    void *acc, *other;
+    void *tmp_mem, *acc = recvbuf, *other;
 
     (void)params;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
+    rc = coll_fold_start_scratch(sendbuf, recvbuf, count, datatype, comm, &rank, &size, &other,
+                                 &tmp_mem);
+    if (rc != MPI_SUCCESS || count == 0 || size == 1)
         return rc;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (sendbuf != MPI_IN_PLACE) {
-        rc = coll_copy(sendbuf, recvbuf, count, datatype);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    if (count == 0 || size == 1)
-        return MPI_SUCCESS;
-
-    other = coll_tmp_alloc(count, datatype, &tmp_mem);
-    if (other == NULL)
-        return MPI_ERR_NO_MEM;
-    acc = recvbuf;
 
     /* Halving: a rank of the lower half receives its mirror's vector and combines it (its
      * own, lower rank first); a rank of the upper half sends and leaves. */

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 
 #include "coll/coll_algos.h"
+#include "coll/coll_fold.h"
 #include "coll/coll_util.h"
 
 #define TAG_FOLD 12
@@ -34,69 +35,25 @@
 #define TAG_DOUBLING 14
 #define TAG_UNFOLD 15
 
-/* First item of block i of pof2 over count items (i = pof2 gives count). */
-static int
-block_start(int count, int pof2, int i)
-{
-    int q = count / pof2, r = count % pof2;
-    return i * q + (i < r ? i : r);
-}
-
-/* The real rank of a survivor's newrank. */
-static int
-real_rank(int newrank, int rem)
-{
-    return newrank < rem ? 2 * newrank + 1 : newrank + rem;
-}
-
 int
 coll_allreduce_rabenseifner(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                             MPI_Op op, MPI_Comm comm, const struct coll_params *params)
 {
     int rc, size, rank, pof2, rem, newrank;
-    void *tmp_mem = NULL;
-    void *tmp;
+    void *tmp_mem, *tmp;
 
     (void)params;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
+    rc = coll_fold_start_scratch(sendbuf, recvbuf, count, datatype, comm, &rank, &size, &tmp,
+                                 &tmp_mem);
+    if (rc != MPI_SUCCESS || count == 0 || size == 1)
         return rc;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (sendbuf != MPI_IN_PLACE) {
-        rc = coll_copy(sendbuf, recvbuf, count, datatype);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    if (count == 0 || size == 1)
-        return MPI_SUCCESS;
-
-    tmp = coll_tmp_alloc(count, datatype, &tmp_mem);
-    if (tmp == NULL)
-        return MPI_ERR_NO_MEM;
     pof2 = coll_pof2_floor(size);
     rem = size - pof2;
 
     /* Fold: even ranks below 2·rem give their data to the odd neighbour above. */
-    if (rank < 2 * rem) {
-        if (rank % 2 == 0) {
-            rc = MPI_Send(recvbuf, count, datatype, rank + 1, TAG_FOLD, comm);
-            if (rc != MPI_SUCCESS)
-                goto out_free_tmp;
-            newrank = -1;
-        } else {
-            rc = MPI_Recv(tmp, count, datatype, rank - 1, TAG_FOLD, comm, MPI_STATUS_IGNORE);
-            if (rc != MPI_SUCCESS)
-                goto out_free_tmp;
-            rc = MPI_Reduce_local(tmp, recvbuf, count, datatype, op);
-            if (rc != MPI_SUCCESS)
-                goto out_free_tmp;
-            newrank = rank / 2;
-        }
-    } else {
-        newrank = rank - rem;
-    }
+    rc = coll_fold_pof2_in(recvbuf, tmp, count, datatype, op, rank, rem, TAG_FOLD, comm, &newrank);
+    if (rc != MPI_SUCCESS)
+        goto out_free_tmp;
 
     if (newrank >= 0) {
         int send_idx = 0, recv_idx = 0, last_idx = pof2, mask;
@@ -104,7 +61,7 @@ coll_allreduce_rabenseifner(const void *sendbuf, void *recvbuf, int count, MPI_D
         /* Reduce-scatter by recursive halving: keep one half of the current range of
          * blocks, send the other, combine the partner's copy of the kept half. */
         for (mask = 1; mask < pof2; mask <<= 1) {
-            int newdst = newrank ^ mask, dst = real_rank(newdst, rem);
+            int newdst = newrank ^ mask, dst = coll_fold_survivor(newdst, rem);
             int send_first, send_end, recv_first, recv_end;
             if (newrank < newdst) {
                 send_idx = recv_idx + pof2 / (mask * 2);
@@ -115,10 +72,10 @@ coll_allreduce_rabenseifner(const void *sendbuf, void *recvbuf, int count, MPI_D
                 send_first = send_idx, send_end = recv_idx;
                 recv_first = recv_idx, recv_end = last_idx;
             }
-            int send_at = block_start(count, pof2, send_first);
-            int recv_at = block_start(count, pof2, recv_first);
-            int send_cnt = block_start(count, pof2, send_end) - send_at;
-            int recv_cnt = block_start(count, pof2, recv_end) - recv_at;
+            int send_at = coll_fold_block_start(count, pof2, send_first);
+            int recv_at = coll_fold_block_start(count, pof2, recv_first);
+            int send_cnt = coll_fold_block_start(count, pof2, send_end) - send_at;
+            int recv_cnt = coll_fold_block_start(count, pof2, recv_end) - recv_at;
             void *own = coll_item(recvbuf, recv_at, datatype);
             void *theirs = coll_item(tmp, recv_at, datatype);
             rc = MPI_Sendrecv(coll_item(recvbuf, send_at, datatype), send_cnt, datatype, dst,
@@ -143,7 +100,7 @@ coll_allreduce_rabenseifner(const void *sendbuf, void *recvbuf, int count, MPI_D
         /* Allgather by recursive doubling: the same pairs in reverse order, each sending
          * the range it owns and receiving the partner's next to it. */
         for (mask >>= 1; mask > 0; mask >>= 1) {
-            int newdst = newrank ^ mask, dst = real_rank(newdst, rem);
+            int newdst = newrank ^ mask, dst = coll_fold_survivor(newdst, rem);
             int send_first, send_end, recv_first, recv_end;
             if (newrank < newdst) {
                 if (mask != pof2 / 2)
@@ -156,12 +113,12 @@ coll_allreduce_rabenseifner(const void *sendbuf, void *recvbuf, int count, MPI_D
                 send_first = send_idx, send_end = last_idx;
                 recv_first = recv_idx, recv_end = send_idx;
             }
-            int send_at = block_start(count, pof2, send_first);
-            int recv_at = block_start(count, pof2, recv_first);
+            int send_at = coll_fold_block_start(count, pof2, send_first);
+            int recv_at = coll_fold_block_start(count, pof2, recv_first);
             rc = MPI_Sendrecv(coll_item(recvbuf, send_at, datatype),
-                              block_start(count, pof2, send_end) - send_at, datatype, dst,
+                              coll_fold_block_start(count, pof2, send_end) - send_at, datatype, dst,
                               TAG_DOUBLING, coll_item(recvbuf, recv_at, datatype),
-                              block_start(count, pof2, recv_end) - recv_at, datatype, dst,
+                              coll_fold_block_start(count, pof2, recv_end) - recv_at, datatype, dst,
                               TAG_DOUBLING, comm, MPI_STATUS_IGNORE);
             if (rc != MPI_SUCCESS)
                 goto out_free_tmp;
@@ -171,13 +128,7 @@ coll_allreduce_rabenseifner(const void *sendbuf, void *recvbuf, int count, MPI_D
     }
 
     /* Unfold: the odd ranks send the result back to the even ones. */
-    if (rank < 2 * rem) {
-        if (rank % 2 != 0)
-            rc = MPI_Send(recvbuf, count, datatype, rank - 1, TAG_UNFOLD, comm);
-        else
-            rc = MPI_Recv(recvbuf, count, datatype, rank + 1, TAG_UNFOLD, comm,
-                          MPI_STATUS_IGNORE);
-    }
+    rc = coll_fold_pof2_out(recvbuf, recvbuf, count, datatype, rank, rem, TAG_UNFOLD, comm);
 
 out_free_tmp:
     free(tmp_mem);

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 
 #include "coll/coll_algos.h"
+#include "coll/coll_fold.h"
 #include "coll/coll_util.h"
 
 #define TAG_FOLD 3
@@ -35,57 +36,26 @@ coll_allreduce_recursive_doubling(const void *sendbuf, void *recvbuf, int count,
                                   const struct coll_params *params)
 {
     int rc, size, rank, pof2, rem, newrank;
-    void *tmp_mem = NULL;
-    void *acc, *other;
+    void *tmp_mem, *other;
+    void *acc = recvbuf;   /* the running result; `other` receives the partner's */
 
     (void)params;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
+    rc = coll_fold_start_scratch(sendbuf, recvbuf, count, datatype, comm, &rank, &size, &other,
+                                 &tmp_mem);
+    if (rc != MPI_SUCCESS || count == 0 || size == 1)
         return rc;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (sendbuf != MPI_IN_PLACE) {
-        rc = coll_copy(sendbuf, recvbuf, count, datatype);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    if (count == 0 || size == 1)
-        return MPI_SUCCESS;
-
-    other = coll_tmp_alloc(count, datatype, &tmp_mem);
-    if (other == NULL)
-        return MPI_ERR_NO_MEM;
-    acc = recvbuf;   /* the running result; `other` receives the partner's */
-
     pof2 = coll_pof2_floor(size);
     rem = size - pof2;
 
     /* Fold: even ranks below 2·rem give their data to the odd neighbour above. */
-    if (rank < 2 * rem) {
-        if (rank % 2 == 0) {
-            rc = MPI_Send(acc, count, datatype, rank + 1, TAG_FOLD, comm);
-            if (rc != MPI_SUCCESS)
-                goto out_free_tmp;
-            newrank = -1;
-        } else {
-            rc = MPI_Recv(other, count, datatype, rank - 1, TAG_FOLD, comm, MPI_STATUS_IGNORE);
-            if (rc != MPI_SUCCESS)
-                goto out_free_tmp;
-            rc = MPI_Reduce_local(other, acc, count, datatype, op);
-            if (rc != MPI_SUCCESS)
-                goto out_free_tmp;
-            newrank = rank / 2;
-        }
-    } else {
-        newrank = rank - rem;
-    }
+    rc = coll_fold_pof2_in(acc, other, count, datatype, op, rank, rem, TAG_FOLD, comm, &newrank);
+    if (rc != MPI_SUCCESS)
+        goto out_free_tmp;
 
     /* Recursive doubling among the pof2 survivors; the lower range is always `invec`. */
     if (newrank >= 0) {
         for (int mask = 1; mask < pof2; mask <<= 1) {
-            int newdst = newrank ^ mask;
-            int dst = newdst < rem ? 2 * newdst + 1 : newdst + rem;
+            int dst = coll_fold_survivor(newrank ^ mask, rem);
             rc = MPI_Sendrecv(acc, count, datatype, dst, TAG_EXCHANGE, other, count, datatype,
                               dst, TAG_EXCHANGE, comm, MPI_STATUS_IGNORE);
             if (rc != MPI_SUCCESS)
@@ -109,13 +79,7 @@ coll_allreduce_recursive_doubling(const void *sendbuf, void *recvbuf, int count,
     }
 
     /* Unfold: the odd ranks send the result back to the even ones. */
-    if (rank < 2 * rem) {
-        if (rank % 2 != 0)
-            rc = MPI_Send(recvbuf, count, datatype, rank - 1, TAG_UNFOLD, comm);
-        else
-            rc = MPI_Recv(recvbuf, count, datatype, rank + 1, TAG_UNFOLD, comm,
-                          MPI_STATUS_IGNORE);
-    }
+    rc = coll_fold_pof2_out(recvbuf, recvbuf, count, datatype, rank, rem, TAG_UNFOLD, comm);
 
 out_free_tmp:
     free(tmp_mem);

@@ -25,84 +25,47 @@
 #include <stdlib.h>
 
 #include "coll/coll_algos.h"
+#include "coll/coll_fold.h"
 #include "coll/coll_util.h"
 
 #define TAG_REDUCE_SCATTER 8
 #define TAG_ALLGATHER 9
 
-/* First item and length of block b of p over count items. */
-static int
-block_start(int count, int size, int b)
-{
-    int q = count / size, r = count % size;
-    return b * q + (b < r ? b : r);
-}
-
-static int
-block_len(int count, int size, int b)
-{
-    return count / size + (b < count % size ? 1 : 0);
-}
-
 int
 coll_allreduce_ring(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                     MPI_Op op, MPI_Comm comm, const struct coll_params *params)
 {
-    int rc, size, rank, left, right;
+    int rc, size, rank;
+    int *counts, *displs;
     void *tmp_mem = NULL;
     void *tmp;
 
     (void)params;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
+    rc = coll_fold_start(sendbuf, recvbuf, count, datatype, comm, &rank, &size);
+    if (rc != MPI_SUCCESS || count == 0 || size == 1)
         return rc;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (sendbuf != MPI_IN_PLACE) {
-        rc = coll_copy(sendbuf, recvbuf, count, datatype);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    if (count == 0 || size == 1)
-        return MPI_SUCCESS;
 
-    tmp = coll_tmp_alloc(block_len(count, size, 0), datatype, &tmp_mem);
-    if (tmp == NULL)
-        return MPI_ERR_NO_MEM;
-    left = (rank - 1 + size) % size;
-    right = (rank + 1) % size;
+    rc = coll_fold_even_blocks(count, size, &counts, &displs);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    tmp = coll_tmp_alloc(counts[0], datatype, &tmp_mem);
+    if (tmp == NULL) {
+        rc = MPI_ERR_NO_MEM;
+        goto out_free_tmp;
+    }
 
     /* Reduce-scatter: the block received from the left is the lower part of the chain. */
-    for (int k = 0; k < size - 1; k++) {
-        int sb = (rank - k + size) % size;
-        int rb = (rank - k - 1 + size) % size;
-        void *own = coll_item(recvbuf, block_start(count, size, rb), datatype);
-        rc = MPI_Sendrecv(coll_item(recvbuf, block_start(count, size, sb), datatype),
-                          block_len(count, size, sb), datatype, right, TAG_REDUCE_SCATTER, tmp,
-                          block_len(count, size, rb), datatype, left, TAG_REDUCE_SCATTER, comm,
-                          MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS)
-            goto out_free_tmp;
-        rc = MPI_Reduce_local(tmp, own, block_len(count, size, rb), datatype, op);
-        if (rc != MPI_SUCCESS)
-            goto out_free_tmp;
-    }
+    rc = coll_fold_ring_pass(recvbuf, counts, displs, rank, tmp, datatype, op, rank, size,
+                             TAG_REDUCE_SCATTER, comm);
+    if (rc != MPI_SUCCESS)
+        goto out_free_tmp;
 
     /* Allgather: pass the finished blocks around. */
-    for (int k = 0; k < size - 1; k++) {
-        int sb = (rank + 1 - k + size) % size;
-        int rb = (rank - k + size) % size;
-        rc = MPI_Sendrecv(coll_item(recvbuf, block_start(count, size, sb), datatype),
-                          block_len(count, size, sb), datatype, right, TAG_ALLGATHER,
-                          coll_item(recvbuf, block_start(count, size, rb), datatype),
-                          block_len(count, size, rb), datatype, left, TAG_ALLGATHER, comm,
-                          MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS)
-            goto out_free_tmp;
-    }
+    rc = coll_fold_ring_pass(recvbuf, counts, displs, rank + 1, NULL, datatype, op, rank, size,
+                             TAG_ALLGATHER, comm);
 
 out_free_tmp:
     free(tmp_mem);
+    free(counts);
     return rc;
 }

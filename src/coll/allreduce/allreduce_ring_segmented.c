@@ -26,23 +26,11 @@
 #include <stdlib.h>
 
 #include "coll/coll_algos.h"
+#include "coll/coll_fold.h"
 #include "coll/coll_util.h"
 
 #define TAG_REDUCE_SCATTER 10
 #define TAG_ALLGATHER 11
-
-static int
-block_start(int count, int size, int b)
-{
-    int q = count / size, r = count % size;
-    return b * q + (b < r ? b : r);
-}
-
-static int
-block_len(int count, int size, int b)
-{
-    return count / size + (b < count % size ? 1 : 0);
-}
 
 /* Items of segment s of a block of len items cut into segments of seg items. */
 static int
@@ -129,27 +117,21 @@ coll_allreduce_ring_segmented(const void *sendbuf, void *recvbuf, int count,
                               const struct coll_params *params)
 {
     int rc, size, rank, left, right, type_size, seg, max_block;
+    int *counts, *displs;
     void *tmp_mem = NULL;
     void *tmp;
 
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
+    rc = coll_fold_start(sendbuf, recvbuf, count, datatype, comm, &rank, &size);
+    if (rc != MPI_SUCCESS || count == 0 || size == 1)
         return rc;
     rc = MPI_Type_size(datatype, &type_size);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (sendbuf != MPI_IN_PLACE) {
-        rc = coll_copy(sendbuf, recvbuf, count, datatype);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    if (count == 0 || size == 1)
-        return MPI_SUCCESS;
+    rc = coll_fold_even_blocks(count, size, &counts, &displs);
+    if (rc != MPI_SUCCESS)
+        return rc;
 
-    max_block = block_len(count, size, 0);
+    max_block = counts[0];
     seg = max_block;
     if (params != NULL && params->segment_bytes > 0 && type_size > 0)
         seg = params->segment_bytes / type_size;
@@ -159,38 +141,32 @@ coll_allreduce_ring_segmented(const void *sendbuf, void *recvbuf, int count,
         seg = max_block;
 
     tmp = coll_tmp_alloc(2 * seg, datatype, &tmp_mem);
-    if (tmp == NULL)
-        return MPI_ERR_NO_MEM;
+    if (tmp == NULL) {
+        rc = MPI_ERR_NO_MEM;
+        goto out_free_tmp;
+    }
     left = (rank - 1 + size) % size;
     right = (rank + 1) % size;
 
-    /* Reduce-scatter: after p-1 steps rank r owns block (r+1) mod p. */
-    for (int k = 0; k < size - 1; k++) {
-        int sb = (rank - k + size) % size;
-        int rb = (rank - k - 1 + size) % size;
-        rc = ring_step(coll_item(recvbuf, block_start(count, size, sb), datatype),
-                       block_len(count, size, sb),
-                       coll_item(recvbuf, block_start(count, size, rb), datatype),
-                       block_len(count, size, rb), seg, 1, tmp, datatype, op, left, right,
-                       TAG_REDUCE_SCATTER, comm);
-        if (rc != MPI_SUCCESS)
-            goto out_free_tmp;
-    }
-
-    /* Allgather: pass the finished blocks around, segment by segment. */
-    for (int k = 0; k < size - 1; k++) {
-        int sb = (rank + 1 - k + size) % size;
-        int rb = (rank - k + size) % size;
-        rc = ring_step(coll_item(recvbuf, block_start(count, size, sb), datatype),
-                       block_len(count, size, sb),
-                       coll_item(recvbuf, block_start(count, size, rb), datatype),
-                       block_len(count, size, rb), seg, 0, tmp, datatype, op, left, right,
-                       TAG_ALLGATHER, comm);
-        if (rc != MPI_SUCCESS)
-            goto out_free_tmp;
+    /*
+     * Pass 0, the reduce-scatter (after p-1 steps rank r owns block (r+1) mod p), then pass 1,
+     * the allgather: they differ only in the first block sent, in combining and in the tag.
+     */
+    for (int pass = 0; pass < 2; pass++) {
+        int reduce = pass == 0, tag = reduce ? TAG_REDUCE_SCATTER : TAG_ALLGATHER;
+        for (int k = 0; k < size - 1; k++) {
+            int sb = (rank + pass - k + size) % size;
+            int rb = (rank + pass - k - 1 + size) % size;
+            rc = ring_step(coll_item(recvbuf, displs[sb], datatype), counts[sb],
+                           coll_item(recvbuf, displs[rb], datatype), counts[rb], seg, reduce, tmp,
+                           datatype, op, left, right, tag, comm);
+            if (rc != MPI_SUCCESS)
+                goto out_free_tmp;
+        }
     }
 
 out_free_tmp:
     free(tmp_mem);
+    free(counts);
     return rc;
 }

@@ -12,11 +12,11 @@
  *           accumulator:  acc_r = x(r-i)[r] ∘ acc_r.
  *              p = 3, rank 0:  acc = x0[0];  step 1: acc = x2[0]∘acc;  step 2: acc = x1[0]∘acc
  */
-#include <limits.h>
 #include <stdlib.h>
 
 #include "mpi.h"
 #include "coll/coll.h"
+#include "coll/coll_fold.h"
 #include "coll/coll_util.h"
 
 enum { TAG_RS_PAIRWISE = 0 };
@@ -26,31 +26,14 @@ coll_reduce_scatter_pairwise(const void *sendbuf, void *recvbuf, const int recvc
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                              const struct coll_params *params)
 {
-    int rank, size, rc;
+    int rank, size, total, rc;
     int *displs;
-    long long total = 0;
     void *incoming = NULL, *incoming_mem = NULL, *acc, *acc_mem = NULL;
     const void *input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    displs = malloc(sizeof *displs * (size_t)size);
-    if (displs == NULL)
-        return MPI_ERR_NO_MEM;
-    for (int i = 0; i < size; i++) {
-        displs[i] = (int)total;
-        total += recvcounts[i];
-        if (total > INT_MAX) {
-            rc = MPI_ERR_COUNT;
-            goto out_free;
-        }
-    }
-    if (total == 0)
+    rc = coll_fold_block_displs(recvcounts, comm, &rank, &size, &displs, &total);
+    if (rc != MPI_SUCCESS || total == 0)
         goto out_free;
 
     /*

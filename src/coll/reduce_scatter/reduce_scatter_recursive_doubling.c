@@ -16,11 +16,11 @@
  *           subtree that had a partner forward what they received to those that had none,
  *           along a binomial tree inside the subtree, before anyone folds.
  */
-#include <limits.h>
 #include <stdlib.h>
 
 #include "mpi.h"
 #include "coll/coll.h"
+#include "coll/coll_fold.h"
 #include "coll/coll_util.h"
 
 enum { TAG_RS_DOUBLING = 0 };
@@ -48,41 +48,19 @@ coll_reduce_scatter_recursive_doubling(const void *sendbuf, void *recvbuf, const
                                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                        const struct coll_params *params)
 {
-    int rank, size, rc;
+    int rank, size, total, rc;
     int *displs;
-    long long total = 0;
     void *results = NULL, *results_mem = NULL, *incoming = NULL, *incoming_mem = NULL;
     const void *input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     MPI_Datatype sendtype = MPI_DATATYPE_NULL, recvtype = MPI_DATATYPE_NULL;
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    displs = malloc(sizeof *displs * (size_t)size);
-    if (displs == NULL)
-        return MPI_ERR_NO_MEM;
-    for (int i = 0; i < size; i++) {
-        displs[i] = (int)total;
-        total += recvcounts[i];
-        if (total > INT_MAX) {
-            rc = MPI_ERR_COUNT;
-            goto out_free;
-        }
-    }
-    if (total == 0)
+    rc = coll_fold_block_displs(recvcounts, comm, &rank, &size, &displs, &total);
+    if (rc != MPI_SUCCESS || total == 0)
         goto out_free;
 
-    results = coll_tmp_alloc((int)total, datatype, &results_mem);
-    incoming = coll_tmp_alloc((int)total, datatype, &incoming_mem);
-    if (results == NULL || incoming == NULL) {
-        rc = MPI_ERR_NO_MEM;
-        goto out_free;
-    }
-    rc = coll_copy(input, results, (int)total, datatype);
+    rc = coll_fold_working_copy(input, total, total, datatype, &results, &results_mem, &incoming,
+                                &incoming_mem);
     if (rc != MPI_SUCCESS)
         goto out_free;
 

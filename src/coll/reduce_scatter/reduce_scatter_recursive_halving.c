@@ -19,93 +19,53 @@
  *                 mask 1:  0 <-> 1 (0 keeps B0, 1 keeps B1),  2 <-> 3 (2 keeps B2, 3 B3)
  *           3. each rank rank+1 of step 1 sends the even rank its finished block.
  */
-#include <limits.h>
 #include <stdlib.h>
 
 #include "mpi.h"
 #include "coll/coll.h"
+#include "coll/coll_fold.h"
 #include "coll/coll_util.h"
 
 enum { TAG_RS_HALVING = 0 };
-
-/* The real rank of renumbered rank `newrank` (see step 1). */
-static int
-real_rank(int newrank, int rem)
-{
-    return newrank < rem ? newrank * 2 + 1 : newrank + rem;
-}
 
 int
 coll_reduce_scatter_recursive_halving(const void *sendbuf, void *recvbuf, const int recvcounts[],
                                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                       const struct coll_params *params)
 {
-    int rank, size, rc, pof2, rem, newrank;
+    int rank, size, total, rc, pof2, rem, newrank;
     int *displs, *newcnts = NULL, *newdispls = NULL;
-    long long total = 0;
     void *results = NULL, *results_mem = NULL, *incoming = NULL, *incoming_mem = NULL;
     const void *input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    displs = malloc(sizeof *displs * (size_t)size);
-    if (displs == NULL)
-        return MPI_ERR_NO_MEM;
-    for (int i = 0; i < size; i++) {
-        displs[i] = (int)total;
-        total += recvcounts[i];
-        if (total > INT_MAX) {
-            rc = MPI_ERR_COUNT;
-            goto out_free;
-        }
-    }
-    if (total == 0)
+    rc = coll_fold_block_displs(recvcounts, comm, &rank, &size, &displs, &total);
+    if (rc != MPI_SUCCESS || total == 0)
         goto out_free;
 
-    results = coll_tmp_alloc((int)total, datatype, &results_mem);
-    incoming = coll_tmp_alloc((int)total, datatype, &incoming_mem);
     pof2 = coll_pof2_floor(size);
     newcnts = malloc(sizeof *newcnts * (size_t)pof2);
     newdispls = malloc(sizeof *newdispls * (size_t)pof2);
-    if (results == NULL || incoming == NULL || newcnts == NULL || newdispls == NULL) {
+    if (newcnts == NULL || newdispls == NULL) {
         rc = MPI_ERR_NO_MEM;
         goto out_free;
     }
-    rc = coll_copy(input, results, (int)total, datatype);
+    rc = coll_fold_working_copy(input, total, total, datatype, &results, &results_mem, &incoming,
+                                &incoming_mem);
     if (rc != MPI_SUCCESS)
         goto out_free;
 
     /* Step 1: fold the first 2·rem ranks pairwise, the even one into the odd one. */
     rem = size - pof2;
-    if (rank < 2 * rem) {
-        if (rank % 2 == 0) {
-            rc = MPI_Send(results, (int)total, datatype, rank + 1, TAG_RS_HALVING, comm);
-            if (rc != MPI_SUCCESS)
-                goto out_free;
-            newrank = -1;
-        } else {
-            rc = MPI_Recv(incoming, (int)total, datatype, rank - 1, TAG_RS_HALVING, comm,
-                          MPI_STATUS_IGNORE);
-            if (rc != MPI_SUCCESS)
-                goto out_free;
-            rc = MPI_Reduce_local(incoming, results, (int)total, datatype, op);
-            if (rc != MPI_SUCCESS)
-                goto out_free;
-            newrank = rank / 2;
-        }
-    } else {
-        newrank = rank - rem;
-    }
+    rc = coll_fold_pof2_in(results, incoming, total, datatype, op, rank, rem, TAG_RS_HALVING, comm,
+                           &newrank);
+    if (rc != MPI_SUCCESS)
+        goto out_free;
 
     /* Step 2: recursive halving among the pof2 renumbered ranks. */
     if (newrank != -1) {
         for (int i = 0; i < pof2; i++) {
-            int old = real_rank(i, rem);
+            int old = coll_fold_survivor(i, rem);
             newcnts[i] = recvcounts[old] + (old < 2 * rem ? recvcounts[old - 1] : 0);
         }
         newdispls[0] = 0;
@@ -115,7 +75,7 @@ coll_reduce_scatter_recursive_halving(const void *sendbuf, void *recvbuf, const 
         int send_idx = 0, recv_idx = 0, last_idx = pof2;
         for (int mask = pof2 >> 1; mask > 0; mask >>= 1) {
             int newdst = newrank ^ mask;
-            int dst = real_rank(newdst, rem);
+            int dst = coll_fold_survivor(newdst, rem);
             int send_cnt = 0, recv_cnt = 0;
             if (newrank < newdst) {
                 send_idx = recv_idx + mask;
@@ -160,14 +120,9 @@ coll_reduce_scatter_recursive_halving(const void *sendbuf, void *recvbuf, const 
     }
 
     /* Step 3: the odd ranks below 2·rem hand the even ones their blocks. */
-    if (rank < 2 * rem) {
-        if (rank % 2 == 1 && recvcounts[rank - 1] != 0)
-            rc = MPI_Send(coll_item(results, displs[rank - 1], datatype), recvcounts[rank - 1],
-                          datatype, rank - 1, TAG_RS_HALVING, comm);
-        else if (rank % 2 == 0 && recvcounts[rank] != 0)
-            rc = MPI_Recv(recvbuf, recvcounts[rank], datatype, rank + 1, TAG_RS_HALVING, comm,
-                          MPI_STATUS_IGNORE);
-    }
+    int even = rank - rank % 2;   /* the rank of my pair whose block travels */
+    rc = coll_fold_pof2_out(coll_item(results, displs[even], datatype), recvbuf,
+                            recvcounts[even], datatype, rank, rem, TAG_RS_HALVING, comm);
 out_free:
     free(newdispls);
     free(newcnts);

@@ -11,12 +11,12 @@
  * Steps:    all ranks --in-order binary reduce--> rank 0 holds x0∘x1∘...∘x(p-1) (n items);
  *           rank 0 --scatterv--> rank i gets items [displs[i], displs[i] + recvcounts[i]).
  */
-#include <limits.h>
 #include <stdlib.h>
 
 #include "mpi.h"
 #include "coll/coll.h"
 #include "coll/coll_algos.h"
+#include "coll/coll_fold.h"
 #include "coll/coll_util.h"
 
 int
@@ -24,41 +24,24 @@ coll_reduce_scatter_reduce_scatterv(const void *sendbuf, void *recvbuf, const in
                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                     const struct coll_params *params)
 {
-    int rank, size, rc;
+    int rank, size, total, rc;
     int *displs;
-    long long total = 0;
     void *tmp = NULL, *tmp_mem = NULL;
     const void *input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
 
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    displs = malloc(sizeof *displs * (size_t)size);
-    if (displs == NULL)
-        return MPI_ERR_NO_MEM;
-    for (int i = 0; i < size; i++) {
-        displs[i] = (int)total;
-        total += recvcounts[i];
-        if (total > INT_MAX) {
-            rc = MPI_ERR_COUNT;
-            goto out_free_displs;
-        }
-    }
-    if (total == 0)
+    rc = coll_fold_block_displs(recvcounts, comm, &rank, &size, &displs, &total);
+    if (rc != MPI_SUCCESS || total == 0)
         goto out_free_displs;
 
     /* Phase 1: the whole vector, reduced in rank order, at rank 0. */
     if (rank == 0) {
-        tmp = coll_tmp_alloc((int)total, datatype, &tmp_mem);
+        tmp = coll_tmp_alloc(total, datatype, &tmp_mem);
         if (tmp == NULL) {
             rc = MPI_ERR_NO_MEM;
             goto out_free_displs;
         }
     }
-    rc = coll_reduce_in_order_binary(input, tmp, (int)total, datatype, op, 0, comm, params);
+    rc = coll_reduce_in_order_binary(input, tmp, total, datatype, op, 0, comm, params);
     if (rc != MPI_SUCCESS)
         goto out_free_tmp;
 

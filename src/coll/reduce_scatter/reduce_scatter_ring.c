@@ -13,11 +13,11 @@
  *              p = 3, block 0:  rank 1: x1;  rank 2: x1∘x2;  rank 0: (x1∘x2)∘x0
  *           After p-1 steps rank r holds block r complete.
  */
-#include <limits.h>
 #include <stdlib.h>
 
 #include "mpi.h"
 #include "coll/coll.h"
+#include "coll/coll_fold.h"
 #include "coll/coll_util.h"
 
 enum { TAG_RS_RING = 0 };
@@ -27,61 +27,32 @@ coll_reduce_scatter_ring(const void *sendbuf, void *recvbuf, const int recvcount
                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                          const struct coll_params *params)
 {
-    int rank, size, rc, largest = 0;
+    int rank, size, total, rc, largest = 0;
     int *displs;
-    long long total = 0;
     void *acc = NULL, *acc_mem = NULL, *incoming = NULL, *incoming_mem = NULL;
     const void *input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
+    rc = coll_fold_block_displs(recvcounts, comm, &rank, &size, &displs, &total);
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    displs = malloc(sizeof *displs * (size_t)size);
-    if (displs == NULL)
-        return MPI_ERR_NO_MEM;
-    for (int i = 0; i < size; i++) {
-        displs[i] = (int)total;
-        total += recvcounts[i];
-        if (total > INT_MAX) {
-            rc = MPI_ERR_COUNT;
-            goto out_free;
-        }
+    for (int i = 0; i < size; i++)
         if (recvcounts[i] > largest)
             largest = recvcounts[i];
-    }
     if (total == 0)
         goto out_free;
 
     /* A working copy of the whole vector: partials replace the own contributions in it. */
-    acc = coll_tmp_alloc((int)total, datatype, &acc_mem);
-    incoming = coll_tmp_alloc(largest, datatype, &incoming_mem);
-    if (acc == NULL || incoming == NULL) {
-        rc = MPI_ERR_NO_MEM;
-        goto out_free;
-    }
-    rc = coll_copy(input, acc, (int)total, datatype);
+    rc = coll_fold_working_copy(input, total, largest, datatype, &acc, &acc_mem, &incoming,
+                                &incoming_mem);
     if (rc != MPI_SUCCESS)
         goto out_free;
 
-    int right = (rank + 1) % size, left = (rank - 1 + size) % size;
-    for (int s = 0; s < size - 1; s++) {
-        int send_block = ((rank - s - 1) % size + size) % size;
-        int recv_block = ((rank - s - 2) % size + size) % size;
-        void *recv_into = coll_item(acc, displs[recv_block], datatype);
-        rc = MPI_Sendrecv(coll_item(acc, displs[send_block], datatype), recvcounts[send_block],
-                          datatype, right, TAG_RS_RING, incoming, recvcounts[recv_block], datatype,
-                          left, TAG_RS_RING, comm, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS)
-            goto out_free;
-        /* the partial from the left first: rank order except across the wrap-around */
-        rc = MPI_Reduce_local(incoming, recv_into, recvcounts[recv_block], datatype, op);
-        if (rc != MPI_SUCCESS)
-            goto out_free;
-    }
+    /* the partial from the left first: rank order except across the wrap-around */
+    rc = coll_fold_ring_pass(acc, recvcounts, displs, rank - 1, incoming, datatype, op, rank, size,
+                             TAG_RS_RING, comm);
+    if (rc != MPI_SUCCESS)
+        goto out_free;
     rc = coll_copy(coll_item(acc, displs[rank], datatype), recvbuf, recvcounts[rank], datatype);
 out_free:
     free(incoming_mem);

@@ -9,33 +9,16 @@
  * Cost:     that of coll_reduce_scatter_recursive_halving with n = p·recvcount items.
  * Steps:    see src/coll/reduce_scatter/reduce_scatter_recursive_halving.c.
  */
-#include <limits.h>
-#include <stdlib.h>
-
 #include "mpi.h"
 #include "coll/coll.h"
 #include "coll/coll_algos.h"
+#include "coll/coll_fold.h"
 
 int
 coll_reduce_scatter_block_recursive_halving(const void *sendbuf, void *recvbuf, int recvcount,
                                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                             const struct coll_params *params)
 {
-    int size, rc;
-    int *recvcounts;
-
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (recvcount > 0 && size > INT_MAX / recvcount)
-        return MPI_ERR_COUNT;
-    recvcounts = malloc(sizeof *recvcounts * (size_t)size);
-    if (recvcounts == NULL)
-        return MPI_ERR_NO_MEM;
-    for (int i = 0; i < size; i++)
-        recvcounts[i] = recvcount;
-    rc = coll_reduce_scatter_recursive_halving(sendbuf, recvbuf, recvcounts, datatype, op, comm,
-                                               params);
-    free(recvcounts);
-    return rc;
+    return coll_fold_equal_blocks(sendbuf, recvbuf, recvcount, datatype, op, comm, params,
+                                  coll_reduce_scatter_recursive_halving);
 }

@@ -14,6 +14,7 @@
 
 #include "mpi.h"
 #include "coll/coll.h"
+#include "coll/coll_fold.h"
 #include "coll/coll_util.h"
 
 enum { TAG_SCAN_LINEAR = 0 };
@@ -26,20 +27,9 @@ coll_scan_linear(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
     void *prefix = NULL, *prefix_mem = NULL;
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
+    rc = coll_fold_start(sendbuf, recvbuf, count, datatype, comm, &rank, &size);
+    if (rc != MPI_SUCCESS || count == 0)
         return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (count == 0)
-        return MPI_SUCCESS;
-
-    if (sendbuf != MPI_IN_PLACE) {
-        rc = coll_copy(sendbuf, recvbuf, count, datatype);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
     if (rank > 0) {
         prefix = coll_tmp_alloc(count, datatype, &prefix_mem);
         if (prefix == NULL)

@@ -1,0 +1,246 @@
+/*
+ * coll_fold.c — the pieces that several reduction algorithms run exactly alike (see
+ * coll_fold.h). Standard MPI calls and libc only. Invariant: a helper makes the same MPI calls
+ * in the same order, with the same peers, tags and counts, and applies the op to the same
+ * operands in the same order, as the code it replaced in each of its callers.
+ */
+#include <limits.h>
+#include <stdlib.h>
+
+#include "coll_fold.h"
+#include "coll_util.h"
+
+int
+coll_fold_equal_blocks(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm, const struct coll_params *params,
+                       coll_reduce_scatter_fn *reduce_scatter)
+{
+    int size, rc;
+    int *recvcounts;
+
+    rc = MPI_Comm_size(comm, &size);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (recvcount > 0 && size > INT_MAX / recvcount)
+        return MPI_ERR_COUNT;
+    recvcounts = malloc(sizeof *recvcounts * (size_t)size);
+    if (recvcounts == NULL)
+        return MPI_ERR_NO_MEM;
+    for (int i = 0; i < size; i++)
+        recvcounts[i] = recvcount;
+    rc = reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, params);
+    free(recvcounts);
+    return rc;
+}
+
+int
+coll_fold_block_displs(const int recvcounts[], MPI_Comm comm, int *rank, int *size, int **displs,
+                       int *total)
+{
+    long long sum = 0;
+    int rc;
+
+    *displs = NULL;
+    *total = 0;
+    rc = MPI_Comm_rank(comm, rank);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = MPI_Comm_size(comm, size);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *displs = malloc(sizeof **displs * (size_t)*size);
+    if (*displs == NULL)
+        return MPI_ERR_NO_MEM;
+    for (int i = 0; i < *size; i++) {
+        (*displs)[i] = (int)sum;
+        sum += recvcounts[i];
+        if (sum > INT_MAX) {
+            free(*displs);
+            *displs = NULL;
+            return MPI_ERR_COUNT;
+        }
+    }
+    *total = (int)sum;
+    return MPI_SUCCESS;
+}
+
+int
+coll_fold_working_copy(const void *input, int total, int incoming_count, MPI_Datatype datatype,
+                       void **work, void **work_mem, void **incoming, void **incoming_mem)
+{
+    *work = coll_tmp_alloc(total, datatype, work_mem);
+    *incoming = coll_tmp_alloc(incoming_count, datatype, incoming_mem);
+    if (*work == NULL || *incoming == NULL)
+        return MPI_ERR_NO_MEM;
+    return coll_copy(input, *work, total, datatype);
+}
+
+int
+coll_fold_start(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Comm comm,
+                int *rank, int *size)
+{
+    int rc = MPI_Comm_size(comm, size);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = MPI_Comm_rank(comm, rank);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (sendbuf != MPI_IN_PLACE)
+        return coll_copy(sendbuf, recvbuf, count, datatype);
+    return MPI_SUCCESS;
+}
+
+int
+coll_fold_start_scratch(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Comm comm, int *rank, int *size, void **scratch, void **scratch_mem)
+{
+    int rc = coll_fold_start(sendbuf, recvbuf, count, datatype, comm, rank, size);
+
+    *scratch = *scratch_mem = NULL;
+    if (rc != MPI_SUCCESS || count == 0 || *size == 1)
+        return rc;
+    *scratch = coll_tmp_alloc(count, datatype, scratch_mem);
+    return *scratch == NULL ? MPI_ERR_NO_MEM : MPI_SUCCESS;
+}
+
+int
+coll_fold_pof2_in(void *buf, void *tmp, int count, MPI_Datatype datatype, MPI_Op op, int rank,
+                  int rem, int tag, MPI_Comm comm, int *newrank)
+{
+    int rc;
+
+    if (rank >= 2 * rem) {
+        *newrank = rank - rem;
+        return MPI_SUCCESS;
+    }
+    if (rank % 2 == 0) {
+        *newrank = -1;
+        return MPI_Send(buf, count, datatype, rank + 1, tag, comm);
+    }
+    *newrank = rank / 2;
+    rc = MPI_Recv(tmp, count, datatype, rank - 1, tag, comm, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return MPI_Reduce_local(tmp, buf, count, datatype, op);
+}
+
+int
+coll_fold_survivor(int newrank, int rem)
+{
+    return newrank < rem ? 2 * newrank + 1 : newrank + rem;
+}
+
+int
+coll_fold_pof2_out(const void *send, void *recv, int count, MPI_Datatype datatype, int rank,
+                   int rem, int tag, MPI_Comm comm)
+{
+    if (rank >= 2 * rem || count == 0)
+        return MPI_SUCCESS;
+    if (rank % 2 != 0)
+        return MPI_Send(send, count, datatype, rank - 1, tag, comm);
+    return MPI_Recv(recv, count, datatype, rank + 1, tag, comm, MPI_STATUS_IGNORE);
+}
+
+int
+coll_fold_block_start(int count, int n, int b)
+{
+    int q = count / n, r = count % n;
+    return b * q + (b < r ? b : r);
+}
+
+int
+coll_fold_block_len(int count, int n, int b)
+{
+    return count / n + (b < count % n ? 1 : 0);
+}
+
+int
+coll_fold_even_blocks(int count, int n, int **counts, int **displs)
+{
+    *counts = malloc(sizeof **counts * 2 * (size_t)n);
+    if (*counts == NULL)
+        return MPI_ERR_NO_MEM;
+    *displs = *counts + n;
+    for (int b = 0; b < n; b++) {
+        (*counts)[b] = coll_fold_block_len(count, n, b);
+        (*displs)[b] = coll_fold_block_start(count, n, b);
+    }
+    return MPI_SUCCESS;
+}
+
+int
+coll_fold_ring_pass(void *buf, const int counts[], const int displs[], int first, void *tmp,
+                    MPI_Datatype datatype, MPI_Op op, int rank, int size, int tag, MPI_Comm comm)
+{
+    int left = (rank - 1 + size) % size, right = (rank + 1) % size;
+
+    for (int k = 0; k < size - 1; k++) {
+        int sb = ((first - k) % size + size) % size;
+        int rb = ((first - k - 1) % size + size) % size;
+        void *own = coll_item(buf, displs[rb], datatype);
+        int rc = MPI_Sendrecv(coll_item(buf, displs[sb], datatype), counts[sb], datatype, right,
+                              tag, tmp != NULL ? tmp : own, counts[rb], datatype, left, tag, comm,
+                              MPI_STATUS_IGNORE);
+        if (rc == MPI_SUCCESS && tmp != NULL)
+            rc = MPI_Reduce_local(tmp, own, counts[rb], datatype, op);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+int
+coll_fold_prefix_doubling(const void *input, void *recvbuf, int count, MPI_Datatype datatype,
+                          MPI_Op op, int inclusive, int tag, MPI_Comm comm)
+{
+    int rank, size, rc, have_result = inclusive;
+    void *partial, *partial_mem = NULL, *incoming, *incoming_mem = NULL;
+
+    rc = MPI_Comm_rank(comm, &rank);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = MPI_Comm_size(comm, &size);
+    if (rc != MPI_SUCCESS || count == 0 || size == 1)
+        return rc;
+
+    partial = coll_tmp_alloc(count, datatype, &partial_mem);
+    incoming = coll_tmp_alloc(count, datatype, &incoming_mem);
+    if (partial == NULL || incoming == NULL) {
+        rc = MPI_ERR_NO_MEM;
+        goto out_free;
+    }
+    /* In place, the contribution is read before recvbuf receives its first result. */
+    rc = coll_copy(input, partial, count, datatype);
+    if (rc != MPI_SUCCESS)
+        goto out_free;
+
+    for (int mask = 1; mask < size; mask <<= 1) {
+        int dst = rank ^ mask;
+        if (dst >= size)
+            continue;
+        rc = MPI_Sendrecv(partial, count, datatype, dst, tag, incoming, count, datatype, dst, tag,
+                          comm, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            goto out_free;
+        if (dst < rank) {
+            rc = MPI_Reduce_local(incoming, partial, count, datatype, op);
+            if (rc == MPI_SUCCESS && have_result)
+                rc = MPI_Reduce_local(incoming, recvbuf, count, datatype, op);
+            else if (rc == MPI_SUCCESS)
+                rc = coll_copy(incoming, recvbuf, count, datatype);
+            have_result = 1;
+        } else {
+            /* partial ∘ incoming lands in incoming, which then becomes the partial */
+            rc = MPI_Reduce_local(partial, incoming, count, datatype, op);
+            void *swap = partial;
+            partial = incoming;
+            incoming = swap;
+        }
+        if (rc != MPI_SUCCESS)
+            goto out_free;
+    }
+out_free:
+    free(incoming_mem);
+    free(partial_mem);
+    return rc;
+}
