@@ -1,0 +1,102 @@
+/*
+ * coll_blocks.h — the per-rank blocks of the gather, scatter, allgather and alltoall families
+ * (uniform, v and w addressing behind one description), and the message patterns those
+ * algorithms share: the root's linear loop, the alltoall schedules, the opening steps.
+ *
+ * Standard MPI calls and libc only, so that it compiles against a real MPI too.
+ *
+ * Invariant every helper keeps: a block of no bytes (count 0 or a type of size 0) is neither
+ * sent nor received, and both ends of a message decide that alike because the standard makes
+ * the sender's and the receiver's type signatures equal. Each helper issues the MPI calls in
+ * the order its comment gives; the algorithms that call it rely on that order.
+ */
+#ifndef COLLSIM_COLL_BLOCKS_H
+#define COLLSIM_COLL_BLOCKS_H
+
+#include "mpi.h"
+
+/*
+ * A buffer seen as blocks indexed by rank. Uniform (counts == NULL): block i is `count` items
+ * of `type` at item i·count. V (counts != NULL, types == NULL): block i is counts[i] items of
+ * `type` at item displs[i]. W (types != NULL): block i is counts[i] items of types[i] at byte
+ * displs[i]. A single buffer is a uniform description whose block 0 is the buffer.
+ * The base is stored without const; helpers never write through a block they send.
+ */
+struct coll_blocks {
+    char *base;
+    int count;
+    MPI_Datatype type;
+    const int *counts;
+    const int *displs;
+    const MPI_Datatype *types;
+};
+
+struct coll_blocks coll_blocks_uniform(const void *buf, int count, MPI_Datatype type);
+struct coll_blocks coll_blocks_v(const void *buf, const int counts[], const int displs[],
+                                 MPI_Datatype type);
+struct coll_blocks coll_blocks_w(const void *buf, const int counts[], const int displs[],
+                                 const MPI_Datatype types[]);
+
+/* Address, item count and type of block i. */
+void *coll_block_at(const struct coll_blocks *b, int i);
+int coll_block_count(const struct coll_blocks *b, int i);
+MPI_Datatype coll_block_type(const struct coll_blocks *b, int i);
+
+/* *empty = block i holds no bytes (its count is 0, or its type has size 0). */
+int coll_block_is_empty(const struct coll_blocks *b, int i, int *empty);
+
+/*
+ * Copy block i of `from` into block j of `to` (coll_copy_typed: the types may differ in
+ * layout, not in signature). Nothing at all when either base is MPI_IN_PLACE: the caller's
+ * block already is where it belongs. Local: no message.
+ */
+int coll_block_copy(const struct coll_blocks *from, int i, const struct coll_blocks *to, int j);
+
+/* MPI_Comm_rank, then MPI_Comm_size: the opening of every algorithm. */
+int coll_rank_size(MPI_Comm comm, int *rank, int *size);
+
+/*
+ * Allgather(v)'s opening: rank and size, then the caller's `own` block (block 0 of `own`)
+ * copied into block `rank` of `recv`, unless own is MPI_IN_PLACE.
+ */
+int coll_allgather_open(const struct coll_blocks *own, const struct coll_blocks *recv,
+                        MPI_Comm comm, int *rank, int *size);
+
+/*
+ * A leaf of a linear or tree gather/scatter: block 0 of `own` sent to (to_peer) or received
+ * from (!to_peer) `peer` with `tag`, unless it holds no bytes.
+ */
+int coll_block_message(int to_peer, const struct coll_blocks *own, int peer, int tag,
+                       MPI_Comm comm);
+
+/*
+ * Linear gather (to_root) or scatter (!to_root), every rank's side. A rank other than the
+ * root sends (gather) or receives (scatter) block 0 of `own` with the root, unless it is
+ * empty. The root (`blocks` is read there only) posts one non-blocking receive (gather) or
+ * send (scatter) per rank i != root of block i of `blocks`, in rank order, the empty ones
+ * left out, and none at all when `blocks` is uniform and empty; then copies its own block
+ * locally between block `root` of `blocks` and block 0 of `own` (nothing when `own` is
+ * MPI_IN_PLACE); then one MPI_Waitall, which runs even after an error so that no request
+ * leaks.
+ */
+int coll_linear_gather_scatter(int to_root, const struct coll_blocks *blocks,
+                               const struct coll_blocks *own, int root, int tag, MPI_Comm comm);
+
+/* The order in which an alltoall meets its peers (see coll_alltoall_blocks). */
+enum coll_alltoall_schedule {
+    COLL_ALLTOALL_POST_ALL, /* post every receive (r+1, … r+p-1), every send (r-1, … r-p+1),
+                               then one MPI_Waitall */
+    COLL_ALLTOALL_RING,     /* step k = 1 … p-1: MPI_Sendrecv to r+k, from r-k */
+    COLL_ALLTOALL_PAIRWISE, /* the ring, but with partner r XOR k when p is a power of two */
+};
+
+/*
+ * Alltoall(v/w) on blocks: block `rank` copied locally from `send` to `recv`, then the
+ * other ranks' blocks exchanged in the given schedule, rank r's block i of `send` going to
+ * block r of rank i's `recv`. Empty blocks are not sent; when `recv` is uniform and its
+ * blocks are empty nothing is sent at all (and, for POST_ALL, nothing allocated).
+ */
+int coll_alltoall_blocks(const struct coll_blocks *send, const struct coll_blocks *recv,
+                         enum coll_alltoall_schedule schedule, int tag, MPI_Comm comm);
+
+#endif
