@@ -86,15 +86,6 @@ coll_rank_size(MPI_Comm comm, int *rank, int *size)
     return MPI_Comm_size(comm, size);
 }
 
-int
-coll_allgather_open(const struct coll_blocks *own, const struct coll_blocks *recv, MPI_Comm comm,
-                    int *rank, int *size)
-{
-    int rc = coll_rank_size(comm, rank, size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return coll_block_copy(own, 0, recv, *rank);
-}
 
 int
 coll_block_message(int to_peer, const struct coll_blocks *own, int peer, int tag, MPI_Comm comm)
@@ -153,6 +144,21 @@ uniform_blocks_empty(const struct coll_blocks *b, int *empty)
     if (b->counts != NULL)
         return MPI_SUCCESS;
     return coll_block_is_empty(b, 0, empty);
+}
+
+int
+coll_allgather_open(const struct coll_blocks *own, const struct coll_blocks *recv, MPI_Comm comm,
+                    int *rank, int *size, int *done)
+{
+    int rc;
+
+    *done = 1;
+    rc = coll_rank_size(comm, rank, size);
+    if (rc == MPI_SUCCESS)
+        rc = coll_block_copy(own, 0, recv, *rank);
+    if (rc != MPI_SUCCESS || *size == 1)
+        return rc;
+    return uniform_blocks_empty(recv, done);
 }
 
 int

@@ -57,10 +57,12 @@ int coll_rank_size(MPI_Comm comm, int *rank, int *size);
 
 /*
  * Allgather(v)'s opening: rank and size, then the caller's `own` block (block 0 of `own`)
- * copied into block `rank` of `recv`, unless own is MPI_IN_PLACE.
+ * copied into block `rank` of `recv`, unless own is MPI_IN_PLACE. *done is set when there is
+ * nothing to exchange: one rank, or uniform `recv` blocks of no bytes (v blocks are looked at
+ * message by message).
  */
 int coll_allgather_open(const struct coll_blocks *own, const struct coll_blocks *recv,
-                        MPI_Comm comm, int *rank, int *size);
+                        MPI_Comm comm, int *rank, int *size, int *done);
 
 /*
  * A leaf of a linear or tree gather/scatter: block 0 of `own` sent to (to_peer) or received

@@ -20,6 +20,7 @@
  */
 #include "mpi.h"
 #include "coll/coll.h"
+#include "coll/coll_blocks.h"
 #include "coll/coll_util.h"
 
 enum { TAG_ALLGATHER_NEIGHBOR_EXCHANGE = 0 };
@@ -30,28 +31,14 @@ coll_allgather_neighbor_exchange(const void *sendbuf, int sendcount, MPI_Datatyp
                                  const struct coll_params *params)
 {
     const int tag = TAG_ALLGATHER_NEIGHBOR_EXCHANGE;
-    int rc, rank, size, tsize, neighbor[2], recv_from[2], offset[2], send_from;
+    struct coll_blocks own = coll_blocks_uniform(sendbuf, sendcount, sendtype);
+    struct coll_blocks recv = coll_blocks_uniform(recvbuf, recvcount, recvtype);
+    int rc, rank, size, done, neighbor[2], recv_from[2], offset[2], send_from;
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
+    rc = coll_allgather_open(&own, &recv, comm, &rank, &size, &done);
+    if (rc != MPI_SUCCESS || done)
         return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Type_size(recvtype, &tsize);
-    if (rc != MPI_SUCCESS)
-        return rc;
-
-    if (sendbuf != MPI_IN_PLACE) {
-        rc = coll_copy_typed(sendbuf, sendcount, sendtype,
-                             coll_item(recvbuf, (MPI_Aint)rank * recvcount, recvtype), recvcount,
-                             recvtype);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    if (size == 1 || recvcount == 0 || tsize == 0)
-        return MPI_SUCCESS;
 
     if (rank % 2 == 0) {
         neighbor[0] = (rank + 1) % size;

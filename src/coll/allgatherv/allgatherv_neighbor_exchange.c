@@ -17,6 +17,7 @@
  */
 #include "mpi.h"
 #include "coll/coll.h"
+#include "coll/coll_blocks.h"
 #include "coll/coll_util.h"
 
 enum { TAG_ALLGATHERV_NEIGHBOR_EXCHANGE = 0 };
@@ -44,25 +45,14 @@ coll_allgatherv_neighbor_exchange(const void *sendbuf, int sendcount, MPI_Dataty
                                   const struct coll_params *params)
 {
     const int tag = TAG_ALLGATHERV_NEIGHBOR_EXCHANGE;
-    int rc, rank, size, neighbor[2], recv_from[2], offset[2], send_from;
+    struct coll_blocks own = coll_blocks_uniform(sendbuf, sendcount, sendtype);
+    struct coll_blocks recv = coll_blocks_v(recvbuf, recvcounts, displs, recvtype);
+    int rc, rank, size, done, neighbor[2], recv_from[2], offset[2], send_from;
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
+    rc = coll_allgather_open(&own, &recv, comm, &rank, &size, &done);
+    if (rc != MPI_SUCCESS || done)
         return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-
-    if (sendbuf != MPI_IN_PLACE) {
-        rc =
-            coll_copy_typed(sendbuf, sendcount, sendtype,
-                            coll_item(recvbuf, displs[rank], recvtype), recvcounts[rank], recvtype);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    if (size == 1)
-        return MPI_SUCCESS;
 
     if (rank % 2 == 0) {
         neighbor[0] = (rank + 1) % size;
