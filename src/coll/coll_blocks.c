@@ -237,3 +237,261 @@ coll_alltoall_blocks(const struct coll_blocks *send, const struct coll_blocks *r
     }
     return MPI_SUCCESS;
 }
+
+static int
+slot_block(const struct coll_slots *s, int j, int rank, int size)
+{
+    return s->rotate ? (rank + j) % size : j;
+}
+
+int
+coll_slots_open(const struct coll_blocks *own, const struct coll_blocks *recv, int rotate,
+                MPI_Comm comm, int *rank, int *size, struct coll_slots *s, int *done)
+{
+    int rc, tsize, mine;
+    void *slot;
+
+    s->rotate = rotate;
+    s->start = NULL;
+    s->tmp = s->mem = NULL;
+    *done = 1;
+    *rank = *size = 0; /* what coll_slots_close reads if MPI_Comm_rank/size fail */
+    rc = coll_rank_size(comm, rank, size);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_size(recv->type, &tsize);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    s->start = malloc(sizeof *s->start * (size_t)(*size + 1));
+    if (s->start == NULL)
+        return MPI_ERR_NO_MEM;
+    s->start[0] = 0;
+    for (int j = 0; j < *size; j++)
+        s->start[j + 1] = s->start[j] + coll_block_count(recv, slot_block(s, j, *rank, *size));
+    if (*size == 1 || s->start[*size] == 0 || tsize == 0)
+        return coll_block_copy(own, 0, recv, *rank);
+
+    s->tmp = coll_tmp_alloc(s->start[*size], recv->type, &s->mem);
+    if (s->tmp == NULL)
+        return MPI_ERR_NO_MEM;
+    *done = 0;
+    mine = coll_block_count(recv, *rank);
+    slot = coll_item(s->tmp, s->start[rotate ? 0 : *rank], recv->type);
+    if (own->base != MPI_IN_PLACE)
+        return coll_copy_typed(own->base, own->count, own->type, slot, mine, recv->type);
+    return coll_copy(coll_block_at(recv, *rank), slot, mine, recv->type);
+}
+
+int
+coll_slots_close(int rc, const struct coll_blocks *own, const struct coll_blocks *recv, int rank,
+                 int size, struct coll_slots *s)
+{
+    for (int j = 0; s->tmp != NULL && rc == MPI_SUCCESS && j < size; j++) {
+        int block = slot_block(s, j, rank, size);
+        if (block == rank && own->base == MPI_IN_PLACE)
+            continue;
+        rc = coll_copy(coll_item(s->tmp, s->start[j], recv->type), coll_block_at(recv, block),
+                       coll_block_count(recv, block), recv->type);
+    }
+    free(s->mem);
+    free(s->start);
+    return rc;
+}
+
+int
+coll_allgather_bruck_blocks(const struct coll_blocks *own, const struct coll_blocks *recv,
+                            int tag, MPI_Comm comm)
+{
+    int rc, rank, size, done;
+    struct coll_slots s;
+    MPI_Datatype type = recv->type;
+
+    rc = coll_slots_open(own, recv, 1, comm, &rank, &size, &s, &done);
+    for (int have = 1; have < size && rc == MPI_SUCCESS && !done;) {
+        int n = have <= size - have ? have : size - have;
+        int dst = (rank - have + size) % size;
+        int src = (rank + have) % size;
+        rc = coll_sendrecv_nonempty(s.tmp, s.start[n], type, dst, tag,
+                                    coll_item(s.tmp, s.start[have], type),
+                                    s.start[have + n] - s.start[have], type, src, tag, comm);
+        have += n;
+    }
+    return coll_slots_close(rc, own, recv, rank, size, &s);
+}
+
+static int
+min_int(int a, int b)
+{
+    return a < b ? a : b;
+}
+
+/* Where block b begins in coll_allgather_rd_rounds' buffer, in items. */
+static MPI_Aint
+rd_offset(const int start[], int count, int b)
+{
+    return start != NULL ? start[b] : (MPI_Aint)b * count;
+}
+
+/*
+ * The partner group of round `mask` (= 2^round) is cut by p: only the first `completed` ranks
+ * of my (lower) group had a partner. They pass the partner group's blocks [first, p) on to
+ * the others along a binomial tree inside the group (MPICH's "nprocs_completed" step).
+ */
+static int
+rd_fix_up(void *buf, const int start[], int count, MPI_Datatype type, int rank, int size,
+          int round, int mask, int tag, MPI_Comm comm)
+{
+    int my_root = rank & ~(mask - 1);
+    int completed = size - my_root - mask;
+    int first = my_root + mask;
+    int items = (int)(rd_offset(start, count, size) - rd_offset(start, count, first));
+    void *blocks = coll_item(buf, rd_offset(start, count, first), type);
+    int rc = MPI_SUCCESS;
+
+    if (items == 0)
+        return MPI_SUCCESS;
+    for (int k = round, sub = mask >> 1; sub > 0 && rc == MPI_SUCCESS; k--, sub >>= 1) {
+        int peer = rank ^ sub;
+        int tree_root = (rank >> k) << k;
+        if (peer > rank && rank < tree_root + completed && peer >= tree_root + completed)
+            rc = MPI_Send(blocks, items, type, peer, tag, comm);
+        else if (peer < rank && peer < tree_root + completed && rank >= tree_root + completed)
+            rc = MPI_Recv(blocks, items, type, peer, tag, comm, MPI_STATUS_IGNORE);
+    }
+    return rc;
+}
+
+int
+coll_allgather_rd_rounds(void *buf, const int start[], int count, MPI_Datatype type, int rank,
+                         int size, int tag, MPI_Comm comm)
+{
+    int rc;
+
+    for (int i = 0, mask = 1; mask < size; i++, mask <<= 1) {
+        int partner = rank ^ mask;
+        int my_root = rank & ~(mask - 1);
+        int partner_root = partner & ~(mask - 1);
+
+        /* exchange the groups: mine [my_root, +mask), the partner's [partner_root, +mask) */
+        if (partner < size) {
+            MPI_Aint my_at = rd_offset(start, count, my_root);
+            MPI_Aint partner_at = rd_offset(start, count, partner_root);
+            int mine = (int)(rd_offset(start, count, min_int(my_root + mask, size)) - my_at);
+            int theirs =
+                (int)(rd_offset(start, count, min_int(partner_root + mask, size)) - partner_at);
+            rc = coll_sendrecv_nonempty(coll_item(buf, my_at, type), mine, type, partner, tag,
+                                        coll_item(buf, partner_at, type), theirs, type, partner,
+                                        tag, comm);
+            if (rc != MPI_SUCCESS)
+                return rc;
+        }
+        if (partner_root + mask > size && size - my_root - mask > 0) {
+            rc = rd_fix_up(buf, start, count, type, rank, size, i, mask, tag, comm);
+            if (rc != MPI_SUCCESS)
+                return rc;
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+int
+coll_allgather_ring_blocks(const struct coll_blocks *recv, int rank, int size, int tag,
+                           MPI_Comm comm)
+{
+    int left = (rank - 1 + size) % size, right = (rank + 1) % size;
+
+    for (int k = 0; k < size - 1; k++) {
+        int sblock = (rank - k + size) % size;
+        int rblock = (rank - k - 1 + size) % size;
+        int rc = coll_sendrecv_nonempty(
+            coll_block_at(recv, sblock), coll_block_count(recv, sblock), recv->type, right, tag,
+            coll_block_at(recv, rblock), coll_block_count(recv, rblock), recv->type, left, tag,
+            comm);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+/* Blocks b and b+1 of `recv` as one message: *buf, *count items of *type. A v pair is a new
+ * committed indexed type (*made = 1) that the caller frees. */
+static int
+block_pair(const struct coll_blocks *recv, int b, void **buf, int *count, MPI_Datatype *type,
+           int *made)
+{
+    int lengths[2], places[2], rc;
+
+    *made = 0;
+    if (recv->counts == NULL) {
+        *buf = coll_block_at(recv, b);
+        *count = 2 * recv->count;
+        *type = recv->type;
+        return MPI_SUCCESS;
+    }
+    lengths[0] = recv->counts[b];
+    lengths[1] = recv->counts[b + 1];
+    places[0] = recv->displs[b];
+    places[1] = recv->displs[b + 1];
+    *buf = recv->base;
+    *count = 1;
+    rc = MPI_Type_indexed(2, lengths, places, recv->type, type);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = MPI_Type_commit(type);
+    if (rc != MPI_SUCCESS)
+        MPI_Type_free(type);
+    *made = rc == MPI_SUCCESS;
+    return rc;
+}
+
+int
+coll_allgather_neighbor_exchange_blocks(const struct coll_blocks *recv, int rank, int size,
+                                        int tag, MPI_Comm comm)
+{
+    int rc, neighbor[2], recv_from[2], offset[2], send_from;
+
+    if (rank % 2 == 0) {
+        neighbor[0] = (rank + 1) % size;
+        neighbor[1] = (rank - 1 + size) % size;
+        recv_from[0] = recv_from[1] = rank;
+        offset[0] = 2;
+        offset[1] = -2;
+    } else {
+        neighbor[0] = (rank - 1 + size) % size;
+        neighbor[1] = (rank + 1) % size;
+        recv_from[0] = recv_from[1] = neighbor[0];
+        offset[0] = -2;
+        offset[1] = 2;
+    }
+
+    /* step 0: one block with neighbor[0] */
+    rc = coll_sendrecv_nonempty(coll_block_at(recv, rank), coll_block_count(recv, rank),
+                                recv->type, neighbor[0], tag, coll_block_at(recv, neighbor[0]),
+                                coll_block_count(recv, neighbor[0]), recv->type, neighbor[0], tag,
+                                comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+
+    /* steps 1 … p/2-1: pairs, forwarding what came in the step before */
+    send_from = rank % 2 == 0 ? rank : recv_from[0];
+    for (int i = 1; i < size / 2; i++) {
+        int parity = i % 2, scount, rcount, smade, rmade;
+        void *sbuf, *rbuf;
+        MPI_Datatype stype, rtype;
+        recv_from[parity] = (recv_from[parity] + offset[parity] + size) % size;
+        rc = block_pair(recv, send_from, &sbuf, &scount, &stype, &smade);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        rc = block_pair(recv, recv_from[parity], &rbuf, &rcount, &rtype, &rmade);
+        if (rc == MPI_SUCCESS)
+            rc = coll_sendrecv_nonempty(sbuf, scount, stype, neighbor[parity], tag, rbuf, rcount,
+                                        rtype, neighbor[parity], tag, comm);
+        if (rmade)
+            MPI_Type_free(&rtype);
+        if (smade)
+            MPI_Type_free(&stype);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        send_from = recv_from[parity];
+    }
+    return MPI_SUCCESS;
+}

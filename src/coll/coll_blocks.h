@@ -101,4 +101,66 @@ enum coll_alltoall_schedule {
 int coll_alltoall_blocks(const struct coll_blocks *send, const struct coll_blocks *recv,
                          enum coll_alltoall_schedule schedule, int tag, MPI_Comm comm);
 
+/*
+ * Allgather(v) through a scratch buffer of slots laid out contiguously, in the type of
+ * `recv`: slot j holds block (rank + j) mod p when `rotate` (Bruck), block j otherwise.
+ * start[j] is where slot j begins, in items; start[p] is the total.
+ */
+struct coll_slots {
+    int rotate;
+    int *start;
+    void *tmp, *mem;
+};
+
+/*
+ * Open: rank and size, the slot offsets, then either *done (one rank, or no bytes at all:
+ * the own block is copied into `recv` unless in place, as the algorithm would leave it) or
+ * the scratch buffer with the own block in its slot (from `own`, or from `recv` when own is
+ * MPI_IN_PLACE). Call coll_slots_close afterwards in every case.
+ */
+int coll_slots_open(const struct coll_blocks *own, const struct coll_blocks *recv, int rotate,
+                    MPI_Comm comm, int *rank, int *size, struct coll_slots *s, int *done);
+
+/*
+ * Close: when rc is a success and there is a scratch buffer, every slot copied to its block
+ * of `recv` (the own block left alone when own is MPI_IN_PLACE); then everything freed.
+ * Returns rc, or the copy's error.
+ */
+int coll_slots_close(int rc, const struct coll_blocks *own, const struct coll_blocks *recv,
+                     int rank, int size, struct coll_slots *s);
+
+/*
+ * Bruck's allgather on the slots (rotated): rounds of doubling and then the remainder,
+ * `have` slots filled, each round one exchange (empty messages left out) of the first n
+ * slots to rank - have and of n slots from rank + have into slots have … have+n-1.
+ */
+int coll_allgather_bruck_blocks(const struct coll_blocks *own, const struct coll_blocks *recv,
+                                int tag, MPI_Comm comm);
+
+/*
+ * The rounds of recursive-doubling allgather, MPICH's scheme with its fix-up for a p that is
+ * not a power of two, on `buf` holding the blocks in rank order: block b at item start[b]
+ * (or b·count when start is NULL) of `type`. A message of no bytes is not sent.
+ */
+int coll_allgather_rd_rounds(void *buf, const int start[], int count, MPI_Datatype type,
+                             int rank, int size, int tag, MPI_Comm comm);
+
+/*
+ * Allgather(v) ring on the blocks of `recv` (the own block already in place): step k = 0 …
+ * p-2 sends block (rank - k) mod p to rank + 1 and receives block (rank - k - 1) mod p from
+ * rank - 1, in one exchange (empty messages left out).
+ */
+int coll_allgather_ring_blocks(const struct coll_blocks *recv, int rank, int size, int tag,
+                               MPI_Comm comm);
+
+/*
+ * Allgather(v) neighbor exchange on the blocks of `recv` (the own block already in place,
+ * p even): step 0 swaps the own block with the pair partner, steps 1 … p/2-1 alternate
+ * between the two neighbours, forwarding the pair of blocks (2m, 2m+1) received in the step
+ * before. A uniform pair is 2·count contiguous items; a v pair an indexed type of the two
+ * blocks. Empty messages are left out.
+ */
+int coll_allgather_neighbor_exchange_blocks(const struct coll_blocks *recv, int rank, int size,
+                                            int tag, MPI_Comm comm);
+
 #endif

@@ -17,7 +17,6 @@
 #include "mpi.h"
 #include "coll/coll.h"
 #include "coll/coll_blocks.h"
-#include "coll/coll_util.h"
 
 enum { TAG_ALLGATHER_RING = 0 };
 
@@ -28,24 +27,11 @@ coll_allgather_ring(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 {
     struct coll_blocks own = coll_blocks_uniform(sendbuf, sendcount, sendtype);
     struct coll_blocks recv = coll_blocks_uniform(recvbuf, recvcount, recvtype);
-    int rc, rank, size, done, left, right;
+    int rc, rank, size, done;
 
     (void)params;
     rc = coll_allgather_open(&own, &recv, comm, &rank, &size, &done);
     if (rc != MPI_SUCCESS || done)
         return rc;
-
-    left = (rank - 1 + size) % size;
-    right = (rank + 1) % size;
-    for (int k = 0; k < size - 1; k++) {
-        int sblock = (rank - k + size) % size;
-        int rblock = (rank - k - 1 + size) % size;
-        rc = MPI_Sendrecv(coll_item(recvbuf, (MPI_Aint)sblock * recvcount, recvtype), recvcount,
-                          recvtype, right, TAG_ALLGATHER_RING,
-                          coll_item(recvbuf, (MPI_Aint)rblock * recvcount, recvtype), recvcount,
-                          recvtype, left, TAG_ALLGATHER_RING, comm, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    return MPI_SUCCESS;
+    return coll_allgather_ring_blocks(&recv, rank, size, TAG_ALLGATHER_RING, comm);
 }

@@ -15,7 +15,6 @@
 #include "mpi.h"
 #include "coll/coll.h"
 #include "coll/coll_blocks.h"
-#include "coll/coll_util.h"
 
 enum { TAG_ALLGATHERV_RING = 0 };
 
@@ -26,24 +25,11 @@ coll_allgatherv_ring(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
 {
     struct coll_blocks own = coll_blocks_uniform(sendbuf, sendcount, sendtype);
     struct coll_blocks recv = coll_blocks_v(recvbuf, recvcounts, displs, recvtype);
-    int rc, rank, size, done, left, right;
+    int rc, rank, size, done;
 
     (void)params;
     rc = coll_allgather_open(&own, &recv, comm, &rank, &size, &done);
     if (rc != MPI_SUCCESS || done)
         return rc;
-
-    left = (rank - 1 + size) % size;
-    right = (rank + 1) % size;
-    for (int k = 0; k < size - 1; k++) {
-        int sblock = (rank - k + size) % size;
-        int rblock = (rank - k - 1 + size) % size;
-        rc = coll_sendrecv_nonempty(coll_item(recvbuf, displs[sblock], recvtype),
-                                    recvcounts[sblock], recvtype, right, TAG_ALLGATHERV_RING,
-                                    coll_item(recvbuf, displs[rblock], recvtype),
-                                    recvcounts[rblock], recvtype, left, TAG_ALLGATHERV_RING, comm);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    return MPI_SUCCESS;
+    return coll_allgather_ring_blocks(&recv, rank, size, TAG_ALLGATHERV_RING, comm);
 }
