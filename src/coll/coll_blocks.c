@@ -5,6 +5,7 @@
  * Invariant: every helper issues exactly the MPI calls its header comment lists, in that
  * order, so that an algorithm calling it sends the same messages as when it spelled them out.
  */
+#include <limits.h>
 #include <stdlib.h>
 
 #include "coll_blocks.h"
@@ -494,4 +495,148 @@ coll_allgather_neighbor_exchange_blocks(const struct coll_blocks *recv, int rank
         send_from = recv_from[parity];
     }
     return MPI_SUCCESS;
+}
+
+int
+coll_binomial_place(MPI_Comm comm, int root, struct coll_binomial *t)
+{
+    int rc = coll_rank_size(comm, &t->rank, &t->size);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    t->relative = (t->rank - root + t->size) % t->size;
+    t->lowbit = t->relative & -t->relative;
+    t->subtree = coll_subtree_ranks(t->relative, t->lowbit, t->size);
+    t->parent = (t->rank - t->lowbit + t->size) % t->size;
+    return MPI_SUCCESS;
+}
+
+int
+coll_subtree_ranks(int head, int mask, int size)
+{
+    return mask < size - head ? mask : size - head;
+}
+
+/*
+ * The root's message with the subtree of `nblocks` ranks from rank `first` on: straight from
+ * or to `blocks` when they are consecutive there, else packed (`bytes` in all) in two pieces,
+ * [first, p) and [0, …).
+ */
+static int
+root_subtree_message(int to_root, const struct coll_blocks *blocks, int first, int nblocks,
+                     int size, int bytes, int tag, MPI_Comm comm)
+{
+    int rc, position = 0, tail = size - first;
+    char *packed;
+
+    if (first + nblocks <= size) {
+        if (to_root)
+            return MPI_Recv(coll_block_at(blocks, first), nblocks * blocks->count, blocks->type,
+                            first, tag, comm, MPI_STATUS_IGNORE);
+        return MPI_Send(coll_block_at(blocks, first), nblocks * blocks->count, blocks->type,
+                        first, tag, comm);
+    }
+    packed = malloc((size_t)bytes);
+    if (packed == NULL)
+        return MPI_ERR_NO_MEM;
+    if (to_root) {
+        rc = MPI_Recv(packed, bytes, MPI_PACKED, first, tag, comm, MPI_STATUS_IGNORE);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Unpack(packed, bytes, &position, coll_block_at(blocks, first),
+                            tail * blocks->count, blocks->type, comm);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Unpack(packed, bytes, &position, coll_block_at(blocks, 0),
+                            (nblocks - tail) * blocks->count, blocks->type, comm);
+    } else {
+        rc = MPI_Pack(coll_block_at(blocks, first), tail * blocks->count, blocks->type, packed,
+                      bytes, &position, comm);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Pack(coll_block_at(blocks, 0), (nblocks - tail) * blocks->count,
+                          blocks->type, packed, bytes, &position, comm);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Send(packed, bytes, MPI_PACKED, first, tag, comm);
+    }
+    free(packed);
+    return rc;
+}
+
+/* The root of coll_binomial_gather_scatter. */
+static int
+binomial_root(int to_root, const struct coll_blocks *blocks, const struct coll_blocks *own,
+              int root, int size, long long nbytes, int tag, MPI_Comm comm)
+{
+    int rc = MPI_SUCCESS, top;
+
+    if (to_root) {
+        rc = coll_block_copy(own, 0, blocks, root);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    for (top = 1; top < size; top <<= 1)
+        ;
+    for (int step = 1; step < top && rc == MPI_SUCCESS; step <<= 1) {
+        int mask = to_root ? step : top / 2 / step; /* gather nearest first, scatter farthest */
+        int nblocks = coll_subtree_ranks(mask, mask, size);
+        rc = root_subtree_message(to_root, blocks, (root + mask) % size, nblocks, size,
+                                  (int)(nblocks * nbytes), tag, comm);
+    }
+    if (rc == MPI_SUCCESS && !to_root)
+        rc = coll_block_copy(blocks, root, own, 0);
+    return rc;
+}
+
+int
+coll_binomial_gather_scatter(int to_root, const struct coll_blocks *blocks,
+                             const struct coll_blocks *own, int root, int tag, MPI_Comm comm)
+{
+    struct coll_binomial t;
+    const struct coll_blocks *known;
+    int rc, tsize, position = 0;
+    long long nbytes;
+    char *packed;
+
+    rc = coll_binomial_place(comm, root, &t);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    known = t.rank == root ? blocks : own; /* the other side's type is not significant here */
+    rc = MPI_Type_size(known->type, &tsize);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    nbytes = (long long)tsize * known->count;
+    if (nbytes == 0)
+        return MPI_SUCCESS; /* every block is empty: nothing to move */
+    if (nbytes * t.size > INT_MAX)
+        return MPI_ERR_COUNT; /* a packed message's byte count must fit an int */
+    if (t.rank == root)
+        return binomial_root(to_root, blocks, own, root, t.size, nbytes, tag, comm);
+    if (t.subtree == 1)
+        return coll_block_message(to_root, own, t.parent, tag, comm);
+
+    /* In the middle: the subtree's blocks packed, own block first. */
+    packed = malloc((size_t)(t.subtree * nbytes));
+    if (packed == NULL)
+        return MPI_ERR_NO_MEM;
+    if (to_root)
+        rc = MPI_Pack(own->base, own->count, own->type, packed, (int)nbytes, &position, comm);
+    else
+        rc = MPI_Recv(packed, (int)(t.subtree * nbytes), MPI_PACKED, t.parent, tag, comm,
+                      MPI_STATUS_IGNORE);
+    for (int step = 1; step < t.lowbit && rc == MPI_SUCCESS; step <<= 1) {
+        int mask = to_root ? step : t.lowbit / 2 / step; /* as at the root */
+        int child = (t.rank + mask) % t.size;
+        void *slice = packed + mask * nbytes;
+        int bytes;
+        if (t.relative + mask >= t.size)
+            continue;
+        bytes = (int)(coll_subtree_ranks(t.relative + mask, mask, t.size) * nbytes);
+        if (to_root)
+            rc = MPI_Recv(slice, bytes, MPI_PACKED, child, tag, comm, MPI_STATUS_IGNORE);
+        else
+            rc = MPI_Send(slice, bytes, MPI_PACKED, child, tag, comm);
+    }
+    if (rc == MPI_SUCCESS && to_root)
+        rc = MPI_Send(packed, (int)(t.subtree * nbytes), MPI_PACKED, t.parent, tag, comm);
+    else if (rc == MPI_SUCCESS)
+        rc = MPI_Unpack(packed, (int)nbytes, &position, own->base, own->count, own->type, comm);
+    free(packed);
+    return rc;
 }

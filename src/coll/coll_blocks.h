@@ -163,4 +163,40 @@ int coll_allgather_ring_blocks(const struct coll_blocks *recv, int rank, int siz
 int coll_allgather_neighbor_exchange_blocks(const struct coll_blocks *recv, int rank, int size,
                                             int tag, MPI_Comm comm);
 
+/*
+ * A rank's place in the binomial tree of a rooted collective, ranks taken relative to the
+ * root: relative = (rank - root) mod p, lowbit its lowest set bit (0 at the root), subtree the
+ * number of ranks [relative, relative + lowbit) cut at p, parent the rank relative - lowbit.
+ * Child relative + m (m a power of two below lowbit, relative + m < p) heads
+ * coll_subtree_ranks(relative + m, m, p) ranks.
+ */
+struct coll_binomial {
+    int rank, size, relative, lowbit, subtree, parent;
+};
+
+/* MPI_Comm_rank, MPI_Comm_size, then the place of this rank in the tree rooted at `root`. */
+int coll_binomial_place(MPI_Comm comm, int root, struct coll_binomial *t);
+
+/* How many ranks the subtree of mask `mask` headed at relative rank `head` holds, cut at p. */
+int coll_subtree_ranks(int head, int mask, int size);
+
+/*
+ * Binomial gather (to_root) or scatter (!to_root) of uniform blocks, every rank's side (the
+ * scheme of MPICH's MPIR_Gather/Scatter_intra_binomial). `blocks` (read at the root only)
+ * holds every rank's block; block 0 of `own` is this rank's (MPI_IN_PLACE at the root: it is
+ * already in place). Every block has the same byte count by the type matching rule; nothing
+ * moves when it is 0, and MPI_ERR_COUNT when p blocks do not fit an int of bytes.
+ *
+ * Gather: the root copies its own block, then receives the subtrees of masks 1, 2, 4 …; a
+ * middle rank packs its own block, receives its children's subtrees nearest first as
+ * MPI_PACKED after it, and sends them all to its parent; a leaf sends its block. Scatter
+ * mirrors it: the root sends the subtrees farthest first, then copies its own block; a
+ * middle rank receives its subtree packed, hands each child its slice farthest first, and
+ * unpacks its own block; a leaf receives its block. The root moves a subtree straight from
+ * or to `blocks` when its ranks are consecutive there, and packed in two pieces when they
+ * wrap around rank p-1.
+ */
+int coll_binomial_gather_scatter(int to_root, const struct coll_blocks *blocks,
+                                 const struct coll_blocks *own, int root, int tag, MPI_Comm comm);
+
 #endif
