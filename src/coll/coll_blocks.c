@@ -640,3 +640,51 @@ coll_binomial_gather_scatter(int to_root, const struct coll_blocks *blocks,
     free(packed);
     return rc;
 }
+
+int
+coll_token_send(int peer, int tag, MPI_Comm comm)
+{
+    return MPI_Send(NULL, 0, MPI_BYTE, peer, tag, comm);
+}
+
+int
+coll_token_recv(int peer, int tag, MPI_Comm comm)
+{
+    return MPI_Recv(NULL, 0, MPI_BYTE, peer, tag, comm, MPI_STATUS_IGNORE);
+}
+
+int
+coll_token_fan_in(MPI_Comm comm, int rank, int size, int tag)
+{
+    for (int mask = 1; mask < size; mask <<= 1) {
+        if (rank & mask)
+            return coll_token_send(rank - mask, tag, comm);
+        if (rank + mask < size) {
+            int rc = coll_token_recv(rank + mask, tag, comm);
+            if (rc != MPI_SUCCESS)
+                return rc;
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+int
+coll_token_fan_out(MPI_Comm comm, int rank, int size, int tag)
+{
+    int mask = 1;
+    while (mask < size && !(rank & mask))
+        mask <<= 1;
+    if (rank != 0) {
+        int rc = coll_token_recv(rank - mask, tag, comm);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    for (mask >>= 1; mask > 0; mask >>= 1) {
+        if (rank + mask < size) {
+            int rc = coll_token_send(rank + mask, tag, comm);
+            if (rc != MPI_SUCCESS)
+                return rc;
+        }
+    }
+    return MPI_SUCCESS;
+}

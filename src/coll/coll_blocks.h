@@ -199,4 +199,19 @@ int coll_subtree_ranks(int head, int mask, int size);
 int coll_binomial_gather_scatter(int to_root, const struct coll_blocks *blocks,
                                  const struct coll_blocks *own, int root, int tag, MPI_Comm comm);
 
+/* A message of no bytes, a barrier's token: sent to, or received from, `peer`. */
+int coll_token_send(int peer, int tag, MPI_Comm comm);
+int coll_token_recv(int peer, int tag, MPI_Comm comm);
+
+/*
+ * Binomial fan-in of tokens to rank 0 of `comm` (rank, size given): a rank hears from its
+ * children rank + 1, rank + 2, rank + 4 … (below its lowest set bit and below size), nearest
+ * first, then reports to its parent rank - lowbit.
+ */
+int coll_token_fan_in(MPI_Comm comm, int rank, int size, int tag);
+
+/* Binomial fan-out from rank 0, the reverse: a rank hears from its parent, then releases its
+ * children farthest first. */
+int coll_token_fan_out(MPI_Comm comm, int rank, int size, int tag);
+
 #endif
