@@ -79,6 +79,20 @@ coll_block_copy(const struct coll_blocks *from, int i, const struct coll_blocks 
 }
 
 int
+coll_blocks_permute(const struct coll_blocks *from, const int from_index[],
+                    const struct coll_blocks *to, const int to_index[], int n)
+{
+    int rc = MPI_SUCCESS;
+    for (int r = 0; r < n && rc == MPI_SUCCESS; r++) {
+        int i = from_index != NULL ? from_index[r] : r, j = to_index != NULL ? to_index[r] : r;
+        rc = coll_copy_typed(coll_block_at(from, i), coll_block_count(from, i),
+                             coll_block_type(from, i), coll_block_at(to, j),
+                             coll_block_count(to, j), coll_block_type(to, j));
+    }
+    return rc;
+}
+
+int
 coll_rank_size(MPI_Comm comm, int *rank, int *size)
 {
     int rc = MPI_Comm_rank(comm, rank);

@@ -214,4 +214,13 @@ int coll_token_fan_in(MPI_Comm comm, int rank, int size, int tag);
  * children farthest first. */
 int coll_token_fan_out(MPI_Comm comm, int rank, int size, int tag);
 
+/*
+ * Copy n blocks from `from` to `to`, r = 0 … n-1 in order: block from_index[r] (r when
+ * from_index is NULL) into block to_index[r] (r when NULL), each with coll_copy_typed.
+ * Stops at the first error. Local: no message. For reordering blocks between rank order
+ * and node order.
+ */
+int coll_blocks_permute(const struct coll_blocks *from, const int from_index[],
+                        const struct coll_blocks *to, const int to_index[], int n);
+
 #endif
