@@ -1,9 +1,12 @@
 /*
  * coll_blocks.c — block addressing (uniform, v, w) and the message patterns shared by the
- * gather, scatter, allgather and alltoall algorithms. Standard MPI calls and libc only.
+ * gather, scatter, allgather, alltoall and barrier algorithms (see coll_blocks.h for the
+ * list). Standard MPI calls and libc only.
  *
  * Invariant: every helper issues exactly the MPI calls its header comment lists, in that
  * order, so that an algorithm calling it sends the same messages as when it spelled them out.
+ * Local calls (MPI_Type_size, MPI_Type_get_extent) may come in another order: they cost no
+ * simulated time and move nothing.
  */
 #include <limits.h>
 #include <stdlib.h>

@@ -1,14 +1,24 @@
 /*
  * coll_blocks.h — the per-rank blocks of the gather, scatter, allgather and alltoall families
- * (uniform, v and w addressing behind one description), and the message patterns those
- * algorithms share: the root's linear loop, the alltoall schedules, the opening steps.
+ * (uniform, v and w addressing behind one description) and the message patterns their
+ * algorithms share, so that each pattern is written once:
+ *   - openings: rank and size, the own block put in place (coll_rank_size, coll_allgather_open);
+ *   - rooted: the linear and the binomial gather/scatter, one function each with a direction
+ *     flag (to_root: gather), and the binomial tree's arithmetic (coll_binomial_place);
+ *   - allgather(v): ring, neighbor exchange, recursive doubling and Bruck on uniform or v
+ *     blocks, the v ones through a scratch buffer of slots (coll_slots_open/close);
+ *   - alltoall(v/w): the post-all, ring and pairwise schedules (coll_alltoall_blocks);
+ *   - barrier: zero-byte tokens and the binomial fan-in/fan-out (coll_token_*);
+ *   - local reordering of blocks (coll_blocks_permute).
  *
  * Standard MPI calls and libc only, so that it compiles against a real MPI too.
  *
  * Invariant every helper keeps: a block of no bytes (count 0 or a type of size 0) is neither
  * sent nor received, and both ends of a message decide that alike because the standard makes
  * the sender's and the receiver's type signatures equal. Each helper issues the MPI calls in
- * the order its comment gives; the algorithms that call it rely on that order.
+ * the order its comment gives; the algorithms that call it rely on that order (the identity
+ * sweep and the golden files check it: same peers, tags, counts and order as when each
+ * algorithm spelled them out).
  */
 #ifndef COLLSIM_COLL_BLOCKS_H
 #define COLLSIM_COLL_BLOCKS_H
