@@ -20,8 +20,8 @@ mapfile -t algorithms < <(cd "$top_srcdir" && find src/coll -mindepth 2 -name '*
     ! -name 'mpi_*.c' | sort)
 sources=("$top_srcdir/tests/realmpi/driver.c" "$top_srcdir/sim/bench/witness.c"
     "$top_srcdir/src/coll/coll_registry.c" "$top_srcdir/src/coll/coll_kinds.c"
-    "$top_srcdir/src/coll/coll_util.c" "$top_srcdir/src/coll/coll_tree.c"
-    "$top_srcdir/src/coll/coll_fold.c"
+    "$top_srcdir/src/coll/coll_util.c" "$top_srcdir/src/coll/coll_blocks.c"
+    "$top_srcdir/src/coll/coll_fold.c" "$top_srcdir/src/coll/coll_tree.c"
     "$top_srcdir/src/coll/coll_node.c")
 for f in "${algorithms[@]}"; do sources+=("$top_srcdir/$f"); done
 

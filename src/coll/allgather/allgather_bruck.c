@@ -13,11 +13,9 @@
  *           block (r+j) mod p of recvbuf. For p = 5, rank 0's slots: [0] -> [0 1] -> [0 1 2 3]
  *           -> [0 1 2 3 4].
  */
-#include <stdlib.h>
-
 #include "mpi.h"
 #include "coll/coll.h"
-#include "coll/coll_util.h"
+#include "coll/coll_blocks.h"
 
 enum { TAG_ALLGATHER_BRUCK = 0 };
 
@@ -26,64 +24,9 @@ coll_allgather_bruck(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                      const struct coll_params *params)
 {
-    int rc, rank, size, tsize, have;
-    void *mem, *tmp;
+    struct coll_blocks own = coll_blocks_uniform(sendbuf, sendcount, sendtype);
+    struct coll_blocks recv = coll_blocks_uniform(recvbuf, recvcount, recvtype);
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Type_size(recvtype, &tsize);
-    if (rc != MPI_SUCCESS)
-        return rc;
-
-    if (size == 1 || recvcount == 0 || tsize == 0) {
-        if (sendbuf == MPI_IN_PLACE)
-            return MPI_SUCCESS;
-        return coll_copy_typed(sendbuf, sendcount, sendtype,
-                               coll_item(recvbuf, (MPI_Aint)rank * recvcount, recvtype), recvcount,
-                               recvtype);
-    }
-
-    tmp = coll_tmp_alloc(size * recvcount, recvtype, &mem);
-    if (tmp == NULL)
-        return MPI_ERR_NO_MEM;
-    if (sendbuf != MPI_IN_PLACE)
-        rc = coll_copy_typed(sendbuf, sendcount, sendtype, tmp, recvcount, recvtype);
-    else
-        rc = coll_copy(coll_item(recvbuf, (MPI_Aint)rank * recvcount, recvtype), tmp, recvcount,
-                       recvtype);
-    if (rc != MPI_SUCCESS)
-        goto out_free_tmp;
-
-    /* rounds of doubling, then the remainder: `have` slots are filled */
-    for (have = 1; have < size;) {
-        int n = have <= size - have ? have : size - have;
-        int dst = (rank - have + size) % size;
-        int src = (rank + have) % size;
-        rc = MPI_Sendrecv(tmp, n * recvcount, recvtype, dst, TAG_ALLGATHER_BRUCK,
-                          coll_item(tmp, (MPI_Aint)have * recvcount, recvtype), n * recvcount,
-                          recvtype, src, TAG_ALLGATHER_BRUCK, comm, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS)
-            goto out_free_tmp;
-        have += n;
-    }
-
-    /* unrotate: slot j is block (rank + j) mod p */
-    for (int j = 0; j < size; j++) {
-        int block = (rank + j) % size;
-        if (block == rank && sendbuf == MPI_IN_PLACE)
-            continue;
-        rc = coll_copy(coll_item(tmp, (MPI_Aint)j * recvcount, recvtype),
-                       coll_item(recvbuf, (MPI_Aint)block * recvcount, recvtype), recvcount,
-                       recvtype);
-        if (rc != MPI_SUCCESS)
-            goto out_free_tmp;
-    }
-out_free_tmp:
-    free(mem);
-    return rc;
+    return coll_allgather_bruck_blocks(&own, &recv, TAG_ALLGATHER_BRUCK, comm);
 }

@@ -17,6 +17,7 @@
  */
 #include "mpi.h"
 #include "coll/coll_algos.h"
+#include "coll/coll_blocks.h"
 #include "coll/coll_util.h"
 
 enum { TAG_ALLGATHER_GATHER = 0 };
@@ -32,27 +33,13 @@ coll_allgather_gather_bcast(const void *sendbuf, int sendcount, MPI_Datatype sen
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                             const struct coll_params *params)
 {
-    int rc, rank, size, tsize;
+    struct coll_blocks own = coll_blocks_uniform(sendbuf, sendcount, sendtype);
+    struct coll_blocks recv = coll_blocks_uniform(recvbuf, recvcount, recvtype);
+    int rc, rank, size, done;
 
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
+    rc = coll_allgather_open(&own, &recv, comm, &rank, &size, &done);
+    if (rc != MPI_SUCCESS || done)
         return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Type_size(recvtype, &tsize);
-    if (rc != MPI_SUCCESS)
-        return rc;
-
-    if (sendbuf != MPI_IN_PLACE) {
-        rc = coll_copy_typed(sendbuf, sendcount, sendtype,
-                             coll_item(recvbuf, (MPI_Aint)rank * recvcount, recvtype), recvcount,
-                             recvtype);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    if (size == 1 || recvcount == 0 || tsize == 0)
-        return MPI_SUCCESS;
 
     /* binomial gather to rank 0, in place in recvbuf */
     for (int mask = 1; mask < size; mask <<= 1) {

@@ -20,7 +20,7 @@
  */
 #include "mpi.h"
 #include "coll/coll.h"
-#include "coll/coll_util.h"
+#include "coll/coll_blocks.h"
 
 enum { TAG_ALLGATHER_NEIGHBOR_EXCHANGE = 0 };
 
@@ -29,64 +29,13 @@ coll_allgather_neighbor_exchange(const void *sendbuf, int sendcount, MPI_Datatyp
                                  void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                  const struct coll_params *params)
 {
-    const int tag = TAG_ALLGATHER_NEIGHBOR_EXCHANGE;
-    int rc, rank, size, tsize, neighbor[2], recv_from[2], offset[2], send_from;
+    struct coll_blocks own = coll_blocks_uniform(sendbuf, sendcount, sendtype);
+    struct coll_blocks recv = coll_blocks_uniform(recvbuf, recvcount, recvtype);
+    int rc, rank, size, done;
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
+    rc = coll_allgather_open(&own, &recv, comm, &rank, &size, &done);
+    if (rc != MPI_SUCCESS || done)
         return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Type_size(recvtype, &tsize);
-    if (rc != MPI_SUCCESS)
-        return rc;
-
-    if (sendbuf != MPI_IN_PLACE) {
-        rc = coll_copy_typed(sendbuf, sendcount, sendtype,
-                             coll_item(recvbuf, (MPI_Aint)rank * recvcount, recvtype), recvcount,
-                             recvtype);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    if (size == 1 || recvcount == 0 || tsize == 0)
-        return MPI_SUCCESS;
-
-    if (rank % 2 == 0) {
-        neighbor[0] = (rank + 1) % size;
-        neighbor[1] = (rank - 1 + size) % size;
-        recv_from[0] = recv_from[1] = rank;
-        offset[0] = 2;
-        offset[1] = -2;
-    } else {
-        neighbor[0] = (rank - 1 + size) % size;
-        neighbor[1] = (rank + 1) % size;
-        recv_from[0] = recv_from[1] = neighbor[0];
-        offset[0] = -2;
-        offset[1] = 2;
-    }
-
-    /* step 0: one block with neighbor[0] */
-    rc = MPI_Sendrecv(coll_item(recvbuf, (MPI_Aint)rank * recvcount, recvtype), recvcount, recvtype,
-                      neighbor[0], tag,
-                      coll_item(recvbuf, (MPI_Aint)neighbor[0] * recvcount, recvtype), recvcount,
-                      recvtype, neighbor[0], tag, comm, MPI_STATUS_IGNORE);
-    if (rc != MPI_SUCCESS)
-        return rc;
-
-    /* steps 1 … p/2-1: pairs, forwarding what came in the step before */
-    send_from = rank % 2 == 0 ? rank : recv_from[0];
-    for (int i = 1; i < size / 2; i++) {
-        int parity = i % 2;
-        recv_from[parity] = (recv_from[parity] + offset[parity] + size) % size;
-        rc = MPI_Sendrecv(coll_item(recvbuf, (MPI_Aint)send_from * recvcount, recvtype),
-                          2 * recvcount, recvtype, neighbor[parity], tag,
-                          coll_item(recvbuf, (MPI_Aint)recv_from[parity] * recvcount, recvtype),
-                          2 * recvcount, recvtype, neighbor[parity], tag, comm, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS)
-            return rc;
-        send_from = recv_from[parity];
-    }
-    return MPI_SUCCESS;
+    return coll_allgather_neighbor_exchange_blocks(&recv, rank, size, TAG_ALLGATHER_NEIGHBOR_EXCHANGE, comm);
 }

@@ -25,85 +25,24 @@
  */
 #include "mpi.h"
 #include "coll/coll.h"
-#include "coll/coll_util.h"
+#include "coll/coll_blocks.h"
 
 enum { TAG_ALLGATHER_RECURSIVE_DOUBLING = 0 };
-
-static int
-min_int(int a, int b)
-{
-    return a < b ? a : b;
-}
 
 int
 coll_allgather_recursive_doubling(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
                                   MPI_Comm comm, const struct coll_params *params)
 {
-    const int tag = TAG_ALLGATHER_RECURSIVE_DOUBLING;
-    int rc, rank, size, tsize;
+    struct coll_blocks own = coll_blocks_uniform(sendbuf, sendcount, sendtype);
+    struct coll_blocks recv = coll_blocks_uniform(recvbuf, recvcount, recvtype);
+    int rc, rank, size, done;
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
+    rc = coll_allgather_open(&own, &recv, comm, &rank, &size, &done);
+    if (rc != MPI_SUCCESS || done)
         return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Type_size(recvtype, &tsize);
-    if (rc != MPI_SUCCESS)
-        return rc;
-
-    if (sendbuf != MPI_IN_PLACE) {
-        rc = coll_copy_typed(sendbuf, sendcount, sendtype,
-                             coll_item(recvbuf, (MPI_Aint)rank * recvcount, recvtype), recvcount,
-                             recvtype);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    if (size == 1 || recvcount == 0 || tsize == 0)
-        return MPI_SUCCESS;
-
-    for (int i = 0, mask = 1; mask < size; i++, mask <<= 1) {
-        int partner = rank ^ mask;
-        int my_root = rank & ~(mask - 1);
-        int partner_root = partner & ~(mask - 1);
-
-        /* exchange the groups: mine [my_root, +mask), the partner's [partner_root, +mask) */
-        if (partner < size) {
-            int mine = min_int(my_root + mask, size) - my_root;
-            int theirs = min_int(partner_root + mask, size) - partner_root;
-            rc = MPI_Sendrecv(coll_item(recvbuf, (MPI_Aint)my_root * recvcount, recvtype),
-                              mine * recvcount, recvtype, partner, tag,
-                              coll_item(recvbuf, (MPI_Aint)partner_root * recvcount, recvtype),
-                              theirs * recvcount, recvtype, partner, tag, comm, MPI_STATUS_IGNORE);
-            if (rc != MPI_SUCCESS)
-                return rc;
-        }
-
-        /*
-         * The partner group is cut by p: only the first `completed` ranks of my (lower) group
-         * had a partner. They pass the partner group's blocks [first, p) on to the others.
-         */
-        if (partner_root + mask > size && size - my_root - mask > 0) {
-            int completed = size - my_root - mask;
-            int first = my_root + mask;
-            int nblocks = size - first;
-            void *blocks = coll_item(recvbuf, (MPI_Aint)first * recvcount, recvtype);
-            for (int k = i, sub = mask >> 1; sub > 0; k--, sub >>= 1) {
-                int peer = rank ^ sub;
-                int tree_root = (rank >> k) << k;
-                if (peer > rank && rank < tree_root + completed && peer >= tree_root + completed) {
-                    rc = MPI_Send(blocks, nblocks * recvcount, recvtype, peer, tag, comm);
-                } else if (peer < rank && peer < tree_root + completed &&
-                           rank >= tree_root + completed) {
-                    rc = MPI_Recv(blocks, nblocks * recvcount, recvtype, peer, tag, comm,
-                                  MPI_STATUS_IGNORE);
-                }
-                if (rc != MPI_SUCCESS)
-                    return rc;
-            }
-        }
-    }
-    return MPI_SUCCESS;
+    /* the blocks stay in place in recvbuf */
+    return coll_allgather_rd_rounds(recvbuf, NULL, recvcount, recvtype, rank, size,
+                                    TAG_ALLGATHER_RECURSIVE_DOUBLING, comm);
 }

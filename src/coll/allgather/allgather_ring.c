@@ -16,7 +16,7 @@
  */
 #include "mpi.h"
 #include "coll/coll.h"
-#include "coll/coll_util.h"
+#include "coll/coll_blocks.h"
 
 enum { TAG_ALLGATHER_RING = 0 };
 
@@ -25,40 +25,13 @@ coll_allgather_ring(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                     const struct coll_params *params)
 {
-    int rc, rank, size, tsize, left, right;
+    struct coll_blocks own = coll_blocks_uniform(sendbuf, sendcount, sendtype);
+    struct coll_blocks recv = coll_blocks_uniform(recvbuf, recvcount, recvtype);
+    int rc, rank, size, done;
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
+    rc = coll_allgather_open(&own, &recv, comm, &rank, &size, &done);
+    if (rc != MPI_SUCCESS || done)
         return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Type_size(recvtype, &tsize);
-    if (rc != MPI_SUCCESS)
-        return rc;
-
-    if (sendbuf != MPI_IN_PLACE) {
-        rc = coll_copy_typed(sendbuf, sendcount, sendtype,
-                             coll_item(recvbuf, (MPI_Aint)rank * recvcount, recvtype), recvcount,
-                             recvtype);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    if (size == 1 || recvcount == 0 || tsize == 0)
-        return MPI_SUCCESS;
-
-    left = (rank - 1 + size) % size;
-    right = (rank + 1) % size;
-    for (int k = 0; k < size - 1; k++) {
-        int sblock = (rank - k + size) % size;
-        int rblock = (rank - k - 1 + size) % size;
-        rc = MPI_Sendrecv(coll_item(recvbuf, (MPI_Aint)sblock * recvcount, recvtype), recvcount,
-                          recvtype, right, TAG_ALLGATHER_RING,
-                          coll_item(recvbuf, (MPI_Aint)rblock * recvcount, recvtype), recvcount,
-                          recvtype, left, TAG_ALLGATHER_RING, comm, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    return MPI_SUCCESS;
+    return coll_allgather_ring_blocks(&recv, rank, size, TAG_ALLGATHER_RING, comm);
 }

@@ -18,6 +18,7 @@
  */
 #include "mpi.h"
 #include "coll/coll_algos.h"
+#include "coll/coll_blocks.h"
 #include "coll/coll_util.h"
 
 enum { TAG_ALLGATHERV_GATHER = 0 };
@@ -49,25 +50,14 @@ coll_allgatherv_gather_bcast(const void *sendbuf, int sendcount, MPI_Datatype se
                              void *recvbuf, const int recvcounts[], const int displs[],
                              MPI_Datatype recvtype, MPI_Comm comm, const struct coll_params *params)
 {
-    int rc, rank, size, bytes;
+    struct coll_blocks own = coll_blocks_uniform(sendbuf, sendcount, sendtype);
+    struct coll_blocks recv = coll_blocks_v(recvbuf, recvcounts, displs, recvtype);
+    int rc, rank, size, done, bytes;
     MPI_Datatype range;
 
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
+    rc = coll_allgather_open(&own, &recv, comm, &rank, &size, &done);
+    if (rc != MPI_SUCCESS || done)
         return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-
-    if (sendbuf != MPI_IN_PLACE) {
-        rc =
-            coll_copy_typed(sendbuf, sendcount, sendtype,
-                            coll_item(recvbuf, displs[rank], recvtype), recvcounts[rank], recvtype);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    if (size == 1)
-        return MPI_SUCCESS;
 
     /* binomial gather to rank 0, in place in recvbuf */
     for (int mask = 1; mask < size; mask <<= 1) {

@@ -14,7 +14,7 @@
  */
 #include "mpi.h"
 #include "coll/coll.h"
-#include "coll/coll_util.h"
+#include "coll/coll_blocks.h"
 
 enum { TAG_ALLGATHERV_RING = 0 };
 
@@ -23,35 +23,13 @@ coll_allgatherv_ring(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                      MPI_Comm comm, const struct coll_params *params)
 {
-    int rc, rank, size, left, right;
+    struct coll_blocks own = coll_blocks_uniform(sendbuf, sendcount, sendtype);
+    struct coll_blocks recv = coll_blocks_v(recvbuf, recvcounts, displs, recvtype);
+    int rc, rank, size, done;
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
+    rc = coll_allgather_open(&own, &recv, comm, &rank, &size, &done);
+    if (rc != MPI_SUCCESS || done)
         return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-
-    if (sendbuf != MPI_IN_PLACE) {
-        rc =
-            coll_copy_typed(sendbuf, sendcount, sendtype,
-                            coll_item(recvbuf, displs[rank], recvtype), recvcounts[rank], recvtype);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-
-    left = (rank - 1 + size) % size;
-    right = (rank + 1) % size;
-    for (int k = 0; k < size - 1; k++) {
-        int sblock = (rank - k + size) % size;
-        int rblock = (rank - k - 1 + size) % size;
-        rc = coll_sendrecv_nonempty(coll_item(recvbuf, displs[sblock], recvtype),
-                                    recvcounts[sblock], recvtype, right, TAG_ALLGATHERV_RING,
-                                    coll_item(recvbuf, displs[rblock], recvtype),
-                                    recvcounts[rblock], recvtype, left, TAG_ALLGATHERV_RING, comm);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    return MPI_SUCCESS;
+    return coll_allgather_ring_blocks(&recv, rank, size, TAG_ALLGATHERV_RING, comm);
 }

@@ -11,11 +11,9 @@
  *           sends to r-1, r-2, … r-p+1 (mod p), non-blocking, then waits for all of them. A
  *           call whose blocks have no bytes sends nothing.
  */
-#include <stdlib.h>
-
 #include "mpi.h"
 #include "coll/coll.h"
-#include "coll/coll_util.h"
+#include "coll/coll_blocks.h"
 
 enum { TAG_ALLTOALL_LINEAR = 0 };
 
@@ -24,52 +22,9 @@ coll_alltoall_linear(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                      const struct coll_params *params)
 {
-    int rc, rank, size, tsize, nreq = 0;
-    MPI_Request *reqs;
+    struct coll_blocks send = coll_blocks_uniform(sendbuf, sendcount, sendtype);
+    struct coll_blocks recv = coll_blocks_uniform(recvbuf, recvcount, recvtype);
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Type_size(recvtype, &tsize);
-    if (rc != MPI_SUCCESS)
-        return rc;
-
-    rc = coll_copy_typed(coll_citem(sendbuf, (MPI_Aint)rank * sendcount, sendtype), sendcount,
-                         sendtype, coll_item(recvbuf, (MPI_Aint)rank * recvcount, recvtype),
-                         recvcount, recvtype);
-    if (rc != MPI_SUCCESS || size == 1 || recvcount == 0 || tsize == 0)
-        return rc;
-
-    reqs = malloc(sizeof *reqs * 2 * (size_t)(size - 1));
-    if (reqs == NULL)
-        return MPI_ERR_NO_MEM;
-    for (int k = 1; k < size; k++) {
-        int src = (rank + k) % size;
-        rc = MPI_Irecv(coll_item(recvbuf, (MPI_Aint)src * recvcount, recvtype), recvcount, recvtype,
-                       src, TAG_ALLTOALL_LINEAR, comm, &reqs[nreq]);
-        if (rc != MPI_SUCCESS)
-            goto out_wait;
-        nreq++;
-    }
-    for (int k = 1; k < size; k++) {
-        int dst = (rank - k + size) % size;
-        rc = MPI_Isend(coll_citem(sendbuf, (MPI_Aint)dst * sendcount, sendtype), sendcount,
-                       sendtype, dst, TAG_ALLTOALL_LINEAR, comm, &reqs[nreq]);
-        if (rc != MPI_SUCCESS)
-            goto out_wait;
-        nreq++;
-    }
-out_wait:
-    /* Posted requests are always completed, even after an error, so that none leaks. */
-    if (nreq > 0) {
-        int wrc = MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE);
-        if (rc == MPI_SUCCESS)
-            rc = wrc;
-    }
-    free(reqs);
-    return rc;
+    return coll_alltoall_blocks(&send, &recv, COLL_ALLTOALL_POST_ALL, TAG_ALLTOALL_LINEAR, comm);
 }

@@ -15,7 +15,7 @@
  */
 #include "mpi.h"
 #include "coll/coll.h"
-#include "coll/coll_util.h"
+#include "coll/coll_blocks.h"
 
 enum { TAG_ALLTOALL_PAIRWISE = 0 };
 
@@ -24,35 +24,9 @@ coll_alltoall_pairwise(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                        const struct coll_params *params)
 {
-    int rc, rank, size, tsize, pof2;
+    struct coll_blocks send = coll_blocks_uniform(sendbuf, sendcount, sendtype);
+    struct coll_blocks recv = coll_blocks_uniform(recvbuf, recvcount, recvtype);
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Type_size(recvtype, &tsize);
-    if (rc != MPI_SUCCESS)
-        return rc;
-
-    rc = coll_copy_typed(coll_citem(sendbuf, (MPI_Aint)rank * sendcount, sendtype), sendcount,
-                         sendtype, coll_item(recvbuf, (MPI_Aint)rank * recvcount, recvtype),
-                         recvcount, recvtype);
-    if (rc != MPI_SUCCESS || recvcount == 0 || tsize == 0)
-        return rc;
-
-    pof2 = (size & (size - 1)) == 0;
-    for (int k = 1; k < size; k++) {
-        int dst = pof2 ? rank ^ k : (rank + k) % size;
-        int src = pof2 ? rank ^ k : (rank - k + size) % size;
-        rc = MPI_Sendrecv(coll_citem(sendbuf, (MPI_Aint)dst * sendcount, sendtype), sendcount,
-                          sendtype, dst, TAG_ALLTOALL_PAIRWISE,
-                          coll_item(recvbuf, (MPI_Aint)src * recvcount, recvtype), recvcount,
-                          recvtype, src, TAG_ALLTOALL_PAIRWISE, comm, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    return MPI_SUCCESS;
+    return coll_alltoall_blocks(&send, &recv, COLL_ALLTOALL_PAIRWISE, TAG_ALLTOALL_PAIRWISE, comm);
 }

@@ -14,7 +14,7 @@
  */
 #include "mpi.h"
 #include "coll/coll.h"
-#include "coll/coll_util.h"
+#include "coll/coll_blocks.h"
 
 enum { TAG_ALLTOALL_RING = 0 };
 
@@ -23,34 +23,9 @@ coll_alltoall_ring(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                    const struct coll_params *params)
 {
-    int rc, rank, size, tsize;
+    struct coll_blocks send = coll_blocks_uniform(sendbuf, sendcount, sendtype);
+    struct coll_blocks recv = coll_blocks_uniform(recvbuf, recvcount, recvtype);
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Type_size(recvtype, &tsize);
-    if (rc != MPI_SUCCESS)
-        return rc;
-
-    rc = coll_copy_typed(coll_citem(sendbuf, (MPI_Aint)rank * sendcount, sendtype), sendcount,
-                         sendtype, coll_item(recvbuf, (MPI_Aint)rank * recvcount, recvtype),
-                         recvcount, recvtype);
-    if (rc != MPI_SUCCESS || recvcount == 0 || tsize == 0)
-        return rc;
-
-    for (int k = 1; k < size; k++) {
-        int dst = (rank + k) % size;
-        int src = (rank - k + size) % size;
-        rc = MPI_Sendrecv(coll_citem(sendbuf, (MPI_Aint)dst * sendcount, sendtype), sendcount,
-                          sendtype, dst, TAG_ALLTOALL_RING,
-                          coll_item(recvbuf, (MPI_Aint)src * recvcount, recvtype), recvcount,
-                          recvtype, src, TAG_ALLTOALL_RING, comm, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    return MPI_SUCCESS;
+    return coll_alltoall_blocks(&send, &recv, COLL_ALLTOALL_RING, TAG_ALLTOALL_RING, comm);
 }

@@ -12,7 +12,7 @@
  */
 #include "mpi.h"
 #include "coll/coll.h"
-#include "coll/coll_util.h"
+#include "coll/coll_blocks.h"
 
 enum { TAG_ALLTOALLV_RING = 0 };
 
@@ -22,30 +22,9 @@ coll_alltoallv_ring(const void *sendbuf, const int sendcounts[], const int sdisp
                     const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                     const struct coll_params *params)
 {
-    int rc, rank, size;
+    struct coll_blocks send = coll_blocks_v(sendbuf, sendcounts, sdispls, sendtype);
+    struct coll_blocks recv = coll_blocks_v(recvbuf, recvcounts, rdispls, recvtype);
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-
-    rc = coll_copy_typed(coll_citem(sendbuf, sdispls[rank], sendtype), sendcounts[rank], sendtype,
-                         coll_item(recvbuf, rdispls[rank], recvtype), recvcounts[rank], recvtype);
-    if (rc != MPI_SUCCESS)
-        return rc;
-
-    for (int k = 1; k < size; k++) {
-        int dst = (rank + k) % size;
-        int src = (rank - k + size) % size;
-        rc = coll_sendrecv_nonempty(coll_citem(sendbuf, sdispls[dst], sendtype), sendcounts[dst],
-                                    sendtype, dst, TAG_ALLTOALLV_RING,
-                                    coll_item(recvbuf, rdispls[src], recvtype), recvcounts[src],
-                                    recvtype, src, TAG_ALLTOALLV_RING, comm);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    return MPI_SUCCESS;
+    return coll_alltoall_blocks(&send, &recv, COLL_ALLTOALL_RING, TAG_ALLTOALLV_RING, comm);
 }

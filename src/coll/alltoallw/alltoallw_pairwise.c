@@ -15,7 +15,7 @@
  */
 #include "mpi.h"
 #include "coll/coll.h"
-#include "coll/coll_util.h"
+#include "coll/coll_blocks.h"
 
 enum { TAG_ALLTOALLW_PAIRWISE = 0 };
 
@@ -25,32 +25,9 @@ coll_alltoallw_pairwise(const void *sendbuf, const int sendcounts[], const int s
                         const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                         const struct coll_params *params)
 {
-    const char *sbase = sendbuf;
-    char *rbase = recvbuf;
-    int rc, rank, size, pof2;
+    struct coll_blocks send = coll_blocks_w(sendbuf, sendcounts, sdispls, sendtypes);
+    struct coll_blocks recv = coll_blocks_w(recvbuf, recvcounts, rdispls, recvtypes);
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-
-    rc = coll_copy_typed(sbase + sdispls[rank], sendcounts[rank], sendtypes[rank],
-                         rbase + rdispls[rank], recvcounts[rank], recvtypes[rank]);
-    if (rc != MPI_SUCCESS)
-        return rc;
-
-    pof2 = (size & (size - 1)) == 0;
-    for (int k = 1; k < size; k++) {
-        int dst = pof2 ? rank ^ k : (rank + k) % size;
-        int src = pof2 ? rank ^ k : (rank - k + size) % size;
-        rc = coll_sendrecv_nonempty(sbase + sdispls[dst], sendcounts[dst], sendtypes[dst], dst,
-                                    TAG_ALLTOALLW_PAIRWISE, rbase + rdispls[src], recvcounts[src],
-                                    recvtypes[src], src, TAG_ALLTOALLW_PAIRWISE, comm);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    return MPI_SUCCESS;
+    return coll_alltoall_blocks(&send, &recv, COLL_ALLTOALL_PAIRWISE, TAG_ALLTOALLW_PAIRWISE, comm);
 }

@@ -19,50 +19,23 @@
  */
 #include "mpi.h"
 #include "coll/coll.h"
+#include "coll/coll_blocks.h"
 
 enum { TAG_BARRIER_UP = 1, TAG_BARRIER_DOWN = 2 };
 
 int
 coll_barrier_binomial(MPI_Comm comm, const struct coll_params *params)
 {
-    int rank, size, rc, mask;
+    int rank, size, rc;
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_size(comm, &size);
+    rc = coll_rank_size(comm, &rank, &size);
     if (rc != MPI_SUCCESS || size == 1)
         return rc;
-
-    /* Fan-in: hear from every child (nearest first), then tell the parent. */
-    for (mask = 1; mask < size; mask <<= 1) {
-        if (rank & mask)
-            break;
-        if (rank + mask < size) {
-            rc = MPI_Recv(NULL, 0, MPI_BYTE, rank + mask, TAG_BARRIER_UP, comm,
-                          MPI_STATUS_IGNORE);
-            if (rc != MPI_SUCCESS)
-                return rc;
-        }
-    }
-    if (rank != 0) {
-        rc = MPI_Send(NULL, 0, MPI_BYTE, rank - mask, TAG_BARRIER_UP, comm);
-        if (rc != MPI_SUCCESS)
-            return rc;
-        rc = MPI_Recv(NULL, 0, MPI_BYTE, rank - mask, TAG_BARRIER_DOWN, comm,
-                      MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-
-    /* Fan-out: release the children, farthest first. */
-    for (mask >>= 1; mask > 0; mask >>= 1) {
-        if (rank + mask < size) {
-            rc = MPI_Send(NULL, 0, MPI_BYTE, rank + mask, TAG_BARRIER_DOWN, comm);
-            if (rc != MPI_SUCCESS)
-                return rc;
-        }
-    }
-    return MPI_SUCCESS;
+    /* fan-in: hear from every child (nearest first), then tell the parent */
+    rc = coll_token_fan_in(comm, rank, size, TAG_BARRIER_UP);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* fan-out: wait for the parent, then release the children, farthest first */
+    return coll_token_fan_out(comm, rank, size, TAG_BARRIER_DOWN);
 }

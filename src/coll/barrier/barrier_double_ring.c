@@ -13,6 +13,7 @@
  */
 #include "mpi.h"
 #include "coll/coll.h"
+#include "coll/coll_blocks.h"
 
 enum { TAG_RING_ARRIVE = 1, TAG_RING_RELEASE = 2 };
 
@@ -23,15 +24,13 @@ token_round(int rank, int size, int tag, MPI_Comm comm)
     int left = (rank - 1 + size) % size, right = (rank + 1) % size, rc;
 
     if (rank != 0) {
-        rc = MPI_Recv(NULL, 0, MPI_BYTE, left, tag, comm, MPI_STATUS_IGNORE);
+        rc = coll_token_recv(left, tag, comm);
         if (rc != MPI_SUCCESS)
             return rc;
     }
-    rc = MPI_Send(NULL, 0, MPI_BYTE, right, tag, comm);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (rank == 0)
-        rc = MPI_Recv(NULL, 0, MPI_BYTE, left, tag, comm, MPI_STATUS_IGNORE);
+    rc = coll_token_send(right, tag, comm);
+    if (rc == MPI_SUCCESS && rank == 0)
+        rc = coll_token_recv(left, tag, comm);
     return rc;
 }
 
@@ -41,10 +40,7 @@ coll_barrier_double_ring(MPI_Comm comm, const struct coll_params *params)
     int rank, size, rc;
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_size(comm, &size);
+    rc = coll_rank_size(comm, &rank, &size);
     if (rc != MPI_SUCCESS || size == 1)
         return rc;
     rc = token_round(rank, size, TAG_RING_ARRIVE, comm);

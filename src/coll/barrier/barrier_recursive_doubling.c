@@ -15,6 +15,7 @@
  */
 #include "mpi.h"
 #include "coll/coll.h"
+#include "coll/coll_blocks.h"
 
 enum { TAG_BARRIER_IN = 1, TAG_BARRIER_EXCHANGE = 2, TAG_BARRIER_OUT = 3 };
 
@@ -24,10 +25,7 @@ coll_barrier_recursive_doubling(MPI_Comm comm, const struct coll_params *params)
     int rank, size, rc, pof2;
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_size(comm, &size);
+    rc = coll_rank_size(comm, &rank, &size);
     if (rc != MPI_SUCCESS || size == 1)
         return rc;
     for (pof2 = 1; pof2 * 2 <= size; pof2 *= 2)
@@ -35,14 +33,13 @@ coll_barrier_recursive_doubling(MPI_Comm comm, const struct coll_params *params)
 
     /* The ranks beyond the largest power of two report to a partner below and wait. */
     if (rank >= pof2) {
-        rc = MPI_Send(NULL, 0, MPI_BYTE, rank - pof2, TAG_BARRIER_IN, comm);
+        rc = coll_token_send(rank - pof2, TAG_BARRIER_IN, comm);
         if (rc != MPI_SUCCESS)
             return rc;
-        return MPI_Recv(NULL, 0, MPI_BYTE, rank - pof2, TAG_BARRIER_OUT, comm,
-                        MPI_STATUS_IGNORE);
+        return coll_token_recv(rank - pof2, TAG_BARRIER_OUT, comm);
     }
     if (rank < size - pof2) {
-        rc = MPI_Recv(NULL, 0, MPI_BYTE, rank + pof2, TAG_BARRIER_IN, comm, MPI_STATUS_IGNORE);
+        rc = coll_token_recv(rank + pof2, TAG_BARRIER_IN, comm);
         if (rc != MPI_SUCCESS)
             return rc;
     }
@@ -58,6 +55,6 @@ coll_barrier_recursive_doubling(MPI_Comm comm, const struct coll_params *params)
 
     /* Release the partner beyond pof2. */
     if (rank < size - pof2)
-        return MPI_Send(NULL, 0, MPI_BYTE, rank + pof2, TAG_BARRIER_OUT, comm);
+        return coll_token_send(rank + pof2, TAG_BARRIER_OUT, comm);
     return MPI_SUCCESS;
 }

@@ -17,48 +17,10 @@
 #include "mpi.h"
 #include "coll/coll.h"
 #include "coll/coll_algos.h"
+#include "coll/coll_blocks.h"
 #include "coll/coll_node.h"
 
 enum { TAG_FAN_IN = 1, TAG_FAN_OUT = 2 };
-
-/* Binomial fan-in to node rank 0: a rank hears from its subtree, then reports. */
-static int
-fan_in(MPI_Comm node, int rank, int size)
-{
-    for (int mask = 1; mask < size; mask <<= 1) {
-        if (rank & mask)
-            return MPI_Send(NULL, 0, MPI_BYTE, rank - mask, TAG_FAN_IN, node);
-        if (rank + mask < size) {
-            int rc = MPI_Recv(NULL, 0, MPI_BYTE, rank + mask, TAG_FAN_IN, node,
-                              MPI_STATUS_IGNORE);
-            if (rc != MPI_SUCCESS)
-                return rc;
-        }
-    }
-    return MPI_SUCCESS;
-}
-
-/* Binomial fan-out from node rank 0, the reverse of fan_in. */
-static int
-fan_out(MPI_Comm node, int rank, int size)
-{
-    int mask = 1;
-    while (mask < size && !(rank & mask))
-        mask <<= 1;
-    if (rank != 0) {
-        int rc = MPI_Recv(NULL, 0, MPI_BYTE, rank - mask, TAG_FAN_OUT, node, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    for (mask >>= 1; mask > 0; mask >>= 1) {
-        if (rank + mask < size) {
-            int rc = MPI_Send(NULL, 0, MPI_BYTE, rank + mask, TAG_FAN_OUT, node);
-            if (rc != MPI_SUCCESS)
-                return rc;
-        }
-    }
-    return MPI_SUCCESS;
-}
 
 int
 coll_barrier_smp(MPI_Comm comm, const struct coll_params *params)
@@ -67,10 +29,10 @@ coll_barrier_smp(MPI_Comm comm, const struct coll_params *params)
     int rc = coll_node_layout_get(comm, &layout);
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = fan_in(layout->node, layout->node_rank, layout->node_size);
+    rc = coll_token_fan_in(layout->node, layout->node_rank, layout->node_size, TAG_FAN_IN);
     if (rc == MPI_SUCCESS && layout->leaders != MPI_COMM_NULL && layout->nnodes > 1)
         rc = coll_barrier_dissemination(layout->leaders, params);
     if (rc == MPI_SUCCESS)
-        rc = fan_out(layout->node, layout->node_rank, layout->node_size);
+        rc = coll_token_fan_out(layout->node, layout->node_rank, layout->node_size, TAG_FAN_OUT);
     return rc;
 }

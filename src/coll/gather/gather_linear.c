@@ -16,11 +16,9 @@
  *
  * recvbuf, recvcount and recvtype are read at the root only.
  */
-#include <stdlib.h>
-
 #include "mpi.h"
 #include "coll/coll.h"
-#include "coll/coll_util.h"
+#include "coll/coll_blocks.h"
 
 enum { TAG_GATHER = 0 };
 
@@ -29,54 +27,9 @@ coll_gather_linear(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                    const struct coll_params *params)
 {
-    int rank, size, rc, nreq = 0, tsize;
-    MPI_Aint lb, extent;
-    MPI_Request *reqs;
+    struct coll_blocks own = coll_blocks_uniform(sendbuf, sendcount, sendtype);
+    struct coll_blocks blocks = coll_blocks_uniform(recvbuf, recvcount, recvtype);
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-
-    if (rank != root) {
-        rc = MPI_Type_size(sendtype, &tsize);
-        if (rc != MPI_SUCCESS || sendcount == 0 || tsize == 0)
-            return rc;
-        return MPI_Send(sendbuf, sendcount, sendtype, root, TAG_GATHER, comm);
-    }
-
-    rc = MPI_Type_size(recvtype, &tsize);
-    if (rc != MPI_SUCCESS || recvcount == 0 || tsize == 0)
-        return rc;
-    rc = MPI_Type_get_extent(recvtype, &lb, &extent);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    reqs = malloc(sizeof *reqs * (size_t)size);
-    if (reqs == NULL)
-        return MPI_ERR_NO_MEM;
-    for (int i = 0; i < size; i++) {
-        if (i == root)
-            continue;
-        rc = MPI_Irecv((char *)recvbuf + (MPI_Aint)i * recvcount * extent, recvcount, recvtype,
-                       i, TAG_GATHER, comm, &reqs[nreq]);
-        if (rc != MPI_SUCCESS)
-            goto out_wait;
-        nreq++;
-    }
-    if (sendbuf != MPI_IN_PLACE)
-        rc = coll_copy_typed(sendbuf, sendcount, sendtype,
-                             (char *)recvbuf + (MPI_Aint)root * recvcount * extent, recvcount,
-                             recvtype);
-out_wait:
-    /* Posted receives are always completed, even after an error, so that no request leaks. */
-    if (nreq > 0) {
-        int wrc = MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE);
-        if (rc == MPI_SUCCESS)
-            rc = wrc;
-    }
-    free(reqs);
-    return rc;
+    return coll_linear_gather_scatter(1, &blocks, &own, root, TAG_GATHER, comm);
 }

@@ -17,6 +17,7 @@
 #include "mpi.h"
 #include "coll/coll.h"
 #include "coll/coll_algos.h"
+#include "coll/coll_blocks.h"
 #include "coll/coll_node.h"
 #include "coll/coll_util.h"
 
@@ -30,12 +31,9 @@ to_rank_order(const struct coll_node_layout *layout, const void *all, int sendco
     int *position = coll_node_positions(layout);
     if (position == NULL)
         return MPI_ERR_NO_MEM;
-    int rc = MPI_SUCCESS;
-    for (int r = 0; r < layout->size && rc == MPI_SUCCESS; r++)
-        rc = coll_copy_typed(coll_citem(all, (MPI_Aint)position[r] * sendcount, sendtype),
-                             sendcount, sendtype,
-                             coll_item(recvbuf, (MPI_Aint)r * recvcount, recvtype), recvcount,
-                             recvtype);
+    struct coll_blocks from = coll_blocks_uniform(all, sendcount, sendtype);
+    struct coll_blocks to = coll_blocks_uniform(recvbuf, recvcount, recvtype);
+    int rc = coll_blocks_permute(&from, position, &to, NULL, layout->size);
     free(position);
     return rc;
 }
@@ -72,10 +70,11 @@ coll_gather_smp(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
         sendtype = recvtype;
         sendbuf = coll_citem(recvbuf, (MPI_Aint)rank * recvcount, recvtype);
     }
-    int type_size;
-    MPI_Type_size(sendtype, &type_size);
-    if (sendcount == 0 || type_size == 0)
-        return MPI_SUCCESS;
+    struct coll_blocks own = coll_blocks_uniform(sendbuf, sendcount, sendtype);
+    int empty;
+    rc = coll_block_is_empty(&own, 0, &empty);
+    if (rc != MPI_SUCCESS || empty)
+        return rc;
     int root_node = layout->node_of[root];
     int root_local = coll_node_local_rank(layout, root);
     int leader = layout->node_rank == 0;

@@ -37,6 +37,7 @@
 
 #include "mpi.h"
 #include "coll/coll.h"
+#include "coll/coll_blocks.h"
 #include "coll/coll_util.h"
 
 enum { TAG_SIZE = 1, TAG_DATA = 2 };
@@ -65,7 +66,7 @@ gather_at_root(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
     }
     for (int mask = 1; mask < size; mask <<= 1) {
         int child = (root + mask) % size;
-        int blocks = mask < size - mask ? mask : size - mask;
+        int blocks = coll_subtree_ranks(mask, mask, size);
         long long total = 0;
         for (int j = 0; j < blocks; j++)
             total += (long long)recvcounts[(child + j) % size] * tsize;
@@ -104,24 +105,19 @@ coll_gatherv_binomial(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                       int root, MPI_Comm comm, const struct coll_params *params)
 {
-    int rank, size, rc, tsize, relative, lowbit, parent, position = 0;
+    struct coll_binomial t;
+    int rc, tsize, position = 0;
     long long total;
     char *packed = NULL;
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
+    rc = coll_binomial_place(comm, root, &t);
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (rank == root)
+    if (t.rank == root)
         return gather_at_root(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                              recvtype, root, size, comm);
+                              recvtype, root, t.size, comm);
 
-    relative = (rank - root + size) % size;
-    lowbit = relative & -relative;
-    parent = (rank - lowbit + size) % size;
     rc = MPI_Type_size(sendtype, &tsize);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -130,15 +126,15 @@ coll_gatherv_binomial(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
         return MPI_ERR_COUNT;
 
     /* Collect the subtree: own block packed, then each child's announced bytes. */
-    if (lowbit > 1 && relative + 1 < size) {
+    if (t.lowbit > 1 && t.relative + 1 < t.size) {
         packed = malloc(total > 0 ? (size_t)total : 1);
         if (packed == NULL)
             return MPI_ERR_NO_MEM;
         if (total > 0)
             rc = MPI_Pack(sendbuf, sendcount, sendtype, packed, (int)total, &position, comm);
-        for (int mask = 1; mask < lowbit && relative + mask < size && rc == MPI_SUCCESS;
+        for (int mask = 1; mask < t.lowbit && t.relative + mask < t.size && rc == MPI_SUCCESS;
              mask <<= 1) {
-            int child = (rank + mask) % size, bytes;
+            int child = (t.rank + mask) % t.size, bytes;
             rc = MPI_Recv(&bytes, 1, MPI_INT, child, TAG_SIZE, comm, MPI_STATUS_IGNORE);
             if (rc != MPI_SUCCESS || bytes == 0)
                 continue;
@@ -161,17 +157,17 @@ coll_gatherv_binomial(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     }
 
     /* Announce the size (the root knows it), then send. */
-    if (parent != root) {
+    if (t.parent != root) {
         int bytes = (int)total;
-        rc = MPI_Send(&bytes, 1, MPI_INT, parent, TAG_SIZE, comm);
+        rc = MPI_Send(&bytes, 1, MPI_INT, t.parent, TAG_SIZE, comm);
         if (rc != MPI_SUCCESS)
             goto out_free;
     }
     if (total > 0) {
         if (packed != NULL)
-            rc = MPI_Send(packed, (int)total, MPI_PACKED, parent, TAG_DATA, comm);
+            rc = MPI_Send(packed, (int)total, MPI_PACKED, t.parent, TAG_DATA, comm);
         else
-            rc = MPI_Send(sendbuf, sendcount, sendtype, parent, TAG_DATA, comm);
+            rc = MPI_Send(sendbuf, sendcount, sendtype, t.parent, TAG_DATA, comm);
     }
 out_free:
     free(packed);

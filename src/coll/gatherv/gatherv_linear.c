@@ -13,11 +13,9 @@
  *
  * recvbuf, recvcounts, displs and recvtype are read at the root only.
  */
-#include <stdlib.h>
-
 #include "mpi.h"
 #include "coll/coll.h"
-#include "coll/coll_util.h"
+#include "coll/coll_blocks.h"
 
 enum { TAG_GATHERV = 0 };
 
@@ -26,50 +24,9 @@ coll_gatherv_linear(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                     MPI_Comm comm, const struct coll_params *params)
 {
-    int rank, size, rc, nreq = 0, tsize;
-    MPI_Request *reqs;
+    struct coll_blocks own = coll_blocks_uniform(sendbuf, sendcount, sendtype);
+    struct coll_blocks blocks = coll_blocks_v(recvbuf, recvcounts, displs, recvtype);
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-
-    if (rank != root) {
-        rc = MPI_Type_size(sendtype, &tsize);
-        if (rc != MPI_SUCCESS || sendcount == 0 || tsize == 0)
-            return rc;
-        return MPI_Send(sendbuf, sendcount, sendtype, root, TAG_GATHERV, comm);
-    }
-
-    rc = MPI_Type_size(recvtype, &tsize);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    reqs = malloc(sizeof *reqs * (size_t)size);
-    if (reqs == NULL)
-        return MPI_ERR_NO_MEM;
-    for (int i = 0; i < size; i++) {
-        if (i == root || recvcounts[i] == 0 || tsize == 0)
-            continue;
-        rc = MPI_Irecv(coll_item(recvbuf, displs[i], recvtype), recvcounts[i], recvtype, i,
-                       TAG_GATHERV, comm, &reqs[nreq]);
-        if (rc != MPI_SUCCESS)
-            goto out_wait;
-        nreq++;
-    }
-    if (sendbuf != MPI_IN_PLACE)
-        rc = coll_copy_typed(sendbuf, sendcount, sendtype,
-                             coll_item(recvbuf, displs[root], recvtype), recvcounts[root],
-                             recvtype);
-out_wait:
-    /* Posted receives are always completed, even after an error, so that no request leaks. */
-    if (nreq > 0) {
-        int wrc = MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE);
-        if (rc == MPI_SUCCESS)
-            rc = wrc;
-    }
-    free(reqs);
-    return rc;
+    return coll_linear_gather_scatter(1, &blocks, &own, root, TAG_GATHERV, comm);
 }

@@ -16,11 +16,9 @@
  *
  * sendbuf, sendcount and sendtype are read at the root only.
  */
-#include <stdlib.h>
-
 #include "mpi.h"
 #include "coll/coll.h"
-#include "coll/coll_util.h"
+#include "coll/coll_blocks.h"
 
 enum { TAG_SCATTER = 0 };
 
@@ -29,54 +27,9 @@ coll_scatter_linear(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                     const struct coll_params *params)
 {
-    int rank, size, rc, nreq = 0, tsize;
-    MPI_Aint lb, extent;
-    MPI_Request *reqs;
+    struct coll_blocks blocks = coll_blocks_uniform(sendbuf, sendcount, sendtype);
+    struct coll_blocks own = coll_blocks_uniform(recvbuf, recvcount, recvtype);
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-
-    if (rank != root) {
-        rc = MPI_Type_size(recvtype, &tsize);
-        if (rc != MPI_SUCCESS || recvcount == 0 || tsize == 0)
-            return rc;
-        return MPI_Recv(recvbuf, recvcount, recvtype, root, TAG_SCATTER, comm,
-                        MPI_STATUS_IGNORE);
-    }
-
-    rc = MPI_Type_size(sendtype, &tsize);
-    if (rc != MPI_SUCCESS || sendcount == 0 || tsize == 0)
-        return rc;
-    rc = MPI_Type_get_extent(sendtype, &lb, &extent);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    reqs = malloc(sizeof *reqs * (size_t)size);
-    if (reqs == NULL)
-        return MPI_ERR_NO_MEM;
-    for (int i = 0; i < size; i++) {
-        if (i == root)
-            continue;
-        rc = MPI_Isend((const char *)sendbuf + (MPI_Aint)i * sendcount * extent, sendcount,
-                       sendtype, i, TAG_SCATTER, comm, &reqs[nreq]);
-        if (rc != MPI_SUCCESS)
-            goto out_wait;
-        nreq++;
-    }
-    if (recvbuf != MPI_IN_PLACE)
-        rc = coll_copy_typed((const char *)sendbuf + (MPI_Aint)root * sendcount * extent,
-                             sendcount, sendtype, recvbuf, recvcount, recvtype);
-out_wait:
-    /* Posted sends are always completed, even after an error, so that no request leaks. */
-    if (nreq > 0) {
-        int wrc = MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE);
-        if (rc == MPI_SUCCESS)
-            rc = wrc;
-    }
-    free(reqs);
-    return rc;
+    return coll_linear_gather_scatter(0, &blocks, &own, root, TAG_SCATTER, comm);
 }

@@ -16,6 +16,7 @@
 #include "mpi.h"
 #include "coll/coll.h"
 #include "coll/coll_algos.h"
+#include "coll/coll_blocks.h"
 #include "coll/coll_node.h"
 #include "coll/coll_util.h"
 
@@ -29,12 +30,9 @@ to_node_order(const struct coll_node_layout *layout, const void *sendbuf, int se
     int *position = coll_node_positions(layout);
     if (position == NULL)
         return MPI_ERR_NO_MEM;
-    int rc = MPI_SUCCESS;
-    for (int r = 0; r < layout->size && rc == MPI_SUCCESS; r++)
-        rc = coll_copy_typed(coll_citem(sendbuf, (MPI_Aint)r * sendcount, sendtype), sendcount,
-                             sendtype,
-                             coll_item(all, (MPI_Aint)position[r] * recvcount, recvtype),
-                             recvcount, recvtype);
+    struct coll_blocks from = coll_blocks_uniform(sendbuf, sendcount, sendtype);
+    struct coll_blocks to = coll_blocks_uniform(all, recvcount, recvtype);
+    int rc = coll_blocks_permute(&from, NULL, &to, position, layout->size);
     free(position);
     return rc;
 }
@@ -73,10 +71,11 @@ coll_scatter_smp(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
         recvtype = sendtype;
         recvbuf = sendcount > 0 ? coll_tmp_alloc(sendcount, sendtype, &mem[2]) : NULL;
     }
-    int type_size;
-    MPI_Type_size(recvtype, &type_size);
-    if (recvcount == 0 || type_size == 0)
-        return MPI_SUCCESS;
+    struct coll_blocks own = coll_blocks_uniform(recvbuf, recvcount, recvtype);
+    int empty;
+    rc = coll_block_is_empty(&own, 0, &empty);
+    if (rc != MPI_SUCCESS || empty)
+        return rc;
     if (recvbuf == NULL)
         return MPI_ERR_NO_MEM;
     int root_local = coll_node_local_rank(layout, root);

@@ -36,6 +36,7 @@
 
 #include "mpi.h"
 #include "coll/coll.h"
+#include "coll/coll_blocks.h"
 #include "coll/coll_util.h"
 
 enum { TAG_SIZES = 1, TAG_DATA = 2 };
@@ -85,7 +86,7 @@ scatter_from_root(const void *sendbuf, const int sendcounts[], const int displs[
         return MPI_ERR_NO_MEM;
     for (mask >>= 1; mask > 0 && rc == MPI_SUCCESS; mask >>= 1) {
         int child = (root + mask) % size;
-        int blocks = mask < size - mask ? mask : size - mask;
+        int blocks = coll_subtree_ranks(mask, mask, size);
         long long total = 0;
         for (int j = 0; j < blocks; j++) {
             long long bytes = (long long)sendcounts[(child + j) % size] * tsize;
@@ -121,62 +122,56 @@ coll_scatterv_binomial(const void *sendbuf, const int sendcounts[], const int di
                        MPI_Datatype recvtype, int root, MPI_Comm comm,
                        const struct coll_params *params)
 {
-    int rank, size, rc, tsize, relative, lowbit, subtree, parent, position = 0;
+    struct coll_binomial t;
+    int rc, tsize, position = 0;
     int *sizes = NULL, *offsets = NULL;
     char *packed = NULL;
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
+    rc = coll_binomial_place(comm, root, &t);
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (rank == root)
+    if (t.rank == root)
         return scatter_from_root(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
-                                 recvtype, root, size, comm);
+                                 recvtype, root, t.size, comm);
 
-    relative = (rank - root + size) % size;
-    lowbit = relative & -relative;
-    subtree = lowbit < size - relative ? lowbit : size - relative;
-    parent = (rank - lowbit + size) % size;
-    if (subtree == 1) {
+    if (t.subtree == 1) {
         rc = MPI_Type_size(recvtype, &tsize);
         if (rc != MPI_SUCCESS || (long long)recvcount * tsize == 0)
             return rc;
-        return MPI_Recv(recvbuf, recvcount, recvtype, parent, TAG_DATA, comm,
+        return MPI_Recv(recvbuf, recvcount, recvtype, t.parent, TAG_DATA, comm,
                         MPI_STATUS_IGNORE);
     }
 
     /* In the middle: the sizes of the subtree's blocks, then the blocks. */
-    sizes = malloc(sizeof *sizes * (size_t)subtree);
-    offsets = malloc(sizeof *offsets * (size_t)(subtree + 1));
+    sizes = malloc(sizeof *sizes * (size_t)t.subtree);
+    offsets = malloc(sizeof *offsets * (size_t)(t.subtree + 1));
     if (sizes == NULL || offsets == NULL) {
         rc = MPI_ERR_NO_MEM;
         goto out_free;
     }
-    rc = MPI_Recv(sizes, subtree, MPI_INT, parent, TAG_SIZES, comm, MPI_STATUS_IGNORE);
+    rc = MPI_Recv(sizes, t.subtree, MPI_INT, t.parent, TAG_SIZES, comm, MPI_STATUS_IGNORE);
     if (rc != MPI_SUCCESS)
         goto out_free;
     offsets[0] = 0;
-    for (int j = 0; j < subtree; j++)
+    for (int j = 0; j < t.subtree; j++)
         offsets[j + 1] = offsets[j] + sizes[j];   /* the root checked the sum fits */
-    if (offsets[subtree] > 0) {
-        packed = malloc((size_t)offsets[subtree]);
+    if (offsets[t.subtree] > 0) {
+        packed = malloc((size_t)offsets[t.subtree]);
         if (packed == NULL) {
             rc = MPI_ERR_NO_MEM;
             goto out_free;
         }
-        rc = MPI_Recv(packed, offsets[subtree], MPI_PACKED, parent, TAG_DATA, comm,
+        rc = MPI_Recv(packed, offsets[t.subtree], MPI_PACKED, t.parent, TAG_DATA, comm,
                       MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS)
             goto out_free;
     }
-    for (int mask = lowbit >> 1; mask > 0; mask >>= 1) {
-        if (relative + mask >= size)
+    for (int mask = t.lowbit >> 1; mask > 0; mask >>= 1) {
+        if (t.relative + mask >= t.size)
             continue;
-        int child = (rank + mask) % size;
-        int blocks = mask < size - relative - mask ? mask : size - relative - mask;
+        int child = (t.rank + mask) % t.size;
+        int blocks = coll_subtree_ranks(t.relative + mask, mask, t.size);
         int bytes = offsets[mask + blocks] - offsets[mask];
         if (blocks > 1) {
             rc = MPI_Send(&sizes[mask], blocks, MPI_INT, child, TAG_SIZES, comm);

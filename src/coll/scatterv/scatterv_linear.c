@@ -13,11 +13,9 @@
  *
  * sendbuf, sendcounts, displs and sendtype are read at the root only.
  */
-#include <stdlib.h>
-
 #include "mpi.h"
 #include "coll/coll.h"
-#include "coll/coll_util.h"
+#include "coll/coll_blocks.h"
 
 enum { TAG_SCATTERV = 0 };
 
@@ -26,49 +24,9 @@ coll_scatterv_linear(const void *sendbuf, const int sendcounts[], const int disp
                      MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                      int root, MPI_Comm comm, const struct coll_params *params)
 {
-    int rank, size, rc, nreq = 0, tsize;
-    MPI_Request *reqs;
+    struct coll_blocks blocks = coll_blocks_v(sendbuf, sendcounts, displs, sendtype);
+    struct coll_blocks own = coll_blocks_uniform(recvbuf, recvcount, recvtype);
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-
-    if (rank != root) {
-        rc = MPI_Type_size(recvtype, &tsize);
-        if (rc != MPI_SUCCESS || recvcount == 0 || tsize == 0)
-            return rc;
-        return MPI_Recv(recvbuf, recvcount, recvtype, root, TAG_SCATTERV, comm, MPI_STATUS_IGNORE);
-    }
-
-    rc = MPI_Type_size(sendtype, &tsize);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    reqs = malloc(sizeof *reqs * (size_t)size);
-    if (reqs == NULL)
-        return MPI_ERR_NO_MEM;
-    for (int i = 0; i < size; i++) {
-        if (i == root || sendcounts[i] == 0 || tsize == 0)
-            continue;
-        rc = MPI_Isend(coll_citem(sendbuf, displs[i], sendtype), sendcounts[i], sendtype, i,
-                       TAG_SCATTERV, comm, &reqs[nreq]);
-        if (rc != MPI_SUCCESS)
-            goto out_wait;
-        nreq++;
-    }
-    if (recvbuf != MPI_IN_PLACE)
-        rc = coll_copy_typed(coll_citem(sendbuf, displs[root], sendtype), sendcounts[root],
-                             sendtype, recvbuf, recvcount, recvtype);
-out_wait:
-    /* Posted sends are always completed, even after an error, so that no request leaks. */
-    if (nreq > 0) {
-        int wrc = MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE);
-        if (rc == MPI_SUCCESS)
-            rc = wrc;
-    }
-    free(reqs);
-    return rc;
+    return coll_linear_gather_scatter(0, &blocks, &own, root, TAG_SCATTERV, comm);
 }
