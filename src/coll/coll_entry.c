@@ -215,6 +215,29 @@ coll_entry_check_same(MPI_Comm comm, const char *name, int root, MPI_Op op, int 
     coll_check_enter(comm, &c);
 }
 
+/* Allgatherv, Reduce_scatter: every member passes the same per-rank counts (of counts_type). */
+void
+coll_entry_check_same_v(MPI_Comm comm, const char *name, MPI_Op op, int count, MPI_Datatype dt,
+                        long long bytes, const int counts[], MPI_Datatype counts_type,
+                        const void *caller)
+{
+    if (!coll_check_enabled())
+        return;
+    long long *per_rank = coll_entry_sig_array(comm, counts, counts_type, NULL);
+    struct coll_check_call c = {.name = name,
+                                .rule = COLL_CHECK_SAME_V,
+                                .root = -1,
+                                .op = op,
+                                .count = count,
+                                .type = dt,
+                                .bytes = bytes,
+                                .recv_bytes = -1,
+                                .per_rank = per_rank,
+                                .caller = caller};
+    coll_check_enter(comm, &c);
+    free(per_rank);
+}
+
 /*
  * Gatherv, Scatterv: every rank's own block (count items of dt, none at an in-place root)
  * against the root's per-rank counts (of root_type).

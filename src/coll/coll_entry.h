@@ -75,6 +75,11 @@ int coll_arg_own_block(MPI_Comm comm, int scount, MPI_Datatype stype, int rcount
 
 /* ---------------------------------------------------------------- the call checker */
 
+/* Allgatherv, Reduce_scatter: the SAME_V rule, every member passing the same per-rank counts
+ * (of counts_type); count, dt and bytes describe this rank's own part (-1 / NULL: none). */
+void coll_entry_check_same_v(MPI_Comm comm, const char *name, MPI_Op op, int count,
+                             MPI_Datatype dt, long long bytes, const int counts[],
+                             MPI_Datatype counts_type, const void *caller);
 /* count items of dt, in bytes: the type signature's length. */
 long long coll_entry_sig_bytes(int count, MPI_Datatype dt);
 /* counts[i] items of types[i] (of dt when types is NULL) for every rank, in bytes; free(). */

@@ -2,7 +2,6 @@
  * mpi_allgatherv.c — collsim's MPI_Allgatherv: the standard's argument rules (MPI_IN_PLACE as
  * sendbuf: the rank's own block is in recvbuf), then coll_dispatch.
  */
-#include <stdlib.h>
 
 #include "coll/coll_entry.h"
 #include "comm.h"
@@ -31,22 +30,11 @@ MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
         rc = coll_arg_v_buffers(comm, NULL, 0, recvbuf, total, name);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (coll_check_enabled()) {
-        long long *counts = coll_entry_sig_array(comm, recvcounts, recvtype, NULL);
-        struct coll_check_call c = {
-            .name = name,
-            .rule = COLL_CHECK_SAME_V,
-            .root = -1,
-            .op = MPI_OP_NULL,
-            .count = sendbuf == MPI_IN_PLACE ? -1 : sendcount,
-            .type = sendbuf == MPI_IN_PLACE ? MPI_DATATYPE_NULL : sendtype,
-            .bytes = sendbuf == MPI_IN_PLACE ? -1 : coll_entry_sig_bytes(sendcount, sendtype),
-            .recv_bytes = -1,
-            .per_rank = counts,
-            .caller = COLLSIM_CALLER()};
-        coll_check_enter(comm, &c);
-        free(counts);
-    }
+    int in_place = sendbuf == MPI_IN_PLACE;
+    coll_entry_check_same_v(comm, name, MPI_OP_NULL, in_place ? -1 : sendcount,
+                            in_place ? MPI_DATATYPE_NULL : sendtype,
+                            in_place ? -1 : coll_entry_sig_bytes(sendcount, sendtype), recvcounts,
+                            recvtype, COLLSIM_CALLER());
     struct coll_call call;
     coll_entry_describe(&call, COLL_ALLGATHERV, comm, total, recvtype, 1);
     call.bytes = coll_entry_mean_block(collsim_datatype_packed_size(total, recvtype), comm);

@@ -2,7 +2,6 @@
  * mpi_reduce_scatter.c — collsim's MPI_Reduce_scatter: the standard's argument rules (recvcounts
  * sum to the vector, which fits an int), then coll_dispatch.
  */
-#include <stdlib.h>
 
 #include "coll/coll_entry.h"
 #include "comm.h"
@@ -27,21 +26,8 @@ MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                                         recvcounts[collsim_comm_my_rank(comm)], datatype, name);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (coll_check_enabled()) {
-        long long *counts = coll_entry_sig_array(comm, recvcounts, datatype, NULL);
-        struct coll_check_call c = {.name = name,
-                                    .rule = COLL_CHECK_SAME_V,
-                                    .root = -1,
-                                    .op = op,
-                                    .count = total,
-                                    .type = datatype,
-                                    .bytes = -1,
-                                    .recv_bytes = -1,
-                                    .per_rank = counts,
-                                    .caller = COLLSIM_CALLER()};
-        coll_check_enter(comm, &c);
-        free(counts);
-    }
+    coll_entry_check_same_v(comm, name, op, total, datatype, -1, recvcounts, datatype,
+                            COLLSIM_CALLER());
     struct coll_call call;
     coll_entry_describe(&call, COLL_REDUCE_SCATTER, comm, total, datatype,
                         coll_entry_commutes(op));
