@@ -1855,9 +1855,11 @@ any_active(int count, MPI_Request requests[])
     return FALSE;
 }
 
-/* An output argument the call writes must be there. */
-static int
-check_out(const void *pointer, const char *what, const char *call)
+/* An output argument the call writes must be there (MPI_ERR_ARG through MPI_COMM_WORLD's
+ * handler: the request and environment calls have no communicator, and some may come before
+ * MPI_Init). */
+int
+sim_p2p_check_out(const void *pointer, const char *what, const char *call)
 {
     if (pointer == NULL)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "%s is NULL", what);
@@ -1928,9 +1930,9 @@ complete_any(int count, MPI_Request requests[], int *index, int *flag, MPI_Statu
 {
     int rc = check_request_array(count, requests, call);
     if (rc == MPI_SUCCESS)
-        rc = check_out(index, "index", call);
+        rc = sim_p2p_check_out(index, "index", call);
     if (rc == MPI_SUCCESS && !blocking)
-        rc = check_out(flag, "flag", call);
+        rc = sim_p2p_check_out(flag, "flag", call);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!any_active(count, requests)) {
@@ -1963,9 +1965,9 @@ MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
 {
     int rc = check_request_array(incount, requests, "MPI_Waitsome");
     if (rc == MPI_SUCCESS)
-        rc = check_out(outcount, "outcount", "MPI_Waitsome");
+        rc = sim_p2p_check_out(outcount, "outcount", "MPI_Waitsome");
     if (rc == MPI_SUCCESS && incount > 0)
-        rc = check_out(indices, "indices", "MPI_Waitsome");
+        rc = sim_p2p_check_out(indices, "indices", "MPI_Waitsome");
     if (rc != MPI_SUCCESS)
         return rc;
     if (!any_active(incount, requests)) {
@@ -1998,7 +2000,7 @@ MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
 {
     int rc = check_request_array(count, requests, "MPI_Testall");
     if (rc == MPI_SUCCESS)
-        rc = check_out(flag, "flag", "MPI_Testall");
+        rc = sim_p2p_check_out(flag, "flag", "MPI_Testall");
     if (rc != MPI_SUCCESS)
         return rc;
     progress_wait(requests, count, WAIT_ALL, FALSE, "MPI_Testall");
