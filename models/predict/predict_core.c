@@ -484,11 +484,7 @@ tree_up(struct tree *t, int s, gboolean top)
 double
 knomial_down(const struct ctx *c, int ranks, int radix, double m, double block)
 {
-    struct tree *t = g_new(struct tree, 1);
-    tree_init(t, c, TREE_KNOMIAL, radix, m, block, 0.0);
-    double time = tree_down(t, ranks);
-    g_free(t);
-    return time;
+    return tree_time(c, TREE_KNOMIAL, ranks, radix, m, block, 0.0, FALSE, FALSE);
 }
 
 /* A reduction of m bytes (block < 0) or a gather of blocks (block >= 0) up a tree. */
@@ -496,9 +492,19 @@ double
 tree_up_time(const struct ctx *c, enum tree_shape shape, int ranks, int radix, double m,
              double block, double reduce)
 {
+    return tree_time(c, shape, ranks, radix, m, block, reduce, TRUE, FALSE);
+}
+
+/* The evaluation behind the two above and the v-variants (announce, see struct tree): a
+ * fresh tree (on the heap: its memo is large), evaluated down from or up to its root. */
+double
+tree_time(const struct ctx *c, enum tree_shape shape, int ranks, int radix, double m,
+          double block, double reduce, gboolean up, gboolean announce)
+{
     struct tree *t = g_new(struct tree, 1);
     tree_init(t, c, shape, radix, m, block, reduce);
-    double time = tree_up(t, ranks, TRUE);
+    t->announce = announce;
+    double time = up ? tree_up(t, ranks, TRUE) : tree_down(t, ranks);
     g_free(t);
     return time;
 }

@@ -183,6 +183,9 @@ G_GNUC_INTERNAL double knomial_down(const struct ctx *c, int ranks, int radix, d
                                     double block);
 G_GNUC_INTERNAL double tree_up_time(const struct ctx *c, enum tree_shape shape, int ranks,
                                     int radix, double m, double block, double reduce);
+G_GNUC_INTERNAL double tree_time(const struct ctx *c, enum tree_shape shape, int ranks,
+                                 int radix, double m, double block, double reduce, gboolean up,
+                                 gboolean announce);
 
 /* ---------------------------------------------------------------- shared building blocks */
 
