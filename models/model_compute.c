@@ -150,33 +150,40 @@ model_compute_elem_name(enum model_compute_elem elem)
     return (unsigned)elem < MODEL_COMPUTE_N_ELEMS ? elem_names[elem] : NULL;
 }
 
+/*
+ * The index of name in names[0..n), or -1 with `error` set to "unknown WHAT 'NAME' (expected
+ * EXPECTED)"; a NULL name is unknown.
+ */
+static int
+index_of_name(const char *const names[], int n, const char *name, const char *what,
+              const char *expected, GError **error)
+{
+    for (int i = 0; i < n; i++)
+        if (name != NULL && g_strcmp0(name, names[i]) == 0)
+            return i;
+    g_set_error(error, MODEL_COMPUTE_ERROR, MODEL_COMPUTE_ERROR_INVALID,
+                "unknown %s '%s' (expected %s)", what, name ? name : "(null)", expected);
+    return -1;
+}
+
 gboolean
 model_compute_op_from_name(const char *name, enum model_compute_op *op, GError **error)
 {
-    for (int i = 0; i < MODEL_COMPUTE_N_OPS; i++) {
-        if (name != NULL && g_strcmp0(name, op_names[i]) == 0) {
-            *op = (enum model_compute_op)i;
-            return TRUE;
-        }
-    }
-    g_set_error(error, MODEL_COMPUTE_ERROR, MODEL_COMPUTE_ERROR_INVALID,
-                "unknown op '%s' (expected MPI_MAX ... MPI_MINLOC, MPI_REPLACE, MPI_NO_OP or user)",
-                name ? name : "(null)");
-    return FALSE;
+    int i = index_of_name(op_names, MODEL_COMPUTE_N_OPS, name, "op",
+                          "MPI_MAX ... MPI_MINLOC, MPI_REPLACE, MPI_NO_OP or user", error);
+    if (i < 0)
+        return FALSE;
+    *op = (enum model_compute_op)i;
+    return TRUE;
 }
 
 gboolean
 model_compute_elem_from_name(const char *name, enum model_compute_elem *elem, GError **error)
 {
-    for (int i = 0; i < MODEL_COMPUTE_N_ELEMS; i++) {
-        if (name != NULL && g_strcmp0(name, elem_names[i]) == 0) {
-            *elem = (enum model_compute_elem)i;
-            return TRUE;
-        }
-    }
-    g_set_error(error, MODEL_COMPUTE_ERROR, MODEL_COMPUTE_ERROR_INVALID,
-                "unknown element class '%s' (expected integer, floating, complex, logical, "
-                "byte, pair or other)",
-                name ? name : "(null)");
-    return FALSE;
+    int i = index_of_name(elem_names, MODEL_COMPUTE_N_ELEMS, name, "element class",
+                          "integer, floating, complex, logical, byte, pair or other", error);
+    if (i < 0)
+        return FALSE;
+    *elem = (enum model_compute_elem)i;
+    return TRUE;
 }

@@ -82,15 +82,20 @@ allgather_smp(const struct ctx *c)
 
 /* ---------------------------------------------------------------- rows */
 
+/* Allgatherv's rows take equal blocks and share allgather's formulas (see the file header),
+ * so the two tables differ only in the collective's name and allgather's smp row. */
+#define ALLGATHER_COMMON_ROWS(kind)                                                                \
+    {kind, "ring", allgather_ring, SYMMETRIC | RETURNS_AT_ZERO, "(p-1) a + (p-1) n b"},            \
+    {kind, "recursive_doubling", allgather_recursive_doubling,                                     \
+     SYMMETRIC | APPROXIMATE_NON_POF2 | RETURNS_AT_ZERO, "lg p a + (p-1) n b"},                    \
+    {kind, "bruck", allgather_bruck, SYMMETRIC | RETURNS_AT_ZERO, "ceil(lg p) a + (p-1) n b"},     \
+    {kind, "neighbor_exchange", allgather_neighbor_exchange, SYMMETRIC | RETURNS_AT_ZERO,          \
+     "(p/2) a + (p-1) n b"},                                                                       \
+    {kind, "gather_bcast", allgather_gather_bcast, RETURNS_AT_ZERO | ONE_WAY,                      \
+     "lg p a + (p-1) n b + lg p (a + p n b)"}
+
 const struct predict_row predict_rows_allgather[] = {
-    {"allgather", "ring", allgather_ring, SYMMETRIC | RETURNS_AT_ZERO, "(p-1) a + (p-1) n b"},
-    {"allgather", "recursive_doubling", allgather_recursive_doubling,
-     SYMMETRIC | APPROXIMATE_NON_POF2 | RETURNS_AT_ZERO, "lg p a + (p-1) n b"},
-    {"allgather", "bruck", allgather_bruck, SYMMETRIC | RETURNS_AT_ZERO, "ceil(lg p) a + (p-1) n b"},
-    {"allgather", "neighbor_exchange", allgather_neighbor_exchange, SYMMETRIC | RETURNS_AT_ZERO,
-     "(p/2) a + (p-1) n b"},
-    {"allgather", "gather_bcast", allgather_gather_bcast, RETURNS_AT_ZERO | ONE_WAY,
-     "lg p a + (p-1) n b + lg p (a + p n b)"},
+    ALLGATHER_COMMON_ROWS("allgather"),
     {"allgather", "smp", allgather_smp,
      NODE_AWARE | SYMMETRIC | RETURNS_AT_ZERO | APPROXIMATE_NON_POF2,
      "allgatherv recursive_doubling, bruck or ring by total size (one rank per node)"},
@@ -98,13 +103,6 @@ const struct predict_row predict_rows_allgather[] = {
 const gsize predict_rows_allgather_count = G_N_ELEMENTS(predict_rows_allgather);
 
 const struct predict_row predict_rows_allgatherv[] = {
-    {"allgatherv", "ring", allgather_ring, SYMMETRIC | RETURNS_AT_ZERO, "(p-1) a + (p-1) n b"},
-    {"allgatherv", "recursive_doubling", allgather_recursive_doubling,
-     SYMMETRIC | APPROXIMATE_NON_POF2 | RETURNS_AT_ZERO, "lg p a + (p-1) n b"},
-    {"allgatherv", "bruck", allgather_bruck, SYMMETRIC | RETURNS_AT_ZERO, "ceil(lg p) a + (p-1) n b"},
-    {"allgatherv", "neighbor_exchange", allgather_neighbor_exchange, SYMMETRIC | RETURNS_AT_ZERO,
-     "(p/2) a + (p-1) n b"},
-    {"allgatherv", "gather_bcast", allgather_gather_bcast, RETURNS_AT_ZERO | ONE_WAY,
-     "lg p a + (p-1) n b + lg p (a + p n b)"},
+    ALLGATHER_COMMON_ROWS("allgatherv"),
 };
 const gsize predict_rows_allgatherv_count = G_N_ELEMENTS(predict_rows_allgatherv);

@@ -147,16 +147,7 @@ bcast_split_binary(const struct ctx *c)
             now[v] = MAX(now[v], arrival[v]);
             for (int i = 0; i < k; i++) {
                 long long ch = children[i];
-                double leave = MAX(now[v], port[v]);
-                if (is_eager(c, len)) {
-                    port[v] = leave + inject(c, len);
-                    arrival[ch] = leave + c->a + wire(c, len) * c->b;
-                } else {
-                    port[v] = leave + c->b;
-                    arrival[ch] =
-                        MAX(leave + c->a + c->b, now[ch]) + 2.0 * c->an + (len + 1.0) * c->b;
-                    now[v] = arrival[ch];
-                }
+                arrival[ch] = pipeline_send(c, len, &now[v], &port[v], now[ch], 0.0);
             }
         }
     }

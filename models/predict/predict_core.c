@@ -484,11 +484,7 @@ tree_up(struct tree *t, int s, gboolean top)
 double
 knomial_down(const struct ctx *c, int ranks, int radix, double m, double block)
 {
-    struct tree *t = g_new(struct tree, 1);
-    tree_init(t, c, TREE_KNOMIAL, radix, m, block, 0.0);
-    double time = tree_down(t, ranks);
-    g_free(t);
-    return time;
+    return tree_time(c, TREE_KNOMIAL, ranks, radix, m, block, 0.0, FALSE, FALSE);
 }
 
 /* A reduction of m bytes (block < 0) or a gather of blocks (block >= 0) up a tree. */
@@ -496,9 +492,19 @@ double
 tree_up_time(const struct ctx *c, enum tree_shape shape, int ranks, int radix, double m,
              double block, double reduce)
 {
+    return tree_time(c, shape, ranks, radix, m, block, reduce, TRUE, FALSE);
+}
+
+/* The evaluation behind the two above and the v-variants (announce, see struct tree): a
+ * fresh tree (on the heap: its memo is large), evaluated down from or up to its root. */
+double
+tree_time(const struct ctx *c, enum tree_shape shape, int ranks, int radix, double m,
+          double block, double reduce, gboolean up, gboolean announce)
+{
     struct tree *t = g_new(struct tree, 1);
     tree_init(t, c, shape, radix, m, block, reduce);
-    double time = tree_up(t, ranks, TRUE);
+    t->announce = announce;
+    double time = up ? tree_up(t, ranks, TRUE) : tree_down(t, ranks);
     g_free(t);
     return time;
 }
@@ -745,6 +751,32 @@ segment_count(const struct ctx *c, double m, double *last)
 }
 
 /*
+ * One segment of len bytes from a rank to one child under the rules listed below: it leaves
+ * at max(*now, *port), the sender's program time and its NIC's. Eager: it arrives α + sβ
+ * after leaving and the sender goes on after `eager_overhead` (pipelined_tree_reducing
+ * charges o_s; bcast_split_binary's model charges nothing). Rendezvous: the clear-to-send
+ * waits for the child's receive, ready at `child_ready`, and the sender waits until the data
+ * has arrived. Returns the arrival time at the child.
+ */
+double
+pipeline_send(const struct ctx *c, double len, double *now, double *port, double child_ready,
+              double eager_overhead)
+{
+    double leave = MAX(*now, *port);
+    double arrival;
+    if (is_eager(c, len)) {
+        *port = leave + inject(c, len);
+        arrival = leave + c->a + wire(c, len) * c->b;
+        *now += eager_overhead;
+    } else {
+        *port = leave + c->b;
+        arrival = MAX(leave + c->a + c->b, child_ready) + 2.0 * c->an + (len + 1.0) * c->b;
+        *now = arrival;
+    }
+    return arrival;
+}
+
+/*
  * A broadcast of m bytes pipelined in segments down a chain (relative rank v sends to v+1) or
  * a heap binary tree (v to 2v+1 then 2v+2), every inner rank posting the receive of segment
  * s+1 before waiting for segment s and then sending s to its children with blocking sends.
@@ -782,19 +814,9 @@ pipelined_tree_reducing(const struct ctx *c, enum pipe_tree shape, double m, dou
             long long first = shape == PIPE_CHAIN ? v + 1LL : 2LL * v + 1;
             long long past = shape == PIPE_CHAIN ? v + 2LL : 2LL * v + 3;
             for (long long ch = first; ch < past && ch < nodes; ch++) {
-                double leave = MAX(now[v], port[v]);
-                if (is_eager(c, len)) {
-                    port[v] = leave + inject(c, len);
-                    arrival[ch] = leave + c->a + wire(c, len) * c->b;
-                    now[v] += c->os;
-                } else {
-                    /* the child answers once the envelope is there and the receive posted:
-                     * it is inside MPI then (waiting, or sending the previous segment) */
-                    port[v] = leave + c->b;
-                    arrival[ch] =
-                        MAX(leave + c->a + c->b, posted[ch]) + 2.0 * c->an + (len + 1.0) * c->b;
-                    now[v] = arrival[ch];
-                }
+                /* a rendezvous child answers once the envelope is there and the receive
+                 * posted: it is inside MPI then (waiting, or sending the previous segment) */
+                arrival[ch] = pipeline_send(c, len, &now[v], &port[v], posted[ch], c->os);
             }
         }
     }

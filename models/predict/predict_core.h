@@ -183,6 +183,9 @@ G_GNUC_INTERNAL double knomial_down(const struct ctx *c, int ranks, int radix, d
                                     double block);
 G_GNUC_INTERNAL double tree_up_time(const struct ctx *c, enum tree_shape shape, int ranks,
                                     int radix, double m, double block, double reduce);
+G_GNUC_INTERNAL double tree_time(const struct ctx *c, enum tree_shape shape, int ranks,
+                                 int radix, double m, double block, double reduce, gboolean up,
+                                 gboolean announce);
 
 /* ---------------------------------------------------------------- shared building blocks */
 
@@ -232,6 +235,8 @@ G_GNUC_INTERNAL void clocks_recursive_doubling_allgather(const struct ctx *c,
 enum pipe_tree { PIPE_CHAIN, PIPE_HEAP_BINARY };
 
 G_GNUC_INTERNAL double segment_count(const struct ctx *c, double m, double *last);
+G_GNUC_INTERNAL double pipeline_send(const struct ctx *c, double len, double *now, double *port,
+                                     double child_ready, double eager_overhead);
 G_GNUC_INTERNAL double pipelined_tree_reducing(const struct ctx *c, enum pipe_tree shape, double m,
                                                double gamma, gboolean tail);
 G_GNUC_INTERNAL double pipelined_tree(const struct ctx *c, enum pipe_tree shape, double m);

@@ -35,12 +35,7 @@ scatter_binomial(const struct ctx *c)
 static double
 scatterv_binomial(const struct ctx *c)
 {
-    struct tree *t = g_new(struct tree, 1);
-    tree_init(t, c, TREE_KNOMIAL, 2, 0, c->n, 0.0);
-    t->announce = TRUE;
-    double time = tree_down(t, c->p);
-    g_free(t);
-    return time;
+    return tree_time(c, TREE_KNOMIAL, c->p, 2, 0, c->n, 0.0, FALSE, TRUE);
 }
 
 /* ---------------------------------------------------------------- rows */

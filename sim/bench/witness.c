@@ -49,23 +49,31 @@ affine_then(const int *l, const int *r, int *out)
     out[1] = b;
 }
 
-/* MPI's contract: inout[i] = in[i] ∘ inout[i], `in` being the lower ranks' part. */
+/*
+ * The body of both MPI ops. MPI's contract: inout[i] = in[i] ∘ inout[i], `in` being the lower
+ * ranks' part; an element is `ints` ints wide and `combine(l, r, out)` sets out = l ∘ r.
+ */
+static void
+combine_elements(void *in, void *inout, const int *len, int ints,
+                 void (*combine)(const int *l, const int *r, int *out))
+{
+    int *l = in, *r = inout;
+    for (int i = 0; i < *len; i++)
+        combine(l + ints * i, r + ints * i, r + ints * i);
+}
+
 static void
 matrix_op(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
     (void)dt;
-    int *l = in, *r = inout;
-    for (int i = 0; i < *len; i++)
-        matrix_mul(l + 4 * i, r + 4 * i, r + 4 * i);
+    combine_elements(in, inout, len, 4, matrix_mul);
 }
 
 static void
 affine_op(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
     (void)dt;
-    int *l = in, *r = inout;
-    for (int i = 0; i < *len; i++)
-        affine_then(l + 2 * i, r + 2 * i, r + 2 * i);
+    combine_elements(in, inout, len, 2, affine_then);
 }
 
 void

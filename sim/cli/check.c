@@ -412,35 +412,30 @@ collsim_command_check(int argc, char **argv)
 {
     struct check_options opt = {.jobs = 1};
     GOptionEntry entries[] = {
-        {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &opt.overrides,
-         "Override a scenario key, e.g. --set run.ranks=2..64*2 (repeatable)", "GROUP.KEY=VALUE"},
+        SCENARIO_OPTION_SET(&opt.overrides),
         {"factories", 0, 0, G_OPTION_ARG_STRING, &opt.factories,
          "Context factories to run under (default: every one this SimGrid has)",
          "thread,ucontext,raw,boost"},
         {"jobs", 'j', 0, G_OPTION_ARG_INT, &opt.jobs, "Simulate up to N points at once", "N"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
-    GOptionContext *context =
-        g_option_context_new("FILE.ini - check that a scenario's output is deterministic");
-    g_option_context_set_summary(
-        context,
+    static const struct scenario_command_help help = {
+        "FILE.ini - check that a scenario's output is deterministic",
         "Runs the scenario's sweep twice with SimGrid's default context factory, then once\n"
         "under each context factory this SimGrid has (thread, ucontext, raw, boost), and\n"
         "compares every point's simulated outputs (what the digest covers: every field of its\n"
         "CSV row but wall_s, and a program's output) byte for byte. Prints each run's digest\n"
-        "and every difference: the point, the field, each run's value.");
-    g_option_context_set_description(context,
-                                     "Exit status: 0 all runs identical, 1 a difference (or a "
-                                     "run that could not\ncomplete), 2 a bad scenario, override "
-                                     "or option (nothing ran).");
-    g_option_context_add_main_entries(context, entries, NULL);
+        "and every difference: the point, the field, each run's value.",
+        "Exit status: 0 all runs identical, 1 a difference (or a run that could not\ncomplete), "
+        "2 a bad scenario, override or option (nothing ran).",
+    };
     GError *error = NULL;
     int rc = 0;
     struct scenario *scenario = NULL;
     GPtrArray *factories = g_ptr_array_new_with_free_func(g_free);
     GPtrArray *runs = g_ptr_array_new_with_free_func(free_run);
     (void)argc;
-    scenario = scenario_command_load(context, argv, "check", &opt.jobs, &opt.overrides);
+    scenario = scenario_command_load(entries, &help, argv, "check", &opt.jobs, &opt.overrides);
     if (scenario == NULL) {
         rc = CHECK_EXIT_USAGE;
         goto out;
@@ -486,6 +481,5 @@ out:
     g_clear_error(&error);
     g_strfreev(opt.overrides);
     g_free(opt.factories);
-    g_option_context_free(context);
     return rc;
 }

@@ -32,16 +32,6 @@ self_or_die(const char *call)
     return me;
 }
 
-/* An output argument the call writes must be there (MPI_ERR_ARG through MPI_COMM_WORLD's
- * handler: these calls have no communicator, and some may come before MPI_Init). */
-static int
-check_out(const void *pointer, const char *what, const char *call)
-{
-    if (pointer == NULL)
-        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "%s is NULL", what);
-    return MPI_SUCCESS;
-}
-
 int
 MPI_Init(int *argc, char ***argv)
 {
@@ -60,7 +50,7 @@ MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     (void)required;
     self_or_die("MPI_Init_thread");
-    int rc = check_out(provided, "provided", "MPI_Init_thread");
+    int rc = sim_p2p_check_out(provided, "provided", "MPI_Init_thread");
     if (rc != MPI_SUCCESS)
         return rc;
     rc = MPI_Init(argc, argv);
@@ -159,26 +149,29 @@ sim_env_report_unfreed(const struct sim_rank *ranks, int nranks, gboolean verbos
     g_string_free(out, TRUE);
 }
 
-int
-MPI_Initialized(int *flag)
+/* MPI_Initialized and MPI_Finalized: whether the calling rank's MPI state has reached
+ * `state` (1 initialized, 2 finalized; a finalized rank was initialized too). */
+static int
+state_reached(int *flag, int state, const char *call)
 {
-    int rc = check_out(flag, "flag", "MPI_Initialized");
+    int rc = sim_p2p_check_out(flag, "flag", call);
     if (rc != MPI_SUCCESS)
         return rc;
     struct sim_rank *me = sim_rank_self();
-    *flag = me != NULL && me->mpi_state >= 1;
+    *flag = me != NULL && me->mpi_state >= state;
     return MPI_SUCCESS;
+}
+
+int
+MPI_Initialized(int *flag)
+{
+    return state_reached(flag, 1, "MPI_Initialized");
 }
 
 int
 MPI_Finalized(int *flag)
 {
-    int rc = check_out(flag, "flag", "MPI_Finalized");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    struct sim_rank *me = sim_rank_self();
-    *flag = me != NULL && me->mpi_state == 2;
-    return MPI_SUCCESS;
+    return state_reached(flag, 2, "MPI_Finalized");
 }
 
 /* Ends every rank whatever comm is (collsim has one job): comm is never read, so even an
@@ -243,9 +236,9 @@ int
 MPI_Get_processor_name(char *name, int *resultlen)
 {
     struct sim_rank *me = self_or_die("MPI_Get_processor_name");
-    int rc = check_out(name, "name", "MPI_Get_processor_name");
+    int rc = sim_p2p_check_out(name, "name", "MPI_Get_processor_name");
     if (rc == MPI_SUCCESS)
-        rc = check_out(resultlen, "resultlen", "MPI_Get_processor_name");
+        rc = sim_p2p_check_out(resultlen, "resultlen", "MPI_Get_processor_name");
     if (rc != MPI_SUCCESS)
         return rc;
     g_strlcpy(name, sg_host_get_name(me->host), MPI_MAX_PROCESSOR_NAME);
@@ -256,9 +249,9 @@ MPI_Get_processor_name(char *name, int *resultlen)
 int
 MPI_Get_version(int *version, int *subversion)
 {
-    int rc = check_out(version, "version", "MPI_Get_version");
+    int rc = sim_p2p_check_out(version, "version", "MPI_Get_version");
     if (rc == MPI_SUCCESS)
-        rc = check_out(subversion, "subversion", "MPI_Get_version");
+        rc = sim_p2p_check_out(subversion, "subversion", "MPI_Get_version");
     if (rc != MPI_SUCCESS)
         return rc;
     *version = MPI_VERSION;

@@ -94,5 +94,9 @@ void sim_env_report_unfreed(const struct sim_rank *ranks, int nranks, gboolean v
 int sim_p2p_waits_for(const struct sim_rank *rank);
 /* One line per blocked rank explaining what it waits for. */
 void sim_p2p_describe_blocked(const struct sim_rank *rank, GString *out);
+/* MPI_SUCCESS, or MPI_ERR_ARG ("WHAT is NULL", through MPI_COMM_WORLD's handler) when an
+ * output argument of `call` is missing; for the calls without a communicator (requests, the
+ * environment), some of which may come before MPI_Init. */
+int sim_p2p_check_out(const void *pointer, const char *what, const char *call);
 
 #endif

@@ -588,9 +588,13 @@ load_against(const char *path)
 }
 
 struct scenario *
-scenario_command_load(GOptionContext *context, char **argv, const char *command,
-                      const int *jobs, gchar ***overrides)
+scenario_command_load(const GOptionEntry *entries, const struct scenario_command_help *help,
+                      char **argv, const char *command, const int *jobs, gchar ***overrides)
 {
+    GOptionContext *context = g_option_context_new(help->parameter);
+    g_option_context_set_summary(context, help->summary);
+    g_option_context_set_description(context, help->description);
+    g_option_context_add_main_entries(context, entries, NULL);
     GError *error = NULL;
     struct scenario *scenario = NULL;
     gchar **args = g_strdupv(argv);
@@ -609,6 +613,7 @@ scenario_command_load(GOptionContext *context, char **argv, const char *command,
     }
     g_clear_error(&error);
     g_strfreev(args);
+    g_option_context_free(context);
     return scenario;
 }
 
@@ -617,8 +622,7 @@ collsim_command_run(int argc, char **argv)
 {
     struct run_options opt = {.jobs = 1};
     GOptionEntry entries[] = {
-        {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &opt.overrides,
-         "Override a scenario key, e.g. --set run.ranks=2..64*2 (repeatable)", "GROUP.KEY=VALUE"},
+        SCENARIO_OPTION_SET(&opt.overrides),
         {"output", 'o', 0, G_OPTION_ARG_FILENAME, &opt.csv_path,
          "Write one CSV row per point to FILE as points finish", "FILE"},
         {"json", 0, 0, G_OPTION_ARG_FILENAME, &opt.json_path,
@@ -636,9 +640,8 @@ collsim_command_run(int argc, char **argv)
          "No table on standard output (files and exit code only)", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
-    GOptionContext *context = g_option_context_new("FILE.ini - run a scenario's sweep");
-    g_option_context_set_summary(
-        context,
+    static const struct scenario_command_help help = {
+        "FILE.ini - run a scenario's sweep",
         "Runs every point of the scenario (a collective, an algorithm, a number of ranks and a\n"
         "message size; or an MPI program on a number of ranks) as a fresh simulation, checks\n"
         "the results against a sequential reference in rank order, and prints one table row\n"
@@ -646,13 +649,12 @@ collsim_command_run(int argc, char **argv)
         "file are documented in scenarios/README.md.\n"
         "With --certify or --against, each reduction point's order certificate (as collsim\n"
         "order prints it; at most " G_STRINGIFY(
-            RUN_CERTIFICATE_MAX_COUNT) " elements per rank) is computed after the sweep.");
-    g_option_context_set_description(
-        context, "Exit status: 0 all points ok, 1 a check failed, a simulation ended in an\n"
-                 "error, a certificate shows an order MPI forbids or an output could not be\n"
-                 "written (a full disk: the files keep their complete rows), 2 a bad scenario,\n"
-                 "override or option (nothing ran), 3 an order differs from --against FILE.");
-    g_option_context_add_main_entries(context, entries, NULL);
+            RUN_CERTIFICATE_MAX_COUNT) " elements per rank) is computed after the sweep.",
+        "Exit status: 0 all points ok, 1 a check failed, a simulation ended in an\n"
+        "error, a certificate shows an order MPI forbids or an output could not be\n"
+        "written (a full disk: the files keep their complete rows), 2 a bad scenario,\n"
+        "override or option (nothing ran), 3 an order differs from --against FILE.",
+    };
     GError *error = NULL;
     int rc = 0;
     struct scenario *scenario = NULL;
@@ -661,7 +663,7 @@ collsim_command_run(int argc, char **argv)
     GPtrArray *served = g_ptr_array_new_with_free_func(g_free);
     gchar *digest = NULL;
     (void)argc;
-    scenario = scenario_command_load(context, argv, "run", &opt.jobs, &opt.overrides);
+    scenario = scenario_command_load(entries, &help, argv, "run", &opt.jobs, &opt.overrides);
     if (scenario == NULL) {
         rc = RUN_EXIT_USAGE;
         goto out;
@@ -716,6 +718,5 @@ out:
     g_free(opt.json_path);
     g_free(opt.certify_path);
     g_free(opt.against_path);
-    g_option_context_free(context);
     return rc;
 }

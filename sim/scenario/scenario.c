@@ -154,20 +154,29 @@ line_of(const struct loader *ld, const char *id)
 }
 
 /*
- * Fail with `FILE:LINE: [group] key: MESSAGE`. key may be NULL for a fault of the whole group.
- * Always returns FALSE, so that callers can `return fail(...)`.
+ * Fail with `FILE:LINE: [group] key: MESSAGE` (`--set TEXT: [group] key: MESSAGE` for a value
+ * an override gave). key may be NULL for a fault of the whole group; with_allowed appends the
+ * key's "(what is allowed)" to the message. Always returns FALSE, so that callers can
+ * `return fail(...)`; fail() and fail_value() below are its two uses.
  */
 static gboolean
-fail(struct loader *ld, const char *group, const char *key, const char *fmt, ...)
-    G_GNUC_PRINTF(4, 5);
+fail_full(struct loader *ld, const char *group, const char *key, gboolean with_allowed,
+          const char *fmt, ...) G_GNUC_PRINTF(5, 6);
 
 static gboolean
-fail(struct loader *ld, const char *group, const char *key, const char *fmt, ...)
+fail_full(struct loader *ld, const char *group, const char *key, gboolean with_allowed,
+          const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     g_autofree gchar *message = g_strdup_vprintf(fmt, ap);
     va_end(ap);
+    if (with_allowed) {
+        const struct key_spec *spec = find_key_spec(group, key);
+        gchar *full = g_strdup_printf("%s (%s)", message, spec != NULL ? spec->allowed : "");
+        g_free(message);
+        message = full;
+    }
     g_autofree gchar *id = key != NULL ? key_id(group, key) : g_strdup(group);
     g_autofree gchar *what =
         key != NULL ? g_strdup_printf("[%s] %s", group, key) : g_strdup_printf("[%s]", group);
@@ -185,21 +194,8 @@ fail(struct loader *ld, const char *group, const char *key, const char *fmt, ...
     return FALSE;
 }
 
-/* fail() with the key's "(what is allowed)" appended to the message. */
-static gboolean
-fail_value(struct loader *ld, const char *group, const char *key, const char *fmt, ...)
-    G_GNUC_PRINTF(4, 5);
-
-static gboolean
-fail_value(struct loader *ld, const char *group, const char *key, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    g_autofree gchar *message = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    const struct key_spec *spec = find_key_spec(group, key);
-    return fail(ld, group, key, "%s (%s)", message, spec != NULL ? spec->allowed : "");
-}
+#define fail(ld, group, key, ...) fail_full((ld), (group), (key), FALSE, __VA_ARGS__)
+#define fail_value(ld, group, key, ...) fail_full((ld), (group), (key), TRUE, __VA_ARGS__)
 
 /* ---------------------------------------------------------------- the file's lines */
 

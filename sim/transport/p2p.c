@@ -1534,9 +1534,11 @@ check_initialized(const char *call)
     return MPI_SUCCESS;
 }
 
+/* The checks of one point-to-point half in the standard's order: a receive may name the
+ * wildcards, a send may not; peer is the destination of a send, the source of a receive. */
 static int
-check_send_args(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
-                const char *call)
+check_p2p_args(const void *buf, int count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
+               gboolean is_recv, const char *call)
 {
     int rc = check_initialized(call);
     if (rc == MPI_SUCCESS)
@@ -1544,26 +1546,24 @@ check_send_args(const void *buf, int count, MPI_Datatype dt, int dest, int tag, 
     if (rc == MPI_SUCCESS)
         rc = check_buffer(comm, buf, count, dt, call);
     if (rc == MPI_SUCCESS)
-        rc = check_peer(comm, dest, FALSE, "destination", call);
+        rc = check_peer(comm, peer, is_recv, is_recv ? "source" : "destination", call);
     if (rc == MPI_SUCCESS)
-        rc = check_tag(comm, tag, FALSE, call);
+        rc = check_tag(comm, tag, is_recv, call);
     return rc;
+}
+
+static int
+check_send_args(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                const char *call)
+{
+    return check_p2p_args(buf, count, dt, dest, tag, comm, FALSE, call);
 }
 
 static int
 check_recv_args(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
                 const char *call)
 {
-    int rc = check_initialized(call);
-    if (rc == MPI_SUCCESS)
-        rc = check_comm(comm, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_buffer(comm, buf, count, dt, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_peer(comm, source, TRUE, "source", call);
-    if (rc == MPI_SUCCESS)
-        rc = check_tag(comm, tag, TRUE, call);
-    return rc;
+    return check_p2p_args(buf, count, dt, source, tag, comm, TRUE, call);
 }
 
 /* ---------------------------------------------------------------- completion reporting */
@@ -1605,55 +1605,65 @@ request_valid(MPI_Request req)
 
 /* ---------------------------------------------------------------- MPI API */
 
+/*
+ * Check one point-to-point half's arguments and start it into *request: the immediate calls,
+ * and the blocking ones before they wait (their request pointer is never NULL). A receive's
+ * buf came from MPI_Irecv or MPI_Recv as writable; it travels const only to share this path.
+ */
+static int
+post_p2p(const void *buf, int count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
+         gboolean is_recv, gboolean synchronous, MPI_Request *request, const char *call)
+{
+    int rc = check_p2p_args(buf, count, dt, peer, tag, comm, is_recv, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (request == NULL)
+        return collsim_error(comm, MPI_ERR_REQUEST, call, "NULL request pointer");
+    if (is_recv)
+        *request = start_recv((void *)buf, count, dt, peer, tag, comm, comm->context);
+    else
+        *request = start_send(buf, count, dt, peer, tag, comm, comm->context, synchronous);
+    return MPI_SUCCESS;
+}
+
 int
 MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
           MPI_Request *request)
 {
-    int rc = check_send_args(buf, count, datatype, dest, tag, comm, "MPI_Isend");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (request == NULL)
-        return collsim_error(comm, MPI_ERR_REQUEST, "MPI_Isend", "NULL request pointer");
-    *request = start_send(buf, count, datatype, dest, tag, comm, comm->context, FALSE);
-    return MPI_SUCCESS;
+    return post_p2p(buf, count, datatype, dest, tag, comm, FALSE, FALSE, request, "MPI_Isend");
 }
 
 int
 MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
            MPI_Request *request)
 {
-    int rc = check_send_args(buf, count, datatype, dest, tag, comm, "MPI_Issend");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (request == NULL)
-        return collsim_error(comm, MPI_ERR_REQUEST, "MPI_Issend", "NULL request pointer");
-    *request = start_send(buf, count, datatype, dest, tag, comm, comm->context, TRUE);
-    return MPI_SUCCESS;
+    return post_p2p(buf, count, datatype, dest, tag, comm, FALSE, TRUE, request, "MPI_Issend");
 }
 
 int
 MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
           MPI_Request *request)
 {
-    int rc = check_recv_args(buf, count, datatype, source, tag, comm, "MPI_Irecv");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (request == NULL)
-        return collsim_error(comm, MPI_ERR_REQUEST, "MPI_Irecv", "NULL request pointer");
-    *request = start_recv(buf, count, datatype, source, tag, comm, comm->context);
-    return MPI_SUCCESS;
+    return post_p2p(buf, count, datatype, source, tag, comm, TRUE, FALSE, request, "MPI_Irecv");
+}
+
+/* The end of a blocking call: wait for its one request and retire it. */
+static int
+wait_retire(MPI_Request *req, MPI_Status *status, const char *call)
+{
+    progress_wait(req, 1, WAIT_ALL, TRUE, call);
+    return request_retire(req, status, call);
 }
 
 static int
 blocking_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
               gboolean synchronous, const char *call)
 {
-    int rc = check_send_args(buf, count, dt, dest, tag, comm, call);
+    MPI_Request req;
+    int rc = post_p2p(buf, count, dt, dest, tag, comm, FALSE, synchronous, &req, call);
     if (rc != MPI_SUCCESS)
         return rc;
-    MPI_Request req = start_send(buf, count, dt, dest, tag, comm, comm->context, synchronous);
-    progress_wait(&req, 1, WAIT_ALL, TRUE, call);
-    return request_retire(&req, MPI_STATUS_IGNORE, call);
+    return wait_retire(&req, MPI_STATUS_IGNORE, call);
 }
 
 int
@@ -1678,25 +1688,33 @@ int
 MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
          MPI_Status *status)
 {
-    int rc = check_recv_args(buf, count, datatype, source, tag, comm, "MPI_Recv");
+    MPI_Request req;
+    int rc = post_p2p(buf, count, datatype, source, tag, comm, TRUE, FALSE, &req, "MPI_Recv");
     if (rc != MPI_SUCCESS)
         return rc;
-    MPI_Request req = start_recv(buf, count, datatype, source, tag, comm, comm->context);
-    progress_wait(&req, 1, WAIT_ALL, TRUE, "MPI_Recv");
-    return request_retire(&req, status, "MPI_Recv");
+    return wait_retire(&req, status, "MPI_Recv");
 }
 
-int
-MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
-             void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
-             MPI_Comm comm, MPI_Status *status)
+/* Both halves of a send-receive are checked before either starts: the send's first, so an
+ * error in both reports the send's. */
+static int
+check_sendrecv_args(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                    int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+                    int recvtag, MPI_Comm comm, const char *call)
 {
-    const char *call = "MPI_Sendrecv";
     int rc = check_send_args(sendbuf, sendcount, sendtype, dest, sendtag, comm, call);
     if (rc == MPI_SUCCESS)
         rc = check_recv_args(recvbuf, recvcount, recvtype, source, recvtag, comm, call);
-    if (rc != MPI_SUCCESS)
-        return rc;
+    return rc;
+}
+
+/* The receive is posted before the send (a matching peer may already be sending), both are
+ * waited for together, and the send's error wins over the receive's. */
+static int
+sendrecv_run(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+             void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+             MPI_Comm comm, MPI_Status *status, const char *call)
+{
     MPI_Request reqs[2];
     reqs[1] = start_recv(recvbuf, recvcount, recvtype, source, recvtag, comm, comm->context);
     reqs[0] = start_send(sendbuf, sendcount, sendtype, dest, sendtag, comm, comm->context, FALSE);
@@ -1707,27 +1725,36 @@ MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest
 }
 
 int
+MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+             void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+             MPI_Comm comm, MPI_Status *status)
+{
+    const char *call = "MPI_Sendrecv";
+    int rc = check_sendrecv_args(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                                 recvtype, source, recvtag, comm, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return sendrecv_run(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+                        source, recvtag, comm, status, call);
+}
+
+int
 MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                      int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     const char *call = "MPI_Sendrecv_replace";
-    int rc = check_send_args(buf, count, datatype, dest, sendtag, comm, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_recv_args(buf, count, datatype, source, recvtag, comm, call);
+    int rc = check_sendrecv_args(buf, count, datatype, dest, sendtag, buf, count, datatype,
+                                 source, recvtag, comm, call);
     if (rc != MPI_SUCCESS)
         return rc;
     /* send from a packed copy so that the receive may overwrite buf */
     gsize bytes = collsim_datatype_packed_size(count, datatype);
     void *copy = g_malloc(MAX(bytes, 1));
     collsim_datatype_pack(buf, count, datatype, copy);
-    MPI_Request reqs[2];
-    reqs[1] = start_recv(buf, count, datatype, source, recvtag, comm, comm->context);
-    reqs[0] = start_send(copy, (int)bytes, MPI_BYTE, dest, sendtag, comm, comm->context, FALSE);
-    progress_wait(reqs, 2, WAIT_ALL, TRUE, call);
-    int rc_send = request_retire(&reqs[0], MPI_STATUS_IGNORE, call);
-    int rc_recv = request_retire(&reqs[1], status, call);
+    rc = sendrecv_run(copy, (int)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype, source,
+                      recvtag, comm, status, call);
     g_free(copy);
-    return rc_send != MPI_SUCCESS ? rc_send : rc_recv;
+    return rc;
 }
 
 /* MPI_REQUEST_NULL or a live request the program still holds: one never set, already
@@ -1781,23 +1808,22 @@ status_empty(MPI_Status *status)
     status->collsim_cancelled = 0;
 }
 
-int
-MPI_Wait(MPI_Request *request, MPI_Status *status)
+/* The end of MPI_Waitall and of a successful MPI_Testall: every request is complete; retire
+ * each in order, an empty status for the null ones, MPI_ERR_IN_STATUS if any failed. */
+static int
+retire_all(int count, MPI_Request requests[], MPI_Status statuses[], const char *call)
 {
-    int rc = check_initialized("MPI_Wait");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (request == NULL)
-        return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Wait", "NULL request pointer");
-    rc = check_request(*request, -1, "MPI_Wait");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!request_valid(*request)) {
-        status_empty(status);
-        return MPI_SUCCESS;
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < count; i++) {
+        MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+        if (!request_valid(requests[i])) {
+            status_empty(st);
+            continue;
+        }
+        if (request_retire(&requests[i], st, call) != MPI_SUCCESS)
+            rc = MPI_ERR_IN_STATUS;
     }
-    progress_wait(request, 1, WAIT_ALL, TRUE, "MPI_Wait");
-    return request_retire(request, status, "MPI_Wait");
+    return rc;
 }
 
 int
@@ -1807,18 +1833,7 @@ MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
     if (rc != MPI_SUCCESS)
         return rc;
     progress_wait(requests, count, WAIT_ALL, TRUE, "MPI_Waitall");
-    rc = MPI_SUCCESS;
-    for (int i = 0; i < count; i++) {
-        MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
-        if (!request_valid(requests[i])) {
-            status_empty(st);
-            continue;
-        }
-        int err = request_retire(&requests[i], st, "MPI_Waitall");
-        if (err != MPI_SUCCESS)
-            rc = MPI_ERR_IN_STATUS;
-    }
-    return rc;
+    return retire_all(count, requests, statuses, "MPI_Waitall");
 }
 
 /* Index of the first complete active request, or -1. */
@@ -1840,31 +1855,108 @@ any_active(int count, MPI_Request requests[])
     return FALSE;
 }
 
-/* An output argument the call writes must be there. */
-static int
-check_out(const void *pointer, const char *what, const char *call)
+/* An output argument the call writes must be there (MPI_ERR_ARG through MPI_COMM_WORLD's
+ * handler: the request and environment calls have no communicator, and some may come before
+ * MPI_Init). */
+int
+sim_p2p_check_out(const void *pointer, const char *what, const char *call)
 {
     if (pointer == NULL)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "%s is NULL", what);
     return MPI_SUCCESS;
 }
 
-int
-MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+/*
+ * A test that finds nothing costs a little simulated time, so that a polling loop
+ * (while (!flag) MPI_Test(...)) lets the simulated clock advance.
+ */
+static void
+charge_failed_poll(void)
 {
-    int rc = check_request_array(count, requests, "MPI_Waitany");
+    busy_for(sim_engine_config()->transport.poll_overhead);
+}
+
+/*
+ * MPI_Wait (blocking) and MPI_Test: a null request is answered at once (an empty status, and
+ * for a test *flag 1); otherwise the call progresses and retires the request once complete. A
+ * wait always completes it; a test that does not charges a failed poll. flag is only checked
+ * and set for a test, whose missing pointers are argument errors rather than request errors.
+ */
+static int
+complete_one(MPI_Request *request, int *flag, MPI_Status *status, gboolean blocking,
+             const char *call)
+{
+    int rc = check_initialized(call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (blocking && request == NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call, "NULL request pointer");
+    if (!blocking && (request == NULL || flag == NULL))
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "%s is NULL",
+                             request == NULL ? "request" : "flag");
+    rc = check_request(*request, -1, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!request_valid(*request)) {
+        *flag = 1;
+        status_empty(status);
+        return MPI_SUCCESS;
+    }
+    progress_wait(request, 1, WAIT_ALL, blocking, call);
+    *flag = (*request)->complete;
+    if (!*flag) {
+        charge_failed_poll();
+        return MPI_SUCCESS;
+    }
+    return request_retire(request, status, call);
+}
+
+int
+MPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    int found;
+    return complete_one(request, &found, status, TRUE, "MPI_Wait");
+}
+
+/*
+ * MPI_Waitany (blocking) and MPI_Testany: with no active request the call is answered at once
+ * (*index MPI_UNDEFINED, an empty status, and for a test *flag 1); otherwise it progresses and
+ * retires the first complete request. A wait always finds one; a test that finds none charges
+ * a failed poll. flag is only checked and set for a test.
+ */
+static int
+complete_any(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status,
+             gboolean blocking, const char *call)
+{
+    int rc = check_request_array(count, requests, call);
     if (rc == MPI_SUCCESS)
-        rc = check_out(index, "index", "MPI_Waitany");
+        rc = sim_p2p_check_out(index, "index", call);
+    if (rc == MPI_SUCCESS && !blocking)
+        rc = sim_p2p_check_out(flag, "flag", call);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!any_active(count, requests)) {
+        *flag = 1;
         *index = MPI_UNDEFINED;
         status_empty(status);
         return MPI_SUCCESS;
     }
-    progress_wait(requests, count, WAIT_ANY, TRUE, "MPI_Waitany");
+    progress_wait(requests, count, WAIT_ANY, blocking, call);
     *index = first_complete(count, requests);
-    return request_retire(&requests[*index], status, "MPI_Waitany");
+    *flag = *index >= 0;
+    if (!*flag) {
+        *index = MPI_UNDEFINED;
+        charge_failed_poll();
+        return MPI_SUCCESS;
+    }
+    return request_retire(&requests[*index], status, call);
+}
+
+int
+MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+{
+    int found;
+    return complete_any(count, requests, index, &found, status, TRUE, "MPI_Waitany");
 }
 
 int
@@ -1873,9 +1965,9 @@ MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
 {
     int rc = check_request_array(incount, requests, "MPI_Waitsome");
     if (rc == MPI_SUCCESS)
-        rc = check_out(outcount, "outcount", "MPI_Waitsome");
+        rc = sim_p2p_check_out(outcount, "outcount", "MPI_Waitsome");
     if (rc == MPI_SUCCESS && incount > 0)
-        rc = check_out(indices, "indices", "MPI_Waitsome");
+        rc = sim_p2p_check_out(indices, "indices", "MPI_Waitsome");
     if (rc != MPI_SUCCESS)
         return rc;
     if (!any_active(incount, requests)) {
@@ -1897,40 +1989,10 @@ MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
     return rc;
 }
 
-/*
- * A test that finds nothing costs a little simulated time, so that a polling loop
- * (while (!flag) MPI_Test(...)) lets the simulated clock advance.
- */
-static void
-charge_failed_poll(void)
-{
-    busy_for(sim_engine_config()->transport.poll_overhead);
-}
-
 int
 MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
-    int rc = check_initialized("MPI_Test");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (request == NULL || flag == NULL)
-        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test", "%s is NULL",
-                             request == NULL ? "request" : "flag");
-    rc = check_request(*request, -1, "MPI_Test");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!request_valid(*request)) {
-        *flag = 1;
-        status_empty(status);
-        return MPI_SUCCESS;
-    }
-    progress_wait(request, 1, WAIT_ALL, FALSE, "MPI_Test");
-    *flag = (*request)->complete;
-    if (!*flag) {
-        charge_failed_poll();
-        return MPI_SUCCESS;
-    }
-    return request_retire(request, status, "MPI_Test");
+    return complete_one(request, flag, status, FALSE, "MPI_Test");
 }
 
 int
@@ -1938,7 +2000,7 @@ MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
 {
     int rc = check_request_array(count, requests, "MPI_Testall");
     if (rc == MPI_SUCCESS)
-        rc = check_out(flag, "flag", "MPI_Testall");
+        rc = sim_p2p_check_out(flag, "flag", "MPI_Testall");
     if (rc != MPI_SUCCESS)
         return rc;
     progress_wait(requests, count, WAIT_ALL, FALSE, "MPI_Testall");
@@ -1950,44 +2012,13 @@ MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
         }
     }
     *flag = 1;
-    rc = MPI_SUCCESS;
-    for (int i = 0; i < count; i++) {
-        MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
-        if (!request_valid(requests[i])) {
-            status_empty(st);
-            continue;
-        }
-        if (request_retire(&requests[i], st, "MPI_Testall") != MPI_SUCCESS)
-            rc = MPI_ERR_IN_STATUS;
-    }
-    return rc;
+    return retire_all(count, requests, statuses, "MPI_Testall");
 }
 
 int
 MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
 {
-    int rc = check_request_array(count, requests, "MPI_Testany");
-    if (rc == MPI_SUCCESS)
-        rc = check_out(index, "index", "MPI_Testany");
-    if (rc == MPI_SUCCESS)
-        rc = check_out(flag, "flag", "MPI_Testany");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!any_active(count, requests)) {
-        *flag = 1;
-        *index = MPI_UNDEFINED;
-        status_empty(status);
-        return MPI_SUCCESS;
-    }
-    progress_wait(requests, count, WAIT_ANY, FALSE, "MPI_Testany");
-    *index = first_complete(count, requests);
-    *flag = *index >= 0;
-    if (!*flag) {
-        *index = MPI_UNDEFINED;
-        charge_failed_poll();
-        return MPI_SUCCESS;
-    }
-    return request_retire(&requests[*index], status, "MPI_Testany");
+    return complete_any(count, requests, index, flag, status, FALSE, "MPI_Testany");
 }
 
 int
@@ -2088,6 +2119,23 @@ check_probe_args(int source, int tag, MPI_Comm comm, const char *call)
     return rc;
 }
 
+/* A probe of MPI_PROC_NULL finds at once the empty message from MPI_PROC_NULL. */
+static void
+probe_status_proc_null(MPI_Status *status)
+{
+    if (status != MPI_STATUS_IGNORE) {
+        status_empty(status);
+        status->MPI_SOURCE = MPI_PROC_NULL;
+    }
+}
+
+/* The world rank a probe looks for, MPI_ANY_SOURCE staying a wildcard. */
+static int
+probe_source_world(MPI_Comm comm, int source)
+{
+    return source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : collsim_comm_world_rank(comm, source);
+}
+
 int
 MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
@@ -2098,15 +2146,11 @@ MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
         return collsim_error(comm, MPI_ERR_ARG, "MPI_Iprobe", "flag is NULL");
     if (source == MPI_PROC_NULL) {
         *flag = 1;
-        if (status != MPI_STATUS_IGNORE) {
-            status_empty(status);
-            status->MPI_SOURCE = MPI_PROC_NULL;
-        }
+        probe_status_proc_null(status);
         return MPI_SUCCESS;
     }
     struct sim_rank *me = sim_rank_self();
-    int source_world = source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE
-                                                : collsim_comm_world_rank(comm, source);
+    int source_world = probe_source_world(comm, source);
     /* only messages whose envelope has arrived are visible; the first such in order */
     for (GList *l = me->unexpected.head; l != NULL; l = l->next) {
         struct sim_msg *msg = l->data;
@@ -2129,15 +2173,11 @@ MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     if (rc != MPI_SUCCESS)
         return rc;
     if (source == MPI_PROC_NULL) {
-        if (status != MPI_STATUS_IGNORE) {
-            status_empty(status);
-            status->MPI_SOURCE = MPI_PROC_NULL;
-        }
+        probe_status_proc_null(status);
         return MPI_SUCCESS;
     }
     struct sim_rank *me = sim_rank_self();
-    int source_world = source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE
-                                                : collsim_comm_world_rank(comm, source);
+    int source_world = probe_source_world(comm, source);
     for (;;) {
         guint64 generation = me->generation;
         struct sim_msg *msg = probe_match(me, comm->context, source_world, tag);
