@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "coll_fold.h"
+#include "coll_tree.h"
 #include "coll_util.h"
 
 int
@@ -79,10 +80,7 @@ int
 coll_fold_start(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Comm comm,
                 int *rank, int *size)
 {
-    int rc = MPI_Comm_size(comm, size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_rank(comm, rank);
+    int rc = coll_tree_ranks(comm, 0, rank, size, NULL);
     if (rc != MPI_SUCCESS)
         return rc;
     if (sendbuf != MPI_IN_PLACE)
