@@ -144,19 +144,20 @@ coll_fold_pof2_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Data
                          MPI_Op op, MPI_Comm comm, int tag_fold, int tag_unfold,
                          coll_fold_survivors_fn *survivors)
 {
-    struct coll_fold_pof2 f;
-    void *scratch, *scratch_mem;
+    struct coll_fold_pof2 f = {
+        .recvbuf = recvbuf, .count = count, .datatype = datatype, .op = op, .comm = comm};
+    void *scratch_mem;
     int rc = coll_fold_start_scratch(sendbuf, recvbuf, count, datatype, comm, &f.rank, &f.size,
-                                     &scratch, &scratch_mem);
+                                     &f.scratch, &scratch_mem);
 
     if (rc != MPI_SUCCESS || count == 0 || f.size == 1)
         return rc;
     f.pof2 = coll_pof2_floor(f.size);
     f.rem = f.size - f.pof2;
-    rc = coll_fold_pof2_in(recvbuf, scratch, count, datatype, op, f.rank, f.rem, tag_fold, comm,
+    rc = coll_fold_pof2_in(recvbuf, f.scratch, count, datatype, op, f.rank, f.rem, tag_fold, comm,
                            &f.newrank);
     if (rc == MPI_SUCCESS && f.newrank >= 0)
-        rc = survivors(recvbuf, scratch, count, datatype, op, comm, &f);
+        rc = survivors(&f);
     if (rc == MPI_SUCCESS)
         rc = coll_fold_pof2_out(recvbuf, recvbuf, count, datatype, f.rank, f.rem, tag_unfold, comm);
     free(scratch_mem);

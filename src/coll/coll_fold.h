@@ -82,20 +82,25 @@ int coll_fold_pof2_out(const void *send, void *recv, int count, MPI_Datatype dat
                        int rem, int tag, MPI_Comm comm);
 
 /*
- * Where a survivor of coll_fold_pof2_in stands: its rank and newrank, the communicator's
- * size, pof2 (the largest power of two <= size) and rem = size - pof2.
+ * A survivor of coll_fold_pof2_in inside coll_fold_pof2_allreduce: the allreduce's arguments,
+ * a scratch vector of `count` items, the rank and newrank, the communicator's size, pof2 (the
+ * largest power of two <= size) and rem = size - pof2.
  */
 struct coll_fold_pof2 {
+    void *recvbuf, *scratch;
+    int count;
+    MPI_Datatype datatype;
+    MPI_Op op;
+    MPI_Comm comm;
     int rank, size, pof2, rem, newrank;
 };
 
 /*
- * The work of the pof2 survivors between the fold and the unfold: on entry recvbuf holds the
- * survivor's partial result (a contiguous range of ranks), `scratch` has room for `count`
- * items; on return recvbuf must hold the whole result.
+ * The work of the pof2 survivors between the fold and the unfold: on entry f->recvbuf holds
+ * the survivor's partial result (a contiguous range of ranks); on return it must hold the
+ * whole result.
  */
-typedef int coll_fold_survivors_fn(void *recvbuf, void *scratch, int count, MPI_Datatype datatype,
-                                   MPI_Op op, MPI_Comm comm, const struct coll_fold_pof2 *fold);
+typedef int coll_fold_survivors_fn(const struct coll_fold_pof2 *f);
 
 /*
  * An allreduce around a power-of-two core (recursive doubling, Rabenseifner's algorithm):

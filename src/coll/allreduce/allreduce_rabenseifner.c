@@ -36,10 +36,11 @@
 /* The pof2 survivors' part: reduce-scatter by recursive halving, then allgather by recursive
  * doubling, on blocks of recvbuf; the partner's blocks arrive in `tmp`. */
 static int
-halve_double(void *recvbuf, void *tmp, int count, MPI_Datatype datatype, MPI_Op op,
-             MPI_Comm comm, const struct coll_fold_pof2 *f)
+halve_double(const struct coll_fold_pof2 *f)
 {
-    int pof2 = f->pof2, rem = f->rem, newrank = f->newrank;
+    void *recvbuf = f->recvbuf, *tmp = f->scratch;
+    int count = f->count, pof2 = f->pof2, rem = f->rem, newrank = f->newrank;
+    MPI_Datatype datatype = f->datatype;
     int rc, send_idx = 0, recv_idx = 0, last_idx = pof2, mask;
 
     /* Reduce-scatter by recursive halving: keep one half of the current range of
@@ -63,14 +64,14 @@ halve_double(void *recvbuf, void *tmp, int count, MPI_Datatype datatype, MPI_Op 
         void *own = coll_item(recvbuf, recv_at, datatype);
         void *theirs = coll_item(tmp, recv_at, datatype);
         rc = MPI_Sendrecv(coll_item(recvbuf, send_at, datatype), send_cnt, datatype, dst,
-                          TAG_HALVING, theirs, recv_cnt, datatype, dst, TAG_HALVING, comm,
+                          TAG_HALVING, theirs, recv_cnt, datatype, dst, TAG_HALVING, f->comm,
                           MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS)
             return rc;
         if (dst < f->rank) {
-            rc = MPI_Reduce_local(theirs, own, recv_cnt, datatype, op);
+            rc = MPI_Reduce_local(theirs, own, recv_cnt, datatype, f->op);
         } else {
-            rc = MPI_Reduce_local(own, theirs, recv_cnt, datatype, op);
+            rc = MPI_Reduce_local(own, theirs, recv_cnt, datatype, f->op);
             if (rc == MPI_SUCCESS)
                 rc = coll_copy(theirs, own, recv_cnt, datatype);
         }
@@ -103,7 +104,7 @@ halve_double(void *recvbuf, void *tmp, int count, MPI_Datatype datatype, MPI_Op 
                           coll_fold_block_start(count, pof2, send_end) - send_at, datatype, dst,
                           TAG_DOUBLING, coll_item(recvbuf, recv_at, datatype),
                           coll_fold_block_start(count, pof2, recv_end) - recv_at, datatype, dst,
-                          TAG_DOUBLING, comm, MPI_STATUS_IGNORE);
+                          TAG_DOUBLING, f->comm, MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS)
             return rc;
         if (newrank > newdst)

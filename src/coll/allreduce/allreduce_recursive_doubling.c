@@ -30,29 +30,30 @@
 
 /* Recursive doubling among the pof2 survivors; the lower range is always `invec`. */
 static int
-exchange(void *recvbuf, void *scratch, int count, MPI_Datatype datatype, MPI_Op op,
-         MPI_Comm comm, const struct coll_fold_pof2 *f)
+exchange(const struct coll_fold_pof2 *f)
 {
-    void *acc = recvbuf, *other = scratch; /* the running result; `other` gets the partner's */
+    void *acc = f->recvbuf, *other = f->scratch; /* the running result; the partner's */
+    int count = f->count;
+    MPI_Datatype datatype = f->datatype;
 
     for (int mask = 1; mask < f->pof2; mask <<= 1) {
         int dst = coll_fold_survivor(f->newrank ^ mask, f->rem);
         int rc = MPI_Sendrecv(acc, count, datatype, dst, TAG_EXCHANGE, other, count, datatype,
-                              dst, TAG_EXCHANGE, comm, MPI_STATUS_IGNORE);
+                              dst, TAG_EXCHANGE, f->comm, MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS)
             return rc;
         if (dst < f->rank) {
-            rc = MPI_Reduce_local(other, acc, count, datatype, op);
+            rc = MPI_Reduce_local(other, acc, count, datatype, f->op);
         } else {
             void *swap = acc;
-            rc = MPI_Reduce_local(acc, other, count, datatype, op);
+            rc = MPI_Reduce_local(acc, other, count, datatype, f->op);
             acc = other;
             other = swap;
         }
         if (rc != MPI_SUCCESS)
             return rc;
     }
-    return acc != recvbuf ? coll_copy(acc, recvbuf, count, datatype) : MPI_SUCCESS;
+    return acc != f->recvbuf ? coll_copy(acc, f->recvbuf, count, datatype) : MPI_SUCCESS;
 }
 
 /* Fold: even ranks below 2·rem give their data to the odd neighbour above; unfold: the odd
