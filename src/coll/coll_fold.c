@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "coll_fold.h"
+#include "coll_tree.h"
 #include "coll_util.h"
 
 int
@@ -79,10 +80,7 @@ int
 coll_fold_start(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Comm comm,
                 int *rank, int *size)
 {
-    int rc = MPI_Comm_size(comm, size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_rank(comm, rank);
+    int rc = coll_tree_ranks(comm, 0, rank, size, NULL);
     if (rc != MPI_SUCCESS)
         return rc;
     if (sendbuf != MPI_IN_PLACE)
@@ -139,6 +137,31 @@ coll_fold_pof2_out(const void *send, void *recv, int count, MPI_Datatype datatyp
     if (rank % 2 != 0)
         return MPI_Send(send, count, datatype, rank - 1, tag, comm);
     return MPI_Recv(recv, count, datatype, rank + 1, tag, comm, MPI_STATUS_IGNORE);
+}
+
+int
+coll_fold_pof2_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                         MPI_Op op, MPI_Comm comm, int tag_fold, int tag_unfold,
+                         coll_fold_survivors_fn *survivors)
+{
+    struct coll_fold_pof2 f = {
+        .recvbuf = recvbuf, .count = count, .datatype = datatype, .op = op, .comm = comm};
+    void *scratch_mem;
+    int rc = coll_fold_start_scratch(sendbuf, recvbuf, count, datatype, comm, &f.rank, &f.size,
+                                     &f.scratch, &scratch_mem);
+
+    if (rc != MPI_SUCCESS || count == 0 || f.size == 1)
+        return rc;
+    f.pof2 = coll_pof2_floor(f.size);
+    f.rem = f.size - f.pof2;
+    rc = coll_fold_pof2_in(recvbuf, f.scratch, count, datatype, op, f.rank, f.rem, tag_fold, comm,
+                           &f.newrank);
+    if (rc == MPI_SUCCESS && f.newrank >= 0)
+        rc = survivors(&f);
+    if (rc == MPI_SUCCESS)
+        rc = coll_fold_pof2_out(recvbuf, recvbuf, count, datatype, f.rank, f.rem, tag_unfold, comm);
+    free(scratch_mem);
+    return rc;
 }
 
 int

@@ -82,6 +82,38 @@ int coll_fold_pof2_out(const void *send, void *recv, int count, MPI_Datatype dat
                        int rem, int tag, MPI_Comm comm);
 
 /*
+ * A survivor of coll_fold_pof2_in inside coll_fold_pof2_allreduce: the allreduce's arguments,
+ * a scratch vector of `count` items, the rank and newrank, the communicator's size, pof2 (the
+ * largest power of two <= size) and rem = size - pof2.
+ */
+struct coll_fold_pof2 {
+    void *recvbuf, *scratch;
+    int count;
+    MPI_Datatype datatype;
+    MPI_Op op;
+    MPI_Comm comm;
+    int rank, size, pof2, rem, newrank;
+};
+
+/*
+ * The work of the pof2 survivors between the fold and the unfold: on entry f->recvbuf holds
+ * the survivor's partial result (a contiguous range of ranks); on return it must hold the
+ * whole result.
+ */
+typedef int coll_fold_survivors_fn(const struct coll_fold_pof2 *f);
+
+/*
+ * An allreduce around a power-of-two core (recursive doubling, Rabenseifner's algorithm):
+ * coll_fold_start_scratch, nothing more when count is 0 or there is a single rank; otherwise
+ * coll_fold_pof2_in of recvbuf with `tag_fold`, `survivors` on the ranks that did not fold,
+ * then coll_fold_pof2_out of the whole result from recvbuf to recvbuf with `tag_unfold`. The
+ * scratch vector is freed on every path; the first failure is returned.
+ */
+int coll_fold_pof2_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                             MPI_Op op, MPI_Comm comm, int tag_fold, int tag_unfold,
+                             coll_fold_survivors_fn *survivors);
+
+/*
  * A vector of `count` items cut into n blocks as the ring and Rabenseifner's algorithm cut it:
  * ⌊count/n⌋ items each, the first count mod n blocks one item longer. Block b starts at item
  * coll_fold_block_start(count, n, b) (b = n gives count).

@@ -283,10 +283,19 @@ coll_tree_wait_fold(MPI_Request *req, const void *in, void *acc, int count, MPI_
 
 enum { LOW = 0, HIGH = 1 };
 
-int
-coll_tree_reduce_segmented(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                           MPI_Op op, int root, MPI_Comm comm, const struct coll_params *params,
-                           const struct coll_reduce_node *node)
+/* A node of coll_tree_reduce_segmented's tree; `top` is the rank without a parent, which ends
+ * with the result. */
+struct coll_reduce_node {
+    int rank, top, parent; /* parent -1 at the top */
+    int low, high;         /* children, -1 when absent; a node with children has a low one */
+    int tag, result_tag;   /* up the tree; from the top to the root */
+};
+
+/* coll_tree_reduce_segmented with more than one rank and count > 0. */
+static int
+reduce_segmented(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 int root, MPI_Comm comm, const struct coll_params *params,
+                 const struct coll_reduce_node *node)
 {
     struct coll_segments sg;
     int rc = MPI_SUCCESS, rank = node->rank, child[2] = {node->low, node->high};
@@ -387,4 +396,22 @@ out_free:
     for (int b = 0; b < 6; b++)
         free(mem[b]);
     return rc;
+}
+
+int
+coll_tree_reduce_segmented(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, int root, MPI_Comm comm, const struct coll_params *params,
+                           coll_tree_shape_fn *shape, int tag, int result_tag)
+{
+    int rank, size, rc = coll_tree_ranks(comm, root, &rank, &size, NULL);
+
+    if (rc != MPI_SUCCESS || count == 0)
+        return rc;
+    if (size == 1)
+        return coll_copy(sendbuf, recvbuf, count, datatype);
+
+    struct coll_reduce_node node = {
+        .rank = rank, .top = size - 1, .tag = tag, .result_tag = result_tag};
+    shape(rank, size, &node.parent, &node.low, &node.high);
+    return reduce_segmented(sendbuf, recvbuf, count, datatype, op, root, comm, params, &node);
 }

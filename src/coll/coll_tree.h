@@ -138,27 +138,23 @@ void coll_tree_in_order_binary(int rank, int size, int *parent, int *low, int *h
 int coll_tree_wait_fold(MPI_Request *req, const void *in, void *acc, int count,
                         MPI_Datatype datatype, MPI_Op op);
 
-/*
- * A node of a reduction tree whose every node computes low ∘ high ∘ own (the in-order binary
- * tree; a chain is the same with one low child, rank - 1, and parent rank + 1). `top` is the
- * rank without a parent, which ends with the result.
- */
-struct coll_reduce_node {
-    int rank, top, parent; /* parent -1 at the top */
-    int low, high;         /* children, -1 when absent; a node with children has a low one */
-    int tag, result_tag;   /* up the tree; from the top to the root */
-};
+/* A tree's shape: the parent (-1 at the top) and the low and high children (-1 when absent)
+ * of `rank` among `size` ranks, as coll_tree_in_order_binary gives them. */
+typedef void coll_tree_shape_fn(int rank, int size, int *parent, int *low, int *high);
 
 /*
- * Reduce up such a tree in segments (Open MPI's ompi_coll_base_reduce_generic): the root
- * first posts its receives of every finished segment from the top; an inner node keeps one
- * receive per child posted ahead (two buffers per child) and, for each segment, copies its own
- * items, folds high then low on the left, and sends the segment on (one send in flight, two
- * accumulation buffers; the top folds straight into recvbuf when it is the root). Needs more
- * than one rank and count > 0.
+ * Reduce in segments up a tree whose every node computes low ∘ high ∘ own (the in-order
+ * binary tree; a chain is the same with one low child, rank - 1, and parent rank + 1), as
+ * Open MPI's ompi_coll_base_reduce_generic does. Nothing is sent when count is 0; a single
+ * rank copies sendbuf to recvbuf. Otherwise the top (size - 1) ends with the result: the root
+ * first posts its receives of every finished segment from the top (`result_tag`); an inner
+ * node keeps one receive per child posted ahead (two buffers per child) and, for each
+ * segment, copies its own items, folds high then low on the left, and sends the segment on
+ * (`tag`; one send in flight, two accumulation buffers; the top folds straight into recvbuf
+ * when it is the root).
  */
 int coll_tree_reduce_segmented(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                                MPI_Op op, int root, MPI_Comm comm, const struct coll_params *params,
-                               const struct coll_reduce_node *node);
+                               coll_tree_shape_fn *shape, int tag, int result_tag);
 
 #endif

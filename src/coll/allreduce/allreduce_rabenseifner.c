@@ -24,8 +24,6 @@
  *     doubling mask 2: 0 <-> 2, 1 <-> 3   exchange owned blocks, then mask 1: 0 <-> 1, 2 <-> 3
  *     unfold:  odd ranks below 2·rem send the whole result to their even neighbour
  */
-#include <stdlib.h>
-
 #include "coll/coll_algos.h"
 #include "coll/coll_fold.h"
 #include "coll/coll_util.h"
@@ -35,102 +33,93 @@
 #define TAG_DOUBLING 14
 #define TAG_UNFOLD 15
 
+/* The pof2 survivors' part: reduce-scatter by recursive halving, then allgather by recursive
+ * doubling, on blocks of recvbuf; the partner's blocks arrive in `tmp`. */
+static int
+halve_double(const struct coll_fold_pof2 *f)
+{
+    void *recvbuf = f->recvbuf, *tmp = f->scratch;
+    int count = f->count, pof2 = f->pof2, rem = f->rem, newrank = f->newrank;
+    MPI_Datatype datatype = f->datatype;
+    int rc, send_idx = 0, recv_idx = 0, last_idx = pof2, mask;
+
+    /* Reduce-scatter by recursive halving: keep one half of the current range of
+     * blocks, send the other, combine the partner's copy of the kept half. */
+    for (mask = 1; mask < pof2; mask <<= 1) {
+        int newdst = newrank ^ mask, dst = coll_fold_survivor(newdst, rem);
+        int send_first, send_end, recv_first, recv_end;
+        if (newrank < newdst) {
+            send_idx = recv_idx + pof2 / (mask * 2);
+            send_first = send_idx, send_end = last_idx;
+            recv_first = recv_idx, recv_end = send_idx;
+        } else {
+            recv_idx = send_idx + pof2 / (mask * 2);
+            send_first = send_idx, send_end = recv_idx;
+            recv_first = recv_idx, recv_end = last_idx;
+        }
+        int send_at = coll_fold_block_start(count, pof2, send_first);
+        int recv_at = coll_fold_block_start(count, pof2, recv_first);
+        int send_cnt = coll_fold_block_start(count, pof2, send_end) - send_at;
+        int recv_cnt = coll_fold_block_start(count, pof2, recv_end) - recv_at;
+        void *own = coll_item(recvbuf, recv_at, datatype);
+        void *theirs = coll_item(tmp, recv_at, datatype);
+        rc = MPI_Sendrecv(coll_item(recvbuf, send_at, datatype), send_cnt, datatype, dst,
+                          TAG_HALVING, theirs, recv_cnt, datatype, dst, TAG_HALVING, f->comm,
+                          MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        if (dst < f->rank) {
+            rc = MPI_Reduce_local(theirs, own, recv_cnt, datatype, f->op);
+        } else {
+            rc = MPI_Reduce_local(own, theirs, recv_cnt, datatype, f->op);
+            if (rc == MPI_SUCCESS)
+                rc = coll_copy(theirs, own, recv_cnt, datatype);
+        }
+        if (rc != MPI_SUCCESS)
+            return rc;
+        send_idx = recv_idx;
+        if (mask * 2 < pof2)
+            last_idx = recv_idx + pof2 / (mask * 2);
+    }
+
+    /* Allgather by recursive doubling: the same pairs in reverse order, each sending
+     * the range it owns and receiving the partner's next to it. */
+    for (mask >>= 1; mask > 0; mask >>= 1) {
+        int newdst = newrank ^ mask, dst = coll_fold_survivor(newdst, rem);
+        int send_first, send_end, recv_first, recv_end;
+        if (newrank < newdst) {
+            if (mask != pof2 / 2)
+                last_idx = last_idx + pof2 / (mask * 2);
+            recv_idx = send_idx + pof2 / (mask * 2);
+            send_first = send_idx, send_end = recv_idx;
+            recv_first = recv_idx, recv_end = last_idx;
+        } else {
+            recv_idx = send_idx - pof2 / (mask * 2);
+            send_first = send_idx, send_end = last_idx;
+            recv_first = recv_idx, recv_end = send_idx;
+        }
+        int send_at = coll_fold_block_start(count, pof2, send_first);
+        int recv_at = coll_fold_block_start(count, pof2, recv_first);
+        rc = MPI_Sendrecv(coll_item(recvbuf, send_at, datatype),
+                          coll_fold_block_start(count, pof2, send_end) - send_at, datatype, dst,
+                          TAG_DOUBLING, coll_item(recvbuf, recv_at, datatype),
+                          coll_fold_block_start(count, pof2, recv_end) - recv_at, datatype, dst,
+                          TAG_DOUBLING, f->comm, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        if (newrank > newdst)
+            send_idx = recv_idx;
+    }
+    return MPI_SUCCESS;
+}
+
+/* Fold: even ranks below 2·rem give their data to the odd neighbour above; unfold: the odd
+ * ranks send the result back to the even ones. */
 int
 coll_allreduce_rabenseifner(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                             MPI_Op op, MPI_Comm comm, const struct coll_params *params)
 {
-    int rc, size, rank, pof2, rem, newrank;
-    void *tmp_mem, *tmp;
-
     (void)params;
-    rc = coll_fold_start_scratch(sendbuf, recvbuf, count, datatype, comm, &rank, &size, &tmp,
-                                 &tmp_mem);
-    if (rc != MPI_SUCCESS || count == 0 || size == 1)
-        return rc;
-    pof2 = coll_pof2_floor(size);
-    rem = size - pof2;
-
-    /* Fold: even ranks below 2·rem give their data to the odd neighbour above. */
-    rc = coll_fold_pof2_in(recvbuf, tmp, count, datatype, op, rank, rem, TAG_FOLD, comm, &newrank);
-    if (rc != MPI_SUCCESS)
-        goto out_free_tmp;
-
-    if (newrank >= 0) {
-        int send_idx = 0, recv_idx = 0, last_idx = pof2, mask;
-
-        /* Reduce-scatter by recursive halving: keep one half of the current range of
-         * blocks, send the other, combine the partner's copy of the kept half. */
-        for (mask = 1; mask < pof2; mask <<= 1) {
-            int newdst = newrank ^ mask, dst = coll_fold_survivor(newdst, rem);
-            int send_first, send_end, recv_first, recv_end;
-            if (newrank < newdst) {
-                send_idx = recv_idx + pof2 / (mask * 2);
-                send_first = send_idx, send_end = last_idx;
-                recv_first = recv_idx, recv_end = send_idx;
-            } else {
-                recv_idx = send_idx + pof2 / (mask * 2);
-                send_first = send_idx, send_end = recv_idx;
-                recv_first = recv_idx, recv_end = last_idx;
-            }
-            int send_at = coll_fold_block_start(count, pof2, send_first);
-            int recv_at = coll_fold_block_start(count, pof2, recv_first);
-            int send_cnt = coll_fold_block_start(count, pof2, send_end) - send_at;
-            int recv_cnt = coll_fold_block_start(count, pof2, recv_end) - recv_at;
-            void *own = coll_item(recvbuf, recv_at, datatype);
-            void *theirs = coll_item(tmp, recv_at, datatype);
-            rc = MPI_Sendrecv(coll_item(recvbuf, send_at, datatype), send_cnt, datatype, dst,
-                              TAG_HALVING, theirs, recv_cnt, datatype, dst, TAG_HALVING, comm,
-                              MPI_STATUS_IGNORE);
-            if (rc != MPI_SUCCESS)
-                goto out_free_tmp;
-            if (dst < rank) {
-                rc = MPI_Reduce_local(theirs, own, recv_cnt, datatype, op);
-            } else {
-                rc = MPI_Reduce_local(own, theirs, recv_cnt, datatype, op);
-                if (rc == MPI_SUCCESS)
-                    rc = coll_copy(theirs, own, recv_cnt, datatype);
-            }
-            if (rc != MPI_SUCCESS)
-                goto out_free_tmp;
-            send_idx = recv_idx;
-            if (mask * 2 < pof2)
-                last_idx = recv_idx + pof2 / (mask * 2);
-        }
-
-        /* Allgather by recursive doubling: the same pairs in reverse order, each sending
-         * the range it owns and receiving the partner's next to it. */
-        for (mask >>= 1; mask > 0; mask >>= 1) {
-            int newdst = newrank ^ mask, dst = coll_fold_survivor(newdst, rem);
-            int send_first, send_end, recv_first, recv_end;
-            if (newrank < newdst) {
-                if (mask != pof2 / 2)
-                    last_idx = last_idx + pof2 / (mask * 2);
-                recv_idx = send_idx + pof2 / (mask * 2);
-                send_first = send_idx, send_end = recv_idx;
-                recv_first = recv_idx, recv_end = last_idx;
-            } else {
-                recv_idx = send_idx - pof2 / (mask * 2);
-                send_first = send_idx, send_end = last_idx;
-                recv_first = recv_idx, recv_end = send_idx;
-            }
-            int send_at = coll_fold_block_start(count, pof2, send_first);
-            int recv_at = coll_fold_block_start(count, pof2, recv_first);
-            rc = MPI_Sendrecv(coll_item(recvbuf, send_at, datatype),
-                              coll_fold_block_start(count, pof2, send_end) - send_at, datatype, dst,
-                              TAG_DOUBLING, coll_item(recvbuf, recv_at, datatype),
-                              coll_fold_block_start(count, pof2, recv_end) - recv_at, datatype, dst,
-                              TAG_DOUBLING, comm, MPI_STATUS_IGNORE);
-            if (rc != MPI_SUCCESS)
-                goto out_free_tmp;
-            if (newrank > newdst)
-                send_idx = recv_idx;
-        }
-    }
-
-    /* Unfold: the odd ranks send the result back to the even ones. */
-    rc = coll_fold_pof2_out(recvbuf, recvbuf, count, datatype, rank, rem, TAG_UNFOLD, comm);
-
-out_free_tmp:
-    free(tmp_mem);
-    return rc;
+    return coll_fold_pof2_allreduce(sendbuf, recvbuf, count, datatype, op, comm, TAG_FOLD,
+                                    TAG_UNFOLD, halve_double);
 }

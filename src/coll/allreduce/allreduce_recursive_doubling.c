@@ -20,8 +20,6 @@
  *                                     3  <------->  5     newrank 1 <-> 3
  *     unfold     0  <-  1      2  <-  3
  */
-#include <stdlib.h>
-
 #include "coll/coll_algos.h"
 #include "coll/coll_fold.h"
 #include "coll/coll_util.h"
@@ -30,58 +28,42 @@
 #define TAG_EXCHANGE 4
 #define TAG_UNFOLD 5
 
+/* Recursive doubling among the pof2 survivors; the lower range is always `invec`. */
+static int
+exchange(const struct coll_fold_pof2 *f)
+{
+    void *acc = f->recvbuf, *other = f->scratch; /* the running result; the partner's */
+    int count = f->count;
+    MPI_Datatype datatype = f->datatype;
+
+    for (int mask = 1; mask < f->pof2; mask <<= 1) {
+        int dst = coll_fold_survivor(f->newrank ^ mask, f->rem);
+        int rc = MPI_Sendrecv(acc, count, datatype, dst, TAG_EXCHANGE, other, count, datatype,
+                              dst, TAG_EXCHANGE, f->comm, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        if (dst < f->rank) {
+            rc = MPI_Reduce_local(other, acc, count, datatype, f->op);
+        } else {
+            void *swap = acc;
+            rc = MPI_Reduce_local(acc, other, count, datatype, f->op);
+            acc = other;
+            other = swap;
+        }
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return acc != f->recvbuf ? coll_copy(acc, f->recvbuf, count, datatype) : MPI_SUCCESS;
+}
+
+/* Fold: even ranks below 2·rem give their data to the odd neighbour above; unfold: the odd
+ * ranks send the result back to the even ones. */
 int
 coll_allreduce_recursive_doubling(const void *sendbuf, void *recvbuf, int count,
                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                   const struct coll_params *params)
 {
-    int rc, size, rank, pof2, rem, newrank;
-    void *tmp_mem, *other;
-    void *acc = recvbuf;   /* the running result; `other` receives the partner's */
-
     (void)params;
-    rc = coll_fold_start_scratch(sendbuf, recvbuf, count, datatype, comm, &rank, &size, &other,
-                                 &tmp_mem);
-    if (rc != MPI_SUCCESS || count == 0 || size == 1)
-        return rc;
-    pof2 = coll_pof2_floor(size);
-    rem = size - pof2;
-
-    /* Fold: even ranks below 2·rem give their data to the odd neighbour above. */
-    rc = coll_fold_pof2_in(acc, other, count, datatype, op, rank, rem, TAG_FOLD, comm, &newrank);
-    if (rc != MPI_SUCCESS)
-        goto out_free_tmp;
-
-    /* Recursive doubling among the pof2 survivors; the lower range is always `invec`. */
-    if (newrank >= 0) {
-        for (int mask = 1; mask < pof2; mask <<= 1) {
-            int dst = coll_fold_survivor(newrank ^ mask, rem);
-            rc = MPI_Sendrecv(acc, count, datatype, dst, TAG_EXCHANGE, other, count, datatype,
-                              dst, TAG_EXCHANGE, comm, MPI_STATUS_IGNORE);
-            if (rc != MPI_SUCCESS)
-                goto out_free_tmp;
-            if (dst < rank) {
-                rc = MPI_Reduce_local(other, acc, count, datatype, op);
-            } else {
-                void *swap = acc;
-                rc = MPI_Reduce_local(acc, other, count, datatype, op);
-                acc = other;
-                other = swap;
-            }
-            if (rc != MPI_SUCCESS)
-                goto out_free_tmp;
-        }
-        if (acc != recvbuf) {
-            rc = coll_copy(acc, recvbuf, count, datatype);
-            if (rc != MPI_SUCCESS)
-                goto out_free_tmp;
-        }
-    }
-
-    /* Unfold: the odd ranks send the result back to the even ones. */
-    rc = coll_fold_pof2_out(recvbuf, recvbuf, count, datatype, rank, rem, TAG_UNFOLD, comm);
-
-out_free_tmp:
-    free(tmp_mem);
-    return rc;
+    return coll_fold_pof2_allreduce(sendbuf, recvbuf, count, datatype, op, comm, TAG_FOLD,
+                                    TAG_UNFOLD, exchange);
 }

@@ -21,6 +21,7 @@
 
 #include "mpi.h"
 #include "coll/coll.h"
+#include "coll/coll_blocks.h"
 #include "coll/coll_util.h"
 
 enum { TAG_ALLTOALL_BRUCK = 0 };
@@ -34,10 +35,7 @@ coll_alltoall_bruck(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     void *slots_mem = NULL, *out_mem = NULL, *in_mem = NULL, *slots, *out, *in;
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_size(comm, &size);
+    rc = coll_rank_size(comm, &rank, &size);
     if (rc != MPI_SUCCESS)
         return rc;
     rc = MPI_Type_size(recvtype, &tsize);

@@ -14,6 +14,7 @@
 
 #include "mpi.h"
 #include "coll/coll.h"
+#include "coll/coll_blocks.h"
 #include "coll/coll_util.h"
 
 enum { TAG_EXSCAN_LINEAR = 0 };
@@ -27,14 +28,9 @@ coll_exscan_linear(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     const void *input = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
 
     (void)params;
-    rc = MPI_Comm_rank(comm, &rank);
-    if (rc != MPI_SUCCESS)
+    rc = coll_rank_size(comm, &rank, &size);
+    if (rc != MPI_SUCCESS || count == 0 || size == 1)
         return rc;
-    rc = MPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (count == 0 || size == 1)
-        return MPI_SUCCESS;
 
     if (rank == 0)
         return MPI_Send(input, count, datatype, 1, TAG_EXSCAN_LINEAR, comm);

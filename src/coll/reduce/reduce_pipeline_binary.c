@@ -37,17 +37,6 @@ int
 coll_reduce_pipeline_binary(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                             MPI_Op op, int root, MPI_Comm comm, const struct coll_params *params)
 {
-    int rank, size, rc;
-
-    rc = coll_tree_ranks(comm, root, &rank, &size, NULL);
-    if (rc != MPI_SUCCESS || count == 0)
-        return rc;
-    if (size == 1)
-        return coll_copy(sendbuf, recvbuf, count, datatype);
-
-    struct coll_reduce_node node = {
-        .rank = rank, .top = size - 1, .tag = TAG_TREE, .result_tag = TAG_RESULT};
-    coll_tree_in_order_binary(rank, size, &node.parent, &node.low, &node.high);
     return coll_tree_reduce_segmented(sendbuf, recvbuf, count, datatype, op, root, comm, params,
-                                      &node);
+                                      coll_tree_in_order_binary, TAG_TREE, TAG_RESULT);
 }

@@ -33,26 +33,19 @@
 
 enum { TAG_CHAIN = 1, TAG_RESULT = 2 };
 
+/* The chain as a tree of fan-out 1: rank - 1 is the (low) child, rank + 1 the parent. */
+static void
+chain(int rank, int size, int *parent, int *low, int *high)
+{
+    *parent = rank < size - 1 ? rank + 1 : -1;
+    *low = rank > 0 ? rank - 1 : -1;
+    *high = -1;
+}
+
 int
 coll_reduce_pipeline_chain(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                            MPI_Op op, int root, MPI_Comm comm, const struct coll_params *params)
 {
-    int rank, size, rc;
-
-    rc = coll_tree_ranks(comm, root, &rank, &size, NULL);
-    if (rc != MPI_SUCCESS || count == 0)
-        return rc;
-    if (size == 1)
-        return coll_copy(sendbuf, recvbuf, count, datatype);
-
-    /* the chain as a tree of fan-out 1: rank - 1 is the (low) child, rank + 1 the parent */
-    struct coll_reduce_node node = {.rank = rank,
-                                    .top = size - 1,
-                                    .parent = rank < size - 1 ? rank + 1 : -1,
-                                    .low = rank > 0 ? rank - 1 : -1,
-                                    .high = -1,
-                                    .tag = TAG_CHAIN,
-                                    .result_tag = TAG_RESULT};
     return coll_tree_reduce_segmented(sendbuf, recvbuf, count, datatype, op, root, comm, params,
-                                      &node);
+                                      chain, TAG_CHAIN, TAG_RESULT);
 }
