@@ -173,13 +173,13 @@ coll_tree_bcast_knomial(void *buffer, int count, MPI_Datatype datatype, int root
 
 /* First item of block b (0 <= b <= size). */
 static MPI_Aint
-block_start(const struct coll_blocks *bl, long long b)
+block_start(const struct coll_bcast_blocks *bl, long long b)
 {
     return (MPI_Aint)(b * bl->base + (b < bl->extra ? b : bl->extra));
 }
 
 int
-coll_blocks_items(const struct coll_blocks *bl, long long lo, long long hi)
+coll_bcast_items(const struct coll_bcast_blocks *bl, long long lo, long long hi)
 {
     if (hi > bl->size)
         hi = bl->size;
@@ -189,14 +189,14 @@ coll_blocks_items(const struct coll_blocks *bl, long long lo, long long hi)
 }
 
 void *
-coll_blocks_ptr(const struct coll_blocks *bl, long long b)
+coll_bcast_block(const struct coll_bcast_blocks *bl, long long b)
 {
     return coll_item(bl->buffer, block_start(bl, b < bl->size ? b : bl->size), bl->datatype);
 }
 
 int
 coll_tree_bcast_scatter(void *buffer, int count, MPI_Datatype datatype, int root, int tag,
-                        MPI_Comm comm, struct coll_blocks *bl, int *rank, int *relative)
+                        MPI_Comm comm, struct coll_bcast_blocks *bl, int *rank, int *relative)
 {
     struct coll_knomial node;
     long long child, span;
@@ -207,24 +207,24 @@ coll_tree_bcast_scatter(void *buffer, int count, MPI_Datatype datatype, int root
         return rc;
     if (rank != NULL)
         *rank = my_rank;
-    *bl = (struct coll_blocks){buffer, datatype, size, count / size, count % size};
+    *bl = (struct coll_bcast_blocks){buffer, datatype, size, count / size, count % size};
     if (size == 1 || count == 0)
         return MPI_SUCCESS;
 
     coll_knomial_init(&node, *relative, size, 2);
     if (node.parent >= 0) {
-        n = coll_blocks_items(bl, *relative, (long long)*relative + node.span);
+        n = coll_bcast_items(bl, *relative, (long long)*relative + node.span);
         if (n > 0) {
-            rc = MPI_Recv(coll_blocks_ptr(bl, *relative), n, datatype, (node.parent + root) % size,
+            rc = MPI_Recv(coll_bcast_block(bl, *relative), n, datatype, (node.parent + root) % size,
                           tag, comm, MPI_STATUS_IGNORE);
             if (rc != MPI_SUCCESS)
                 return rc;
         }
     }
     while (coll_knomial_next_child(&node, &child, &span)) {
-        n = coll_blocks_items(bl, child, child + span);
+        n = coll_bcast_items(bl, child, child + span);
         if (n > 0) {
-            rc = MPI_Send(coll_blocks_ptr(bl, child), n, datatype, (int)((child + root) % size),
+            rc = MPI_Send(coll_bcast_block(bl, child), n, datatype, (int)((child + root) % size),
                           tag, comm);
             if (rc != MPI_SUCCESS)
                 return rc;

@@ -92,16 +92,16 @@ int coll_tree_bcast_knomial(void *buffer, int count, MPI_Datatype datatype, int 
  * first `extra` blocks have base + 1 items, the others base (base = count / size, extra =
  * count mod size), as the scatter-allgather broadcasts cut it.
  */
-struct coll_blocks {
+struct coll_bcast_blocks {
     void *buffer;
     MPI_Datatype datatype;
     int size, base, extra;
 };
 
 /* Items of blocks [lo, hi), clipped to the existing blocks. */
-int coll_blocks_items(const struct coll_blocks *bl, long long lo, long long hi);
+int coll_bcast_items(const struct coll_bcast_blocks *bl, long long lo, long long hi);
 /* Address of block b (b clipped to size: the end of the buffer). */
-void *coll_blocks_ptr(const struct coll_blocks *bl, long long b);
+void *coll_bcast_block(const struct coll_bcast_blocks *bl, long long b);
 
 /*
  * The first half of the scatter-allgather broadcasts: cut `buffer` into as many blocks as
@@ -113,7 +113,7 @@ void *coll_blocks_ptr(const struct coll_blocks *bl, long long b);
  * rank relative to root.
  */
 int coll_tree_bcast_scatter(void *buffer, int count, MPI_Datatype datatype, int root, int tag,
-                            MPI_Comm comm, struct coll_blocks *bl, int *rank, int *relative);
+                            MPI_Comm comm, struct coll_bcast_blocks *bl, int *rank, int *relative);
 
 /*
  * The opening of the binomial and k-nomial reduces: this rank and the size, and the tree they

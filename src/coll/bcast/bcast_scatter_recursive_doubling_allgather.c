@@ -36,24 +36,25 @@ enum { TAG_SCATTER = 1, TAG_DOUBLING = 2, TAG_FIXUP = 3 };
  * upper blocks; pass them to the others by recursive halving within the group.
  */
 static int
-fix_up(const struct coll_blocks *bl, int relative, int group, int mask, int root, MPI_Comm comm)
+fix_up(const struct coll_bcast_blocks *bl, int relative, int group, int mask, int root,
+       MPI_Comm comm)
 {
     int size = bl->size, rc;
     long long upper = (long long)group + mask;
     int nc = (int)(size - upper);
-    int n = coll_blocks_items(bl, upper, size);
+    int n = coll_bcast_items(bl, upper, size);
     if (nc <= 0 || n == 0)
         return MPI_SUCCESS;
     for (int half = mask >> 1; half > 0; half >>= 1) {
         int sub = relative & ~(2 * half - 1);   /* the sub-group being split in two */
         int peer = relative ^ half;
         if (peer > relative && relative < sub + nc && peer >= sub + nc) {
-            rc = MPI_Send(coll_blocks_ptr(bl, upper), n, bl->datatype, (peer + root) % size,
+            rc = MPI_Send(coll_bcast_block(bl, upper), n, bl->datatype, (peer + root) % size,
                           TAG_FIXUP, comm);
             if (rc != MPI_SUCCESS)
                 return rc;
         } else if (peer < relative && peer < sub + nc && relative >= sub + nc) {
-            rc = MPI_Recv(coll_blocks_ptr(bl, upper), n, bl->datatype, (peer + root) % size,
+            rc = MPI_Recv(coll_bcast_block(bl, upper), n, bl->datatype, (peer + root) % size,
                           TAG_FIXUP, comm, MPI_STATUS_IGNORE);
             if (rc != MPI_SUCCESS)
                 return rc;
@@ -68,7 +69,7 @@ coll_bcast_scatter_recursive_doubling_allgather(void *buffer, int count, MPI_Dat
                                                 const struct coll_params *params)
 {
     int rc, size, relative;
-    struct coll_blocks bl;
+    struct coll_bcast_blocks bl;
 
     (void)params;
     rc = coll_tree_bcast_scatter(buffer, count, datatype, root, TAG_SCATTER, comm, &bl, NULL,
@@ -83,9 +84,9 @@ coll_bcast_scatter_recursive_doubling_allgather(void *buffer, int count, MPI_Dat
         if (peer < size) {
             int partner = (peer + root) % size;
             rc = coll_sendrecv_nonempty(
-                coll_blocks_ptr(&bl, group), coll_blocks_items(&bl, group, (long long)group + mask),
-                datatype, partner, TAG_DOUBLING, coll_blocks_ptr(&bl, peer_group),
-                coll_blocks_items(&bl, peer_group, (long long)peer_group + mask), datatype, partner,
+                coll_bcast_block(&bl, group), coll_bcast_items(&bl, group, (long long)group + mask),
+                datatype, partner, TAG_DOUBLING, coll_bcast_block(&bl, peer_group),
+                coll_bcast_items(&bl, peer_group, (long long)peer_group + mask), datatype, partner,
                 TAG_DOUBLING, comm);
             if (rc != MPI_SUCCESS)
                 return rc;

@@ -31,7 +31,7 @@ coll_bcast_scatter_ring_allgather(void *buffer, int count, MPI_Datatype datatype
                                   MPI_Comm comm, const struct coll_params *params)
 {
     int rc, size, rank, relative;
-    struct coll_blocks bl;
+    struct coll_bcast_blocks bl;
 
     (void)params;
     rc = coll_tree_bcast_scatter(buffer, count, datatype, root, TAG_SCATTER, comm, &bl, &rank,
@@ -43,9 +43,9 @@ coll_bcast_scatter_ring_allgather(void *buffer, int count, MPI_Datatype datatype
     int left = (rank - 1 + size) % size, right = (rank + 1) % size;
     for (int i = 1; i < size; i++) {
         int out = (relative - i + 1 + size) % size, in = (relative - i + size) % size;
-        rc = coll_sendrecv_nonempty(coll_blocks_ptr(&bl, out), coll_blocks_items(&bl, out, out + 1),
-                                    datatype, right, TAG_RING, coll_blocks_ptr(&bl, in),
-                                    coll_blocks_items(&bl, in, in + 1), datatype, left, TAG_RING,
+        rc = coll_sendrecv_nonempty(coll_bcast_block(&bl, out), coll_bcast_items(&bl, out, out + 1),
+                                    datatype, right, TAG_RING, coll_bcast_block(&bl, in),
+                                    coll_bcast_items(&bl, in, in + 1), datatype, left, TAG_RING,
                                     comm);
         if (rc != MPI_SUCCESS)
             return rc;
