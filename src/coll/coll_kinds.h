@@ -184,4 +184,8 @@ extern const struct coll_kind_desc coll_kind_barrier, coll_kind_bcast, coll_kind
     coll_kind_reduce, coll_kind_allreduce, coll_kind_reduce_scatter, coll_kind_reduce_scatter_block,
     coll_kind_scan, coll_kind_exscan;
 
+/* Reduce_scatter's decision, which Reduce_scatter_block shares (the block form is the general
+ * one with equal counts, and its algorithms are the general ones'). */
+extern const struct coll_rule coll_reduce_scatter_rules[3];
+
 #endif

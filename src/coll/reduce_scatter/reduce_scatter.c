@@ -8,7 +8,7 @@
 #include "coll/coll_kinds.h"
 #include "coll/coll_registry.h"
 
-static const struct coll_rule rules[] = {
+const struct coll_rule coll_reduce_scatter_rules[3] = {
     {.when = COLL_RULE_NONCOMMUTATIVE, .algorithm = "recursive_doubling"},
     {.upto_bytes = 512 * 1024, .algorithm = "recursive_halving"},
     {.algorithm = "pairwise"},
@@ -32,6 +32,6 @@ call(enum coll_kind kind, const struct coll_args *a, MPI_Comm comm)
 const struct coll_kind_desc coll_kind_reduce_scatter = {
     .kind = COLL_REDUCE_SCATTER, .name = "reduce_scatter", .mpi_name = "MPI_Reduce_scatter",
     .traits = COLL_TRAIT_REDUCES | COLL_TRAIT_IN_PLACE | COLL_TRAIT_VECTOR,
-    COLL_RULES(rules), .reproducible = "recursive_doubling",
+    COLL_RULES(coll_reduce_scatter_rules), .reproducible = "recursive_doubling",
     .invoke = invoke, .call = call, .resolve_in_place = coll_resolve_in_place_vector,
 };

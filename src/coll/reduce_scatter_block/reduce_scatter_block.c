@@ -2,17 +2,12 @@
  * reduce_scatter_block.c — MPI_Reduce_scatter_block's kind: its traits, its default decision as
  * data, and how its arguments reach an algorithm and the MPI function. Standard MPI only.
  *
- * Default: recursive_doubling for a non-commutative op; for a commutative one
- * recursive_halving if n <= 512 KiB, else pairwise (n: the whole vector).
+ * Default: Reduce_scatter's rules (coll_reduce_scatter_rules): recursive_doubling for a
+ * non-commutative op; for a commutative one recursive_halving if n <= 512 KiB, else pairwise
+ * (n: the whole vector).
  */
 #include "coll/coll_kinds.h"
 #include "coll/coll_registry.h"
-
-static const struct coll_rule rules[] = {
-    {.when = COLL_RULE_NONCOMMUTATIVE, .algorithm = "recursive_doubling"},
-    {.upto_bytes = 512 * 1024, .algorithm = "recursive_halving"},
-    {.algorithm = "pairwise"},
-};
 
 static int
 invoke(const struct coll_algorithm *row, const struct coll_args *a, MPI_Comm comm,
@@ -33,6 +28,6 @@ const struct coll_kind_desc coll_kind_reduce_scatter_block = {
     .kind = COLL_REDUCE_SCATTER_BLOCK, .name = "reduce_scatter_block",
     .mpi_name = "MPI_Reduce_scatter_block",
     .traits = COLL_TRAIT_REDUCES | COLL_TRAIT_IN_PLACE,
-    COLL_RULES(rules), .reproducible = "recursive_doubling",
+    COLL_RULES(coll_reduce_scatter_rules), .reproducible = "recursive_doubling",
     .invoke = invoke, .call = call, .resolve_in_place = coll_resolve_in_place_vector,
 };
