@@ -515,6 +515,37 @@ coll_allgather_neighbor_exchange_blocks(const struct coll_blocks *recv, int rank
 }
 
 int
+coll_allgather_schedule(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                        const struct coll_blocks *recv, enum coll_allgather_schedule schedule,
+                        int tag, MPI_Comm comm)
+{
+    struct coll_blocks own = coll_blocks_uniform(sendbuf, sendcount, sendtype);
+    struct coll_slots slots;
+    int rc, rank, size, done;
+
+    if (schedule == COLL_ALLGATHER_BRUCK)
+        return coll_allgather_bruck_blocks(&own, recv, tag, comm);
+    if (schedule == COLL_ALLGATHER_RECURSIVE_DOUBLING && recv->counts != NULL) {
+        /* v blocks: in rank order in a scratch buffer, then copied to their displacements */
+        rc = coll_slots_open(&own, recv, 0, comm, &rank, &size, &slots, &done);
+        if (rc == MPI_SUCCESS && !done)
+            rc = coll_allgather_rd_rounds(slots.tmp, slots.start, 0, recv->type, rank, size,
+                                          tag, comm);
+        return coll_slots_close(rc, &own, recv, rank, size, &slots);
+    }
+    rc = coll_allgather_open(&own, recv, comm, &rank, &size, &done);
+    if (rc != MPI_SUCCESS || done)
+        return rc;
+    if (schedule == COLL_ALLGATHER_RING)
+        return coll_allgather_ring_blocks(recv, rank, size, tag, comm);
+    if (schedule == COLL_ALLGATHER_NEIGHBOR_EXCHANGE)
+        return coll_allgather_neighbor_exchange_blocks(recv, rank, size, tag, comm);
+    /* uniform blocks stay in place in recv */
+    return coll_allgather_rd_rounds(recv->base, NULL, recv->count, recv->type, rank, size, tag,
+                                    comm);
+}
+
+int
 coll_binomial_place(MPI_Comm comm, int root, struct coll_binomial *t)
 {
     int rc = coll_rank_size(comm, &t->rank, &t->size);

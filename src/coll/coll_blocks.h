@@ -173,6 +173,26 @@ int coll_allgather_ring_blocks(const struct coll_blocks *recv, int rank, int siz
 int coll_allgather_neighbor_exchange_blocks(const struct coll_blocks *recv, int rank, int size,
                                             int tag, MPI_Comm comm);
 
+/* The schedules of coll_allgather_schedule. */
+enum coll_allgather_schedule {
+    COLL_ALLGATHER_RING,               /* coll_allgather_ring_blocks */
+    COLL_ALLGATHER_NEIGHBOR_EXCHANGE,  /* coll_allgather_neighbor_exchange_blocks (p even) */
+    COLL_ALLGATHER_RECURSIVE_DOUBLING, /* coll_allgather_rd_rounds */
+    COLL_ALLGATHER_BRUCK,              /* coll_allgather_bruck_blocks */
+};
+
+/*
+ * Allgather or allgatherv (as `recv` is uniform or v) in one schedule, the whole algorithm:
+ * block 0 of the caller's send arguments is its own block (MPI_IN_PLACE: already in place in
+ * `recv`). Ring and neighbor exchange open with coll_allgather_open and work in `recv`;
+ * recursive doubling does too on uniform blocks (they are in rank order there) and on v
+ * blocks runs in a scratch buffer of unrotated slots (coll_slots_open/close); Bruck on
+ * rotated slots. Every MPI call is the schedule helper's, in its order.
+ */
+int coll_allgather_schedule(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            const struct coll_blocks *recv,
+                            enum coll_allgather_schedule schedule, int tag, MPI_Comm comm);
+
 /*
  * A rank's place in the binomial tree of a rooted collective, ranks taken relative to the
  * root: relative = (rank - root) mod p, lowbit its lowest set bit (0 at the root), subtree the
