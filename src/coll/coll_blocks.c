@@ -81,6 +81,62 @@ coll_block_copy(const struct coll_blocks *from, int i, const struct coll_blocks 
                            coll_block_type(to, j));
 }
 
+/* One trip of the token around the ring, started by rank 0. */
+static int
+token_round(int rank, int size, int tag, MPI_Comm comm)
+{
+    int left = (rank - 1 + size) % size, right = (rank + 1) % size, rc;
+
+    if (rank != 0) {
+        rc = coll_token_recv(left, tag, comm);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    rc = coll_token_send(right, tag, comm);
+    if (rc == MPI_SUCCESS && rank == 0)
+        rc = coll_token_recv(left, tag, comm);
+    return rc;
+}
+
+/* One wave of a linear barrier: towards rank 0 (!out) or from it (out). */
+static int
+token_linear(int out, int rank, int size, int tag, MPI_Comm comm)
+{
+    int rc = MPI_SUCCESS;
+
+    if (rank != 0)
+        return out ? coll_token_recv(0, tag, comm) : coll_token_send(0, tag, comm);
+    for (int r = 1; r < size && rc == MPI_SUCCESS; r++)
+        rc = out ? coll_token_send(r, tag, comm) : coll_token_recv(r, tag, comm);
+    return rc;
+}
+
+/* One wave of coll_token_barrier: in (!out) or out. */
+static int
+token_wave(enum coll_token_shape shape, int out, int rank, int size, int tag, MPI_Comm comm)
+{
+    if (shape == COLL_TOKEN_LINEAR)
+        return token_linear(out, rank, size, tag, comm);
+    if (shape == COLL_TOKEN_BINOMIAL)
+        return out ? coll_token_fan_out(comm, rank, size, tag)
+                   : coll_token_fan_in(comm, rank, size, tag);
+    return token_round(rank, size, tag, comm);
+}
+
+int
+coll_token_barrier(MPI_Comm comm, enum coll_token_shape shape, int tag_in, int tag_out)
+{
+    int rank, size, rc;
+
+    rc = coll_rank_size(comm, &rank, &size);
+    if (rc != MPI_SUCCESS || size == 1)
+        return rc;
+    rc = token_wave(shape, 0, rank, size, tag_in, comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return token_wave(shape, 1, rank, size, tag_out, comm);
+}
+
 int
 coll_blocks_permute(const struct coll_blocks *from, const int from_index[],
                     const struct coll_blocks *to, const int to_index[], int n)

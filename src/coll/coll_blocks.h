@@ -244,6 +244,22 @@ int coll_token_fan_in(MPI_Comm comm, int rank, int size, int tag);
  * children farthest first. */
 int coll_token_fan_out(MPI_Comm comm, int rank, int size, int tag);
 
+/* The paths of a barrier's tokens (see coll_token_barrier). */
+enum coll_token_shape {
+    COLL_TOKEN_LINEAR,   /* in: every rank r > 0 to rank 0 (0 hears 1, 2 … p-1 in order);
+                            out: rank 0 to 1, 2 … p-1 in order, each rank r > 0 from 0 */
+    COLL_TOKEN_BINOMIAL, /* in: coll_token_fan_in; out: coll_token_fan_out */
+    COLL_TOKEN_RING,     /* in and out alike: one trip around the ring 0 -> 1 -> … -> p-1 -> 0,
+                            rank 0 sending first and hearing last */
+};
+
+/*
+ * A barrier of two waves of tokens in one shape: rank and size (nothing more on one rank),
+ * then the wave in with `tag_in` (every rank has arrived once rank 0 has heard it), then the
+ * wave out with `tag_out`, which releases them. Stops at the first error.
+ */
+int coll_token_barrier(MPI_Comm comm, enum coll_token_shape shape, int tag_in, int tag_out);
+
 /*
  * Copy n blocks from `from` to `to`, r = 0 … n-1 in order: block from_index[r] (r when
  * from_index is NULL) into block to_index[r] (r when NULL), each with coll_copy_typed.
