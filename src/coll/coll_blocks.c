@@ -11,7 +11,9 @@
 #include <limits.h>
 #include <stdlib.h>
 
+#include "coll_algos.h"
 #include "coll_blocks.h"
+#include "coll_node.h"
 #include "coll_util.h"
 
 struct coll_blocks
@@ -791,4 +793,40 @@ coll_token_fan_out(MPI_Comm comm, int rank, int size, int tag)
         }
     }
     return MPI_SUCCESS;
+}
+
+int
+coll_node_order_copy(const struct coll_node_layout *layout, int to_rank_order, const void *from,
+                     int from_count, MPI_Datatype from_type, void *to, int to_count,
+                     MPI_Datatype to_type)
+{
+    int *position = coll_node_positions(layout);
+    if (position == NULL)
+        return MPI_ERR_NO_MEM;
+    struct coll_blocks f = coll_blocks_uniform(from, from_count, from_type);
+    struct coll_blocks t = coll_blocks_uniform(to, to_count, to_type);
+    int rc = coll_blocks_permute(&f, to_rank_order ? position : NULL, &t,
+                                 to_rank_order ? NULL : position, layout->size);
+    free(position);
+    return rc;
+}
+
+int
+coll_node_leaders_gather_scatter(int to_root, const struct coll_node_layout *layout, void *all,
+                                 void *nodebuf, int count, MPI_Datatype type, int root_node,
+                                 const struct coll_params *params)
+{
+    int *counts, *displs;
+    int rc = coll_node_blocks(layout, count, &counts, &displs);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (to_root)
+        rc = coll_gatherv_binomial(nodebuf, layout->node_size * count, type, all, counts,
+                                   displs, type, root_node, layout->leaders, params);
+    else
+        rc = coll_scatterv_binomial(all, counts, displs, type, nodebuf,
+                                    layout->node_size * count, type, root_node,
+                                    layout->leaders, params);
+    free(counts);
+    return rc;
 }

@@ -25,6 +25,9 @@
 
 #include "mpi.h"
 
+struct coll_node_layout;
+struct coll_params;
+
 /*
  * A buffer seen as blocks indexed by rank. Uniform (counts == NULL): block i is `count` items
  * of `type` at item i·count. V (counts != NULL, types == NULL): block i is counts[i] items of
@@ -268,5 +271,24 @@ int coll_token_barrier(MPI_Comm comm, enum coll_token_shape shape, int tag_in, i
  */
 int coll_blocks_permute(const struct coll_blocks *from, const int from_index[],
                         const struct coll_blocks *to, const int to_index[], int n);
+
+/*
+ * The root of a node-aware gather (to_rank_order) or scatter (!to_rank_order): the p uniform
+ * blocks copied between node order (the leaders' concatenated nodes, coll_node_positions) and
+ * rank order, `from` (from_count items of from_type each) into `to`. Local: no message.
+ */
+int coll_node_order_copy(const struct coll_node_layout *layout, int to_rank_order,
+                         const void *from, int from_count, MPI_Datatype from_type, void *to,
+                         int to_count, MPI_Datatype to_type);
+
+/*
+ * The leaders' step of a node-aware gather (to_root) or scatter (!to_root): a binomial gatherv
+ * or scatterv over layout->leaders of whole nodes (coll_node_blocks: node_size·count items of
+ * `type` per rank of the node) between each leader's `nodebuf` and `all` at the leader of
+ * node root_node, in node order.
+ */
+int coll_node_leaders_gather_scatter(int to_root, const struct coll_node_layout *layout,
+                                     void *all, void *nodebuf, int count, MPI_Datatype type,
+                                     int root_node, const struct coll_params *params);
 
 #endif
