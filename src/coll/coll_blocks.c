@@ -604,6 +604,30 @@ coll_allgather_schedule(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 }
 
 int
+coll_type_size_extent(MPI_Datatype type, int *tsize, MPI_Aint *extent)
+{
+    MPI_Aint lb;
+    int rc = MPI_Type_size(type, tsize);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return MPI_Type_get_extent(type, &lb, extent);
+}
+
+long long
+coll_subtree_bytes(const int counts[], int tsize, int child, int blocks, int size, int sizes[])
+{
+    long long total = 0;
+
+    for (int j = 0; j < blocks; j++) {
+        long long bytes = (long long)counts[(child + j) % size] * tsize;
+        total += bytes;
+        if (sizes != NULL)
+            sizes[j] = bytes > INT_MAX ? -1 : (int)bytes;
+    }
+    return total;
+}
+
+int
 coll_binomial_place(MPI_Comm comm, int root, struct coll_binomial *t)
 {
     int rc = coll_rank_size(comm, &t->rank, &t->size);

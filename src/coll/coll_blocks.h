@@ -213,6 +213,18 @@ int coll_binomial_place(MPI_Comm comm, int root, struct coll_binomial *t);
 /* How many ranks the subtree of mask `mask` headed at relative rank `head` holds, cut at p. */
 int coll_subtree_ranks(int head, int mask, int size);
 
+/* MPI_Type_size, then MPI_Type_get_extent of `type` (its lower bound is not needed). */
+int coll_type_size_extent(MPI_Datatype type, int *tsize, MPI_Aint *extent);
+
+/*
+ * The bytes of the subtree of `blocks` ranks headed by rank `child` (ranks child … child +
+ * blocks - 1, mod size) in a binomial gatherv/scatterv whose root has the per-rank counts:
+ * counts[r]·tsize each, summed. When sizes is not NULL, sizes[j] receives rank (child + j)'s
+ * bytes, or -1 when they do not fit an int (the sum then does not either).
+ */
+long long coll_subtree_bytes(const int counts[], int tsize, int child, int blocks, int size,
+                             int sizes[]);
+
 /*
  * Binomial gather (to_root) or scatter (!to_root) of uniform blocks, every rank's side (the
  * scheme of MPICH's MPIR_Gather/Scatter_intra_binomial). `blocks` (read at the root only)
