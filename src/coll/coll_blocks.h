@@ -6,10 +6,14 @@
  *   - rooted: the linear and the binomial gather/scatter, one function each with a direction
  *     flag (to_root: gather), and the binomial tree's arithmetic (coll_binomial_place);
  *   - allgather(v): ring, neighbor exchange, recursive doubling and Bruck on uniform or v
- *     blocks, the v ones through a scratch buffer of slots (coll_slots_open/close);
+ *     blocks, the v ones through a scratch buffer of slots (coll_slots_open/close), and the
+ *     whole algorithm in one of those schedules (coll_allgather_schedule);
  *   - alltoall(v/w): the post-all, ring and pairwise schedules (coll_alltoall_blocks);
- *   - barrier: zero-byte tokens and the binomial fan-in/fan-out (coll_token_*);
- *   - local reordering of blocks (coll_blocks_permute).
+ *   - gatherv/scatterv binomial: a subtree's bytes (coll_subtree_bytes);
+ *   - barrier: zero-byte tokens, the binomial fan-in/fan-out, and a whole barrier of two
+ *     waves in a linear, binomial or ring shape (coll_token_*);
+ *   - local reordering of blocks (coll_blocks_permute), and the node-aware gather/scatter's
+ *     steps between node and rank order (coll_node_*).
  *
  * Standard MPI calls and libc only, so that it compiles against a real MPI too.
  *
