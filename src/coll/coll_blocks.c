@@ -783,40 +783,44 @@ coll_token_recv(int peer, int tag, MPI_Comm comm)
     return MPI_Recv(NULL, 0, MPI_BYTE, peer, tag, comm, MPI_STATUS_IGNORE);
 }
 
+/*
+ * The binomial fan-in (!out) or fan-out (out) of coll_token_fan_in/out. lowbit is the lowest
+ * set bit of rank (for rank 0 the first power of two >= size): the parent is rank - lowbit,
+ * the children rank + m for m < lowbit, rank + m < size.
+ */
+static int
+token_tree(int out, MPI_Comm comm, int rank, int size, int tag)
+{
+    int lowbit = 1, rc = MPI_SUCCESS;
+
+    while (lowbit < size && !(rank & lowbit))
+        lowbit <<= 1;
+    if (out && rank != 0)
+        rc = coll_token_recv(rank - lowbit, tag, comm);
+    if (out) {
+        for (int m = lowbit >> 1; m > 0 && rc == MPI_SUCCESS; m >>= 1)
+            if (rank + m < size)
+                rc = coll_token_send(rank + m, tag, comm);
+        return rc;
+    }
+    for (int m = 1; m < lowbit && rc == MPI_SUCCESS; m <<= 1)
+        if (rank + m < size)
+            rc = coll_token_recv(rank + m, tag, comm);
+    if (rc == MPI_SUCCESS && rank != 0)
+        rc = coll_token_send(rank - lowbit, tag, comm);
+    return rc;
+}
+
 int
 coll_token_fan_in(MPI_Comm comm, int rank, int size, int tag)
 {
-    for (int mask = 1; mask < size; mask <<= 1) {
-        if (rank & mask)
-            return coll_token_send(rank - mask, tag, comm);
-        if (rank + mask < size) {
-            int rc = coll_token_recv(rank + mask, tag, comm);
-            if (rc != MPI_SUCCESS)
-                return rc;
-        }
-    }
-    return MPI_SUCCESS;
+    return token_tree(0, comm, rank, size, tag);
 }
 
 int
 coll_token_fan_out(MPI_Comm comm, int rank, int size, int tag)
 {
-    int mask = 1;
-    while (mask < size && !(rank & mask))
-        mask <<= 1;
-    if (rank != 0) {
-        int rc = coll_token_recv(rank - mask, tag, comm);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    for (mask >>= 1; mask > 0; mask >>= 1) {
-        if (rank + mask < size) {
-            int rc = coll_token_send(rank + mask, tag, comm);
-            if (rc != MPI_SUCCESS)
-                return rc;
-        }
-    }
-    return MPI_SUCCESS;
+    return token_tree(1, comm, rank, size, tag);
 }
 
 int
