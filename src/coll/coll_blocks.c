@@ -11,7 +11,9 @@
 #include <limits.h>
 #include <stdlib.h>
 
+#include "coll_algos.h"
 #include "coll_blocks.h"
+#include "coll_node.h"
 #include "coll_util.h"
 
 struct coll_blocks
@@ -79,6 +81,62 @@ coll_block_copy(const struct coll_blocks *from, int i, const struct coll_blocks 
     return coll_copy_typed(coll_block_at(from, i), coll_block_count(from, i),
                            coll_block_type(from, i), coll_block_at(to, j), coll_block_count(to, j),
                            coll_block_type(to, j));
+}
+
+/* One trip of the token around the ring, started by rank 0. */
+static int
+token_round(int rank, int size, int tag, MPI_Comm comm)
+{
+    int left = (rank - 1 + size) % size, right = (rank + 1) % size, rc;
+
+    if (rank != 0) {
+        rc = coll_token_recv(left, tag, comm);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    rc = coll_token_send(right, tag, comm);
+    if (rc == MPI_SUCCESS && rank == 0)
+        rc = coll_token_recv(left, tag, comm);
+    return rc;
+}
+
+/* One wave of a linear barrier: towards rank 0 (!out) or from it (out). */
+static int
+token_linear(int out, int rank, int size, int tag, MPI_Comm comm)
+{
+    int rc = MPI_SUCCESS;
+
+    if (rank != 0)
+        return out ? coll_token_recv(0, tag, comm) : coll_token_send(0, tag, comm);
+    for (int r = 1; r < size && rc == MPI_SUCCESS; r++)
+        rc = out ? coll_token_send(r, tag, comm) : coll_token_recv(r, tag, comm);
+    return rc;
+}
+
+/* One wave of coll_token_barrier: in (!out) or out. */
+static int
+token_wave(enum coll_token_shape shape, int out, int rank, int size, int tag, MPI_Comm comm)
+{
+    if (shape == COLL_TOKEN_LINEAR)
+        return token_linear(out, rank, size, tag, comm);
+    if (shape == COLL_TOKEN_BINOMIAL)
+        return out ? coll_token_fan_out(comm, rank, size, tag)
+                   : coll_token_fan_in(comm, rank, size, tag);
+    return token_round(rank, size, tag, comm);
+}
+
+int
+coll_token_barrier(MPI_Comm comm, enum coll_token_shape shape, int tag_in, int tag_out)
+{
+    int rank, size, rc;
+
+    rc = coll_rank_size(comm, &rank, &size);
+    if (rc != MPI_SUCCESS || size == 1)
+        return rc;
+    rc = token_wave(shape, 0, rank, size, tag_in, comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return token_wave(shape, 1, rank, size, tag_out, comm);
 }
 
 int
@@ -515,6 +573,61 @@ coll_allgather_neighbor_exchange_blocks(const struct coll_blocks *recv, int rank
 }
 
 int
+coll_allgather_schedule(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                        const struct coll_blocks *recv, enum coll_allgather_schedule schedule,
+                        int tag, MPI_Comm comm)
+{
+    struct coll_blocks own = coll_blocks_uniform(sendbuf, sendcount, sendtype);
+    struct coll_slots slots;
+    int rc, rank, size, done;
+
+    if (schedule == COLL_ALLGATHER_BRUCK)
+        return coll_allgather_bruck_blocks(&own, recv, tag, comm);
+    if (schedule == COLL_ALLGATHER_RECURSIVE_DOUBLING && recv->counts != NULL) {
+        /* v blocks: in rank order in a scratch buffer, then copied to their displacements */
+        rc = coll_slots_open(&own, recv, 0, comm, &rank, &size, &slots, &done);
+        if (rc == MPI_SUCCESS && !done)
+            rc = coll_allgather_rd_rounds(slots.tmp, slots.start, 0, recv->type, rank, size,
+                                          tag, comm);
+        return coll_slots_close(rc, &own, recv, rank, size, &slots);
+    }
+    rc = coll_allgather_open(&own, recv, comm, &rank, &size, &done);
+    if (rc != MPI_SUCCESS || done)
+        return rc;
+    if (schedule == COLL_ALLGATHER_RING)
+        return coll_allgather_ring_blocks(recv, rank, size, tag, comm);
+    if (schedule == COLL_ALLGATHER_NEIGHBOR_EXCHANGE)
+        return coll_allgather_neighbor_exchange_blocks(recv, rank, size, tag, comm);
+    /* uniform blocks stay in place in recv */
+    return coll_allgather_rd_rounds(recv->base, NULL, recv->count, recv->type, rank, size, tag,
+                                    comm);
+}
+
+int
+coll_type_size_extent(MPI_Datatype type, int *tsize, MPI_Aint *extent)
+{
+    MPI_Aint lb;
+    int rc = MPI_Type_size(type, tsize);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return MPI_Type_get_extent(type, &lb, extent);
+}
+
+long long
+coll_subtree_bytes(const int counts[], int tsize, int child, int blocks, int size, int sizes[])
+{
+    long long total = 0;
+
+    for (int j = 0; j < blocks; j++) {
+        long long bytes = (long long)counts[(child + j) % size] * tsize;
+        total += bytes;
+        if (sizes != NULL)
+            sizes[j] = bytes > INT_MAX ? -1 : (int)bytes;
+    }
+    return total;
+}
+
+int
 coll_binomial_place(MPI_Comm comm, int root, struct coll_binomial *t)
 {
     int rc = coll_rank_size(comm, &t->rank, &t->size);
@@ -670,38 +783,78 @@ coll_token_recv(int peer, int tag, MPI_Comm comm)
     return MPI_Recv(NULL, 0, MPI_BYTE, peer, tag, comm, MPI_STATUS_IGNORE);
 }
 
+/*
+ * The binomial fan-in (!out) or fan-out (out) of coll_token_fan_in/out. lowbit is the lowest
+ * set bit of rank (for rank 0 the first power of two >= size): the parent is rank - lowbit,
+ * the children rank + m for m < lowbit, rank + m < size.
+ */
+static int
+token_tree(int out, MPI_Comm comm, int rank, int size, int tag)
+{
+    int lowbit = 1, rc = MPI_SUCCESS;
+
+    while (lowbit < size && !(rank & lowbit))
+        lowbit <<= 1;
+    if (out && rank != 0)
+        rc = coll_token_recv(rank - lowbit, tag, comm);
+    if (out) {
+        for (int m = lowbit >> 1; m > 0 && rc == MPI_SUCCESS; m >>= 1)
+            if (rank + m < size)
+                rc = coll_token_send(rank + m, tag, comm);
+        return rc;
+    }
+    for (int m = 1; m < lowbit && rc == MPI_SUCCESS; m <<= 1)
+        if (rank + m < size)
+            rc = coll_token_recv(rank + m, tag, comm);
+    if (rc == MPI_SUCCESS && rank != 0)
+        rc = coll_token_send(rank - lowbit, tag, comm);
+    return rc;
+}
+
 int
 coll_token_fan_in(MPI_Comm comm, int rank, int size, int tag)
 {
-    for (int mask = 1; mask < size; mask <<= 1) {
-        if (rank & mask)
-            return coll_token_send(rank - mask, tag, comm);
-        if (rank + mask < size) {
-            int rc = coll_token_recv(rank + mask, tag, comm);
-            if (rc != MPI_SUCCESS)
-                return rc;
-        }
-    }
-    return MPI_SUCCESS;
+    return token_tree(0, comm, rank, size, tag);
 }
 
 int
 coll_token_fan_out(MPI_Comm comm, int rank, int size, int tag)
 {
-    int mask = 1;
-    while (mask < size && !(rank & mask))
-        mask <<= 1;
-    if (rank != 0) {
-        int rc = coll_token_recv(rank - mask, tag, comm);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    for (mask >>= 1; mask > 0; mask >>= 1) {
-        if (rank + mask < size) {
-            int rc = coll_token_send(rank + mask, tag, comm);
-            if (rc != MPI_SUCCESS)
-                return rc;
-        }
-    }
-    return MPI_SUCCESS;
+    return token_tree(1, comm, rank, size, tag);
+}
+
+int
+coll_node_order_copy(const struct coll_node_layout *layout, int to_rank_order, const void *from,
+                     int from_count, MPI_Datatype from_type, void *to, int to_count,
+                     MPI_Datatype to_type)
+{
+    int *position = coll_node_positions(layout);
+    if (position == NULL)
+        return MPI_ERR_NO_MEM;
+    struct coll_blocks f = coll_blocks_uniform(from, from_count, from_type);
+    struct coll_blocks t = coll_blocks_uniform(to, to_count, to_type);
+    int rc = coll_blocks_permute(&f, to_rank_order ? position : NULL, &t,
+                                 to_rank_order ? NULL : position, layout->size);
+    free(position);
+    return rc;
+}
+
+int
+coll_node_leaders_gather_scatter(int to_root, const struct coll_node_layout *layout, void *all,
+                                 void *nodebuf, int count, MPI_Datatype type, int root_node,
+                                 const struct coll_params *params)
+{
+    int *counts, *displs;
+    int rc = coll_node_blocks(layout, count, &counts, &displs);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (to_root)
+        rc = coll_gatherv_binomial(nodebuf, layout->node_size * count, type, all, counts,
+                                   displs, type, root_node, layout->leaders, params);
+    else
+        rc = coll_scatterv_binomial(all, counts, displs, type, nodebuf,
+                                    layout->node_size * count, type, root_node,
+                                    layout->leaders, params);
+    free(counts);
+    return rc;
 }

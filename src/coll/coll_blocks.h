@@ -6,10 +6,14 @@
  *   - rooted: the linear and the binomial gather/scatter, one function each with a direction
  *     flag (to_root: gather), and the binomial tree's arithmetic (coll_binomial_place);
  *   - allgather(v): ring, neighbor exchange, recursive doubling and Bruck on uniform or v
- *     blocks, the v ones through a scratch buffer of slots (coll_slots_open/close);
+ *     blocks, the v ones through a scratch buffer of slots (coll_slots_open/close), and the
+ *     whole algorithm in one of those schedules (coll_allgather_schedule);
  *   - alltoall(v/w): the post-all, ring and pairwise schedules (coll_alltoall_blocks);
- *   - barrier: zero-byte tokens and the binomial fan-in/fan-out (coll_token_*);
- *   - local reordering of blocks (coll_blocks_permute).
+ *   - gatherv/scatterv binomial: a subtree's bytes (coll_subtree_bytes);
+ *   - barrier: zero-byte tokens, the binomial fan-in/fan-out, and a whole barrier of two
+ *     waves in a linear, binomial or ring shape (coll_token_*);
+ *   - local reordering of blocks (coll_blocks_permute), and the node-aware gather/scatter's
+ *     steps between node and rank order (coll_node_*).
  *
  * Standard MPI calls and libc only, so that it compiles against a real MPI too.
  *
@@ -24,6 +28,9 @@
 #define COLLSIM_COLL_BLOCKS_H
 
 #include "mpi.h"
+
+struct coll_node_layout;
+struct coll_params;
 
 /*
  * A buffer seen as blocks indexed by rank. Uniform (counts == NULL): block i is `count` items
@@ -173,6 +180,26 @@ int coll_allgather_ring_blocks(const struct coll_blocks *recv, int rank, int siz
 int coll_allgather_neighbor_exchange_blocks(const struct coll_blocks *recv, int rank, int size,
                                             int tag, MPI_Comm comm);
 
+/* The schedules of coll_allgather_schedule. */
+enum coll_allgather_schedule {
+    COLL_ALLGATHER_RING,               /* coll_allgather_ring_blocks */
+    COLL_ALLGATHER_NEIGHBOR_EXCHANGE,  /* coll_allgather_neighbor_exchange_blocks (p even) */
+    COLL_ALLGATHER_RECURSIVE_DOUBLING, /* coll_allgather_rd_rounds */
+    COLL_ALLGATHER_BRUCK,              /* coll_allgather_bruck_blocks */
+};
+
+/*
+ * Allgather or allgatherv (as `recv` is uniform or v) in one schedule, the whole algorithm:
+ * block 0 of the caller's send arguments is its own block (MPI_IN_PLACE: already in place in
+ * `recv`). Ring and neighbor exchange open with coll_allgather_open and work in `recv`;
+ * recursive doubling does too on uniform blocks (they are in rank order there) and on v
+ * blocks runs in a scratch buffer of unrotated slots (coll_slots_open/close); Bruck on
+ * rotated slots. Every MPI call is the schedule helper's, in its order.
+ */
+int coll_allgather_schedule(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            const struct coll_blocks *recv,
+                            enum coll_allgather_schedule schedule, int tag, MPI_Comm comm);
+
 /*
  * A rank's place in the binomial tree of a rooted collective, ranks taken relative to the
  * root: relative = (rank - root) mod p, lowbit its lowest set bit (0 at the root), subtree the
@@ -189,6 +216,18 @@ int coll_binomial_place(MPI_Comm comm, int root, struct coll_binomial *t);
 
 /* How many ranks the subtree of mask `mask` headed at relative rank `head` holds, cut at p. */
 int coll_subtree_ranks(int head, int mask, int size);
+
+/* MPI_Type_size, then MPI_Type_get_extent of `type` (its lower bound is not needed). */
+int coll_type_size_extent(MPI_Datatype type, int *tsize, MPI_Aint *extent);
+
+/*
+ * The bytes of the subtree of `blocks` ranks headed by rank `child` (ranks child … child +
+ * blocks - 1, mod size) in a binomial gatherv/scatterv whose root has the per-rank counts:
+ * counts[r]·tsize each, summed. When sizes is not NULL, sizes[j] receives rank (child + j)'s
+ * bytes, or -1 when they do not fit an int (the sum then does not either).
+ */
+long long coll_subtree_bytes(const int counts[], int tsize, int child, int blocks, int size,
+                             int sizes[]);
 
 /*
  * Binomial gather (to_root) or scatter (!to_root) of uniform blocks, every rank's side (the
@@ -224,6 +263,22 @@ int coll_token_fan_in(MPI_Comm comm, int rank, int size, int tag);
  * children farthest first. */
 int coll_token_fan_out(MPI_Comm comm, int rank, int size, int tag);
 
+/* The paths of a barrier's tokens (see coll_token_barrier). */
+enum coll_token_shape {
+    COLL_TOKEN_LINEAR,   /* in: every rank r > 0 to rank 0 (0 hears 1, 2 … p-1 in order);
+                            out: rank 0 to 1, 2 … p-1 in order, each rank r > 0 from 0 */
+    COLL_TOKEN_BINOMIAL, /* in: coll_token_fan_in; out: coll_token_fan_out */
+    COLL_TOKEN_RING,     /* in and out alike: one trip around the ring 0 -> 1 -> … -> p-1 -> 0,
+                            rank 0 sending first and hearing last */
+};
+
+/*
+ * A barrier of two waves of tokens in one shape: rank and size (nothing more on one rank),
+ * then the wave in with `tag_in` (every rank has arrived once rank 0 has heard it), then the
+ * wave out with `tag_out`, which releases them. Stops at the first error.
+ */
+int coll_token_barrier(MPI_Comm comm, enum coll_token_shape shape, int tag_in, int tag_out);
+
 /*
  * Copy n blocks from `from` to `to`, r = 0 … n-1 in order: block from_index[r] (r when
  * from_index is NULL) into block to_index[r] (r when NULL), each with coll_copy_typed.
@@ -232,5 +287,24 @@ int coll_token_fan_out(MPI_Comm comm, int rank, int size, int tag);
  */
 int coll_blocks_permute(const struct coll_blocks *from, const int from_index[],
                         const struct coll_blocks *to, const int to_index[], int n);
+
+/*
+ * The root of a node-aware gather (to_rank_order) or scatter (!to_rank_order): the p uniform
+ * blocks copied between node order (the leaders' concatenated nodes, coll_node_positions) and
+ * rank order, `from` (from_count items of from_type each) into `to`. Local: no message.
+ */
+int coll_node_order_copy(const struct coll_node_layout *layout, int to_rank_order,
+                         const void *from, int from_count, MPI_Datatype from_type, void *to,
+                         int to_count, MPI_Datatype to_type);
+
+/*
+ * The leaders' step of a node-aware gather (to_root) or scatter (!to_root): a binomial gatherv
+ * or scatterv over layout->leaders of whole nodes (coll_node_blocks: node_size·count items of
+ * `type` per rank of the node) between each leader's `nodebuf` and `all` at the leader of
+ * node root_node, in node order.
+ */
+int coll_node_leaders_gather_scatter(int to_root, const struct coll_node_layout *layout,
+                                     void *all, void *nodebuf, int count, MPI_Datatype type,
+                                     int root_node, const struct coll_params *params);
 
 #endif

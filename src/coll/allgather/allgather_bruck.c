@@ -24,9 +24,9 @@ coll_allgather_bruck(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                      const struct coll_params *params)
 {
-    struct coll_blocks own = coll_blocks_uniform(sendbuf, sendcount, sendtype);
     struct coll_blocks recv = coll_blocks_uniform(recvbuf, recvcount, recvtype);
 
     (void)params;
-    return coll_allgather_bruck_blocks(&own, &recv, TAG_ALLGATHER_BRUCK, comm);
+    return coll_allgather_schedule(sendbuf, sendcount, sendtype, &recv, COLL_ALLGATHER_BRUCK,
+                                   TAG_ALLGATHER_BRUCK, comm);
 }

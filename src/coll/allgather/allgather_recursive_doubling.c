@@ -34,15 +34,9 @@ coll_allgather_recursive_doubling(const void *sendbuf, int sendcount, MPI_Dataty
                                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
                                   MPI_Comm comm, const struct coll_params *params)
 {
-    struct coll_blocks own = coll_blocks_uniform(sendbuf, sendcount, sendtype);
     struct coll_blocks recv = coll_blocks_uniform(recvbuf, recvcount, recvtype);
-    int rc, rank, size, done;
 
     (void)params;
-    rc = coll_allgather_open(&own, &recv, comm, &rank, &size, &done);
-    if (rc != MPI_SUCCESS || done)
-        return rc;
-    /* the blocks stay in place in recvbuf */
-    return coll_allgather_rd_rounds(recvbuf, NULL, recvcount, recvtype, rank, size,
-                                    TAG_ALLGATHER_RECURSIVE_DOUBLING, comm);
+    return coll_allgather_schedule(sendbuf, sendcount, sendtype, &recv,
+                                   COLL_ALLGATHER_RECURSIVE_DOUBLING, TAG_ALLGATHER_RECURSIVE_DOUBLING, comm);
 }

@@ -27,13 +27,9 @@ coll_allgatherv_neighbor_exchange(const void *sendbuf, int sendcount, MPI_Dataty
                                   MPI_Datatype recvtype, MPI_Comm comm,
                                   const struct coll_params *params)
 {
-    struct coll_blocks own = coll_blocks_uniform(sendbuf, sendcount, sendtype);
     struct coll_blocks recv = coll_blocks_v(recvbuf, recvcounts, displs, recvtype);
-    int rc, rank, size, done;
 
     (void)params;
-    rc = coll_allgather_open(&own, &recv, comm, &rank, &size, &done);
-    if (rc != MPI_SUCCESS || done)
-        return rc;
-    return coll_allgather_neighbor_exchange_blocks(&recv, rank, size, TAG_ALLGATHERV_NEIGHBOR_EXCHANGE, comm);
+    return coll_allgather_schedule(sendbuf, sendcount, sendtype, &recv,
+                                   COLL_ALLGATHER_NEIGHBOR_EXCHANGE, TAG_ALLGATHERV_NEIGHBOR_EXCHANGE, comm);
 }

@@ -26,16 +26,10 @@ coll_allgatherv_recursive_doubling(const void *sendbuf, int sendcount, MPI_Datat
                                    MPI_Datatype recvtype, MPI_Comm comm,
                                    const struct coll_params *params)
 {
-    struct coll_blocks own = coll_blocks_uniform(sendbuf, sendcount, sendtype);
     struct coll_blocks recv = coll_blocks_v(recvbuf, recvcounts, displs, recvtype);
-    struct coll_slots slots;
-    int rc, rank, size, done;
 
     (void)params;
-    /* the blocks in rank order in a scratch buffer, then copied to displs[] */
-    rc = coll_slots_open(&own, &recv, 0, comm, &rank, &size, &slots, &done);
-    if (rc == MPI_SUCCESS && !done)
-        rc = coll_allgather_rd_rounds(slots.tmp, slots.start, 0, recvtype, rank, size,
-                                      TAG_ALLGATHERV_RECURSIVE_DOUBLING, comm);
-    return coll_slots_close(rc, &own, &recv, rank, size, &slots);
+    return coll_allgather_schedule(sendbuf, sendcount, sendtype, &recv,
+                                   COLL_ALLGATHER_RECURSIVE_DOUBLING,
+                                   TAG_ALLGATHERV_RECURSIVE_DOUBLING, comm);
 }

@@ -23,13 +23,9 @@ coll_allgatherv_ring(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                      MPI_Comm comm, const struct coll_params *params)
 {
-    struct coll_blocks own = coll_blocks_uniform(sendbuf, sendcount, sendtype);
     struct coll_blocks recv = coll_blocks_v(recvbuf, recvcounts, displs, recvtype);
-    int rc, rank, size, done;
 
     (void)params;
-    rc = coll_allgather_open(&own, &recv, comm, &rank, &size, &done);
-    if (rc != MPI_SUCCESS || done)
-        return rc;
-    return coll_allgather_ring_blocks(&recv, rank, size, TAG_ALLGATHERV_RING, comm);
+    return coll_allgather_schedule(sendbuf, sendcount, sendtype, &recv, COLL_ALLGATHER_RING,
+                                   TAG_ALLGATHERV_RING, comm);
 }

@@ -26,16 +26,8 @@ enum { TAG_BARRIER_UP = 1, TAG_BARRIER_DOWN = 2 };
 int
 coll_barrier_binomial(MPI_Comm comm, const struct coll_params *params)
 {
-    int rank, size, rc;
-
     (void)params;
-    rc = coll_rank_size(comm, &rank, &size);
-    if (rc != MPI_SUCCESS || size == 1)
-        return rc;
-    /* fan-in: hear from every child (nearest first), then tell the parent */
-    rc = coll_token_fan_in(comm, rank, size, TAG_BARRIER_UP);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    /* fan-out: wait for the parent, then release the children, farthest first */
-    return coll_token_fan_out(comm, rank, size, TAG_BARRIER_DOWN);
+    /* fan-in: hear from every child (nearest first), then tell the parent; fan-out: wait for
+       the parent, then release the children, farthest first */
+    return coll_token_barrier(comm, COLL_TOKEN_BINOMIAL, TAG_BARRIER_UP, TAG_BARRIER_DOWN);
 }

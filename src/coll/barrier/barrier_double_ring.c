@@ -17,34 +17,9 @@
 
 enum { TAG_RING_ARRIVE = 1, TAG_RING_RELEASE = 2 };
 
-/* One trip of the token around the ring, started by rank 0. */
-static int
-token_round(int rank, int size, int tag, MPI_Comm comm)
-{
-    int left = (rank - 1 + size) % size, right = (rank + 1) % size, rc;
-
-    if (rank != 0) {
-        rc = coll_token_recv(left, tag, comm);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
-    rc = coll_token_send(right, tag, comm);
-    if (rc == MPI_SUCCESS && rank == 0)
-        rc = coll_token_recv(left, tag, comm);
-    return rc;
-}
-
 int
 coll_barrier_double_ring(MPI_Comm comm, const struct coll_params *params)
 {
-    int rank, size, rc;
-
     (void)params;
-    rc = coll_rank_size(comm, &rank, &size);
-    if (rc != MPI_SUCCESS || size == 1)
-        return rc;
-    rc = token_round(rank, size, TAG_RING_ARRIVE, comm);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return token_round(rank, size, TAG_RING_RELEASE, comm);
+    return coll_token_barrier(comm, COLL_TOKEN_RING, TAG_RING_ARRIVE, TAG_RING_RELEASE);
 }

@@ -9,6 +9,7 @@
  */
 #include "mpi.h"
 #include "coll/coll.h"
+#include "coll/coll_blocks.h"
 
 #define TAG_BARRIER_IN 1
 #define TAG_BARRIER_OUT 2
@@ -17,18 +18,5 @@ int
 coll_barrier_linear(MPI_Comm comm, const struct coll_params *params)
 {
     (void)params;
-    int rank, size, rc = MPI_SUCCESS;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-    if (rank != 0) {
-        rc = MPI_Send(NULL, 0, MPI_BYTE, 0, TAG_BARRIER_IN, comm);
-        if (rc == MPI_SUCCESS)
-            rc = MPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_BARRIER_OUT, comm, MPI_STATUS_IGNORE);
-        return rc;
-    }
-    for (int r = 1; r < size && rc == MPI_SUCCESS; r++)
-        rc = MPI_Recv(NULL, 0, MPI_BYTE, r, TAG_BARRIER_IN, comm, MPI_STATUS_IGNORE);
-    for (int r = 1; r < size && rc == MPI_SUCCESS; r++)
-        rc = MPI_Send(NULL, 0, MPI_BYTE, r, TAG_BARRIER_OUT, comm);
-    return rc;
+    return coll_token_barrier(comm, COLL_TOKEN_LINEAR, TAG_BARRIER_IN, TAG_BARRIER_OUT);
 }

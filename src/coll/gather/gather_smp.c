@@ -23,37 +23,6 @@
 
 #define TAG_TO_ROOT 1
 
-/* Blocks in node order (`all`, sendtype) to rank order (recvbuf, recvtype), at the root. */
-static int
-to_rank_order(const struct coll_node_layout *layout, const void *all, int sendcount,
-              MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype)
-{
-    int *position = coll_node_positions(layout);
-    if (position == NULL)
-        return MPI_ERR_NO_MEM;
-    struct coll_blocks from = coll_blocks_uniform(all, sendcount, sendtype);
-    struct coll_blocks to = coll_blocks_uniform(recvbuf, recvcount, recvtype);
-    int rc = coll_blocks_permute(&from, position, &to, NULL, layout->size);
-    free(position);
-    return rc;
-}
-
-/* The leaders' gatherv of whole nodes to the root's node's leader (into `all`). */
-static int
-gather_nodes(const struct coll_node_layout *layout, const void *nodebuf, void *all,
-             int sendcount, MPI_Datatype sendtype, int root_node,
-             const struct coll_params *params)
-{
-    int *counts, *displs;
-    int rc = coll_node_blocks(layout, sendcount, &counts, &displs);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = coll_gatherv_binomial(nodebuf, layout->node_size * sendcount, sendtype, all, counts,
-                               displs, sendtype, root_node, layout->leaders, params);
-    free(counts);
-    return rc;
-}
-
 int
 coll_gather_smp(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
@@ -100,7 +69,8 @@ coll_gather_smp(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                     goto out;
                 }
             }
-            rc = gather_nodes(layout, nodebuf, all, sendcount, sendtype, root_node, params);
+            rc = coll_node_leaders_gather_scatter(1, layout, all, nodebuf, sendcount, sendtype,
+                                                  root_node, params);
             if (rc != MPI_SUCCESS)
                 goto out;
         }
@@ -116,7 +86,8 @@ coll_gather_smp(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     }
     /* an in-place root's own block went out of recvbuf and comes back unchanged */
     if (rc == MPI_SUCCESS && rank == root)
-        rc = to_rank_order(layout, all, sendcount, sendtype, recvbuf, recvcount, recvtype);
+        rc = coll_node_order_copy(layout, 1, all, sendcount, sendtype, recvbuf, recvcount,
+                                  recvtype);
 out:
     for (int i = 0; i < 3; i++)
         free(mem[i]);

@@ -49,12 +49,9 @@ gather_at_root(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
                int size, MPI_Comm comm)
 {
     int rc, tsize;
-    MPI_Aint lb, extent;
+    MPI_Aint extent;
 
-    rc = MPI_Type_size(recvtype, &tsize);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Type_get_extent(recvtype, &lb, &extent);
+    rc = coll_type_size_extent(recvtype, &tsize, &extent);
     if (rc != MPI_SUCCESS)
         return rc;
 #define BLOCK(i) ((char *)recvbuf + (MPI_Aint)displs[i] * extent)
@@ -67,9 +64,7 @@ gather_at_root(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
     for (int mask = 1; mask < size; mask <<= 1) {
         int child = (root + mask) % size;
         int blocks = coll_subtree_ranks(mask, mask, size);
-        long long total = 0;
-        for (int j = 0; j < blocks; j++)
-            total += (long long)recvcounts[(child + j) % size] * tsize;
+        long long total = coll_subtree_bytes(recvcounts, tsize, child, blocks, size, NULL);
         if (total == 0)
             continue;
         if (total > INT_MAX)

@@ -22,38 +22,6 @@
 
 #define TAG_TO_LEADER 1
 
-/* The root's blocks (sendbuf, sendtype) in node order into `all` (recvtype). */
-static int
-to_node_order(const struct coll_node_layout *layout, const void *sendbuf, int sendcount,
-              MPI_Datatype sendtype, void *all, int recvcount, MPI_Datatype recvtype)
-{
-    int *position = coll_node_positions(layout);
-    if (position == NULL)
-        return MPI_ERR_NO_MEM;
-    struct coll_blocks from = coll_blocks_uniform(sendbuf, sendcount, sendtype);
-    struct coll_blocks to = coll_blocks_uniform(all, recvcount, recvtype);
-    int rc = coll_blocks_permute(&from, NULL, &to, position, layout->size);
-    free(position);
-    return rc;
-}
-
-/* The leaders' scatterv of whole nodes from the root's node's leader (out of `all`). */
-static int
-scatter_nodes(const struct coll_node_layout *layout, const void *all, void *nodebuf,
-              int recvcount, MPI_Datatype recvtype, int root_node,
-              const struct coll_params *params)
-{
-    int *counts, *displs;
-    int rc = coll_node_blocks(layout, recvcount, &counts, &displs);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = coll_scatterv_binomial(all, counts, displs, recvtype, nodebuf,
-                                layout->node_size * recvcount, recvtype, root_node,
-                                layout->leaders, params);
-    free(counts);
-    return rc;
-}
-
 int
 coll_scatter_smp(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
@@ -87,7 +55,8 @@ coll_scatter_smp(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
             return MPI_ERR_NO_MEM;
     }
     if (rank == root)
-        rc = to_node_order(layout, sendbuf, sendcount, sendtype, all, recvcount, recvtype);
+        rc = coll_node_order_copy(layout, 0, sendbuf, sendcount, sendtype, all, recvcount,
+                                  recvtype);
     if (rc == MPI_SUCCESS && root_local > 0 && rank == root)
         rc = MPI_Send(all, layout->size * recvcount, recvtype, 0, TAG_TO_LEADER, layout->node);
     else if (rc == MPI_SUCCESS && root_local > 0 && leader)
@@ -103,8 +72,8 @@ coll_scatter_smp(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                 rc = MPI_ERR_NO_MEM;
                 goto out;
             }
-            rc = scatter_nodes(layout, all, nodebuf, recvcount, recvtype,
-                               layout->node_of[root], params);
+            rc = coll_node_leaders_gather_scatter(0, layout, all, nodebuf, recvcount, recvtype,
+                                                  layout->node_of[root], params);
             if (rc != MPI_SUCCESS)
                 goto out;
         }

@@ -71,12 +71,9 @@ scatter_from_root(const void *sendbuf, const int sendcounts[], const int displs[
 {
     int rc, tsize, mask;
     int *sizes;
-    MPI_Aint lb, extent;
+    MPI_Aint extent;
 
-    rc = MPI_Type_size(sendtype, &tsize);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Type_get_extent(sendtype, &lb, &extent);
+    rc = coll_type_size_extent(sendtype, &tsize, &extent);
     if (rc != MPI_SUCCESS)
         return rc;
     for (mask = 1; mask < size; mask <<= 1)
@@ -87,12 +84,7 @@ scatter_from_root(const void *sendbuf, const int sendcounts[], const int displs[
     for (mask >>= 1; mask > 0 && rc == MPI_SUCCESS; mask >>= 1) {
         int child = (root + mask) % size;
         int blocks = coll_subtree_ranks(mask, mask, size);
-        long long total = 0;
-        for (int j = 0; j < blocks; j++) {
-            long long bytes = (long long)sendcounts[(child + j) % size] * tsize;
-            total += bytes;
-            sizes[j] = bytes > INT_MAX ? -1 : (int)bytes;
-        }
+        long long total = coll_subtree_bytes(sendcounts, tsize, child, blocks, size, sizes);
         if (total > INT_MAX) {
             rc = MPI_ERR_COUNT;
             break;
