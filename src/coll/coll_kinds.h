@@ -187,5 +187,7 @@ extern const struct coll_kind_desc coll_kind_barrier, coll_kind_bcast, coll_kind
 /* Reduce_scatter's decision, which Reduce_scatter_block shares (the block form is the general
  * one with equal counts, and its algorithms are the general ones'). */
 extern const struct coll_rule coll_reduce_scatter_rules[3];
+/* Allgather's decision, which Allgatherv shares (MPICH decides both alike, on the total). */
+extern const struct coll_rule coll_allgather_rules[3];
 
 #endif

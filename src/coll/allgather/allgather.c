@@ -9,7 +9,7 @@
  */
 #include "coll/coll_kinds.h"
 
-static const struct coll_rule rules[] = {
+const struct coll_rule coll_allgather_rules[3] = {
     {.when = COLL_RULE_TOTAL | COLL_RULE_POF2,
      .below_bytes = 512 * 1024,
      .algorithm = "recursive_doubling"},
@@ -20,6 +20,6 @@ static const struct coll_rule rules[] = {
 const struct coll_kind_desc coll_kind_allgather = {
     .kind = COLL_ALLGATHER, .name = "allgather", .mpi_name = "MPI_Allgather",
     .traits = COLL_TRAIT_IN_PLACE | COLL_TRAIT_MOVES_BLOCKS | COLL_TRAIT_GATHERS,
-    COLL_RULES(rules),
+    COLL_RULES(coll_allgather_rules),
     .invoke = coll_invoke_every_block, .call = coll_call_every_block, .resolve_in_place = coll_resolve_in_place_own_block,
 };

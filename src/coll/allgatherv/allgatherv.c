@@ -2,22 +2,14 @@
  * allgatherv.c — MPI_Allgatherv's kind: its traits, its default decision as data, and how its
  * arguments reach an algorithm and the MPI function. Standard MPI only.
  *
- * Default (MPICH's MPIR_Allgather{,v}_intra_auto; T = P·n, the bytes gathered on each
- * rank): recursive_doubling if T < 512 KiB and P is a power of two, else bruck if
- * T < 80 KiB, else ring.
+ * Default: Allgather's rules (coll_allgather_rules; MPICH's MPIR_Allgather{,v}_intra_auto;
+ * T = P·n, the bytes gathered on each rank): recursive_doubling if T < 512 KiB and P is a
+ * power of two, else bruck if T < 80 KiB, else ring.
  * n is the mean block here (the call's total bytes over P, rounded up), so T may
  * exceed MPICH's exact total by less than P bytes.
  */
 #include "coll/coll_kinds.h"
 #include "coll/coll_registry.h"
-
-static const struct coll_rule rules[] = {
-    {.when = COLL_RULE_TOTAL | COLL_RULE_POF2,
-     .below_bytes = 512 * 1024,
-     .algorithm = "recursive_doubling"},
-    {.when = COLL_RULE_TOTAL, .below_bytes = 80 * 1024, .algorithm = "bruck"},
-    {.algorithm = "ring"},
-};
 
 static int
 invoke(const struct coll_algorithm *row, const struct coll_args *a, MPI_Comm comm,
@@ -39,6 +31,6 @@ const struct coll_kind_desc coll_kind_allgatherv = {
     .kind = COLL_ALLGATHERV, .name = "allgatherv", .mpi_name = "MPI_Allgatherv",
     .traits = COLL_TRAIT_IN_PLACE | COLL_TRAIT_MOVES_BLOCKS | COLL_TRAIT_VECTOR |
               COLL_TRAIT_GATHERS,
-    COLL_RULES(rules),
+    COLL_RULES(coll_allgather_rules),
     .invoke = invoke, .call = call, .resolve_in_place = coll_resolve_in_place_own_block,
 };
