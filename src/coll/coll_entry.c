@@ -495,15 +495,23 @@ rooted_sides(enum coll_kind kind, const struct coll_args *a, struct rooted_side 
     *all = gathers ? recv : send;
 }
 
+/* A rooted call as its checks see it: the two sides, who this rank is, whether it is an
+ * in-place root. */
+struct rooted_call {
+    enum coll_kind kind;
+    const char *name;
+    struct coll_args *args;
+    struct rooted_side own, all;
+    int me, in_place_root;
+};
+
 /* Gather, Scatter: one block per rank, of the same signature everywhere. */
 static int
-rooted_blocks(enum coll_kind kind, struct coll_args *a, MPI_Comm comm, const void *caller)
+rooted_blocks(const struct rooted_call *r, MPI_Comm comm, const void *caller)
 {
-    const char *name = coll_kind_mpi_name(kind);
-    struct rooted_side own, all;
-    rooted_sides(kind, a, &own, &all);
-    int me = collsim_comm_my_rank(comm), root = a->root, rc = MPI_SUCCESS;
-    int in_place_root = me == root && own.buf == MPI_IN_PLACE;
+    const char *name = r->name;
+    int me = r->me, root = r->args->root, in_place_root = r->in_place_root, rc = MPI_SUCCESS;
+    const struct rooted_side own = r->own, all = r->all;
     if (me != root && own.buf == MPI_IN_PLACE)
         return collsim_error(comm, MPI_ERR_BUFFER, name,
                              "MPI_IN_PLACE as %s is only valid at the root", own.buf_name);
@@ -522,8 +530,8 @@ rooted_blocks(enum coll_kind kind, struct coll_args *a, MPI_Comm comm, const voi
         if (rc == MPI_SUCCESS)
             rc = coll_arg_type(comm, all.type, all.type_name, name);
         if (rc == MPI_SUCCESS && !in_place_root)
-            rc = coll_arg_own_block(comm, a->sendcount, a->sendtype, a->recvcount, a->recvtype,
-                                    name);
+            rc = coll_arg_own_block(comm, r->args->sendcount, r->args->sendtype,
+                                    r->args->recvcount, r->args->recvtype, name);
     }
     if (rc == MPI_SUCCESS && !in_place_root)
         rc = coll_arg_buffer(comm, own.buf, own.count, own.type, own.buf_name, name);
@@ -535,7 +543,7 @@ rooted_blocks(enum coll_kind kind, struct coll_args *a, MPI_Comm comm, const voi
     if (coll_check_enabled()) {
         long long own_bytes = in_place_root ? -1 : coll_entry_sig_bytes(own.count, own.type);
         long long all_bytes = me == root ? coll_entry_sig_bytes(all.count, all.type) : -1;
-        int gathers = coll_kind_has(kind, COLL_TRAIT_GATHERS);
+        int gathers = coll_kind_has(r->kind, COLL_TRAIT_GATHERS);
         struct coll_check_call c = {
             .name = name,
             .rule = gathers ? COLL_CHECK_TO_ROOT : COLL_CHECK_FROM_ROOT,
@@ -550,20 +558,18 @@ rooted_blocks(enum coll_kind kind, struct coll_args *a, MPI_Comm comm, const voi
     }
     /* bytes per rank, the same on every rank: the root's side at the root, the own elsewhere */
     struct coll_call call;
-    coll_entry_describe(&call, kind, comm, me == root ? all.count : own.count,
+    coll_entry_describe(&call, r->kind, comm, me == root ? all.count : own.count,
                         me == root ? all.type : own.type, 1);
-    return coll_dispatch(&call, a, comm);
+    return coll_dispatch(&call, r->args, comm);
 }
 
 /* Gatherv, Scatterv: the root's counts and displacements, one block of its own elsewhere. */
 static int
-rooted_vectors(enum coll_kind kind, struct coll_args *a, MPI_Comm comm, const void *caller)
+rooted_vectors(const struct rooted_call *r, MPI_Comm comm, const void *caller)
 {
-    const char *name = coll_kind_mpi_name(kind);
-    struct rooted_side own, all;
-    rooted_sides(kind, a, &own, &all);
-    int me = collsim_comm_my_rank(comm), root = a->root, rc = MPI_SUCCESS;
-    int in_place_root = me == root && own.buf == MPI_IN_PLACE;
+    const char *name = r->name;
+    int me = r->me, root = r->args->root, in_place_root = r->in_place_root, rc = MPI_SUCCESS;
+    const struct rooted_side own = r->own, all = r->all;
     if (me == root) {
         rc = coll_arg_vector(comm, all.counts, all.displs, all.count_name, name);
         if (rc == MPI_SUCCESS)
@@ -583,22 +589,25 @@ rooted_vectors(enum coll_kind kind, struct coll_args *a, MPI_Comm comm, const vo
     coll_entry_check_rooted_v(comm, name, root, in_place_root, own.count, own.type, all.counts,
                               all.type, caller);
     struct coll_call call;
-    coll_entry_describe(&call, kind, comm, in_place_root ? 0 : own.count,
+    coll_entry_describe(&call, r->kind, comm, in_place_root ? 0 : own.count,
                         in_place_root ? MPI_BYTE : own.type, 1);
-    return coll_dispatch(&call, a, comm);
+    return coll_dispatch(&call, r->args, comm);
 }
 
 int
 coll_entry_rooted(enum coll_kind kind, struct coll_args *args, MPI_Comm comm, const void *caller)
 {
-    const char *name = coll_kind_mpi_name(kind);
-    int rc = coll_arg_comm(comm, name);
+    struct rooted_call r = {.kind = kind, .name = coll_kind_mpi_name(kind), .args = args};
+    int rc = coll_arg_comm(comm, r.name);
     if (rc == MPI_SUCCESS)
-        rc = coll_arg_root(comm, args->root, name);
+        rc = coll_arg_root(comm, args->root, r.name);
     if (rc != MPI_SUCCESS)
         return rc;
-    return coll_kind_has(kind, COLL_TRAIT_VECTOR) ? rooted_vectors(kind, args, comm, caller)
-                                                   : rooted_blocks(kind, args, comm, caller);
+    rooted_sides(kind, args, &r.own, &r.all);
+    r.me = collsim_comm_my_rank(comm);
+    r.in_place_root = r.me == args->root && r.own.buf == MPI_IN_PLACE;
+    return coll_kind_has(kind, COLL_TRAIT_VECTOR) ? rooted_vectors(&r, comm, caller)
+                                                   : rooted_blocks(&r, comm, caller);
 }
 
 int
