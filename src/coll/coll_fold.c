@@ -171,8 +171,9 @@ coll_fold_block_start(int count, int n, int b)
     return b * q + (b < r ? b : r);
 }
 
-int
-coll_fold_block_len(int count, int n, int b)
+/* Items of block b of that layout. */
+static int
+block_len(int count, int n, int b)
 {
     return count / n + (b < count % n ? 1 : 0);
 }
@@ -185,7 +186,7 @@ coll_fold_even_blocks(int count, int n, int **counts, int **displs)
         return MPI_ERR_NO_MEM;
     *displs = *counts + n;
     for (int b = 0; b < n; b++) {
-        (*counts)[b] = coll_fold_block_len(count, n, b);
+        (*counts)[b] = block_len(count, n, b);
         (*displs)[b] = coll_fold_block_start(count, n, b);
     }
     return MPI_SUCCESS;

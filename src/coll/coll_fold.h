@@ -119,7 +119,6 @@ int coll_fold_pof2_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_
  * coll_fold_block_start(count, n, b) (b = n gives count).
  */
 int coll_fold_block_start(int count, int n, int b);
-int coll_fold_block_len(int count, int n, int b);
 
 /*
  * The same layout as arrays, for coll_fold_ring_pass: (*counts)[b] and (*displs)[b].
