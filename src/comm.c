@@ -168,9 +168,96 @@ comm_new(MPI_Group group, MPI_Errhandler errhandler, int members, uint32_t conte
     return comm;
 }
 
+/* ---------------------------------------------------------------- operation twins */
+
+struct operation_twins {
+    guint *started;          /* per member (local rank): nonblocking collectives started */
+    GHashTable *by_index;    /* operation index -> its twin, while a member still uses it */
+};
+
+static void
+operation_twin_destroy(MPI_Comm twin)
+{
+    coll_check_forget(twin);
+    collsim_attr_store_free(twin);
+    collsim_group_unref(twin->group);
+    collsim_handle_remove(twin);
+    twin->magic = 0;
+    g_free(twin);
+}
+
+/* comm is destroyed (or a run ends): twins some member never let go of go with it. */
+static void
+operation_twins_free(MPI_Comm comm)
+{
+    struct operation_twins *ops = comm->operations;
+    if (ops == NULL)
+        return;
+    GHashTableIter it;
+    gpointer twin;
+    g_hash_table_iter_init(&it, ops->by_index);
+    while (g_hash_table_iter_next(&it, NULL, &twin))
+        operation_twin_destroy(twin);   /* order does not matter: nothing is reported */
+    g_hash_table_destroy(ops->by_index);
+    g_free(ops->started);
+    g_free(ops);
+    comm->operations = NULL;
+}
+
+MPI_Comm
+collsim_comm_operation_twin(MPI_Comm comm)
+{
+    int size = collsim_comm_size(comm);
+    /* MPI_COMM_SELF is one object for every rank (group.h): each operation on it is private */
+    gboolean private_twin = comm == MPI_COMM_SELF;
+    if (comm->operations == NULL && !private_twin) {
+        comm->operations = g_new0(struct operation_twins, 1);
+        comm->operations->started = g_new0(guint, (gsize)size);
+        comm->operations->by_index = g_hash_table_new(g_direct_hash, g_direct_equal);
+    }
+    struct operation_twins *ops = comm->operations;
+    guint index = private_twin ? G_MAXUINT : ops->started[collsim_comm_my_rank(comm)]++;
+    MPI_Comm twin =
+        private_twin ? NULL : g_hash_table_lookup(ops->by_index, GUINT_TO_POINTER(index));
+    if (twin != NULL)
+        return twin;
+    uint32_t context;
+    if (!context_reserve(1, &context))
+        collsim_runtime->abort(collsim_error(comm, MPI_ERR_INTERN, "MPI_Icollective",
+                                             "out of communicator contexts"));
+    twin = g_new0(struct collsim_comm, 1);
+    collsim_handle_add(twin);
+    twin->magic = COLLSIM_COMM_MAGIC;
+    twin->live_members = size;
+    twin->context = context + 1;   /* odd: collective traffic (see the reports in p2p.c) */
+    twin->group = collsim_group_ref(comm->group);
+    twin->coll = twin;
+    twin->owner = comm;
+    twin->operation_index = index;
+    g_snprintf(twin->name, sizeof twin->name, "%s (operation %u)", comm->name, index);
+    if (!private_twin)
+        g_hash_table_insert(ops->by_index, GUINT_TO_POINTER(index), twin);
+    return twin;
+}
+
+void
+collsim_comm_operation_done(MPI_Comm twin)
+{
+    collsim_attr_delete_all(twin);
+    if (--twin->live_members > 0)
+        return;
+    if (twin->operation_index != G_MAXUINT)
+        g_hash_table_remove(twin->owner->operations->by_index,
+                            GUINT_TO_POINTER(twin->operation_index));
+    operation_twin_destroy(twin);
+}
+
+/* ---------------------------------------------------------------- destruction */
+
 static void
 comm_destroy(MPI_Comm comm)
 {
+    operation_twins_free(comm);
     if (comm->live_prev != NULL)
         comm->live_prev->live_next = comm->live_next;
     else
@@ -219,6 +306,8 @@ collsim_comm_world_teardown(void)
     collsim_handles_forget_holds();
     while (live_head != NULL)
         comm_destroy(live_head);
+    operation_twins_free(&collsim_comm_world);
+    operation_twins_free(&collsim_comm_self);
     collsim_attr_store_free(&collsim_comm_world);
     collsim_attr_store_free(&world_coll);
     collsim_attr_store_free(&collsim_comm_self);
