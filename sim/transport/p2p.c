@@ -164,6 +164,7 @@ struct collsim_request {
     struct sim_flow *flow;
     struct collsim_request **parked_on;
     int parked_n;
+    gboolean in_flow;        /* made by a collective's flow: not the program's to complete */
 };
 
 static void request_touch(struct collsim_request *req);
@@ -738,7 +739,9 @@ request_new(enum req_kind kind, MPI_Comm comm, guint32 context)
     req->context = context;
     struct sim_rank *me = sim_rank_self();
     req->owner_world = me->world_rank;
-    me->live_requests++;
+    req->in_flow = me->running_flow != NULL;
+    if (!req->in_flow)
+        me->live_requests++;
     collsim_handle_add(req);
     req->wait_slot = -1;
     req->status.MPI_SOURCE = MPI_ANY_SOURCE;
@@ -1800,7 +1803,8 @@ request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
     MPI_Comm comm = req->comm;
     gsize got = req->status.collsim_bytes;
     gsize capacity = req->kind == REQ_RECV ? req_capacity(req) : 0;
-    sim_rank_by_world(req->owner_world)->live_requests--;
+    if (!req->in_flow)
+        sim_rank_by_world(req->owner_world)->live_requests--;
     req->magic = 0;
     collsim_handle_remove(req);
     g_free(req);
@@ -2254,7 +2258,8 @@ MPI_Request_free(MPI_Request *request)
                              "the request of %s, a nonblocking collective, cannot be freed "
                              "(MPI-3.1 5.12): complete it with MPI_Wait or MPI_Test",
                              req->call);
-    sim_rank_by_world(req->owner_world)->live_requests--;   /* given up on purpose */
+    if (!req->in_flow)
+        sim_rank_by_world(req->owner_world)->live_requests--;   /* given up on purpose */
     /* an active request still owns its message: complete it in the background by waiting now
      * would change timing, so keep it and let the rank's finish reclaim it */
     if (req->complete) {
@@ -2508,6 +2513,18 @@ sim_p2p_report_unfinished(struct sim_rank *rank)
                                "MPI_Test or MPI_Request_free)\n",
                                rank->world_rank, rank->live_requests,
                                rank->live_requests == 1 ? "" : "s");
+    guint collectives = 0;
+    for (GList *l = rank->coll_requests.head; l != NULL; l = l->next, collectives++) {
+        const struct collsim_request *req = l->data;
+        if (collectives < LEFTOVERS_SHOWN)
+            g_string_append_printf(out, "collsim: warning: rank %d: its %s on %s never completed\n",
+                                   rank->world_rank, req->call, req->comm->name);
+    }
+    if (collectives > LEFTOVERS_SHOWN)
+        g_string_append_printf(out,
+                               "collsim: warning: rank %d: and %u more nonblocking collectives "
+                               "never completed\n",
+                               rank->world_rank, collectives - LEFTOVERS_SHOWN);
     for (guint i = 0; i < posted->len && i < LEFTOVERS_SHOWN; i++) {
         const struct collsim_request *req = g_ptr_array_index(posted, i);
         g_string_append_printf(out, "collsim: warning: rank %d: its receive of ", rank->world_rank);
