@@ -164,6 +164,7 @@ struct collsim_request {
     struct sim_flow *flow;
     struct collsim_request **parked_on;
     int parked_n;
+    int parked_mode;         /* enum wait_mode of that step */
     gboolean in_flow;        /* made by a collective's flow: not the program's to complete */
 };
 
@@ -1522,14 +1523,32 @@ flow_step(struct sim_rank *me, struct collsim_request *req)
         coll_request_finished(me, req);
 }
 
-/* Resume every flow of the rank once, oldest first. A flow that finishes leaves the list. */
+/* Whether the step a flow is parked in may go on: its requests satisfy its mode. (The waits
+ * that include them advance them meanwhile; a flow is resumed only to take the next step.) */
+static gboolean
+parked_step_done(const struct collsim_request *coll)
+{
+    int active = 0, done = 0;
+    for (int i = 0; i < coll->parked_n; i++) {
+        if (coll->parked_on[i] == NULL)
+            continue;
+        active++;
+        done += coll->parked_on[i]->complete;
+    }
+    return active == 0 || (coll->parked_mode == WAIT_ALL ? done == active : done > 0);
+}
+
+/* Resume every flow of the rank that can go on, oldest first. A flow that finishes leaves
+ * the list. */
 static void
 flows_run(struct sim_rank *me)
 {
     GList *l = me->coll_requests.head;
     while (l != NULL) {
         GList *next = l->next;
-        flow_step(me, l->data);
+        struct collsim_request *coll = l->data;
+        if (coll->parked_on == NULL || parked_step_done(coll))
+            flow_step(me, coll);
         l = next;
     }
 }
@@ -1598,6 +1617,7 @@ flow_wait(struct sim_rank *me, struct collsim_request **reqs, int n, enum wait_m
             return done;
         self->parked_on = reqs;
         self->parked_n = n;
+        self->parked_mode = mode;
         sim_flow_yield();
         self->parked_on = NULL;
     }

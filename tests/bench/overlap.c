@@ -4,15 +4,19 @@
  *
  *   overlap COUNT SECONDS   (COUNT doubles per rank, SECONDS of collsim_compute)
  *
- * Rank 0 prints one line: the blocking Allreduce's time t_b, the first step alone t_1 (one
- * MPI_Sendrecv of the whole vector with the partner rank ^ 1: recursive doubling's first
- * round), Iallreduce + Wait with no computation t_0 (equal to t_b: the same algorithm), and
- * Iallreduce + compute(SECONDS) + Wait t_c. Every time is the slowest rank's, each phase
- * starting from a barrier. With progress inside MPI calls (collsim's model), only what the
- * call itself set moving overlaps the computation: an eager first round (its messages leave
- * at the call and land meanwhile), nothing of a rendezvous one (the receiver answers the
- * envelope in its next MPI call). So the model predicts t_c = SECONDS + t_b - t_1 for an
- * eager vector (when SECONDS >= t_1) and t_c = SECONDS + t_b for a rendezvous one.
+ * Rank 0 prints one line: the blocking Allreduce's time t_b, one MPI_Sendrecv of a single
+ * double with the partner rank ^ 1 t_s (a tiny message's whole cost: send overhead, flight,
+ * receive overhead), Iallreduce + Wait with no computation t_0 (equal to t_b: the same
+ * algorithm), and Iallreduce + compute(SECONDS) + Wait t_c. Every time is the slowest rank's,
+ * each phase starting from a barrier.
+ *
+ * The progress model (progress inside MPI calls, HACKING.md) predicts what the computation
+ * hides: the call itself pays its first message's send overhead and puts it on the wire; the
+ * flight happens during the computation; nothing else moves until MPI_Wait, which then pays
+ * the receive overhead and runs the remaining rounds as the blocking call would. For an eager
+ * first message (recursive doubling's first round) and for a rendezvous one (its envelope)
+ * alike, the hidden part is one flight, lambda = t_s - o_s - o_r, so
+ *     t_c = SECONDS + t_b - lambda     (SECONDS >= lambda).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -52,9 +56,9 @@ main(int argc, char **argv)
 
     MPI_Barrier(MPI_COMM_WORLD);
     t = MPI_Wtime();
-    MPI_Sendrecv(in, count, MPI_DOUBLE, rank ^ 1, 0, out, count, MPI_DOUBLE, rank ^ 1, 0,
-                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    double t_1 = slowest(MPI_Wtime() - t);
+    MPI_Sendrecv(in, 1, MPI_DOUBLE, rank ^ 1, 0, out, 1, MPI_DOUBLE, rank ^ 1, 0, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    double t_s = slowest(MPI_Wtime() - t);
 
     MPI_Barrier(MPI_COMM_WORLD);
     t = MPI_Wtime();
@@ -70,7 +74,7 @@ main(int argc, char **argv)
     double t_c = slowest(MPI_Wtime() - t);
 
     if (rank == 0)
-        printf("%.9f %.9f %.9f %.9f\n", t_b, t_1, t_0, t_c);
+        printf("%.9f %.9f %.9f %.9f\n", t_b, t_s, t_0, t_c);
     free(in);
     free(out);
     MPI_Finalize();
