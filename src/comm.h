@@ -34,6 +34,7 @@ struct collsim_comm {
     struct collsim_attr_store *attrs; /* cached attributes, per rank (attr.c); NULL if none */
     int node_blocks;         /* 0 not yet known, 1 each node's members are consecutive, 2 not */
     struct coll_check_state *check; /* the collective-call checker's records (coll_check.c) */
+    struct collsim_topo *topo; /* process topology (topo.c); NULL if none, always on twins */
 };
 
 /*
