@@ -65,6 +65,7 @@
 #include "handles.h"
 #include "info.h"
 #include "runtime.h"
+#include "topo.h"
 
 /* ---------------------------------------------------------------- predefined objects */
 
@@ -265,6 +266,7 @@ comm_destroy(MPI_Comm comm)
     if (comm->live_next != NULL)
         comm->live_next->live_prev = comm->live_prev;
     coll_check_forget(comm);
+    collsim_topo_free(comm->topo);
     collsim_attr_store_free(comm->coll);
     collsim_attr_store_free(comm);
     collsim_group_unref(comm->coll->group);
@@ -963,6 +965,7 @@ MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
                 group = collsim_group_ref(comm->group);
             }
             MPI_Comm dup = comm_new(group, collsim_comm_visible(comm)->errhandler, p, context);
+            dup->topo = collsim_topo_copy(collsim_comm_visible(comm)->topo); /* MPI-3.1 §6.4.2 */
             msg[HDR_LEN] = (MPI_Aint)(intptr_t)dup;
         }
     }

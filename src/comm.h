@@ -36,6 +36,7 @@ struct collsim_comm {
     struct coll_check_state *check; /* the collective-call checker's records (coll_check.c) */
     struct operation_twins *operations; /* its nonblocking collectives' twins (comm.c) */
     unsigned operation_index; /* on an operation twin: which of its owner's operations */
+    struct collsim_topo *topo; /* process topology (topo.c); NULL if none, always on twins */
 };
 
 /*
