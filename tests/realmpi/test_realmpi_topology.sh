@@ -38,8 +38,8 @@ for p in 1 2 3 4 6 9 12; do
         continue
     fi
     lines=$(wc -l <"$tmp/ompi.$p")
-    if [ "$lines" -ne $((3 * p)) ] || grep -q WRONG "$tmp/ompi.$p"; then
-        echo "FAIL: P=$p: Open MPI printed $lines lines (expected $((3 * p))) or a WRONG value"
+    if [ "$lines" -ne $((5 * p)) ] || grep -q WRONG "$tmp/ompi.$p"; then
+        echo "FAIL: P=$p: Open MPI printed $lines lines (expected $((5 * p))) or a WRONG value"
         head -30 "$tmp/ompi.$p"; failures=$((failures + 1))
     elif diff -u "$tmp/ompi.$p" "$tmp/collsim.$p" >"$tmp/diff.$p"; then
         echo "ok: P=$p: $lines identical lines"
