@@ -54,6 +54,7 @@ struct collsim_comm {
 #define COLLSIM_TAG_DUP_BCAST (-1005)      /* MPI_Comm_dup: header + the new comm pointer */
 #define COLLSIM_TAG_SPLIT_TYPE_GATHER (-1006)  /* MPI_Comm_split_type, same layouts as split */
 #define COLLSIM_TAG_SPLIT_TYPE_SCATTER (-1007)
+#define COLLSIM_TAG_CREATE_GROUP_BCAST (-1008) /* MPI_Comm_create_group: header + pointer */
 
 /* First context id handed to created communicators (0/1 world, 2/3 self). */
 #define COLLSIM_CONTEXT_FIRST_FREE 4u
