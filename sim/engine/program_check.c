@@ -87,8 +87,9 @@ read_dynsym(const char *data, gsize size, const Elf64_Ehdr *eh, const Elf64_Shdr
     guint64 tab_size;
     if (!in_file(size, sh->sh_offset, sh->sh_size) || sh->sh_entsize != sizeof(Elf64_Sym) ||
         !linked_strtab(data, size, eh, sh->sh_link, &tab, &tab_size))
-        return unreadable(error, path, "it is damaged: its dynamic symbol table lies outside the "
-                                       "file or has no string table");
+        return unreadable(error, path,
+                          "it is damaged: its dynamic symbol table lies outside the "
+                          "file or has no string table");
     guint64 count = sh->sh_size / sizeof(Elf64_Sym);
     /* entry 0 is the reserved null symbol */
     for (guint64 i = 1; i < count; i++) {
@@ -112,8 +113,9 @@ read_dynamic(const char *data, gsize size, const Elf64_Ehdr *eh, const Elf64_Shd
     guint64 tab_size;
     if (!in_file(size, sh->sh_offset, sh->sh_size) ||
         !linked_strtab(data, size, eh, sh->sh_link, &tab, &tab_size))
-        return unreadable(error, path, "it is damaged: its dynamic section lies outside the file "
-                                       "or has no string table");
+        return unreadable(error, path,
+                          "it is damaged: its dynamic section lies outside the file "
+                          "or has no string table");
     for (guint64 i = 0; i < sh->sh_size / sizeof(Elf64_Dyn); i++) {
         Elf64_Dyn dyn;
         memcpy(&dyn, data + sh->sh_offset + i * sizeof dyn, sizeof dyn);
@@ -123,8 +125,9 @@ read_dynamic(const char *data, gsize size, const Elf64_Ehdr *eh, const Elf64_Shd
             continue;
         const char *name = table_string(tab, tab_size, dyn.d_un.d_val);
         if (name == NULL)
-            return unreadable(error, path, "it is damaged: a needed library's name lies outside "
-                                           "its table");
+            return unreadable(error, path,
+                              "it is damaged: a needed library's name lies outside "
+                              "its table");
         g_ptr_array_add(needed, g_strdup(name));
     }
     return TRUE;
@@ -135,8 +138,8 @@ read_elf(const char *data, gsize size, const char *path, struct program_needs *n
          GError **error)
 {
     if (size < SELFMAG || memcmp(data, ELFMAG, SELFMAG) != 0)
-        return unreadable(error, path, "it is not an ELF file (build the program with "
-                                       REBUILD_COMMAND ")");
+        return unreadable(error, path,
+                          "it is not an ELF file (build the program with " REBUILD_COMMAND ")");
     if (size < EI_NIDENT)
         return unreadable(error, path, "it is truncated: it ends inside its ELF header");
     if (data[EI_CLASS] == ELFCLASS32)
@@ -144,25 +147,28 @@ read_elf(const char *data, gsize size, const char *path, struct program_needs *n
     if (data[EI_CLASS] != ELFCLASS64)
         return unreadable(error, path, "it has an unknown ELF class %d", data[EI_CLASS]);
     if (data[EI_DATA] != ELFDATA2LSB)
-        return unreadable(error, path, "it is a big-endian ELF file: collsim runs programs built "
-                                       "for this machine");
+        return unreadable(error, path,
+                          "it is a big-endian ELF file: collsim runs programs built "
+                          "for this machine");
     Elf64_Ehdr eh;
     if (size < sizeof eh)
         return unreadable(error, path, "it is truncated: it ends inside its ELF header");
     memcpy(&eh, data, sizeof eh);
     if (eh.e_type != ET_DYN)
-        return unreadable(error, path, "it is not a shared object (build the program with "
-                                       REBUILD_COMMAND ")");
+        return unreadable(error, path,
+                          "it is not a shared object (build the program with " REBUILD_COMMAND ")");
     if (eh.e_machine != HOST_MACHINE)
         return unreadable(error, path, "it is built for another processor (ELF machine %u)",
                           eh.e_machine);
     if (eh.e_shoff == 0 || eh.e_shnum == 0)
-        return unreadable(error, path, "it has no section headers, so its symbols cannot be "
-                                       "checked");
+        return unreadable(error, path,
+                          "it has no section headers, so its symbols cannot be "
+                          "checked");
     if (eh.e_shentsize != sizeof(Elf64_Shdr) ||
         !in_file(size, eh.e_shoff, (guint64)eh.e_shnum * sizeof(Elf64_Shdr)))
-        return unreadable(error, path, "it is truncated: its section headers end past the end "
-                                       "of the file");
+        return unreadable(error, path,
+                          "it is truncated: its section headers end past the end "
+                          "of the file");
     GHashTable *names = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     gboolean ok = TRUE;
     for (guint i = 0; ok && i < eh.e_shnum; i++) {
@@ -357,6 +363,8 @@ is_mpi_name(const char *name)
            g_str_has_prefix(name, "MPIX_");
 }
 
+/* FALSE, with the error, if the libraries or the symbols show another implementation's build;
+ * evidence of the first implementation found only (at most three symbols, then a count). */
 static gboolean
 refuse_foreign(const struct program_needs *needs, const char *display, GError **error)
 {
@@ -382,10 +390,11 @@ refuse_foreign(const struct program_needs *needs, const char *display, GError **
             more++;
             continue;
         }
-        g_string_append_printf(evidence, "%s%s", shown == 0 ? (evidence->len == 0 ?
-                                                               "it references " :
-                                                               "; it references ") : ", ",
-                               name);
+        if (shown > 0)
+            g_string_append(evidence, ", ");
+        else
+            g_string_append(evidence, evidence->len == 0 ? "it references " : "; it references ");
+        g_string_append(evidence, name);
         shown++;
     }
     if (more > 0)

@@ -121,8 +121,8 @@ START_TEST(test_program_check_missing_names)
     struct program_needs needs;
     ck_assert(program_needs_read(so, &needs, NULL));
     GError *error = NULL;
-    ck_assert(!program_needs_check(&needs, "missing.so", provides_only_init_and_finalize, NULL,
-                                   &error));
+    ck_assert(
+        !program_needs_check(&needs, "missing.so", provides_only_init_and_finalize, NULL, &error));
     ck_assert(g_error_matches(error, PROGRAM_CHECK_ERROR, PROGRAM_CHECK_ERROR_MISSING));
     ck_assert_str_eq(error->message,
                      "missing.so needs MPI functions collsim does not provide: MPI_Iallreduce, "
@@ -180,8 +180,9 @@ START_TEST(test_program_check_foreign)
     assert_foreign("mpich.so", "int MPIR_Dup_fn(void);\nint f(void) { return MPIR_Dup_fn(); }\n",
                    "", "MPICH", "it references MPIR_Dup_fn");
     /* SMPI's predefined datatypes */
-    assert_foreign("smpi.so", "extern char smpi_MPI_INT[];\nvoid *f(void) { return smpi_MPI_INT; }\n",
-                   "", "SimGrid's SMPI", "it references smpi_MPI_INT");
+    assert_foreign("smpi.so",
+                   "extern char smpi_MPI_INT[];\nvoid *f(void) { return smpi_MPI_INT; }\n", "",
+                   "SimGrid's SMPI", "it references smpi_MPI_INT");
     /* linked with libsimgrid: its MPI would win over collsim's for any name collsim lacks */
     assert_foreign("simgrid.so", "int f(void) { return 0; }\n", "-Wl,--no-as-needed -lsimgrid",
                    "SimGrid's SMPI", "it is linked with libsimgrid.so");
@@ -194,8 +195,10 @@ START_TEST(test_program_check_foreign_libraries)
     static const struct {
         const char *lib, *who;
     } cases[] = {
-        {"libmpi.so.40", "Open MPI"},     {"libmpi.so.12", "MPICH"},
-        {"libmpich.so.12", "MPICH"},      {"libsimgrid.so.3.32", "SimGrid's SMPI"},
+        {"libmpi.so.40", "Open MPI"},
+        {"libmpi.so.12", "MPICH"},
+        {"libmpich.so.12", "MPICH"},
+        {"libsimgrid.so.3.32", "SimGrid's SMPI"},
         {"libmpi.so.99", "another MPI library"},
     };
     for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
