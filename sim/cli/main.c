@@ -7,7 +7,8 @@
  *   collsim order COLLECTIVE ALGORITHM -n P [...]    reduction order certificates (order.c)
  *   collsim check FILE.ini [options]                 is a scenario's output deterministic (check.c)
  *
- * Exit codes of exec: 0 success; 2 bad command line, program or platform (nothing ran);
+ * Exit codes of exec: 0 success; 2 bad command line, program or platform (nothing ran; this
+ * includes a program that needs MPI functions collsim lacks or was built for another MPI);
  * 3 fatal MPI error; 4 deadlock; 5 a rank skipped MPI_Finalize; otherwise the program's
  * own non-zero return or MPI_Abort code.
  */
@@ -29,6 +30,7 @@
 #include "models/model_predict.h"
 #include "sim/order/order.h"
 #include "sim/engine/platform_gen.h"
+#include "sim/engine/program_check.h"
 #include "sim/scenario/run.h"
 #include "sim/scenario/scenario.h"
 #include "src/coll_check.h"
@@ -292,6 +294,14 @@ command_exec(int argc, char **argv)
     int first_program_arg = 2;
     if (first_program_arg < nargs && strcmp(args[first_program_arg], "--") == 0)
         first_program_arg++;
+    /* Before loading: a name collsim lacks would otherwise bind to libsimgrid's own MPI. */
+    GError *check_error = NULL;
+    if (!program_check(args[1], args[1], &check_error)) {
+        rc = usage_error("exec: %s", check_error->message);
+        g_error_free(check_error);
+        g_ptr_array_free(cfg, TRUE);
+        goto out;
+    }
     gchar *path = g_canonicalize_filename(args[1], NULL);
     GModule *module = g_module_open(path, G_MODULE_BIND_LOCAL);
     if (module == NULL) {
