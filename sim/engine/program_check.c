@@ -133,6 +133,64 @@ read_dynamic(const char *data, gsize size, const Elf64_Ehdr *eh, const Elf64_Shd
     return TRUE;
 }
 
+/*
+ * The MPI_ functions a program defines itself (a profiling layer) and calls through the
+ * dynamic linker: the relocations (of `sh`, a SHT_RELA section) that name a dynamic symbol the
+ * object defines. Such calls would bind to collsim's function of that name, loaded first, and
+ * bypass the program's own; linking with -Bsymbolic-functions binds them inside the object and
+ * leaves no relocation.
+ */
+static gboolean
+read_self_calls(const char *data, gsize size, const Elf64_Ehdr *eh, const Elf64_Shdr *sh,
+                GHashTable *self_calls, const char *path, GError **error)
+{
+    Elf64_Shdr symtab;
+    if (sh->sh_link == 0 || sh->sh_link >= eh->e_shnum)
+        return TRUE; /* not relocations against a symbol table */
+    memcpy(&symtab, data + eh->e_shoff + (guint64)sh->sh_link * sizeof symtab, sizeof symtab);
+    if (symtab.sh_type != SHT_DYNSYM)
+        return TRUE;
+    const char *tab;
+    guint64 tab_size;
+    if (!in_file(size, sh->sh_offset, sh->sh_size) || sh->sh_entsize != sizeof(Elf64_Rela) ||
+        !in_file(size, symtab.sh_offset, symtab.sh_size) ||
+        symtab.sh_entsize != sizeof(Elf64_Sym) ||
+        !linked_strtab(data, size, eh, symtab.sh_link, &tab, &tab_size))
+        return unreadable(error, path,
+                          "it is damaged: a relocation table or its symbols lie outside the "
+                          "file");
+    guint64 nsyms = symtab.sh_size / sizeof(Elf64_Sym);
+    for (guint64 i = 0; i < sh->sh_size / sizeof(Elf64_Rela); i++) {
+        Elf64_Rela rela;
+        memcpy(&rela, data + sh->sh_offset + i * sizeof rela, sizeof rela);
+        guint64 index = ELF64_R_SYM(rela.r_info);
+        if (index == 0 || index >= nsyms)
+            continue;
+        Elf64_Sym sym;
+        memcpy(&sym, data + symtab.sh_offset + index * sizeof sym, sizeof sym);
+        if (sym.st_shndx == SHN_UNDEF || ELF64_ST_TYPE(sym.st_info) != STT_FUNC)
+            continue;
+        const char *name = table_string(tab, tab_size, sym.st_name);
+        if (name != NULL && g_str_has_prefix(name, "MPI_"))
+            g_hash_table_add(self_calls, g_strdup(name));
+    }
+    return TRUE;
+}
+
+/* Move the names of `set` (destroyed) into `into`. */
+static void
+move_names(GHashTable *set, GPtrArray *into)
+{
+    GHashTableIter it;
+    gpointer name;
+    g_hash_table_iter_init(&it, set);
+    while (g_hash_table_iter_next(&it, &name, NULL)) {
+        g_hash_table_iter_steal(&it);
+        g_ptr_array_add(into, name);
+    }
+    g_hash_table_destroy(set);
+}
+
 static gboolean
 read_elf(const char *data, gsize size, const char *path, struct program_needs *needs,
          GError **error)
@@ -170,6 +228,7 @@ read_elf(const char *data, gsize size, const char *path, struct program_needs *n
                           "it is truncated: its section headers end past the end "
                           "of the file");
     GHashTable *names = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    GHashTable *self_calls = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     gboolean ok = TRUE;
     for (guint i = 0; ok && i < eh.e_shnum; i++) {
         Elf64_Shdr sh;
@@ -178,15 +237,11 @@ read_elf(const char *data, gsize size, const char *path, struct program_needs *n
             ok = read_dynsym(data, size, &eh, &sh, names, path, error);
         else if (sh.sh_type == SHT_DYNAMIC)
             ok = read_dynamic(data, size, &eh, &sh, needs->needed, path, error);
+        else if (sh.sh_type == SHT_RELA)
+            ok = read_self_calls(data, size, &eh, &sh, self_calls, path, error);
     }
-    GHashTableIter it;
-    gpointer name;
-    g_hash_table_iter_init(&it, names);
-    while (g_hash_table_iter_next(&it, &name, NULL)) {
-        g_hash_table_iter_steal(&it);
-        g_ptr_array_add(needs->undefined, name);
-    }
-    g_hash_table_destroy(names);
+    move_names(names, needs->undefined);
+    move_names(self_calls, needs->self_calls);
     return ok;
 }
 
@@ -201,6 +256,7 @@ program_needs_read(const char *path, struct program_needs *needs, GError **error
 {
     needs->undefined = g_ptr_array_new_with_free_func(g_free);
     needs->needed = g_ptr_array_new_with_free_func(g_free);
+    needs->self_calls = g_ptr_array_new_with_free_func(g_free);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return unreadable(error, path, "%s", g_strerror(errno));
@@ -230,9 +286,11 @@ program_needs_read(const char *path, struct program_needs *needs, GError **error
     if (!ok) {
         g_ptr_array_set_size(needs->undefined, 0);
         g_ptr_array_set_size(needs->needed, 0);
+        g_ptr_array_set_size(needs->self_calls, 0);
         return FALSE;
     }
     g_ptr_array_sort(needs->undefined, compare_names);
+    g_ptr_array_sort(needs->self_calls, compare_names);
     return TRUE;
 }
 
@@ -243,7 +301,9 @@ program_needs_clear(struct program_needs *needs)
         g_ptr_array_free(needs->undefined, TRUE);
     if (needs->needed != NULL)
         g_ptr_array_free(needs->needed, TRUE);
-    needs->undefined = needs->needed = NULL;
+    if (needs->self_calls != NULL)
+        g_ptr_array_free(needs->self_calls, TRUE);
+    needs->undefined = needs->needed = needs->self_calls = NULL;
 }
 
 /* ---------------------------------------------------------------- which MPI names are ours */
@@ -417,6 +477,21 @@ program_needs_check(const struct program_needs *needs, const char *display,
 {
     if (!refuse_foreign(needs, display, error))
         return FALSE;
+    if (needs->self_calls != NULL && needs->self_calls->len > 0) {
+        GString *names = g_string_new(NULL);
+        for (guint i = 0; i < needs->self_calls->len; i++)
+            g_string_append_printf(names, "%s%s", i > 0 ? ", " : "",
+                                   (const char *)g_ptr_array_index(needs->self_calls, i));
+        g_set_error(error, PROGRAM_CHECK_ERROR, PROGRAM_CHECK_ERROR_SELF_CALLS,
+                    "%s defines %s itself (a profiling layer?) and calls %s through the dynamic "
+                    "linker, which would bind %s to collsim's own function of that name: link "
+                    "it with -Wl,-Bsymbolic-functions (" REBUILD_COMMAND
+                    " -Wl,-Bsymbolic-functions); its PMPI_ calls reach collsim",
+                    display, names->str, needs->self_calls->len == 1 ? "it" : "them",
+                    needs->self_calls->len == 1 ? "the call" : "those calls");
+        g_string_free(names, TRUE);
+        return FALSE;
+    }
     GString *missing = NULL;
     for (guint i = 0; i < needs->undefined->len; i++) {
         const char *name = g_ptr_array_index(needs->undefined, i);

@@ -9,7 +9,10 @@
  *   - a program built for another MPI (Open MPI, MPICH, SimGrid's SMPI): recognised by the
  *     libraries it needs or by the private symbols its mpi.h makes it reference;
  *   - a program needing an MPI_/PMPI_/MPIX_ name that does not resolve into collsim's own
- *     object (asked of the dynamic linker, so no table of names can drift).
+ *     object (asked of the dynamic linker, so no table of names can drift);
+ *   - a profiling layer (a program defining MPI_ functions that call PMPI_ ones) whose own
+ *     calls to them would bind to collsim's functions, loaded first: it must be linked with
+ *     -Bsymbolic-functions, which binds them inside the program.
  *
  * Invariants: reading never crashes on a malformed file (every offset is bounds-checked) and
  * each failure is one GError with one sentence; nothing here loads the program.
@@ -26,12 +29,15 @@ enum program_check_error {
     PROGRAM_CHECK_ERROR_UNREADABLE, /* missing, a directory, not ELF, truncated, wrong class */
     PROGRAM_CHECK_ERROR_FOREIGN,    /* built for another MPI implementation */
     PROGRAM_CHECK_ERROR_MISSING,    /* needs MPI functions collsim does not define */
+    PROGRAM_CHECK_ERROR_SELF_CALLS, /* calls its own MPI_ functions through the dynamic linker */
 };
 
 /* What the ELF file says it needs from the process that loads it. */
 struct program_needs {
     GPtrArray *undefined; /* names of undefined dynamic symbols, sorted, each once */
     GPtrArray *needed;    /* DT_NEEDED library names, in file order */
+    GPtrArray *self_calls; /* MPI_ functions it defines and calls through the dynamic linker
+                              (a profiling layer not linked -Bsymbolic-functions), sorted */
 };
 
 /* Reads PATH's dynamic symbols and DT_NEEDED entries into NEEDS (cleared with

@@ -203,7 +203,7 @@ START_TEST(test_program_check_foreign_libraries)
     };
     for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
         struct program_needs needs = {g_ptr_array_new_with_free_func(g_free),
-                                      g_ptr_array_new_with_free_func(g_free)};
+                                      g_ptr_array_new_with_free_func(g_free), NULL};
         g_ptr_array_add(needs.needed, g_strdup("libc.so.6"));
         g_ptr_array_add(needs.needed, g_strdup(cases[i].lib));
         GError *error = NULL;
@@ -217,7 +217,7 @@ START_TEST(test_program_check_foreign_libraries)
     }
     /* a library merely named like one is not an MPI */
     struct program_needs needs = {g_ptr_array_new_with_free_func(g_free),
-                                  g_ptr_array_new_with_free_func(g_free)};
+                                  g_ptr_array_new_with_free_func(g_free), NULL};
     g_ptr_array_add(needs.needed, g_strdup("libmpfr.so.6"));
     ck_assert(program_needs_check(&needs, "p.so", provides_all, NULL, NULL));
     program_needs_clear(&needs);
