@@ -756,6 +756,15 @@ match_pair(struct sim_msg *msg, struct collsim_request *rreq)
         sim_rank_by_world(rreq->owner_world)->handshakes++; /* until it answers the envelope */
 }
 
+/* How a send's message travels: by its size (eager up to the threshold), always by rendezvous
+ * (MPI_Ssend: completion implies the match), or always eager (a buffered send: the copy into
+ * the attached buffer completes it, whatever its size). */
+enum send_protocol { PROTOCOL_BY_SIZE, PROTOCOL_RENDEZVOUS, PROTOCOL_EAGER };
+
+static struct collsim_request *start_send_protocol(const void *buf, int count, MPI_Datatype dt,
+                                                   int dest, int tag, MPI_Comm comm,
+                                                   guint32 context, enum send_protocol protocol);
+
 /*
  * Start a send. `synchronous` forces the rendezvous protocol (MPI_Ssend), whose completion
  * implies that the receive has matched.
@@ -763,6 +772,14 @@ match_pair(struct sim_msg *msg, struct collsim_request *rreq)
 static struct collsim_request *
 start_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
            guint32 context, gboolean synchronous)
+{
+    return start_send_protocol(buf, count, dt, dest, tag, comm, context,
+                               synchronous ? PROTOCOL_RENDEZVOUS : PROTOCOL_BY_SIZE);
+}
+
+static struct collsim_request *
+start_send_protocol(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                    MPI_Comm comm, guint32 context, enum send_protocol protocol)
 {
     struct sim_rank *me = sim_rank_self();
     const struct sim_config *config = sim_engine_config();
@@ -777,7 +794,8 @@ start_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_C
     msg->dst_world = collsim_comm_world_rank(comm, dest);
     msg->tag = tag;
     msg->bytes = collsim_datatype_packed_size(count, dt);
-    msg->eager = !synchronous && msg->bytes <= config->transport.eager_threshold;
+    msg->eager = protocol == PROTOCOL_EAGER ||
+                 (protocol == PROTOCOL_BY_SIZE && msg->bytes <= config->transport.eager_threshold);
     /* communicator construction sends real addresses even when the run moves only sizes */
     msg->carries_data = config->payload == SIM_PAYLOAD_DATA ||
                         (collsim_comm_is_internal(comm) && tag <= COLLSIM_TAG_INTERNAL_MAX);
@@ -1959,22 +1977,27 @@ MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
     return complete_any(count, requests, index, &found, status, TRUE, "MPI_Waitany");
 }
 
-int
-MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
-             MPI_Status statuses[])
+/*
+ * MPI_Waitsome (blocking) and MPI_Testsome: with no active request *outcount is MPI_UNDEFINED;
+ * otherwise the call progresses and retires every complete request, in index order. A wait
+ * always finds one; a test that finds none charges a failed poll.
+ */
+static int
+complete_some(int incount, MPI_Request requests[], int *outcount, int indices[],
+              MPI_Status statuses[], gboolean blocking, const char *call)
 {
-    int rc = check_request_array(incount, requests, "MPI_Waitsome");
+    int rc = check_request_array(incount, requests, call);
     if (rc == MPI_SUCCESS)
-        rc = sim_p2p_check_out(outcount, "outcount", "MPI_Waitsome");
+        rc = sim_p2p_check_out(outcount, "outcount", call);
     if (rc == MPI_SUCCESS && incount > 0)
-        rc = sim_p2p_check_out(indices, "indices", "MPI_Waitsome");
+        rc = sim_p2p_check_out(indices, "indices", call);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!any_active(incount, requests)) {
         *outcount = MPI_UNDEFINED;
         return MPI_SUCCESS;
     }
-    progress_wait(requests, incount, WAIT_SOME, TRUE, "MPI_Waitsome");
+    progress_wait(requests, incount, WAIT_SOME, blocking, call);
     rc = MPI_SUCCESS;
     *outcount = 0;
     for (int i = 0; i < incount; i++) {
@@ -1983,11 +2006,21 @@ MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
         MPI_Status *st =
             statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[*outcount];
         indices[(*outcount)++] = i;
-        if (request_retire(&requests[i], st, "MPI_Waitsome") != MPI_SUCCESS)
+        if (request_retire(&requests[i], st, call) != MPI_SUCCESS)
             rc = MPI_ERR_IN_STATUS;
     }
+    if (*outcount == 0)
+        charge_failed_poll();
     return rc;
 }
+
+int
+MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+             MPI_Status statuses[])
+{
+    return complete_some(incount, requests, outcount, indices, statuses, TRUE, "MPI_Waitsome");
+}
+
 
 int
 MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
@@ -2136,6 +2169,41 @@ probe_source_world(MPI_Comm comm, int source)
     return source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : collsim_comm_world_rank(comm, source);
 }
 
+/* MPI_Iprobe's view: the first matching message whose envelope has arrived, in order (only
+ * those are visible), or NULL. */
+static struct sim_msg *
+probe_poll(struct sim_rank *me, guint32 context, int source_world, int tag)
+{
+    for (GList *l = me->unexpected.head; l != NULL; l = l->next) {
+        struct sim_msg *msg = l->data;
+        if (envelope_matches(context, source_world, tag, msg) && msg->announced &&
+            envelope_here(me, msg, FALSE))
+            return msg;
+    }
+    return NULL;
+}
+
+/* MPI_Probe's view: wait for the first matching message and its envelope. */
+static struct sim_msg *
+probe_wait(struct sim_rank *me, guint32 context, int source_world, int tag, const char *call)
+{
+    for (;;) {
+        guint64 generation = me->generation;
+        struct sim_msg *msg = probe_match(me, context, source_world, tag);
+        if (msg != NULL && msg->announced) {
+            envelope_here(me, msg, TRUE);
+            /* a receive posted meanwhile could not take it: only this rank receives */
+            return msg;
+        }
+        /* wait for the next arrival into the inbox, then look again */
+        inbox_ensure_pending(me);
+        struct sim_inbox_get *get = g_queue_peek_head(&me->pending_gets);
+        if (me->generation != generation || get == NULL)
+            continue;   /* a message came meanwhile: look at the queue again */
+        block_on_get(me, get, call);
+    }
+}
+
 int
 MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
@@ -2149,20 +2217,14 @@ MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
         probe_status_proc_null(status);
         return MPI_SUCCESS;
     }
-    struct sim_rank *me = sim_rank_self();
-    int source_world = probe_source_world(comm, source);
-    /* only messages whose envelope has arrived are visible; the first such in order */
-    for (GList *l = me->unexpected.head; l != NULL; l = l->next) {
-        struct sim_msg *msg = l->data;
-        if (envelope_matches(comm->context, source_world, tag, msg) && msg->announced &&
-            envelope_here(me, msg, FALSE)) {
-            *flag = 1;
-            probe_status(msg, status);
-            return MPI_SUCCESS;
-        }
+    struct sim_msg *msg =
+        probe_poll(sim_rank_self(), comm->context, probe_source_world(comm, source), tag);
+    *flag = msg != NULL;
+    if (msg == NULL) {
+        charge_failed_poll();
+        return MPI_SUCCESS;
     }
-    *flag = 0;
-    charge_failed_poll();
+    probe_status(msg, status);
     return MPI_SUCCESS;
 }
 
@@ -2176,24 +2238,10 @@ MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
         probe_status_proc_null(status);
         return MPI_SUCCESS;
     }
-    struct sim_rank *me = sim_rank_self();
-    int source_world = probe_source_world(comm, source);
-    for (;;) {
-        guint64 generation = me->generation;
-        struct sim_msg *msg = probe_match(me, comm->context, source_world, tag);
-        if (msg != NULL && msg->announced) {
-            envelope_here(me, msg, TRUE);
-            /* a receive posted meanwhile could not take it: only this rank receives */
-            probe_status(msg, status);
-            return MPI_SUCCESS;
-        }
-        /* wait for the next arrival into the inbox, then look again */
-        inbox_ensure_pending(me);
-        struct sim_inbox_get *get = g_queue_peek_head(&me->pending_gets);
-        if (me->generation != generation || get == NULL)
-            continue;   /* a message came meanwhile: look at the queue again */
-        block_on_get(me, get, "MPI_Probe");
-    }
+    struct sim_msg *msg = probe_wait(sim_rank_self(), comm->context,
+                                     probe_source_world(comm, source), tag, "MPI_Probe");
+    probe_status(msg, status);
+    return MPI_SUCCESS;
 }
 
 /* ---------------------------------------------------------------- engine hooks */
