@@ -33,6 +33,12 @@
  * port frees (see "NICs and the scheduler" below). The sender never touches a transfer the
  * scheduler is starting (`starting`): SimGrid would start it a second time.
  *
+ * Leaving matching: a matched probe (MPI_Mprobe) takes a message out of its receiver's
+ * unexpected queue into an MPI_Message, and MPI_Cancel takes out a send's message that no
+ * receive has taken yet (or a receive no message has matched). A message out of the queue is
+ * never seen by another receive or probe; a withdrawn one still lands (its transfer may be on
+ * the wire) and is dropped there. A buffered send (MPI_Bsend) is eager whatever its size.
+ *
  * All simulated ranks live in one process and SimGrid runs one actor at a time, so none of
  * this needs locks; every SimGrid call that may yield is followed by sim_after_yield().
  */
