@@ -65,6 +65,7 @@
 #include "handles.h"
 #include "info.h"
 #include "runtime.h"
+#include "topo.h"
 
 /* ---------------------------------------------------------------- predefined objects */
 
@@ -168,9 +169,96 @@ comm_new(MPI_Group group, MPI_Errhandler errhandler, int members, uint32_t conte
     return comm;
 }
 
+/* ---------------------------------------------------------------- operation twins */
+
+struct operation_twins {
+    guint *started;          /* per member (local rank): nonblocking collectives started */
+    GHashTable *by_index;    /* operation index -> its twin, while a member still uses it */
+};
+
+static void
+operation_twin_destroy(MPI_Comm twin)
+{
+    coll_check_forget(twin);
+    collsim_attr_store_free(twin);
+    collsim_group_unref(twin->group);
+    collsim_handle_remove(twin);
+    twin->magic = 0;
+    g_free(twin);
+}
+
+/* comm is destroyed (or a run ends): twins some member never let go of go with it. */
+static void
+operation_twins_free(MPI_Comm comm)
+{
+    struct operation_twins *ops = comm->operations;
+    if (ops == NULL)
+        return;
+    GHashTableIter it;
+    gpointer twin;
+    g_hash_table_iter_init(&it, ops->by_index);
+    while (g_hash_table_iter_next(&it, NULL, &twin))
+        operation_twin_destroy(twin);   /* order does not matter: nothing is reported */
+    g_hash_table_destroy(ops->by_index);
+    g_free(ops->started);
+    g_free(ops);
+    comm->operations = NULL;
+}
+
+MPI_Comm
+collsim_comm_operation_twin(MPI_Comm comm)
+{
+    int size = collsim_comm_size(comm);
+    /* MPI_COMM_SELF is one object for every rank (group.h): each operation on it is private */
+    gboolean private_twin = comm == MPI_COMM_SELF;
+    if (comm->operations == NULL && !private_twin) {
+        comm->operations = g_new0(struct operation_twins, 1);
+        comm->operations->started = g_new0(guint, (gsize)size);
+        comm->operations->by_index = g_hash_table_new(g_direct_hash, g_direct_equal);
+    }
+    struct operation_twins *ops = comm->operations;
+    guint index = private_twin ? G_MAXUINT : ops->started[collsim_comm_my_rank(comm)]++;
+    MPI_Comm twin =
+        private_twin ? NULL : g_hash_table_lookup(ops->by_index, GUINT_TO_POINTER(index));
+    if (twin != NULL)
+        return twin;
+    uint32_t context;
+    if (!context_reserve(1, &context))
+        collsim_runtime->abort(collsim_error(comm, MPI_ERR_INTERN, "MPI_Icollective",
+                                             "out of communicator contexts"));
+    twin = g_new0(struct collsim_comm, 1);
+    collsim_handle_add(twin);
+    twin->magic = COLLSIM_COMM_MAGIC;
+    twin->live_members = size;
+    twin->context = context + 1;   /* odd: collective traffic (see the reports in p2p.c) */
+    twin->group = collsim_group_ref(comm->group);
+    twin->coll = twin;
+    twin->owner = comm;
+    twin->operation_index = index;
+    g_snprintf(twin->name, sizeof twin->name, "%s (operation %u)", comm->name, index);
+    if (!private_twin)
+        g_hash_table_insert(ops->by_index, GUINT_TO_POINTER(index), twin);
+    return twin;
+}
+
+void
+collsim_comm_operation_done(MPI_Comm twin)
+{
+    collsim_attr_delete_all(twin);
+    if (--twin->live_members > 0)
+        return;
+    if (twin->operation_index != G_MAXUINT)
+        g_hash_table_remove(twin->owner->operations->by_index,
+                            GUINT_TO_POINTER(twin->operation_index));
+    operation_twin_destroy(twin);
+}
+
+/* ---------------------------------------------------------------- destruction */
+
 static void
 comm_destroy(MPI_Comm comm)
 {
+    operation_twins_free(comm);
     if (comm->live_prev != NULL)
         comm->live_prev->live_next = comm->live_next;
     else
@@ -178,6 +266,7 @@ comm_destroy(MPI_Comm comm)
     if (comm->live_next != NULL)
         comm->live_next->live_prev = comm->live_prev;
     coll_check_forget(comm);
+    collsim_topo_free(comm->topo);
     collsim_attr_store_free(comm->coll);
     collsim_attr_store_free(comm);
     collsim_group_unref(comm->coll->group);
@@ -219,6 +308,8 @@ collsim_comm_world_teardown(void)
     collsim_handles_forget_holds();
     while (live_head != NULL)
         comm_destroy(live_head);
+    operation_twins_free(&collsim_comm_world);
+    operation_twins_free(&collsim_comm_self);
     collsim_attr_store_free(&collsim_comm_world);
     collsim_attr_store_free(&world_coll);
     collsim_attr_store_free(&collsim_comm_self);
@@ -841,11 +932,13 @@ MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     return rc;
 }
 
-/* A new communicator with comm's group and handler, and new contexts. Collective. */
-int
-MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+/*
+ * A new communicator with comm's group, handler and topology, and new contexts, announced by a
+ * broadcast on `via` (comm's twin, or an operation twin for MPI_Comm_idup). Collective.
+ */
+static int
+comm_dup(MPI_Comm comm, MPI_Comm via, MPI_Comm *newcomm, const char *call, const void *caller)
 {
-    const char *call = "MPI_Comm_dup";
     int rc = check_comm(comm, call);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -874,10 +967,11 @@ MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
                 group = collsim_group_ref(comm->group);
             }
             MPI_Comm dup = comm_new(group, collsim_comm_visible(comm)->errhandler, p, context);
+            dup->topo = collsim_topo_copy(collsim_comm_visible(comm)->topo); /* MPI-3.1 §6.4.2 */
             msg[HDR_LEN] = (MPI_Aint)(intptr_t)dup;
         }
     }
-    rc = tree_bcast_aint(comm->coll, p, r, COLLSIM_TAG_DUP_BCAST, msg);
+    rc = tree_bcast_aint(via, p, r, COLLSIM_TAG_DUP_BCAST, msg);
     if (rc != MPI_SUCCESS)
         return rc;
     if (msg[HDR_CODE] != MPI_SUCCESS)
@@ -893,8 +987,152 @@ MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
         comm_release(dup);
         return collsim_error(comm, rc, call, "an attribute copy callback failed");
     }
-    collsim_handle_hold(dup, COLLSIM_HELD_COMM, call, COLLSIM_CALLER());
+    collsim_handle_hold(dup, COLLSIM_HELD_COMM, call, caller);
     *newcomm = dup;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    int rc = check_comm(comm, "MPI_Comm_dup");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return comm_dup(comm, comm->coll, newcomm, "MPI_Comm_dup", COLLSIM_CALLER());
+}
+
+/* MPI_Comm_idup's work, on a flow of the rank (runtime.h: start_nonblocking). */
+struct idup_job {
+    MPI_Comm comm;
+    MPI_Comm twin;
+    MPI_Comm *newcomm;
+    const void *caller;
+};
+
+static int
+run_idup(void *data)
+{
+    struct idup_job *job = data;
+    int rc = comm_dup(job->comm, job->twin, job->newcomm, "MPI_Comm_idup", job->caller);
+    collsim_comm_operation_done(job->twin);
+    g_free(job);
+    return rc;
+}
+
+/*
+ * The nonblocking MPI_Comm_dup: a nonblocking collective on comm (it takes comm's next
+ * operation twin, so it is ordered with comm's other nonblocking collectives and never mixes
+ * with them); *newcomm is set when the request completes.
+ */
+int
+MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    const char *call = "MPI_Comm_idup";
+    int rc = check_comm(comm, call);
+    if (rc == MPI_SUCCESS && request == NULL)
+        rc = collsim_error(comm, MPI_ERR_REQUEST, call, "NULL request pointer");
+    if (rc == MPI_SUCCESS && newcomm == NULL)
+        rc = collsim_error(comm, MPI_ERR_ARG, call, "newcomm is NULL");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (collsim_comm_my_rank(comm) == MPI_UNDEFINED)
+        return collsim_error(comm, MPI_ERR_COMM, call,
+                             "the calling process (world rank %d) is not a member of the "
+                             "communicator",
+                             collsim_runtime->world_rank());
+    struct idup_job *job = g_new0(struct idup_job, 1);
+    job->comm = comm;
+    job->twin = collsim_comm_operation_twin(comm);
+    job->newcomm = newcomm;
+    job->caller = COLLSIM_CALLER();
+    *newcomm = MPI_COMM_NULL;
+    return collsim_runtime->start_nonblocking(run_idup, job, comm, call, request);
+}
+
+/* Broadcast HDR_LEN + 1 MPI_Aints from group rank 0 to the members of `group` (a group of
+ * comm's members; me: the caller's rank in it), on comm's twin: the binomial tree of
+ * tree_bcast_aint over group ranks. */
+static int
+group_bcast_aint(MPI_Comm comm, MPI_Group group, int me, int tag, MPI_Aint msg[HDR_LEN + 1])
+{
+    int p = group->size;
+    long mask = top_mask(p);
+    if (me != 0) {
+        int from = collsim_comm_local_rank(comm, collsim_group_world_rank(group, me - (me & -me)));
+        int rc = MPI_Recv(msg, HDR_LEN + 1, MPI_AINT, from, tag, comm->coll, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        mask = (me & -me) >> 1;
+    }
+    for (; mask >= 1; mask >>= 1) {
+        if (me + mask >= p)
+            continue;
+        int to = collsim_comm_local_rank(comm, collsim_group_world_rank(group, (int)(me + mask)));
+        int rc = MPI_Send(msg, HDR_LEN + 1, MPI_AINT, to, tag, comm->coll);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+/*
+ * MPI_Comm_create_group (MPI-3.0): collective over the members of `group` only, a subset of
+ * comm's members that every one of them passes. Its rank 0 makes the communicator (group,
+ * comm's handler, new contexts) and a binomial broadcast over the group's ranks announces it.
+ * `tag` tells apart calls that threads of one process make at once; ranks here have one
+ * thread, whose calls follow each other, so it is only checked.
+ */
+int
+MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    const char *call = "MPI_Comm_create_group";
+    int rc = check_comm(comm, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    const char *why;
+    if (newcomm == NULL)
+        return collsim_error(comm, MPI_ERR_ARG, call, "newcomm is NULL");
+    if (collsim_group_check(group, &why) != MPI_SUCCESS)
+        return collsim_error(comm, MPI_ERR_GROUP, call, "invalid group (%s)", why);
+    if (tag < 0 || tag > MPI_TAG_UB_VALUE)
+        return collsim_error(comm, MPI_ERR_TAG, call, "invalid tag %d", tag);
+    int me = collsim_group_local_rank(group, collsim_runtime->world_rank());
+    if (me == MPI_UNDEFINED)
+        return collsim_error(comm, MPI_ERR_GROUP, call,
+                             "the calling process (world rank %d) is not in the group",
+                             collsim_runtime->world_rank());
+    for (int g = 0; g < group->size; g++)
+        if (collsim_comm_local_rank(comm, collsim_group_world_rank(group, g)) == MPI_UNDEFINED)
+            return collsim_error(comm, MPI_ERR_GROUP, call,
+                                 "the group's rank %d (world rank %d) is not a member of the "
+                                 "communicator",
+                                 g, collsim_group_world_rank(group, g));
+    MPI_Aint msg[HDR_LEN + 1] = {MPI_SUCCESS, 0, REASON_NONE, 0};
+    if (me == 0) {
+        uint32_t context;
+        if (!context_reserve(1, &context)) {
+            set_failure(msg, MPI_ERR_INTERN, 0, REASON_NO_CONTEXT);
+        } else {
+            MPI_Group members;
+            if (group->caller_relative) { /* MPI_COMM_SELF's group: this caller alone */
+                int world = collsim_runtime->world_rank();
+                members = collsim_group_new(1, &world);
+            } else {
+                members = collsim_group_ref(group);
+            }
+            MPI_Comm made =
+                comm_new(members, collsim_comm_visible(comm)->errhandler, group->size, context);
+            msg[HDR_LEN] = (MPI_Aint)(intptr_t)made;
+        }
+    }
+    rc = group_bcast_aint(comm, group, me, COLLSIM_TAG_CREATE_GROUP_BCAST, msg);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (msg[HDR_CODE] != MPI_SUCCESS)
+        return report_remote_failure(comm, call, msg);
+    MPI_Comm made = (MPI_Comm)(intptr_t)msg[HDR_LEN];
+    collsim_handle_hold(made, COLLSIM_HELD_COMM, call, COLLSIM_CALLER());
+    *newcomm = made;
     return MPI_SUCCESS;
 }
 

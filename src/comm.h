@@ -34,6 +34,9 @@ struct collsim_comm {
     struct collsim_attr_store *attrs; /* cached attributes, per rank (attr.c); NULL if none */
     int node_blocks;         /* 0 not yet known, 1 each node's members are consecutive, 2 not */
     struct coll_check_state *check; /* the collective-call checker's records (coll_check.c) */
+    struct operation_twins *operations; /* its nonblocking collectives' twins (comm.c) */
+    unsigned operation_index; /* on an operation twin: which of its owner's operations */
+    struct collsim_topo *topo; /* process topology (topo.c); NULL if none, always on twins */
 };
 
 /*
@@ -51,6 +54,7 @@ struct collsim_comm {
 #define COLLSIM_TAG_DUP_BCAST (-1005)      /* MPI_Comm_dup: header + the new comm pointer */
 #define COLLSIM_TAG_SPLIT_TYPE_GATHER (-1006)  /* MPI_Comm_split_type, same layouts as split */
 #define COLLSIM_TAG_SPLIT_TYPE_SCATTER (-1007)
+#define COLLSIM_TAG_CREATE_GROUP_BCAST (-1008) /* MPI_Comm_create_group: header + pointer */
 
 /* First context id handed to created communicators (0/1 world, 2/3 self). */
 #define COLLSIM_CONTEXT_FIRST_FREE 4u
@@ -85,6 +89,17 @@ int collsim_comm_live_count(void);
 /* True if the members of every node (simulated host) are consecutive ranks of comm: a
  * node-aware reduction then keeps rank order. Computed once per communicator. */
 int collsim_comm_node_blocks(MPI_Comm comm);
+
+/*
+ * Nonblocking collectives: the k-th one each member starts on comm runs on operation twin k,
+ * an internal communicator with comm's group and a context of its own (a twin's, odd), whose
+ * `owner` is comm. Members reach the same twin because MPI makes them start their
+ * collectives on a communicator in the same order. The first member to start operation k
+ * creates its twin; each member lets go of it when its part of the operation has ended (its
+ * attributes' delete callbacks run then), and the last one destroys it.
+ */
+MPI_Comm collsim_comm_operation_twin(MPI_Comm comm);
+void collsim_comm_operation_done(MPI_Comm twin);
 
 /* True for a hidden collective twin (allowed to use the reserved negative tags). */
 int collsim_comm_is_internal(MPI_Comm comm);

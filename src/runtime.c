@@ -45,12 +45,23 @@ default_abort(int exit_code)
     exit(exit_code);
 }
 
+static int
+default_start_nonblocking(int (*fn)(void *data), void *data, MPI_Comm comm, const char *call,
+                          MPI_Request *request)
+{
+    (void)comm;
+    (void)call;
+    *request = MPI_REQUEST_NULL;
+    return fn(data);
+}
+
 static const struct collsim_runtime_hooks default_hooks = {
     .world_rank = default_world_rank,
     .world_size = default_world_size,
     .node_of = default_node_of,
     .charge_op = default_charge_op,
     .coll_served = default_coll_served,
+    .start_nonblocking = default_start_nonblocking,
     .abort = default_abort,
 };
 

@@ -20,6 +20,14 @@ struct collsim_runtime_hooks {
     void (*charge_op)(MPI_Op op, MPI_Datatype dt, int count);
     /* A collective call of `kind` (enum coll_kind) was served by `algorithm`. */
     void (*coll_served)(int kind, const char *algorithm);
+    /*
+     * Start fn(data) as a nonblocking operation of the calling rank (the MPI call `call` on
+     * comm): it runs now until it would block, then whenever the rank makes progress, and
+     * *request completes with fn's return value once fn has returned. fn owns data. The
+     * default (no simulation) runs fn at once and answers MPI_REQUEST_NULL.
+     */
+    int (*start_nonblocking)(int (*fn)(void *data), void *data, MPI_Comm comm, const char *call,
+                             MPI_Request *request);
     /* End the whole simulation with this exit code (MPI_Abort, fatal errors). */
     void (*abort)(int exit_code) __attribute__((noreturn));
 };

@@ -341,6 +341,7 @@ static const struct collsim_runtime_hooks sim_hooks = {
     .node_of = hook_node_of,
     .charge_op = hook_charge_op,
     .coll_served = hook_coll_served,
+    .start_nonblocking = sim_p2p_start_nonblocking,
     .abort = hook_abort,
 };
 

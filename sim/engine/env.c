@@ -225,6 +225,22 @@ MPI_Wtime(void)
     return simgrid_get_clock();
 }
 
+int
+collsim_compute(double seconds)
+{
+    struct sim_rank *me = self_or_die("collsim_compute");
+    if (!(seconds >= 0.0) || seconds > 1e9)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "collsim_compute",
+                             "seconds is %g: not a duration between 0 and 1e9", seconds);
+    (void)me;
+    /* computing is not an MPI call: the rank's nonblocking collectives wait meanwhile */
+    if (seconds > 0.0) {
+        sg_actor_sleep_for(seconds);
+        sim_after_yield();
+    }
+    return MPI_SUCCESS;
+}
+
 double
 MPI_Wtick(void)
 {

@@ -13,6 +13,7 @@
 #include <glib.h>
 #include <simgrid/forward.h>
 
+#include "mpi.h"
 #include "sim/engine/engine.h"
 #include "src/handles.h"
 
@@ -45,6 +46,9 @@ struct sim_rank {
     GQueue handshake_gets;        /* struct sim_inbox_get * carrying a handshake, not arrived */
     guint64 generation;           /* bumped whenever another rank changes these queues */
     struct sim_wait *wait;        /* the blocking wait this rank is in, kept for reuse (p2p.c) */
+    struct sim_flow *running_flow; /* the flow its actor runs now, NULL on its own stack */
+    GQueue coll_requests;         /* struct collsim_request *: its nonblocking collectives in
+                                     flight, oldest first (p2p.c) */
 
     const char *blocked_in;       /* MPI call this rank is blocked in, for deadlock reports */
     struct collsim_request *blocked_reqs[SIM_BLOCKED_REQS_SHOWN]; /* what it waits for */
@@ -98,5 +102,9 @@ void sim_p2p_describe_blocked(const struct sim_rank *rank, GString *out);
  * output argument of `call` is missing; for the calls without a communicator (requests, the
  * environment), some of which may come before MPI_Init. */
 int sim_p2p_check_out(const void *pointer, const char *what, const char *call);
+/* The runtime hook start_nonblocking (src/runtime.h): the operation runs on a flow of the
+ * calling rank (flow.h), progressed by the rank's MPI calls. */
+int sim_p2p_start_nonblocking(int (*fn)(void *data), void *data, MPI_Comm comm, const char *call,
+                              MPI_Request *request);
 
 #endif

@@ -28,6 +28,7 @@
 #include "sim/engine/engine.h"
 #include "sim/engine/proc.h"
 #include "sim/order/order.h"
+#include "src/coll/coll_entry.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
 #include "sim/order/witness_expr.h"
@@ -183,7 +184,12 @@ order_witness_rank(MPI_Comm comm)
     struct coll_args args = {.sendbuf = send, .recvbuf = recv, .count = q->count,
                              .datatype = MPI_INT64_T, .op = op, .root = q->root,
                              .recvcount = q->count, .recvcounts = counts};
-    rc = coll_kind_reduces(q->kind) ? coll_kind_call(q->kind, &args, comm) : MPI_ERR_OP;
+    if (!coll_kind_reduces(q->kind))
+        rc = MPI_ERR_OP;
+    else if (q->nonblocking)
+        rc = coll_entry_call_nonblocking(q->kind, &args, comm);
+    else
+        rc = coll_kind_call(q->kind, &args, comm);
     g_free(counts);
     MPI_Op_free(&op);
     if (rc == MPI_SUCCESS) {
@@ -373,6 +379,8 @@ order_certificate_line(const struct order_certificate *cert)
         g_string_append_printf(line, " capped_from=%d", q->capped_from);
     if (q->kind == COLL_REDUCE)
         g_string_append_printf(line, " root=%d", q->root);
+    if (q->nonblocking)
+        g_string_append(line, " form=nonblocking");
     if (q->platform != NULL)
         g_string_append_printf(line, " platform=%s", q->platform);
     if (q->placement != NULL)
@@ -852,6 +860,7 @@ struct order_options {
     gchar *against;
     gchar *platform;
     gchar *placement;
+    gboolean nonblocking;
 };
 
 /* Run every request in order, print it, compare it; the command's exit code. */
@@ -922,6 +931,8 @@ command_order(int argc, char **argv)
          "SPEC"},
         {"placement", 0, 0, G_OPTION_ARG_STRING, &opt.placement,
          "Rank placement: block (default), cyclic, random:SEED, hostfile:FILE", "POLICY"},
+        {"nonblocking", 0, 0, G_OPTION_ARG_NONE, &opt.nonblocking,
+         "Certify the nonblocking form: MPI_I<collective>, then MPI_Wait", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionContext *context =
@@ -995,6 +1006,7 @@ command_order(int argc, char **argv)
     for (guint i = 0; i < requests->len; i++) {
         g_array_index(requests, struct order_request, i).platform = opt.platform;
         g_array_index(requests, struct order_request, i).placement = opt.placement;
+        g_array_index(requests, struct order_request, i).nonblocking = opt.nonblocking;
     }
     if (opt.against != NULL) {
         gchar *text = NULL;

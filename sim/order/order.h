@@ -44,6 +44,7 @@ struct order_request {
     struct coll_params params; /* segment size, radix; 0 fields: the registry row's defaults */
     const char *platform;      /* a platform file or generator spec; NULL: single-core hosts */
     const char *placement;     /* block (NULL), cyclic, random:SEED, hostfile:FILE */
+    gboolean nonblocking;      /* the nonblocking form: MPI_I<collective>, then MPI_Wait */
 };
 
 enum order_verdict {

@@ -65,12 +65,15 @@
 #include "src/datatype.h"
 #include "src/handles.h"
 #include "src/errhandler.h"
+#include "sim/engine/flow.h"
 #include "sim/engine/rank.h"
 
 /* Tags at or below this are reserved for collsim's own traffic (see src/comm.c). */
 #define P2P_TAG_UB MPI_TAG_UB_VALUE
 
-enum req_kind { REQ_SEND, REQ_RECV };
+/* REQ_COLL: a nonblocking collective, running on a flow of its owner (see "Nonblocking
+ * collectives" below). */
+enum req_kind { REQ_SEND, REQ_RECV, REQ_COLL };
 
 /* A transfer a blocked rank may wait for, and what its completion means. */
 enum wait_kind { WAIT_INBOX, WAIT_RV_GET, WAIT_PUT };
@@ -161,10 +164,20 @@ struct collsim_request {
     /* send: where its message went, to find it again while unmatched (MPI_Cancel) */
     int sent_dst_world;
     guint64 sent_serial;
-    /* blocking wait bookkeeping (see progress_wait) */
+    /* blocking wait bookkeeping (see transport_wait) */
     int wait_slot;           /* index in its owner's current blocking wait, or -1 */
     gboolean wait_due;       /* to be advanced again by that wait */
     struct wait_need need;   /* what its last advance in that wait left it waiting for */
+    /* nonblocking collective: the MPI call, its work, the flow running it, and while the flow
+     * is parked, the requests its blocking step waits for */
+    const char *call;
+    int (*job)(void *data);
+    void *job_data;
+    struct sim_flow *flow;
+    struct collsim_request **parked_on;
+    int parked_n;
+    int parked_mode;         /* enum wait_mode of that step */
+    gboolean in_flow;        /* made by a collective's flow: not the program's to complete */
 };
 
 static void request_touch(struct collsim_request *req);
@@ -742,7 +755,9 @@ request_new(enum req_kind kind, MPI_Comm comm, guint32 context)
     req->context = context;
     struct sim_rank *me = sim_rank_self();
     req->owner_world = me->world_rank;
-    me->live_requests++;
+    req->in_flow = me->running_flow != NULL;
+    if (!req->in_flow)
+        me->live_requests++;
     collsim_handle_add(req);
     req->wait_slot = -1;
     req->status.MPI_SOURCE = MPI_ANY_SOURCE;
@@ -1042,6 +1057,8 @@ request_advance(struct sim_rank *me, struct collsim_request *req)
     static const struct wait_need arrivals = {NEED_ARRIVALS, NULL, WAIT_INBOX, NULL};
     if (req->complete)
         return done;
+    if (req->kind == REQ_COLL)
+        return arrivals; /* only its flow completes it; never in a transport wait */
     struct sim_msg *msg = req->msg;
     if (req->kind == REQ_SEND) {
         /* rendezvous: the data leaves once the receiver's clear-to-send has arrived, and the
@@ -1096,7 +1113,7 @@ enum wait_mode { WAIT_ALL, WAIT_ANY, WAIT_SOME };
 /*
  * Wait until the requests satisfy `mode` (all complete / at least one complete), or with
  * !blocking only make what progress can be made now, by advancing every request again after
- * each event: the reference behaviour, which progress_wait() reproduces step for step in
+ * each event: the reference behaviour, which transport_wait() reproduces step for step in
  * blocking waits. `reqs` may hold NULL entries (inactive). Returns the number of complete
  * active requests.
  */
@@ -1170,7 +1187,7 @@ progress_rescan(struct collsim_request **reqs, int n, enum wait_mode mode, gbool
 /*
  * Blocking waits over many requests (a linear alltoall waits for 2P of them) must not
  * rescan every request after every event, which costs O(k) per event and O(k²) per wait.
- * progress_wait() takes the same steps as progress_rescan() -- the same SimGrid calls in the
+ * transport_wait() takes the same steps as progress_rescan() -- the same SimGrid calls in the
  * same order, the same wait set in the same order, hence the same simulation -- but advances
  * again only the requests that are due:
  *
@@ -1464,13 +1481,14 @@ wait_pass(struct sim_rank *me, struct sim_wait *wait)
 }
 
 /*
- * Block until the requests satisfy `mode` (all complete / at least one complete), or with
- * !blocking make what progress can be made now. `reqs` may hold NULL entries (inactive).
- * Returns the number of complete active requests.
+ * Block until the point-to-point requests `reqs` satisfy `mode` (all complete / at least one
+ * complete), or with !blocking make what progress can be made now. `reqs` may hold NULL
+ * entries (inactive). Returns the number of complete active requests. The rank's flows do not
+ * run meanwhile: progress_wait() below is the wait of MPI calls.
  */
 static int
-progress_wait(struct collsim_request **reqs, int n, enum wait_mode mode, gboolean blocking,
-              const char *call)
+transport_wait(struct collsim_request **reqs, int n, enum wait_mode mode, gboolean blocking,
+               const char *call)
 {
     struct sim_rank *me = sim_rank_self();
     struct sim_wait *wait = blocking ? wait_begin(me, reqs, n) : NULL;
@@ -1508,6 +1526,226 @@ progress_wait(struct collsim_request **reqs, int n, enum wait_mode mode, gboolea
     int complete = wait->complete;
     wait_end(wait);
     return complete;
+}
+
+/* ---------------------------------------------------------------- nonblocking collectives */
+
+/*
+ * A nonblocking collective runs its algorithm -- the blocking one, unchanged -- on a flow of
+ * its rank (flow.h). Progress happens inside the rank's MPI calls, as in an MPI library
+ * without a progress thread:
+ *
+ *  - the call starts the flow, which runs until its first blocking step, so the first
+ *    messages leave at the call;
+ *  - a blocking step inside the flow advances its requests without waiting; while they are
+ *    not done, the flow parks (remembering them) and yields back to the rank;
+ *  - every MPI call that progresses (waits, tests, blocking point-to-point, blocking
+ *    collectives) first resumes each parked flow, oldest first; when it must block, it blocks
+ *    on the union of its own requests and the parked flows' ones (transport_wait, any mode),
+ *    then resumes the flows again. So a rank blocked in any MPI call keeps every collective it
+ *    started moving, as MPI's progress rule requires, and a rank computing outside MPI does
+ *    not (its flows only move when it calls MPI again).
+ *
+ * With no flow in flight, and no nonblocking collective among the requests, the waits are
+ * exactly transport_wait's.
+ */
+
+static void coll_request_finished(struct sim_rank *me, struct collsim_request *req);
+
+/* Resume one parked flow; complete its request if it returned. */
+static void
+flow_step(struct sim_rank *me, struct collsim_request *req)
+{
+    if (sim_flow_resume(req->flow))
+        coll_request_finished(me, req);
+}
+
+/* Whether the step a flow is parked in may go on: its requests satisfy its mode. (The waits
+ * that include them advance them meanwhile; a flow is resumed only to take the next step.) */
+static gboolean
+parked_step_done(const struct collsim_request *coll)
+{
+    int active = 0, done = 0;
+    for (int i = 0; i < coll->parked_n; i++) {
+        if (coll->parked_on[i] == NULL)
+            continue;
+        active++;
+        done += coll->parked_on[i]->complete;
+    }
+    return active == 0 || (coll->parked_mode == WAIT_ALL ? done == active : done > 0);
+}
+
+/* Resume every flow of the rank that can go on, oldest first. A flow that finishes leaves
+ * the list. */
+static void
+flows_run(struct sim_rank *me)
+{
+    GList *l = me->coll_requests.head;
+    while (l != NULL) {
+        GList *next = l->next;
+        struct collsim_request *coll = l->data;
+        if (coll->parked_on == NULL || parked_step_done(coll))
+            flow_step(me, coll);
+        l = next;
+    }
+}
+
+/* The flow's start: run the collective, then hand its result to the request. */
+static int
+coll_flow_main(gpointer data)
+{
+    struct collsim_request *req = data;
+    return req->job(req->job_data);
+}
+
+static void
+coll_request_finished(struct sim_rank *me, struct collsim_request *req)
+{
+    req->complete = TRUE;
+    req->status.MPI_SOURCE = MPI_ANY_SOURCE;
+    req->status.MPI_TAG = MPI_ANY_TAG;
+    req->status.MPI_ERROR = sim_flow_result(req->flow);
+    req->status.collsim_bytes = 0;
+    sim_flow_free(req->flow);
+    req->flow = NULL;
+    req->parked_on = NULL;
+    g_queue_remove(&me->coll_requests, req);
+}
+
+int
+sim_p2p_start_nonblocking(int (*fn)(void *data), void *data, MPI_Comm comm, const char *call,
+                          MPI_Request *request)
+{
+    struct sim_rank *me = sim_rank_self();
+    struct collsim_request *req = request_new(REQ_COLL, comm, 0);
+    req->call = call;
+    req->job = fn;
+    req->job_data = data;
+    req->flow = sim_flow_new(coll_flow_main, req,
+                             (gsize)sim_engine_stack_kib(sim_engine_config()) * 1024u);
+    g_queue_push_tail(&me->coll_requests, req);
+    *request = req;
+    if (me->running_flow == NULL)
+        flow_step(me, req);
+    return MPI_SUCCESS;
+}
+
+/* A blocking step inside a flow: advance the requests (no transfer is waited for here); while
+ * they do not satisfy `mode`, park and let the rank go on. */
+static int
+flow_wait(struct sim_rank *me, struct collsim_request **reqs, int n, enum wait_mode mode)
+{
+    struct collsim_request *self = NULL;
+    for (GList *l = me->coll_requests.head; l != NULL && self == NULL; l = l->next)
+        if (((struct collsim_request *)l->data)->flow == me->running_flow)
+            self = l->data;
+    g_assert(self != NULL);
+    for (;;) {
+        int active = 0;
+        int done = 0;
+        for (int i = 0; i < n; i++) {
+            if (reqs[i] == NULL)
+                continue;
+            active++;
+            if (request_advance(me, reqs[i]).kind == NEED_DONE)
+                done++;
+        }
+        if (active == 0 || (mode == WAIT_ALL ? done == active : done > 0))
+            return done;
+        self->parked_on = reqs;
+        self->parked_n = n;
+        self->parked_mode = mode;
+        sim_flow_yield();
+        self->parked_on = NULL;
+    }
+}
+
+/* The point-to-point requests the rank's parked flows wait for and that are not done. */
+static void
+flows_needs(struct sim_rank *me, GPtrArray *into)
+{
+    for (GList *l = me->coll_requests.head; l != NULL; l = l->next) {
+        const struct collsim_request *coll = l->data;
+        for (int i = 0; coll->parked_on != NULL && i < coll->parked_n; i++)
+            if (coll->parked_on[i] != NULL && !coll->parked_on[i]->complete)
+                g_ptr_array_add(into, coll->parked_on[i]);
+    }
+}
+
+/* How many active requests of `reqs` are complete (a collective's flag is its flow's end). */
+static int
+count_complete(struct sim_rank *me, struct collsim_request **reqs, int n, int *active,
+               GPtrArray *incomplete)
+{
+    int done = 0;
+    *active = 0;
+    for (int i = 0; i < n; i++) {
+        if (reqs[i] == NULL)
+            continue;
+        (*active)++;
+        gboolean complete = reqs[i]->kind == REQ_COLL
+                                ? reqs[i]->complete
+                                : request_advance(me, reqs[i]).kind == NEED_DONE;
+        if (complete)
+            done++;
+        else if (incomplete != NULL && reqs[i]->kind != REQ_COLL)
+            g_ptr_array_add(incomplete, reqs[i]);
+    }
+    return done;
+}
+
+/* progress_wait() when the rank has flows in flight or waits for a collective's request. */
+static int
+progress_with_flows(struct sim_rank *me, struct collsim_request **reqs, int n,
+                    enum wait_mode mode, gboolean blocking, const char *call)
+{
+    GPtrArray *wanted = g_ptr_array_new();
+    int done;
+    for (;;) {
+        flows_run(me);
+        int active;
+        g_ptr_array_set_size(wanted, 0);
+        done = count_complete(me, reqs, n, &active, wanted);
+        if (active == 0 || (mode == WAIT_ALL ? done == active : done > 0))
+            break;
+        flows_needs(me, wanted);
+        if (!blocking) {
+            /* a test: whatever has arrived is taken in, then the flows move on with it */
+            if (wanted->len > 0)
+                transport_wait((struct collsim_request **)wanted->pdata, (int)wanted->len,
+                               WAIT_ANY, FALSE, call);
+            flows_run(me);
+            done = count_complete(me, reqs, n, &active, NULL);
+            break;
+        }
+        g_assert(wanted->len > 0); /* a flow parks only on requests that are not done */
+        transport_wait((struct collsim_request **)wanted->pdata, (int)wanted->len, WAIT_ANY,
+                       TRUE, call);
+    }
+    g_ptr_array_free(wanted, TRUE);
+    return done;
+}
+
+/*
+ * The wait of MPI calls: block until the requests satisfy `mode` (all complete / at least one
+ * complete), or with !blocking make what progress can be made now, moving the rank's
+ * nonblocking collectives meanwhile. `reqs` may hold NULL entries (inactive). Returns the
+ * number of complete active requests.
+ */
+static int
+progress_wait(struct collsim_request **reqs, int n, enum wait_mode mode, gboolean blocking,
+              const char *call)
+{
+    struct sim_rank *me = sim_rank_self();
+    if (me->running_flow != NULL)
+        return blocking ? flow_wait(me, reqs, n, mode)
+                        : transport_wait(reqs, n, mode, FALSE, call);
+    gboolean collective = !g_queue_is_empty(&me->coll_requests);
+    for (int i = 0; i < n && !collective; i++)
+        collective = reqs[i] != NULL && reqs[i]->kind == REQ_COLL;
+    if (collective)
+        return progress_with_flows(me, reqs, n, mode, blocking, call);
+    return transport_wait(reqs, n, mode, blocking, call);
 }
 
 /* ---------------------------------------------------------------- argument checks */
@@ -1618,11 +1856,12 @@ request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
 {
     struct collsim_request *req = *handle;
     copy_status(status, req);
-    int err = req->kind == REQ_RECV ? req->status.MPI_ERROR : MPI_SUCCESS;
+    int err = req->kind != REQ_SEND ? req->status.MPI_ERROR : MPI_SUCCESS;
     MPI_Comm comm = req->comm;
     gsize got = req->status.collsim_bytes;
     gsize capacity = req->kind == REQ_RECV ? req_capacity(req) : 0;
-    sim_rank_by_world(req->owner_world)->live_requests--;
+    if (!req->in_flow)
+        sim_rank_by_world(req->owner_world)->live_requests--;
     req->magic = 0;
     collsim_handle_remove(req);
     g_free(req);
@@ -2313,7 +2552,13 @@ MPI_Request_free(MPI_Request *request)
     if (rc != MPI_SUCCESS)
         return rc;
     struct collsim_request *req = *request;
-    sim_rank_by_world(req->owner_world)->live_requests--;   /* given up on purpose */
+    if (req->kind == REQ_COLL)
+        return collsim_error(req->comm, MPI_ERR_REQUEST, "MPI_Request_free",
+                             "the request of %s, a nonblocking collective, cannot be freed "
+                             "(MPI-3.1 5.12): complete it with MPI_Wait or MPI_Test",
+                             req->call);
+    if (!req->in_flow)
+        sim_rank_by_world(req->owner_world)->live_requests--;   /* given up on purpose */
     /* an active request still owns its message: complete it in the background by waiting now
      * would change timing, so keep it and let the rank's finish reclaim it */
     if (req->complete) {
@@ -2402,6 +2647,9 @@ MPI_Cancel(MPI_Request *request)
     if (rc != MPI_SUCCESS)
         return rc;
     struct collsim_request *req = *request;
+    if (req->kind == REQ_COLL)   /* erroneous in MPI-3.1 (section 5.12) */
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call,
+                             "a nonblocking collective's request cannot be cancelled");
     if (req->kind == REQ_SEND) {
         cancel_send(req);
     } else if (!req->complete && req->msg == NULL) {
@@ -2836,6 +3084,8 @@ sim_p2p_rank_start(struct sim_rank *rank)
     rank->nic = &ports[0];
     rank->shm = &ports[1];
     rank->wait = NULL;
+    rank->running_flow = NULL;
+    g_queue_init(&rank->coll_requests);
 }
 
 void
@@ -2859,6 +3109,12 @@ sim_p2p_rank_finish(struct sim_rank *rank)
     wait_free(rank->wait);
     rank->wait = NULL;
     bsend_forget(rank);
+    /* collectives never completed (reported at MPI_Finalize) are abandoned where they stand */
+    struct collsim_request *coll;
+    while ((coll = g_queue_pop_head(&rank->coll_requests)) != NULL) {
+        sim_flow_free(coll->flow);
+        coll->flow = NULL;
+    }
 }
 
 /* User traffic travels in even contexts, collectives' in their twins' odd ones (comm.h). */
@@ -2903,6 +3159,18 @@ sim_p2p_report_unfinished(struct sim_rank *rank)
                                "MPI_Test or MPI_Request_free)\n",
                                rank->world_rank, rank->live_requests,
                                rank->live_requests == 1 ? "" : "s");
+    guint collectives = 0;
+    for (GList *l = rank->coll_requests.head; l != NULL; l = l->next, collectives++) {
+        const struct collsim_request *req = l->data;
+        if (collectives < LEFTOVERS_SHOWN)
+            g_string_append_printf(out, "collsim: warning: rank %d: its %s on %s never completed\n",
+                                   rank->world_rank, req->call, req->comm->name);
+    }
+    if (collectives > LEFTOVERS_SHOWN)
+        g_string_append_printf(out,
+                               "collsim: warning: rank %d: and %u more nonblocking collectives "
+                               "never completed\n",
+                               rank->world_rank, collectives - LEFTOVERS_SHOWN);
     for (guint i = 0; i < posted->len && i < LEFTOVERS_SHOWN; i++) {
         const struct collsim_request *req = g_ptr_array_index(posted, i);
         g_string_append_printf(out, "collsim: warning: rank %d: its receive of ", rank->world_rank);
@@ -2944,6 +3212,10 @@ sim_p2p_report_unreceived(struct sim_rank *rank)
 static void
 describe_request(const struct collsim_request *req, GString *out)
 {
+    if (req->kind == REQ_COLL) {
+        g_string_append_printf(out, "%s to complete", req->call);
+        return;
+    }
     if (req->kind == REQ_SEND) {
         g_string_append_printf(out, "a send to rank %d (tag %d) to be received",
                                req->msg != NULL ? req->msg->dst_world : -1,

@@ -7,9 +7,13 @@
  * algorithm that cannot serve the call is refused (MPI_ERR_OTHER naming it and the unmet
  * requirement), never replaced; errors go through the user communicator's handler.
  */
+#include <assert.h>
+#include <ctype.h>
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "coll/coll_entry.h"
 #include "comm.h"
@@ -318,6 +322,144 @@ coll_entry_describe(struct coll_call *call, enum coll_kind kind, MPI_Comm comm, 
     call->node_blocks = commutative || collsim_comm_node_blocks(comm);
 }
 
+static int
+algorithm_failed(MPI_Comm comm, const char *name, const struct coll_algorithm *row, int rc)
+{
+    if (rc == MPI_SUCCESS)
+        return rc;
+    return collsim_error(comm, rc, name, "algorithm '%s' failed", row->name);
+}
+
+/* ---------------------------------------------------------------- nonblocking forms */
+
+/*
+ * A nonblocking collective is its blocking form's entry (the same checks, the call checker at
+ * the call, the same selection) whose coll_dispatch starts the algorithm as a nonblocking
+ * operation of the rank (runtime hook start_nonblocking) instead of running it. The
+ * algorithm runs on an operation twin of the communicator (comm.h), so that collectives in
+ * flight together never match each other's messages.
+ *
+ * Between coll_nonblocking_begin and coll_dispatch the calling rank runs no code that lets
+ * another rank run (argument checks, the checker's records), so one record of the pending
+ * call is enough; it names the rank that set it, as a guard.
+ */
+static struct {
+    MPI_Request *request; /* where the started operation's request goes; NULL: blocking */
+    int world_rank;
+    enum coll_kind kind;
+} nonblocking;
+
+const char *
+coll_entry_name(enum coll_kind kind)
+{
+    static char names[COLL_KIND_COUNT][MPI_MAX_OBJECT_NAME];
+    if (nonblocking.request == NULL || kind != nonblocking.kind)
+        return coll_kind_mpi_name(kind);
+    char *name = names[kind];
+    if (name[0] == '\0') {
+        /* "MPI_Allreduce" -> "MPI_Iallreduce" */
+        const char *blocking = coll_kind_mpi_name(kind);
+        name[0] = '\0';
+        strcat(name, "MPI_I");
+        size_t at = strlen(name);
+        name[at] = (char)tolower((unsigned char)blocking[4]);
+        name[at + 1] = '\0';
+        strcat(name, blocking + 5);
+    }
+    return name;
+}
+
+int
+coll_nonblocking_begin(enum coll_kind kind, MPI_Request *request)
+{
+    int rc = MPI_SUCCESS;
+    nonblocking.kind = kind;
+    nonblocking.world_rank = collsim_runtime->world_rank();
+    nonblocking.request = request;
+    if (request == NULL) {
+        rc = collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, coll_entry_name(kind),
+                           "NULL request pointer");
+        nonblocking.request = NULL;
+    }
+    return rc;
+}
+
+int
+coll_nonblocking_end(int rc)
+{
+    if (nonblocking.request != NULL) {
+        /* the entry stopped before coll_dispatch: nothing started */
+        *nonblocking.request = MPI_REQUEST_NULL;
+        nonblocking.request = NULL;
+    }
+    return rc;
+}
+
+int
+coll_entry_call_nonblocking(enum coll_kind kind, const struct coll_args *args, MPI_Comm comm)
+{
+    MPI_Request request = MPI_REQUEST_NULL;
+    int rc = coll_nonblocking_begin(kind, &request);
+    if (rc == MPI_SUCCESS)
+        rc = coll_nonblocking_end(coll_kind_call(kind, args, comm));
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Wait(&request, MPI_STATUS_IGNORE);
+    return rc;
+}
+
+/* What a started nonblocking collective needs until its end. */
+struct nonblocking_job {
+    enum coll_kind kind;
+    const struct coll_algorithm *row;
+    struct coll_args args;
+    MPI_Comm comm;        /* the user's communicator: errors go to its handler */
+    MPI_Comm twin;        /* the operation twin the algorithm runs on */
+    struct coll_params params;
+    void *mem;            /* the MPI_IN_PLACE copy, if any */
+    char name[MPI_MAX_OBJECT_NAME];
+};
+
+/* The operation's whole run, on its flow. */
+static int
+run_nonblocking(void *data)
+{
+    struct nonblocking_job *job = data;
+    const struct coll_kind_desc *kind = coll_kind_info(job->kind);
+    int rc = kind->invoke(job->row, &job->args, job->twin, &job->params);
+    free(job->mem);
+    collsim_comm_operation_done(job->twin);
+    rc = algorithm_failed(job->comm, job->name, job->row, rc);
+    free(job);
+    return rc;
+}
+
+static int
+start_nonblocking(enum coll_kind kind, const struct coll_algorithm *row,
+                  const struct coll_args *args, MPI_Comm comm, const struct coll_params *params,
+                  void *mem)
+{
+    MPI_Request *request = nonblocking.request;
+    assert(nonblocking.world_rank == collsim_runtime->world_rank());
+    struct nonblocking_job *job = calloc(1, sizeof *job);
+    if (job == NULL) {
+        free(mem);
+        nonblocking.request = NULL;
+        *request = MPI_REQUEST_NULL;
+        return collsim_error(comm, MPI_ERR_NO_MEM, coll_entry_name(kind),
+                             "no memory to start the operation");
+    }
+    snprintf(job->name, sizeof job->name, "%s", coll_entry_name(kind));
+    nonblocking.request = NULL;
+    job->kind = kind;
+    job->row = row;
+    job->args = *args;
+    job->comm = comm;
+    job->twin = collsim_comm_operation_twin(comm);
+    job->params = *params;
+    job->mem = mem;
+    return collsim_runtime->start_nonblocking(run_nonblocking, job, comm, job->name, request);
+}
+
 /* Choose the algorithm or report the refusal. Returns NULL after reporting. */
 static const struct coll_algorithm *
 choose(const struct coll_call *call, MPI_Comm comm, struct coll_params *params, int *rc)
@@ -328,10 +470,10 @@ choose(const struct coll_call *call, MPI_Comm comm, struct coll_params *params, 
     if (row == NULL) {
         const struct coll_algorithm *forced = coll_select_forced(call->kind);
         if (forced != NULL)
-            *rc = collsim_error(comm, MPI_ERR_OTHER, coll_kind_mpi_name(call->kind),
+            *rc = collsim_error(comm, MPI_ERR_OTHER, coll_entry_name(call->kind),
                                 "algorithm '%s' cannot serve this call: %s", forced->name, refusal);
         else
-            *rc = collsim_error(comm, MPI_ERR_INTERN, coll_kind_mpi_name(call->kind),
+            *rc = collsim_error(comm, MPI_ERR_INTERN, coll_entry_name(call->kind),
                                 "no algorithm can serve this call");
         return NULL;
     }
@@ -339,14 +481,6 @@ choose(const struct coll_call *call, MPI_Comm comm, struct coll_params *params, 
     if (collsim_comm_my_rank(comm) == 0)
         collsim_runtime->coll_served((int)call->kind, row->name);
     return row;
-}
-
-static int
-algorithm_failed(MPI_Comm comm, enum coll_kind kind, const struct coll_algorithm *row, int rc)
-{
-    if (rc == MPI_SUCCESS)
-        return rc;
-    return collsim_error(comm, rc, coll_kind_mpi_name(kind), "algorithm '%s' failed", row->name);
 }
 
 /* Root-side checks of a v-variant's counts and displacements. */
@@ -454,7 +588,7 @@ int
 coll_entry_everyone_reduces(enum coll_kind kind, const void *sendbuf, void *recvbuf, int count,
                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const void *caller)
 {
-    const char *name = coll_kind_mpi_name(kind);
+    const char *name = coll_entry_name(kind);
     int rc = coll_arg_reduction(comm, count, datatype, op, name);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -597,7 +731,7 @@ rooted_vectors(const struct rooted_call *r, MPI_Comm comm, const void *caller)
 int
 coll_entry_rooted(enum coll_kind kind, struct coll_args *args, MPI_Comm comm, const void *caller)
 {
-    struct rooted_call r = {.kind = kind, .name = coll_kind_mpi_name(kind), .args = args};
+    struct rooted_call r = {.kind = kind, .name = coll_entry_name(kind), .args = args};
     int rc = coll_arg_comm(comm, r.name);
     if (rc == MPI_SUCCESS)
         rc = coll_arg_root(comm, args->root, r.name);
@@ -614,7 +748,7 @@ int
 coll_entry_every_block(enum coll_kind kind, struct coll_args *a, MPI_Comm comm,
                        const void *caller)
 {
-    const char *name = coll_kind_mpi_name(kind);
+    const char *name = coll_entry_name(kind);
     int rc = coll_arg_all_recv(comm, a->recvbuf, a->recvcount, a->recvtype, name);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -679,7 +813,9 @@ coll_dispatch(const struct coll_call *call, struct coll_args *args, MPI_Comm com
             return collsim_error(comm, rc, kind->mpi_name, "no memory for the MPI_IN_PLACE copy");
         }
     }
+    if (nonblocking.request != NULL)
+        return start_nonblocking(call->kind, row, args, comm, &params, mem);
     rc = kind->invoke(row, args, comm->coll, &params);
     free(mem);
-    return algorithm_failed(comm, call->kind, row, rc);
+    return algorithm_failed(comm, kind->mpi_name, row, rc);
 }

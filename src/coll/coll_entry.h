@@ -119,6 +119,22 @@ int coll_entry_commutes(MPI_Op op);
 int coll_dispatch(const struct coll_call *call, struct coll_args *args, MPI_Comm comm);
 
 /*
+ * The nonblocking forms (MPI_Ibcast ...): an MPI_I<collective> entry brackets its blocking
+ * form's checks with these two; the blocking form's coll_dispatch then starts the operation
+ * into *request instead of running it. begin refuses a NULL request (MPI_ERR_REQUEST); end
+ * takes the entry's return code and, if the entry stopped before starting anything, sets
+ * *request to MPI_REQUEST_NULL.
+ */
+int coll_nonblocking_begin(enum coll_kind kind, MPI_Request *request);
+int coll_nonblocking_end(int rc);
+/* The nonblocking form of `kind` with these arguments, then MPI_Wait: what MPI_I<collective>
+ * followed by MPI_Wait does (tools that run every kind through one path use it). */
+int coll_entry_call_nonblocking(enum coll_kind kind, const struct coll_args *args, MPI_Comm comm);
+/* The MPI name of the call being entered: "MPI_Iallreduce" inside a nonblocking form's
+ * bracket, else the kind's ("MPI_Allreduce"). */
+const char *coll_entry_name(enum coll_kind kind);
+
+/*
  * Gather, Scatter, Gatherv, Scatterv: the argument rules of a rooted block mover (the root's
  * side of all blocks is significant at the root only; MPI_IN_PLACE at the root only, on the
  * side of its own block), the checker, then coll_dispatch. `caller` is the user's return

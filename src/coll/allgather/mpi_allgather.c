@@ -1,16 +1,40 @@
 /*
- * mpi_allgather.c — collsim's MPI_Allgather: the argument rules of every rank receiving
- * every block (coll_entry_every_block; MPI_IN_PLACE as sendbuf: the rank's own block is in
- * recvbuf), then coll_dispatch.
+ * mpi_allgather.c — collsim's MPI_Allgather and MPI_Iallgather: the argument rules of every rank
+ * receiving every block (coll_entry_every_block; MPI_IN_PLACE as sendbuf: the rank's own block is
+ * in recvbuf), then coll_dispatch.
  */
 #include "coll/coll_entry.h"
 #include "comm.h"
+
+/* MPI_Allgather and MPI_Iallgather (`caller`: the program's call site) */
+static int
+entry_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const void *caller)
+{
+    struct coll_args args = {.sendbuf = sendbuf,
+                             .sendcount = sendcount,
+                             .sendtype = sendtype,
+                             .recvbuf = recvbuf,
+                             .recvcount = recvcount,
+                             .recvtype = recvtype};
+    return coll_entry_every_block(COLL_ALLGATHER, &args, comm, caller);
+}
 
 int
 MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
               int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    struct coll_args args = {.sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
-                             .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype};
-    return coll_entry_every_block(COLL_ALLGATHER, &args, comm, COLLSIM_CALLER());
+    return entry_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                           COLLSIM_CALLER());
+}
+
+int
+MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    int rc = coll_nonblocking_begin(COLL_ALLGATHER, request);
+    if (rc == MPI_SUCCESS)
+        rc = coll_nonblocking_end(entry_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                                  recvtype, comm, COLLSIM_CALLER()));
+    return rc;
 }

@@ -1,17 +1,19 @@
 /*
- * mpi_allgatherv.c — collsim's MPI_Allgatherv: the standard's argument rules (MPI_IN_PLACE as
- * sendbuf: the rank's own block is in recvbuf), then coll_dispatch.
+ * mpi_allgatherv.c — collsim's MPI_Allgatherv and MPI_Iallgatherv: the standard's argument rules
+ * (MPI_IN_PLACE as sendbuf: the rank's own block is in recvbuf), then coll_dispatch.
  */
 
 #include "coll/coll_entry.h"
 #include "comm.h"
 #include "datatype.h"
 
-int
-MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-               const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+/* MPI_Allgatherv and MPI_Iallgatherv (`caller`: the program's call site) */
+static int
+entry_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                 const void *caller)
 {
-    const char *name = "MPI_Allgatherv";
+    const char *name = coll_entry_name(COLL_ALLGATHERV);
     int total = 0;
     int rc = coll_arg_all_recv_v(comm, recvbuf, recvcounts, displs, recvtype, name, &total);
     if (rc != MPI_SUCCESS)
@@ -31,15 +33,39 @@ MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
     if (rc != MPI_SUCCESS)
         return rc;
     int in_place = sendbuf == MPI_IN_PLACE;
-    coll_entry_check_same_v(comm, name, MPI_OP_NULL, in_place ? -1 : sendcount,
-                            in_place ? MPI_DATATYPE_NULL : sendtype,
-                            in_place ? -1 : coll_entry_sig_bytes(sendcount, sendtype), recvcounts,
-                            recvtype, COLLSIM_CALLER());
+    coll_entry_check_same_v(
+        comm, name, MPI_OP_NULL, in_place ? -1 : sendcount, in_place ? MPI_DATATYPE_NULL : sendtype,
+        in_place ? -1 : coll_entry_sig_bytes(sendcount, sendtype), recvcounts, recvtype, caller);
     struct coll_call call;
     coll_entry_describe(&call, COLL_ALLGATHERV, comm, total, recvtype, 1);
     call.bytes = coll_entry_mean_block(collsim_datatype_packed_size(total, recvtype), comm);
-    struct coll_args args = {.sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
-                             .recvbuf = recvbuf, .recvcounts = recvcounts, .rdispls = displs,
+    struct coll_args args = {.sendbuf = sendbuf,
+                             .sendcount = sendcount,
+                             .sendtype = sendtype,
+                             .recvbuf = recvbuf,
+                             .recvcounts = recvcounts,
+                             .rdispls = displs,
                              .recvtype = recvtype};
     return coll_dispatch(&call, &args, comm);
+}
+
+int
+MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+               const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return entry_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                            comm, COLLSIM_CALLER());
+}
+
+int
+MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                MPI_Request *request)
+{
+    int rc = coll_nonblocking_begin(COLL_ALLGATHERV, request);
+    if (rc == MPI_SUCCESS)
+        rc =
+            coll_nonblocking_end(entry_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                                  displs, recvtype, comm, COLLSIM_CALLER()));
+    return rc;
 }

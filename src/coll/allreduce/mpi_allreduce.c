@@ -1,15 +1,34 @@
 /*
- * mpi_allreduce.c — collsim's MPI_Allreduce: the argument rules every rank's reduction shares
- * (coll_entry_everyone_reduces), then coll_dispatch.
+ * mpi_allreduce.c — collsim's MPI_Allreduce and MPI_Iallreduce: the argument rules every rank's
+ * reduction shares (coll_entry_everyone_reduces), then coll_dispatch.
  */
 #include "coll/coll_entry.h"
 #include "comm.h"
 #include "errhandler.h"
 
+/* MPI_Allreduce and MPI_Iallreduce (`caller`: the program's call site) */
+static int
+entry_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm, const void *caller)
+{
+    return coll_entry_everyone_reduces(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm,
+                                       caller);
+}
+
 int
 MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm)
 {
-    return coll_entry_everyone_reduces(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm,
-                                       COLLSIM_CALLER());
+    return entry_allreduce(sendbuf, recvbuf, count, datatype, op, comm, COLLSIM_CALLER());
+}
+
+int
+MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm, MPI_Request *request)
+{
+    int rc = coll_nonblocking_begin(COLL_ALLREDUCE, request);
+    if (rc == MPI_SUCCESS)
+        rc = coll_nonblocking_end(
+            entry_allreduce(sendbuf, recvbuf, count, datatype, op, comm, COLLSIM_CALLER()));
+    return rc;
 }

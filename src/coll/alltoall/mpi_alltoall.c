@@ -1,16 +1,40 @@
 /*
- * mpi_alltoall.c — collsim's MPI_Alltoall: the argument rules of every rank receiving every
- * block (coll_entry_every_block; no overlap of the two buffers; MPI_IN_PLACE as sendbuf), then
- * coll_dispatch.
+ * mpi_alltoall.c — collsim's MPI_Alltoall and MPI_Ialltoall: the argument rules of every rank
+ * receiving every block (coll_entry_every_block; no overlap of the two buffers; MPI_IN_PLACE as
+ * sendbuf), then coll_dispatch.
  */
 #include "coll/coll_entry.h"
 #include "comm.h"
+
+/* MPI_Alltoall and MPI_Ialltoall (`caller`: the program's call site) */
+static int
+entry_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const void *caller)
+{
+    struct coll_args args = {.sendbuf = sendbuf,
+                             .sendcount = sendcount,
+                             .sendtype = sendtype,
+                             .recvbuf = recvbuf,
+                             .recvcount = recvcount,
+                             .recvtype = recvtype};
+    return coll_entry_every_block(COLL_ALLTOALL, &args, comm, caller);
+}
 
 int
 MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
              int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    struct coll_args args = {.sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
-                             .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype};
-    return coll_entry_every_block(COLL_ALLTOALL, &args, comm, COLLSIM_CALLER());
+    return entry_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                          COLLSIM_CALLER());
+}
+
+int
+MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    int rc = coll_nonblocking_begin(COLL_ALLTOALL, request);
+    if (rc == MPI_SUCCESS)
+        rc = coll_nonblocking_end(entry_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                                 recvtype, comm, COLLSIM_CALLER()));
+    return rc;
 }

@@ -1,17 +1,18 @@
 /*
- * mpi_alltoallv.c — collsim's MPI_Alltoallv: the standard's argument rules (both sides' counts and
- * displacements; MPI_IN_PLACE as sendbuf), then coll_dispatch.
+ * mpi_alltoallv.c — collsim's MPI_Alltoallv and MPI_Ialltoallv: the standard's argument rules (both
+ * sides' counts and displacements; MPI_IN_PLACE as sendbuf), then coll_dispatch.
  */
 #include "coll/coll_entry.h"
 #include "comm.h"
 #include "datatype.h"
 
-int
-MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-              MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
-              MPI_Datatype recvtype, MPI_Comm comm)
+/* MPI_Alltoallv and MPI_Ialltoallv (`caller`: the program's call site) */
+static int
+entry_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                MPI_Datatype recvtype, MPI_Comm comm, const void *caller)
 {
-    const char *name = "MPI_Alltoallv";
+    const char *name = coll_entry_name(COLL_ALLTOALLV);
     int total = 0, stotal = 0;
     int rc = coll_arg_all_recv_v(comm, recvbuf, recvcounts, rdispls, recvtype, name, &total);
     if (rc != MPI_SUCCESS)
@@ -32,12 +33,39 @@ MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
     if (rc != MPI_SUCCESS)
         return rc;
     coll_entry_check_pairwise(comm, name, sendbuf, sendcounts, sendtype, NULL, recvcounts, recvtype,
-                              NULL, COLLSIM_CALLER());
+                              NULL, caller);
     struct coll_call call;
     coll_entry_describe(&call, COLL_ALLTOALLV, comm, total, recvtype, 1);
     call.bytes = coll_entry_mean_block(collsim_datatype_packed_size(total, recvtype), comm);
-    struct coll_args args = {.sendbuf = sendbuf, .sendcounts = sendcounts, .sdispls = sdispls,
-                             .sendtype = sendtype, .recvbuf = recvbuf, .recvcounts = recvcounts,
-                             .rdispls = rdispls, .recvtype = recvtype};
+    struct coll_args args = {.sendbuf = sendbuf,
+                             .sendcounts = sendcounts,
+                             .sdispls = sdispls,
+                             .sendtype = sendtype,
+                             .recvbuf = recvbuf,
+                             .recvcounts = recvcounts,
+                             .rdispls = rdispls,
+                             .recvtype = recvtype};
     return coll_dispatch(&call, &args, comm);
+}
+
+int
+MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+              MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+              MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return entry_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                           recvtype, comm, COLLSIM_CALLER());
+}
+
+int
+MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+               MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    int rc = coll_nonblocking_begin(COLL_ALLTOALLV, request);
+    if (rc == MPI_SUCCESS)
+        rc = coll_nonblocking_end(entry_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                                  recvcounts, rdispls, recvtype, comm,
+                                                  COLLSIM_CALLER()));
+    return rc;
 }

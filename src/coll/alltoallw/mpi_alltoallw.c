@@ -1,18 +1,20 @@
 /*
- * mpi_alltoallw.c — collsim's MPI_Alltoallw: the standard's argument rules (both sides' counts,
- * byte displacements and types; MPI_IN_PLACE as sendbuf), then coll_dispatch.
+ * mpi_alltoallw.c — collsim's MPI_Alltoallw and MPI_Ialltoallw: the standard's argument rules (both
+ * sides' counts, byte displacements and types; MPI_IN_PLACE as sendbuf), then coll_dispatch.
  */
 #include "coll/coll_entry.h"
 #include "comm.h"
 #include "datatype.h"
 #include "errhandler.h"
 
-int
-MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-              const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-              const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+/* MPI_Alltoallw and MPI_Ialltoallw (`caller`: the program's call site) */
+static int
+entry_alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                const void *caller)
 {
-    const char *name = "MPI_Alltoallw";
+    const char *name = coll_entry_name(COLL_ALLTOALLW);
     int total = 0, stotal = 0, contiguous = 1;
     int rc = coll_arg_comm(comm, name);
     if (rc != MPI_SUCCESS)
@@ -44,7 +46,7 @@ MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
     if (rc != MPI_SUCCESS)
         return rc;
     coll_entry_check_pairwise(comm, name, sendbuf, sendcounts, MPI_DATATYPE_NULL, sendtypes,
-                              recvcounts, MPI_DATATYPE_NULL, recvtypes, COLLSIM_CALLER());
+                              recvcounts, MPI_DATATYPE_NULL, recvtypes, caller);
     size_t bytes = 0;
     for (int i = 0; i < size; i++)
         bytes += collsim_datatype_packed_size(recvcounts[i], recvtypes[i]);
@@ -55,8 +57,36 @@ MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
                              .commutative = 1,
                              .contiguous = contiguous,
                              .node_blocks = 1};
-    struct coll_args args = {.sendbuf = sendbuf, .sendcounts = sendcounts, .sdispls = sdispls,
-                             .sendtypes = sendtypes, .recvbuf = recvbuf, .recvcounts = recvcounts,
-                             .rdispls = rdispls, .recvtypes = recvtypes};
+    struct coll_args args = {.sendbuf = sendbuf,
+                             .sendcounts = sendcounts,
+                             .sdispls = sdispls,
+                             .sendtypes = sendtypes,
+                             .recvbuf = recvbuf,
+                             .recvcounts = recvcounts,
+                             .rdispls = rdispls,
+                             .recvtypes = recvtypes};
     return coll_dispatch(&call, &args, comm);
+}
+
+int
+MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+              const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+              const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    return entry_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                           recvtypes, comm, COLLSIM_CALLER());
+}
+
+int
+MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+               const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+               const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+               MPI_Request *request)
+{
+    int rc = coll_nonblocking_begin(COLL_ALLTOALLW, request);
+    if (rc == MPI_SUCCESS)
+        rc = coll_nonblocking_end(entry_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                                  recvcounts, rdispls, recvtypes, comm,
+                                                  COLLSIM_CALLER()));
+    return rc;
 }

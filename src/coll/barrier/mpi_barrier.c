@@ -1,20 +1,36 @@
 /*
- * mpi_barrier.c — collsim's MPI_Barrier: a valid communicator, then coll_dispatch.
+ * mpi_barrier.c — collsim's MPI_Barrier and MPI_Ibarrier: a valid communicator, then coll_dispatch.
  */
 #include "coll/coll_entry.h"
 #include "comm.h"
 #include "errhandler.h"
 
-int
-MPI_Barrier(MPI_Comm comm)
+/* MPI_Barrier and MPI_Ibarrier (`caller`: the program's call site) */
+static int
+entry_barrier(MPI_Comm comm, const void *caller)
 {
-    const char *name = "MPI_Barrier";
+    const char *name = coll_entry_name(COLL_BARRIER);
     int rc = coll_arg_comm(comm, name);
     if (rc != MPI_SUCCESS)
         return rc;
-    coll_entry_check_same(comm, name, -1, MPI_OP_NULL, 0, MPI_DATATYPE_NULL, COLLSIM_CALLER());
+    coll_entry_check_same(comm, name, -1, MPI_OP_NULL, 0, MPI_DATATYPE_NULL, caller);
     struct coll_call call;
     coll_entry_describe(&call, COLL_BARRIER, comm, 0, MPI_BYTE, 1);
     struct coll_args args = {0};
     return coll_dispatch(&call, &args, comm);
+}
+
+int
+MPI_Barrier(MPI_Comm comm)
+{
+    return entry_barrier(comm, COLLSIM_CALLER());
+}
+
+int
+MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+{
+    int rc = coll_nonblocking_begin(COLL_BARRIER, request);
+    if (rc == MPI_SUCCESS)
+        rc = coll_nonblocking_end(entry_barrier(comm, COLLSIM_CALLER()));
+    return rc;
 }

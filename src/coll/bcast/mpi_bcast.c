@@ -1,14 +1,17 @@
 /*
- * mpi_bcast.c — collsim's MPI_Bcast: the standard's argument rules, then coll_dispatch.
+ * mpi_bcast.c — collsim's MPI_Bcast and MPI_Ibcast: the standard's argument rules, then
+ * coll_dispatch.
  */
 #include "coll/coll_entry.h"
 #include "comm.h"
 #include "errhandler.h"
 
-int
-MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+/* MPI_Bcast and MPI_Ibcast (`caller`: the program's call site) */
+static int
+entry_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+            const void *caller)
 {
-    const char *name = "MPI_Bcast";
+    const char *name = coll_entry_name(COLL_BCAST);
     int rc = coll_arg_comm(comm, name);
     if (rc == MPI_SUCCESS)
         rc = coll_arg_count(comm, count, "count", name);
@@ -20,9 +23,26 @@ MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm com
         rc = coll_arg_buffer(comm, buffer, count, datatype, "buffer", name);
     if (rc != MPI_SUCCESS)
         return rc;
-    coll_entry_check_same(comm, name, root, MPI_OP_NULL, count, datatype, COLLSIM_CALLER());
+    coll_entry_check_same(comm, name, root, MPI_OP_NULL, count, datatype, caller);
     struct coll_call call;
     coll_entry_describe(&call, COLL_BCAST, comm, count, datatype, 1);
     struct coll_args args = {.buffer = buffer, .count = count, .datatype = datatype, .root = root};
     return coll_dispatch(&call, &args, comm);
+}
+
+int
+MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    return entry_bcast(buffer, count, datatype, root, comm, COLLSIM_CALLER());
+}
+
+int
+MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+           MPI_Request *request)
+{
+    int rc = coll_nonblocking_begin(COLL_BCAST, request);
+    if (rc == MPI_SUCCESS)
+        rc = coll_nonblocking_end(
+            entry_bcast(buffer, count, datatype, root, comm, COLLSIM_CALLER()));
+    return rc;
 }

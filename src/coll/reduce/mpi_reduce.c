@@ -1,16 +1,17 @@
 /*
- * mpi_reduce.c — collsim's MPI_Reduce: the standard's argument rules (MPI_IN_PLACE as sendbuf at
- * the root only), then coll_dispatch.
+ * mpi_reduce.c — collsim's MPI_Reduce and MPI_Ireduce: the standard's argument rules (MPI_IN_PLACE
+ * as sendbuf at the root only), then coll_dispatch.
  */
 #include "coll/coll_entry.h"
 #include "comm.h"
 #include "errhandler.h"
 
-int
-MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-           int root, MPI_Comm comm)
+/* MPI_Reduce and MPI_Ireduce (`caller`: the program's call site) */
+static int
+entry_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             int root, MPI_Comm comm, const void *caller)
 {
-    const char *name = "MPI_Reduce";
+    const char *name = coll_entry_name(COLL_REDUCE);
     int rc = coll_arg_reduction(comm, count, datatype, op, name);
     if (rc == MPI_SUCCESS)
         rc = coll_arg_root(comm, root, name);
@@ -29,11 +30,33 @@ MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
         rc = coll_arg_no_alias(comm, sendbuf, count, datatype, recvbuf, count, datatype, name);
     if (rc != MPI_SUCCESS)
         return rc;
-    coll_entry_check_same(comm, name, root, op, count, datatype, COLLSIM_CALLER());
+    coll_entry_check_same(comm, name, root, op, count, datatype, caller);
 
     struct coll_call call;
     coll_entry_describe(&call, COLL_REDUCE, comm, count, datatype, coll_entry_commutes(op));
-    struct coll_args args = {.sendbuf = sendbuf, .recvbuf = recvbuf, .count = count,
-                             .datatype = datatype, .op = op, .root = root};
+    struct coll_args args = {.sendbuf = sendbuf,
+                             .recvbuf = recvbuf,
+                             .count = count,
+                             .datatype = datatype,
+                             .op = op,
+                             .root = root};
     return coll_dispatch(&call, &args, comm);
+}
+
+int
+MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+           int root, MPI_Comm comm)
+{
+    return entry_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, COLLSIM_CALLER());
+}
+
+int
+MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+            int root, MPI_Comm comm, MPI_Request *request)
+{
+    int rc = coll_nonblocking_begin(COLL_REDUCE, request);
+    if (rc == MPI_SUCCESS)
+        rc = coll_nonblocking_end(
+            entry_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, COLLSIM_CALLER()));
+    return rc;
 }

@@ -1,17 +1,18 @@
 /*
- * mpi_reduce_scatter.c — collsim's MPI_Reduce_scatter: the standard's argument rules (recvcounts
- * sum to the vector, which fits an int), then coll_dispatch.
+ * mpi_reduce_scatter.c — collsim's MPI_Reduce_scatter and MPI_Ireduce_scatter: the standard's
+ * argument rules (recvcounts sum to the vector, which fits an int), then coll_dispatch.
  */
 
 #include "coll/coll_entry.h"
 #include "comm.h"
 #include "errhandler.h"
 
-int
-MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+/* MPI_Reduce_scatter and MPI_Ireduce_scatter (`caller`: the program's call site) */
+static int
+entry_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const void *caller)
 {
-    const char *name = "MPI_Reduce_scatter";
+    const char *name = coll_entry_name(COLL_REDUCE_SCATTER);
     int rc = coll_arg_comm(comm, name);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -26,12 +27,31 @@ MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                                         recvcounts[collsim_comm_my_rank(comm)], datatype, name);
     if (rc != MPI_SUCCESS)
         return rc;
-    coll_entry_check_same_v(comm, name, op, total, datatype, -1, recvcounts, datatype,
-                            COLLSIM_CALLER());
+    coll_entry_check_same_v(comm, name, op, total, datatype, -1, recvcounts, datatype, caller);
     struct coll_call call;
-    coll_entry_describe(&call, COLL_REDUCE_SCATTER, comm, total, datatype,
-                        coll_entry_commutes(op));
-    struct coll_args args = {.sendbuf = sendbuf, .recvbuf = recvbuf, .recvcounts = recvcounts,
-                             .datatype = datatype, .op = op};
+    coll_entry_describe(&call, COLL_REDUCE_SCATTER, comm, total, datatype, coll_entry_commutes(op));
+    struct coll_args args = {.sendbuf = sendbuf,
+                             .recvbuf = recvbuf,
+                             .recvcounts = recvcounts,
+                             .datatype = datatype,
+                             .op = op};
     return coll_dispatch(&call, &args, comm);
+}
+
+int
+MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return entry_reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, COLLSIM_CALLER());
+}
+
+int
+MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    int rc = coll_nonblocking_begin(COLL_REDUCE_SCATTER, request);
+    if (rc == MPI_SUCCESS)
+        rc = coll_nonblocking_end(entry_reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op,
+                                                       comm, COLLSIM_CALLER()));
+    return rc;
 }

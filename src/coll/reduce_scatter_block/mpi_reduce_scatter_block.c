@@ -1,16 +1,17 @@
 /*
- * mpi_reduce_scatter_block.c — collsim's MPI_Reduce_scatter_block: the standard's argument rules
- * (recvcount x ranks fits an int), then coll_dispatch.
+ * mpi_reduce_scatter_block.c — collsim's MPI_Reduce_scatter_block and MPI_Ireduce_scatter_block:
+ * the standard's argument rules (recvcount x ranks fits an int), then coll_dispatch.
  */
 #include "coll/coll_entry.h"
 #include "comm.h"
 #include "errhandler.h"
 
-int
-MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
-                         MPI_Op op, MPI_Comm comm)
+/* MPI_Reduce_scatter_block and MPI_Ireduce_scatter_block (`caller`: the program's call site) */
+static int
+entry_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm, const void *caller)
 {
-    const char *name = "MPI_Reduce_scatter_block";
+    const char *name = coll_entry_name(COLL_REDUCE_SCATTER_BLOCK);
     int rc = coll_arg_comm(comm, name);
     if (rc == MPI_SUCCESS)
         rc = coll_arg_count(comm, recvcount, "recvcount", name);
@@ -24,11 +25,33 @@ MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_
         rc = coll_arg_reduction_buffers(comm, sendbuf, total, recvbuf, recvcount, datatype, name);
     if (rc != MPI_SUCCESS)
         return rc;
-    coll_entry_check_same(comm, name, -1, op, recvcount, datatype, COLLSIM_CALLER());
+    coll_entry_check_same(comm, name, -1, op, recvcount, datatype, caller);
     struct coll_call call;
     coll_entry_describe(&call, COLL_REDUCE_SCATTER_BLOCK, comm, total, datatype,
                         coll_entry_commutes(op));
-    struct coll_args args = {.sendbuf = sendbuf, .recvbuf = recvbuf, .recvcount = recvcount,
-                             .datatype = datatype, .op = op};
+    struct coll_args args = {.sendbuf = sendbuf,
+                             .recvbuf = recvbuf,
+                             .recvcount = recvcount,
+                             .datatype = datatype,
+                             .op = op};
     return coll_dispatch(&call, &args, comm);
+}
+
+int
+MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+                         MPI_Op op, MPI_Comm comm)
+{
+    return entry_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm,
+                                      COLLSIM_CALLER());
+}
+
+int
+MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+                          MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    int rc = coll_nonblocking_begin(COLL_REDUCE_SCATTER_BLOCK, request);
+    if (rc == MPI_SUCCESS)
+        rc = coll_nonblocking_end(entry_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype,
+                                                             op, comm, COLLSIM_CALLER()));
+    return rc;
 }

@@ -1,15 +1,34 @@
 /*
- * mpi_scan.c — collsim's MPI_Scan: the argument rules every rank's reduction shares
+ * mpi_scan.c — collsim's MPI_Scan and MPI_Iscan: the argument rules every rank's reduction shares
  * (coll_entry_everyone_reduces), then coll_dispatch.
  */
 #include "coll/coll_entry.h"
 #include "comm.h"
 #include "errhandler.h"
 
+/* MPI_Scan and MPI_Iscan (`caller`: the program's call site) */
+static int
+entry_scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+           MPI_Comm comm, const void *caller)
+{
+    return coll_entry_everyone_reduces(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm,
+                                       caller);
+}
+
 int
 MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
          MPI_Comm comm)
 {
-    return coll_entry_everyone_reduces(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm,
-                                       COLLSIM_CALLER());
+    return entry_scan(sendbuf, recvbuf, count, datatype, op, comm, COLLSIM_CALLER());
+}
+
+int
+MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+          MPI_Comm comm, MPI_Request *request)
+{
+    int rc = coll_nonblocking_begin(COLL_SCAN, request);
+    if (rc == MPI_SUCCESS)
+        rc = coll_nonblocking_end(
+            entry_scan(sendbuf, recvbuf, count, datatype, op, comm, COLLSIM_CALLER()));
+    return rc;
 }

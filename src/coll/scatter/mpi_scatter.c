@@ -1,17 +1,41 @@
 /*
- * mpi_scatter.c — collsim's MPI_Scatter: the rules of a rooted block mover (coll_entry_rooted: the
- * send side is significant at the root only; MPI_IN_PLACE as recvbuf at the root only), then
- * coll_dispatch.
+ * mpi_scatter.c — collsim's MPI_Scatter and MPI_Iscatter: the rules of a rooted block mover
+ * (coll_entry_rooted: the send side is significant at the root only; MPI_IN_PLACE as recvbuf at the
+ * root only), then coll_dispatch.
  */
 #include "coll/coll_entry.h"
 #include "comm.h"
+
+/* MPI_Scatter and MPI_Iscatter (`caller`: the program's call site) */
+static int
+entry_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const void *caller)
+{
+    struct coll_args args = {.sendbuf = sendbuf,
+                             .sendcount = sendcount,
+                             .sendtype = sendtype,
+                             .recvbuf = recvbuf,
+                             .recvcount = recvcount,
+                             .recvtype = recvtype,
+                             .root = root};
+    return coll_entry_rooted(COLL_SCATTER, &args, comm, caller);
+}
 
 int
 MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
             MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    struct coll_args args = {.sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
-                             .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype,
-                             .root = root};
-    return coll_entry_rooted(COLL_SCATTER, &args, comm, COLLSIM_CALLER());
+    return entry_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                         COLLSIM_CALLER());
+}
+
+int
+MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    int rc = coll_nonblocking_begin(COLL_SCATTER, request);
+    if (rc == MPI_SUCCESS)
+        rc = coll_nonblocking_end(entry_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                                recvtype, root, comm, COLLSIM_CALLER()));
+    return rc;
 }

@@ -1,0 +1,324 @@
+/*
+ * check_nonblocking.c — nonblocking collectives (the flows of sim/engine/flow.c, driven by
+ * sim/transport/p2p.c): MPI's progress rule, the progress model's timing, several operations
+ * in flight, errors. Each case is one simulation.
+ *
+ * Expected times are derived from the platform's numbers and the progress model (HACKING.md,
+ * "Nonblocking collectives"), never read back from a previous run.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "coll/coll_select.h"
+#include "mpi.h"
+#include "sim_harness.h"
+
+/* Two hosts, one full-duplex link of latency L and bandwidth W (as in check_p2p.c). */
+#define LINK_LATENCY 10e-6
+#define LINK_BANDWIDTH 1e9
+static const char two_hosts_xml[] =
+    "<?xml version='1.0'?>\n"
+    "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+    "<platform version=\"4.1\">\n"
+    "  <zone id=\"z\" routing=\"Full\">\n"
+    "    <host id=\"a\" speed=\"1Gf\"/>\n"
+    "    <host id=\"b\" speed=\"1Gf\"/>\n"
+    "    <link id=\"l\" bandwidth=\"1GBps\" latency=\"10us\" sharing_policy=\"SPLITDUPLEX\"/>\n"
+    "    <route src=\"a\" dst=\"b\" symmetrical=\"NO\"><link_ctn id=\"l\" direction=\"UP\"/></route>\n"
+    "    <route src=\"b\" dst=\"a\" symmetrical=\"NO\"><link_ctn id=\"l\" direction=\"DOWN\"/></route>\n"
+    "  </zone>\n"
+    "</platform>\n";
+
+/* Run fn on the two hosts with CM02 (a transfer of B bytes takes L + B/W), no software
+ * overheads, reductions free, an eager threshold of 64 KiB, and Allreduce as recursive
+ * doubling: on two ranks, one exchange of the whole vector. */
+static void
+run_two_hosts(collsim_test_rank_fn fn, void *arg)
+{
+    struct sim_config config;
+    struct sim_outcome outcome;
+    sim_config_defaults(&config);
+    char *platform = collsim_test_platform(two_hosts_xml);
+    gchar *cfg[] = {g_strdup("--cfg=network/model:CM02"), NULL};
+    config.nranks = 2;
+    config.platform_file = platform;
+    config.simgrid_cfg = cfg;
+    config.transport.send_overhead = 0;
+    config.transport.recv_overhead = 0;
+    config.transport.gap = 0;
+    config.transport.eager_threshold = 65536;
+    config.compute_scale = 0;
+    char why[256];
+    ck_assert_int_eq(coll_select_force(COLL_ALLREDUCE, "recursive_doubling", NULL, why, sizeof why),
+                     1);
+    ck_assert_int_eq(collsim_test_run_config(&config, fn, arg, &outcome), 0);
+    g_unlink(platform);
+    g_free(platform);
+    g_free(cfg[0]);
+}
+
+/* ---------------------------------------------------------------- progress */
+
+/*
+ * MPI's progress rule: rank 0 is blocked in MPI_Recv for a message rank 1 sends only after
+ * its MPI_Ibarrier has completed; rank 0's barrier must move while it waits in MPI_Recv.
+ */
+static void
+progress_in_recv_rank(int rank, void *arg)
+{
+    (void)arg;
+    MPI_Request req;
+    int v = 0;
+    MPI_Ibarrier(MPI_COMM_WORLD, &req);
+    if (rank == 0) {
+        MPI_Recv(&v, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        ck_assert_int_eq(v, 77);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        v = 77;
+        MPI_Send(&v, 1, MPI_INT, 0, 5, MPI_COMM_WORLD);
+    }
+    ck_assert_ptr_eq(req, MPI_REQUEST_NULL);
+}
+
+START_TEST(test_blocked_recv_progresses_a_barrier)
+{
+    ck_assert_int_eq(collsim_test_run_ranks(2, progress_in_recv_rank, NULL), 0);
+}
+END_TEST
+
+/* Polling with MPI_Test completes an operation (simulated time moves with failed polls). */
+static void
+polling_rank(int rank, void *arg)
+{
+    (void)arg;
+    int x = rank + 1, sum = 0, flag = 0, polls = 0;
+    MPI_Request req;
+    MPI_Iallreduce(&x, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req);
+    while (!flag) {
+        MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+        polls++;
+    }
+    ck_assert_int_eq(sum, 1 + 2 + 3);
+    ck_assert_int_gt(polls, 1);
+    ck_assert_ptr_eq(req, MPI_REQUEST_NULL);
+}
+
+START_TEST(test_polling_completes)
+{
+    ck_assert_int_eq(collsim_test_run_ranks(3, polling_rank, NULL), 0);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- timing */
+
+struct overlap {
+    int count;         /* ints reduced */
+    double compute;    /* seconds of collsim_compute between the call and MPI_Wait */
+    double nonblocking; /* rank 0's Iallreduce .. Wait */
+    double blocking;    /* rank 0's Allreduce */
+};
+
+static void
+overlap_rank(int rank, void *arg)
+{
+    struct overlap *o = arg;
+    int *in = calloc((size_t)o->count, sizeof *in), *out = calloc((size_t)o->count, sizeof *out);
+    MPI_Request req;
+    double t = MPI_Wtime();
+    MPI_Allreduce(in, out, o->count, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    double blocking = MPI_Wtime() - t;
+    MPI_Barrier(MPI_COMM_WORLD);
+    t = MPI_Wtime();
+    MPI_Iallreduce(in, out, o->count, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req);
+    collsim_compute(o->compute);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    if (rank == 0) {
+        o->nonblocking = MPI_Wtime() - t;
+        o->blocking = blocking;
+    }
+    free(in);
+    free(out);
+}
+
+/*
+ * Two ranks: the allreduce is one exchange. An eager message leaves at the call and lands
+ * during the computation, so the wait finds it there: the whole operation is hidden when the
+ * computation is longer than its flight, L + 4n/W.
+ */
+START_TEST(test_eager_exchange_hides_behind_computation)
+{
+    struct overlap o = {.count = 250, .compute = 50e-6};
+    run_two_hosts(overlap_rank, &o);
+    double flight = LINK_LATENCY + 4.0 * o.count / LINK_BANDWIDTH;
+    ck_assert_double_eq_tol(o.blocking, flight, 1e-12);
+    ck_assert_double_eq_tol(o.nonblocking, o.compute, 1e-12);
+}
+END_TEST
+
+/* A computation shorter than the flight: the wait waits for the rest of it. */
+START_TEST(test_short_computation_waits_for_the_flight)
+{
+    struct overlap o = {.count = 250, .compute = 4e-6};
+    run_two_hosts(overlap_rank, &o);
+    double flight = LINK_LATENCY + 4.0 * o.count / LINK_BANDWIDTH;
+    ck_assert_double_eq_tol(o.nonblocking, flight, 1e-12);
+}
+END_TEST
+
+/*
+ * A rendezvous exchange (100 000 ints > 64 KiB): only the envelope (one byte) travels during
+ * the computation; the clear-to-send and the data wait until the rank calls MPI_Wait. So the
+ * computation hides the envelope's flight and nothing else: S + (L + 1/W) + (L + B/W).
+ */
+START_TEST(test_rendezvous_exchange_waits_for_the_wait)
+{
+    struct overlap o = {.count = 100000, .compute = 50e-6};
+    run_two_hosts(overlap_rank, &o);
+    double bytes = 4.0 * o.count;
+    double envelope = LINK_LATENCY + 1 / LINK_BANDWIDTH;
+    ck_assert_double_eq_tol(o.blocking, 2 * envelope + LINK_LATENCY + bytes / LINK_BANDWIDTH,
+                            1e-12);
+    ck_assert_double_eq_tol(o.nonblocking, o.compute + envelope + LINK_LATENCY +
+                                               bytes / LINK_BANDWIDTH, 1e-12);
+}
+END_TEST
+
+/* With no computation in between, the nonblocking form takes what the blocking one takes. */
+START_TEST(test_wait_at_once_costs_the_blocking_time)
+{
+    struct overlap o = {.count = 100000, .compute = 0};
+    run_two_hosts(overlap_rank, &o);
+    ck_assert_double_eq_tol(o.nonblocking, o.blocking, 1e-12);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- several in flight */
+
+/*
+ * Four operations in flight on one communicator, of different kinds and roots, completed in
+ * the reverse order: each gets its own data (MPI matches collectives by call order).
+ */
+static void
+several_rank(int rank, void *arg)
+{
+    (void)arg;
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int a = rank == 0 ? 11 : -1, b = rank == size - 1 ? 22 : -1;
+    int x = rank, sum = -1, prefix = -1;
+    MPI_Request reqs[4];
+    MPI_Ibcast(&a, 1, MPI_INT, 0, MPI_COMM_WORLD, &reqs[0]);
+    MPI_Ibcast(&b, 1, MPI_INT, size - 1, MPI_COMM_WORLD, &reqs[1]);
+    MPI_Iallreduce(&x, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &reqs[2]);
+    MPI_Iscan(&x, &prefix, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &reqs[3]);
+    for (int i = 3; i >= 0; i--)
+        MPI_Wait(&reqs[i], MPI_STATUS_IGNORE);
+    ck_assert_int_eq(a, 11);
+    ck_assert_int_eq(b, 22);
+    ck_assert_int_eq(sum, size * (size - 1) / 2);
+    ck_assert_int_eq(prefix, rank * (rank + 1) / 2);
+}
+
+START_TEST(test_several_in_flight_keep_call_order)
+{
+    ck_assert_int_eq(collsim_test_run_ranks(5, several_rank, NULL), 0);
+}
+END_TEST
+
+/* On MPI_COMM_SELF (one object for every rank) and on a communicator freed once done. */
+static void
+self_and_dup_rank(int rank, void *arg)
+{
+    (void)arg;
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    int mine = rank + 100, got = -1, max = -1;
+    MPI_Request reqs[3];
+    MPI_Ibcast(&mine, 1, MPI_INT, 0, MPI_COMM_SELF, &reqs[0]);
+    MPI_Iallreduce(&mine, &got, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF, &reqs[1]);
+    MPI_Iallreduce(&rank, &max, 1, MPI_INT, MPI_MAX, dup, &reqs[2]);
+    MPI_Waitall(3, reqs, MPI_STATUSES_IGNORE);
+    MPI_Comm_free(&dup);
+    ck_assert_int_eq(got, rank + 100);
+    ck_assert_int_eq(max, 3);
+}
+
+START_TEST(test_self_and_freed_communicator)
+{
+    ck_assert_int_eq(collsim_test_run_ranks(4, self_and_dup_rank, NULL), 0);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- errors */
+
+static void
+errors_rank(int rank, void *arg)
+{
+    (void)arg;
+    (void)rank;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int x = 1, y = 0;
+    MPI_Request req = (MPI_Request)&x; /* garbage the call must overwrite */
+    /* an argument error: nothing starts, the request is null */
+    ck_assert_int_eq(MPI_Iallreduce(&x, &y, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req),
+                     MPI_ERR_COUNT);
+    ck_assert_ptr_eq(req, MPI_REQUEST_NULL);
+    ck_assert_int_eq(MPI_Ibarrier(MPI_COMM_WORLD, NULL), MPI_ERR_REQUEST);
+    ck_assert_int_eq(MPI_Ibcast(&x, 1, MPI_INT, 9, MPI_COMM_WORLD, &req), MPI_ERR_ROOT);
+    /* a nonblocking collective's request cannot be freed; it stays valid */
+    ck_assert_int_eq(MPI_Iallreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req),
+                     MPI_SUCCESS);
+    ck_assert_int_eq(MPI_Request_free(&req), MPI_ERR_REQUEST);
+    ck_assert_ptr_ne(req, MPI_REQUEST_NULL);
+    MPI_Status status;
+    ck_assert_int_eq(MPI_Wait(&req, &status), MPI_SUCCESS);
+    ck_assert_int_eq(status.MPI_ERROR, MPI_SUCCESS);
+    ck_assert_int_eq(y, 2);
+}
+
+START_TEST(test_errors_return_and_leave_nothing_started)
+{
+    ck_assert_int_eq(collsim_test_run_ranks(2, errors_rank, NULL), 0);
+}
+END_TEST
+
+static Suite *
+nonblocking_suite(void)
+{
+    Suite *s = suite_create("nonblocking");
+    TCase *progress = tcase_create("progress");
+    tcase_add_test(progress, test_blocked_recv_progresses_a_barrier);
+    tcase_add_test(progress, test_polling_completes);
+    suite_add_tcase(s, progress);
+    TCase *timing = tcase_create("timing");
+    tcase_add_test(timing, test_eager_exchange_hides_behind_computation);
+    tcase_add_test(timing, test_short_computation_waits_for_the_flight);
+    tcase_add_test(timing, test_rendezvous_exchange_waits_for_the_wait);
+    tcase_add_test(timing, test_wait_at_once_costs_the_blocking_time);
+    suite_add_tcase(s, timing);
+    TCase *flight = tcase_create("in flight");
+    tcase_add_test(flight, test_several_in_flight_keep_call_order);
+    tcase_add_test(flight, test_self_and_freed_communicator);
+    suite_add_tcase(s, flight);
+    TCase *errors = tcase_create("errors");
+    tcase_add_test(errors, test_errors_return_and_leave_nothing_started);
+    suite_add_tcase(s, errors);
+    return s;
+}
+
+int
+main(void)
+{
+    SRunner *runner = srunner_create(nonblocking_suite());
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
