@@ -656,6 +656,10 @@ cancel_errors_rank(int rank, void *arg)
     MPI_Test_cancelled(&status, &flag);
     ck_assert_int_eq(flag, 0);
     ck_assert_int_eq(status.MPI_SOURCE, MPI_PROC_NULL);
+    /* a nonblocking collective's request may not be cancelled (MPI-3.1 section 5.12) */
+    MPI_Ibarrier(MPI_COMM_SELF, &req);
+    ck_assert_int_eq(MPI_Cancel(&req), MPI_ERR_REQUEST);
+    ck_assert_int_eq(MPI_Wait(&req, MPI_STATUS_IGNORE), MPI_SUCCESS);
 }
 
 START_TEST(test_cancel_errors)
