@@ -33,6 +33,12 @@
  * port frees (see "NICs and the scheduler" below). The sender never touches a transfer the
  * scheduler is starting (`starting`): SimGrid would start it a second time.
  *
+ * Leaving matching: a matched probe (MPI_Mprobe) takes a message out of its receiver's
+ * unexpected queue into an MPI_Message, and MPI_Cancel takes out a send's message that no
+ * receive has taken yet (or a receive no message has matched). A message out of the queue is
+ * never seen by another receive or probe; a withdrawn one still lands (its transfer may be on
+ * the wire) and is dropped there. A buffered send (MPI_Bsend) is eager whatever its size.
+ *
  * All simulated ranks live in one process and SimGrid runs one actor at a time, so none of
  * this needs locks; every SimGrid call that may yield is followed by sim_after_yield().
  */
@@ -125,6 +131,9 @@ struct sim_msg {
     sg_comm_t wire;         /* its inbox transfer, held by the rank that sent it until reaped */
     struct sim_msg *cts;    /* rendezvous: the clear-to-send its receiver returned, once sent */
     gboolean cts_arrived;   /* rendezvous: that clear-to-send has reached the sender */
+    guint64 serial;         /* MPI message: its number among all sent (found again by cancel) */
+    gboolean cancelled;     /* MPI_Cancel took it out of matching before any receive did */
+    gboolean reaped;        /* its inbox transfer has landed and its sender has let it go */
     int refs;
 };
 
@@ -152,6 +161,9 @@ struct collsim_request {
     guint64 posted_order;    /* its rank in its owner's posting order */
     /* rendezvous send: the data put (started once the clear-to-send has arrived) */
     sg_comm_t put;
+    /* send: where its message went, to find it again while unmatched (MPI_Cancel) */
+    int sent_dst_world;
+    guint64 sent_serial;
     /* blocking wait bookkeeping (see transport_wait) */
     int wait_slot;           /* index in its owner's current blocking wait, or -1 */
     gboolean wait_due;       /* to be advanced again by that wait */
@@ -349,6 +361,8 @@ inbox_get_finished(struct sim_inbox_get *get)
     if (!msg->eager && msg->rreq != NULL)
         rendezvous_respond(sim_rank_self(), msg);
     request_touch(msg->rreq);
+    if (msg->cancelled)
+        msg_unref(msg); /* the receiving side's reference: no receive will ever take it */
 }
 
 /* ---------------------------------------------------------------- NICs and the scheduler */
@@ -644,6 +658,7 @@ reap_sent(struct sim_rank *me, gboolean all)
             msg->wire = NULL;
         }
         g_queue_pop_head(&me->unreaped);
+        msg->reaped = TRUE;
         msg_unref(msg);
     }
 }
@@ -771,6 +786,15 @@ match_pair(struct sim_msg *msg, struct collsim_request *rreq)
         sim_rank_by_world(rreq->owner_world)->handshakes++; /* until it answers the envelope */
 }
 
+/* How a send's message travels: by its size (eager up to the threshold), always by rendezvous
+ * (MPI_Ssend: completion implies the match), or always eager (a buffered send: the copy into
+ * the attached buffer completes it, whatever its size). */
+enum send_protocol { PROTOCOL_BY_SIZE, PROTOCOL_RENDEZVOUS, PROTOCOL_EAGER };
+
+static struct collsim_request *start_send_protocol(const void *buf, int count, MPI_Datatype dt,
+                                                   int dest, int tag, MPI_Comm comm,
+                                                   guint32 context, enum send_protocol protocol);
+
 /*
  * Start a send. `synchronous` forces the rendezvous protocol (MPI_Ssend), whose completion
  * implies that the receive has matched.
@@ -779,6 +803,15 @@ static struct collsim_request *
 start_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
            guint32 context, gboolean synchronous)
 {
+    return start_send_protocol(buf, count, dt, dest, tag, comm, context,
+                               synchronous ? PROTOCOL_RENDEZVOUS : PROTOCOL_BY_SIZE);
+}
+
+static struct collsim_request *
+start_send_protocol(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                    MPI_Comm comm, guint32 context, enum send_protocol protocol)
+{
+    static guint64 serials;
     struct sim_rank *me = sim_rank_self();
     const struct sim_config *config = sim_engine_config();
     if (dest == MPI_PROC_NULL)
@@ -792,7 +825,11 @@ start_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_C
     msg->dst_world = collsim_comm_world_rank(comm, dest);
     msg->tag = tag;
     msg->bytes = collsim_datatype_packed_size(count, dt);
-    msg->eager = !synchronous && msg->bytes <= config->transport.eager_threshold;
+    msg->eager = protocol == PROTOCOL_EAGER ||
+                 (protocol == PROTOCOL_BY_SIZE && msg->bytes <= config->transport.eager_threshold);
+    msg->serial = ++serials;
+    sreq->sent_dst_world = msg->dst_world;
+    sreq->sent_serial = msg->serial;
     /* communicator construction sends real addresses even when the run moves only sizes */
     msg->carries_data = config->payload == SIM_PAYLOAD_DATA ||
                         (collsim_comm_is_internal(comm) && tag <= COLLSIM_TAG_INTERNAL_MAX);
@@ -1934,6 +1971,200 @@ MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_C
     return wait_retire(&req, status, "MPI_Recv");
 }
 
+int
+MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+           MPI_Request *request)
+{
+    /* a ready send is a standard send that the program promises is matched already */
+    return post_p2p(buf, count, datatype, dest, tag, comm, FALSE, FALSE, request, "MPI_Irsend");
+}
+
+/* ---------------------------------------------------------------- buffered sends */
+
+/*
+ * The buffer a rank attached (MPI_Buffer_attach). A buffered message is packed at once and
+ * travels eager whatever its size, so its send completes locally; it holds its bytes plus
+ * MPI_BSEND_OVERHEAD of the buffer until its inbox transfer has landed and its sender has let
+ * it go (reap_sent marks it reaped): only then has the data left the buffer for good. The
+ * packed copy lives in the message, so the program's buffer is never written: it only bounds
+ * how much may be in flight, as MPI's accounting requires.
+ */
+struct bsend_buffer {
+    void *addr;
+    int size;
+    gsize used;
+    GQueue msgs;    /* struct sim_msg *, a reference each, while counted in `used` */
+};
+
+static GHashTable *bsend_buffers;   /* world rank -> struct bsend_buffer *; lookup only */
+
+static struct bsend_buffer *
+bsend_buffer_of(int world_rank)
+{
+    if (bsend_buffers == NULL)
+        return NULL;
+    return g_hash_table_lookup(bsend_buffers, GINT_TO_POINTER(world_rank));
+}
+
+static gsize
+bsend_footprint(gsize bytes)
+{
+    return bytes + MPI_BSEND_OVERHEAD;
+}
+
+/* Give back the space of the buffered messages that have left. */
+static void
+bsend_reclaim(struct bsend_buffer *bb)
+{
+    GList *l = bb->msgs.head;
+    while (l != NULL) {
+        GList *next = l->next;
+        struct sim_msg *msg = l->data;
+        if (msg->reaped) {
+            bb->used -= bsend_footprint(msg->bytes);
+            g_queue_delete_link(&bb->msgs, l);
+            msg_unref(msg);
+        }
+        l = next;
+    }
+}
+
+static void
+bsend_buffer_free(struct bsend_buffer *bb)
+{
+    struct sim_msg *msg;
+    while ((msg = g_queue_pop_head(&bb->msgs)) != NULL)
+        msg_unref(msg);
+    g_free(bb);
+}
+
+/* A rank that ends with a buffer attached detaches it implicitly (its port is drained). */
+static void
+bsend_forget(struct sim_rank *rank)
+{
+    struct bsend_buffer *bb = bsend_buffer_of(rank->world_rank);
+    if (bb == NULL)
+        return;
+    g_hash_table_remove(bsend_buffers, GINT_TO_POINTER(rank->world_rank));
+    bsend_buffer_free(bb);
+}
+
+int
+MPI_Buffer_attach(void *buffer, int size)
+{
+    const char *call = "MPI_Buffer_attach";
+    int rc = check_initialized(call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (size < 0)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "negative size %d", size);
+    if (buffer == NULL && size > 0)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_BUFFER, call, "buffer is NULL");
+    struct sim_rank *me = sim_rank_self();
+    if (bsend_buffer_of(me->world_rank) != NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_BUFFER, call,
+                             "a buffer is already attached (MPI_Buffer_detach it first)");
+    if (bsend_buffers == NULL)
+        bsend_buffers = g_hash_table_new(g_direct_hash, g_direct_equal);
+    struct bsend_buffer *bb = g_new0(struct bsend_buffer, 1);
+    bb->addr = buffer;
+    bb->size = size;
+    g_queue_init(&bb->msgs);
+    g_hash_table_insert(bsend_buffers, GINT_TO_POINTER(me->world_rank), bb);
+    return MPI_SUCCESS;
+}
+
+/* Blocks until every buffered message has left (every message of this rank, in fact: the
+ * port sends them in order, and those before a buffered one leave before it anyway). */
+int
+MPI_Buffer_detach(void *buffer_addr, int *size)
+{
+    const char *call = "MPI_Buffer_detach";
+    int rc = check_initialized(call);
+    if (rc == MPI_SUCCESS)
+        rc = sim_p2p_check_out(buffer_addr, "buffer_addr", call);
+    if (rc == MPI_SUCCESS)
+        rc = sim_p2p_check_out(size, "size", call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct sim_rank *me = sim_rank_self();
+    struct bsend_buffer *bb = bsend_buffer_of(me->world_rank);
+    if (bb == NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_BUFFER, call, "no buffer is attached");
+    bsend_reclaim(bb);
+    if (!g_queue_is_empty(&bb->msgs)) {
+        reap_sent(me, TRUE);
+        bsend_reclaim(bb);
+    }
+    g_assert(g_queue_is_empty(&bb->msgs) && bb->used == 0);
+    *(void **)buffer_addr = bb->addr;
+    *size = bb->size;
+    g_hash_table_remove(bsend_buffers, GINT_TO_POINTER(me->world_rank));
+    bsend_buffer_free(bb);
+    return MPI_SUCCESS;
+}
+
+/* Check a buffered send, reserve its room in the attached buffer and start it. */
+static int
+post_bsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+           MPI_Request *request, const char *call)
+{
+    int rc = check_send_args(buf, count, dt, dest, tag, comm, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (request == NULL)
+        return collsim_error(comm, MPI_ERR_REQUEST, call, "NULL request pointer");
+    if (dest == MPI_PROC_NULL) {
+        *request = start_send(buf, count, dt, dest, tag, comm, comm->context, FALSE);
+        return MPI_SUCCESS;
+    }
+    struct sim_rank *me = sim_rank_self();
+    struct bsend_buffer *bb = bsend_buffer_of(me->world_rank);
+    gsize need = bsend_footprint(collsim_datatype_packed_size(count, dt));
+    if (bb == NULL)
+        return collsim_error(comm, MPI_ERR_BUFFER, call,
+                             "no buffer is attached (MPI_Buffer_attach)");
+    if (bb->used + need > (gsize)bb->size) {
+        /* messages that have landed since this rank last sent free their room */
+        reap_sent(me, FALSE);
+        bsend_reclaim(bb);
+    }
+    if (bb->used + need > (gsize)bb->size)
+        return collsim_error(comm, MPI_ERR_BUFFER, call,
+                             "the message needs %zu bytes of the attached buffer (%zu of data "
+                             "+ MPI_BSEND_OVERHEAD %d), only %zu of its %d are free",
+                             need, need - MPI_BSEND_OVERHEAD, MPI_BSEND_OVERHEAD,
+                             (gsize)bb->size - bb->used, bb->size);
+    struct collsim_request *req =
+        start_send_protocol(buf, count, dt, dest, tag, comm, comm->context, PROTOCOL_EAGER);
+    /* the message is the newest this rank has not let go, unless it has landed already */
+    struct sim_msg *msg = g_queue_peek_tail(&me->unreaped);
+    if (msg != NULL && msg->kind == MSG_MPI && msg->serial == req->sent_serial) {
+        msg->refs++;
+        g_queue_push_tail(&bb->msgs, msg);
+        bb->used += need;
+    }
+    *request = req;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    MPI_Request req;
+    int rc = post_bsend(buf, count, datatype, dest, tag, comm, &req, "MPI_Bsend");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return wait_retire(&req, MPI_STATUS_IGNORE, "MPI_Bsend");
+}
+
+int
+MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+           MPI_Request *request)
+{
+    return post_bsend(buf, count, datatype, dest, tag, comm, request, "MPI_Ibsend");
+}
+
 /* Both halves of a send-receive are checked before either starts: the send's first, so an
  * error in both reports the send's. */
 static int
@@ -2198,22 +2429,27 @@ MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
     return complete_any(count, requests, index, &found, status, TRUE, "MPI_Waitany");
 }
 
-int
-MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
-             MPI_Status statuses[])
+/*
+ * MPI_Waitsome (blocking) and MPI_Testsome: with no active request *outcount is MPI_UNDEFINED;
+ * otherwise the call progresses and retires every complete request, in index order. A wait
+ * always finds one; a test that finds none charges a failed poll.
+ */
+static int
+complete_some(int incount, MPI_Request requests[], int *outcount, int indices[],
+              MPI_Status statuses[], gboolean blocking, const char *call)
 {
-    int rc = check_request_array(incount, requests, "MPI_Waitsome");
+    int rc = check_request_array(incount, requests, call);
     if (rc == MPI_SUCCESS)
-        rc = sim_p2p_check_out(outcount, "outcount", "MPI_Waitsome");
+        rc = sim_p2p_check_out(outcount, "outcount", call);
     if (rc == MPI_SUCCESS && incount > 0)
-        rc = sim_p2p_check_out(indices, "indices", "MPI_Waitsome");
+        rc = sim_p2p_check_out(indices, "indices", call);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!any_active(incount, requests)) {
         *outcount = MPI_UNDEFINED;
         return MPI_SUCCESS;
     }
-    progress_wait(requests, incount, WAIT_SOME, TRUE, "MPI_Waitsome");
+    progress_wait(requests, incount, WAIT_SOME, blocking, call);
     rc = MPI_SUCCESS;
     *outcount = 0;
     for (int i = 0; i < incount; i++) {
@@ -2222,10 +2458,53 @@ MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
         MPI_Status *st =
             statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[*outcount];
         indices[(*outcount)++] = i;
-        if (request_retire(&requests[i], st, "MPI_Waitsome") != MPI_SUCCESS)
+        if (request_retire(&requests[i], st, call) != MPI_SUCCESS)
             rc = MPI_ERR_IN_STATUS;
     }
+    if (*outcount == 0)
+        charge_failed_poll();
     return rc;
+}
+
+int
+MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+             MPI_Status statuses[])
+{
+    return complete_some(incount, requests, outcount, indices, statuses, TRUE, "MPI_Waitsome");
+}
+
+int
+MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+             MPI_Status statuses[])
+{
+    return complete_some(incount, requests, outcount, indices, statuses, FALSE, "MPI_Testsome");
+}
+
+/* MPI_Test without retiring: the request stays live, its status is only read. */
+int
+MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+    const char *call = "MPI_Request_get_status";
+    int rc = check_initialized(call);
+    if (rc == MPI_SUCCESS)
+        rc = sim_p2p_check_out(flag, "flag", call);
+    if (rc == MPI_SUCCESS)
+        rc = check_request(request, -1, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!request_valid(request)) {
+        *flag = 1;
+        status_empty(status);
+        return MPI_SUCCESS;
+    }
+    progress_wait(&request, 1, WAIT_ALL, FALSE, call);
+    *flag = request->complete;
+    if (!*flag) {
+        charge_failed_poll();
+        return MPI_SUCCESS;
+    }
+    copy_status(status, request);
+    return MPI_SUCCESS;
 }
 
 int
@@ -2290,6 +2569,191 @@ MPI_Request_free(MPI_Request *request)
     else
         req->user_freed = TRUE;
     *request = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- cancellation */
+
+/* Take a receive that has not matched out of its owner's posted receives. */
+static void
+posted_remove(struct sim_rank *me, struct collsim_request *req)
+{
+    if (req->source_world == MPI_ANY_SOURCE) {
+        g_queue_remove(&me->posted_any_source, req);
+        return;
+    }
+    gint64 key = posted_key(req->context, req->source_world);
+    struct posted_bucket *bucket = g_hash_table_lookup(me->posted_by_source, &key);
+    g_queue_remove(&bucket->receives, req);
+    if (g_queue_is_empty(&bucket->receives))
+        g_hash_table_remove(me->posted_by_source, &bucket->key);
+}
+
+static void
+request_cancelled(struct collsim_request *req)
+{
+    req->complete = TRUE;
+    req->status.MPI_ERROR = MPI_SUCCESS;
+    req->status.collsim_bytes = 0;
+    req->status.collsim_cancelled = 1;
+}
+
+/*
+ * A send whose message no receive (nor matched probe) has taken yet is withdrawn: its message
+ * leaves the destination's unexpected queue, so nothing there ever sees it. Its inbox transfer
+ * may be on the wire already: it still lands, and the receiving side's reference to the
+ * message is dropped once it has (inbox_get_finished), or now if it has.
+ */
+static void
+cancel_send(struct collsim_request *req)
+{
+    if (req->sent_serial == 0 || req->status.collsim_cancelled)
+        return;   /* to MPI_PROC_NULL, or withdrawn already */
+    struct sim_rank *dst = sim_rank_by_world(req->sent_dst_world);
+    GList *l = dst->unexpected.head;
+    while (l != NULL && ((struct sim_msg *)l->data)->serial != req->sent_serial)
+        l = l->next;
+    if (l == NULL)
+        return;   /* matched: the send completes normally */
+    struct sim_msg *msg = l->data;
+    g_queue_delete_link(&dst->unexpected, l);
+    dst->generation++;
+    msg->cancelled = TRUE;
+    gboolean landed = msg->inbox_arrived;
+    if (!msg->eager) {
+        /* no clear-to-send will come: the handshake is off and the data never moves */
+        sim_rank_by_world(req->owner_world)->handshakes--;
+        rv_mailbox_release(msg->rv_mbox);
+        msg->rv_mbox = NULL;
+        msg->sreq = NULL;
+        req->msg = NULL;
+        msg_unref(msg);   /* the request's reference */
+    }
+    request_cancelled(req);
+    if (landed)
+        msg_unref(msg);   /* the receiving side's */
+}
+
+int
+MPI_Cancel(MPI_Request *request)
+{
+    const char *call = "MPI_Cancel";
+    int rc = check_initialized(call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (request == NULL || !request_valid(*request))
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call, "invalid request");
+    rc = check_request(*request, -1, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct collsim_request *req = *request;
+    if (req->kind == REQ_COLL)   /* erroneous in MPI-3.1 (section 5.12) */
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call,
+                             "a nonblocking collective's request cannot be cancelled");
+    if (req->kind == REQ_SEND) {
+        cancel_send(req);
+    } else if (!req->complete && req->msg == NULL) {
+        /* a receive that has not matched: withdrawn, its wait returns at once */
+        posted_remove(sim_rank_by_world(req->owner_world), req);
+        request_cancelled(req);
+    }
+    return MPI_SUCCESS;
+}
+
+/* The status calls below come before or after MPI_Init alike: they only read or write the
+ * status the program gives. */
+static int
+check_status_arg(const void *status, const char *call)
+{
+    if (status == NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                             "status is NULL or MPI_STATUS_IGNORE");
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Test_cancelled(const MPI_Status *status, int *flag)
+{
+    int rc = check_status_arg(status, "MPI_Test_cancelled");
+    if (rc == MPI_SUCCESS)
+        rc = sim_p2p_check_out(flag, "flag", "MPI_Test_cancelled");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *flag = status->collsim_cancelled != 0;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Status_set_cancelled(MPI_Status *status, int flag)
+{
+    int rc = check_status_arg(status, "MPI_Status_set_cancelled");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    status->collsim_cancelled = flag != 0;
+    return MPI_SUCCESS;
+}
+
+/*
+ * Packed bytes that hold the first `count` primitive elements of a sequence of dt items: whole
+ * items, then the shortest prefix of one more item that holds the rest (the inverse of
+ * collsim_datatype_elements, so that MPI_Get_elements gives count back).
+ */
+static gsize
+bytes_of_elements(MPI_Datatype dt, MPI_Count count)
+{
+    gsize size = collsim_datatype_packed_size(1, dt);
+    long long per_item = collsim_datatype_elements(dt, size);
+    if (per_item <= 0)
+        return 0;
+    gsize bytes = (gsize)(count / per_item) * size;
+    long long rest = count % per_item;
+    gsize prefix = 0;
+    while (prefix < size && collsim_datatype_elements(dt, prefix) != rest)
+        prefix++;
+    return bytes + prefix;
+}
+
+static int
+status_set_elements(MPI_Status *status, MPI_Datatype datatype, MPI_Count count, const char *call)
+{
+    int rc = check_status_arg(status, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (collsim_datatype_check_handle(datatype) != MPI_SUCCESS)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_TYPE, call, "invalid datatype");
+    if (count < 0)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_COUNT, call, "negative count %lld",
+                             count);
+    status->collsim_bytes = bytes_of_elements(datatype, count);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count)
+{
+    return status_set_elements(status, datatype, count, "MPI_Status_set_elements");
+}
+
+int
+MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
+{
+    return status_set_elements(status, datatype, count, "MPI_Status_set_elements_x");
+}
+
+int
+MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    const char *call = "MPI_Get_elements_x";
+    int rc = check_status_arg(status, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (collsim_datatype_check_handle(datatype) != MPI_SUCCESS)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_TYPE, call, "invalid datatype");
+    rc = sim_p2p_check_out(count, "count", call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    long long elements = collsim_datatype_elements(datatype, status->collsim_bytes);
+    *count = elements < 0 ? MPI_UNDEFINED : elements;
     return MPI_SUCCESS;
 }
 
@@ -2381,6 +2845,44 @@ probe_source_world(MPI_Comm comm, int source)
     return source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : collsim_comm_world_rank(comm, source);
 }
 
+/* MPI_Iprobe's view: the first matching message whose envelope has arrived, in order (only
+ * those are visible), or NULL. */
+static struct sim_msg *
+probe_poll(struct sim_rank *me, guint32 context, int source_world, int tag)
+{
+    for (GList *l = me->unexpected.head; l != NULL; l = l->next) {
+        struct sim_msg *msg = l->data;
+        if (envelope_matches(context, source_world, tag, msg) && msg->announced &&
+            envelope_here(me, msg, FALSE))
+            return msg;
+    }
+    return NULL;
+}
+
+/* MPI_Probe's view: wait for the first matching message and its envelope. */
+static struct sim_msg *
+probe_wait(struct sim_rank *me, guint32 context, int source_world, int tag, const char *call)
+{
+    for (;;) {
+        guint64 generation = me->generation;
+        struct sim_msg *msg = probe_match(me, context, source_world, tag);
+        if (msg != NULL && msg->announced) {
+            envelope_here(me, msg, TRUE);
+            /* a receive posted meanwhile could not take it: only this rank receives; but its
+             * sender may have cancelled it meanwhile (then look again) */
+            if (g_queue_find(&me->unexpected, msg) != NULL)
+                return msg;
+            continue;
+        }
+        /* wait for the next arrival into the inbox, then look again */
+        inbox_ensure_pending(me);
+        struct sim_inbox_get *get = g_queue_peek_head(&me->pending_gets);
+        if (me->generation != generation || get == NULL)
+            continue;   /* a message came meanwhile: look at the queue again */
+        block_on_get(me, get, call);
+    }
+}
+
 int
 MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
@@ -2394,20 +2896,14 @@ MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
         probe_status_proc_null(status);
         return MPI_SUCCESS;
     }
-    struct sim_rank *me = sim_rank_self();
-    int source_world = probe_source_world(comm, source);
-    /* only messages whose envelope has arrived are visible; the first such in order */
-    for (GList *l = me->unexpected.head; l != NULL; l = l->next) {
-        struct sim_msg *msg = l->data;
-        if (envelope_matches(comm->context, source_world, tag, msg) && msg->announced &&
-            envelope_here(me, msg, FALSE)) {
-            *flag = 1;
-            probe_status(msg, status);
-            return MPI_SUCCESS;
-        }
+    struct sim_msg *msg =
+        probe_poll(sim_rank_self(), comm->context, probe_source_world(comm, source), tag);
+    *flag = msg != NULL;
+    if (msg == NULL) {
+        charge_failed_poll();
+        return MPI_SUCCESS;
     }
-    *flag = 0;
-    charge_failed_poll();
+    probe_status(msg, status);
     return MPI_SUCCESS;
 }
 
@@ -2421,24 +2917,153 @@ MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
         probe_status_proc_null(status);
         return MPI_SUCCESS;
     }
+    struct sim_msg *msg = probe_wait(sim_rank_self(), comm->context,
+                                     probe_source_world(comm, source), tag, "MPI_Probe");
+    probe_status(msg, status);
+    return MPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- matched probes */
+
+/*
+ * A message a matched probe took out of matching (MPI_Mprobe, MPI_Improbe): it left its
+ * receiver's unexpected queue, so no other receive or probe can see it, and it keeps the
+ * receiving side's reference to the message until MPI_Mrecv or MPI_Imrecv hands both to a
+ * receive request. MPI_MESSAGE_NO_PROC is the one predefined message (msg NULL).
+ */
+#define COLLSIM_MESSAGE_MAGIC 0x4d657367u /* "Mesg" */
+
+struct collsim_message {
+    uint32_t magic;
+    struct sim_msg *msg;
+    MPI_Comm comm;
+    int owner_world;
+};
+
+struct collsim_message collsim_message_no_proc = {COLLSIM_MESSAGE_MAGIC, NULL, MPI_COMM_NULL, -1};
+
+static int
+matched_probe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+              MPI_Status *status, gboolean blocking, const char *call)
+{
+    int rc = check_probe_args(source, tag, comm, call);
+    if (rc == MPI_SUCCESS && flag == NULL)
+        rc = collsim_error(comm, MPI_ERR_ARG, call, "flag is NULL");
+    if (rc == MPI_SUCCESS && message == NULL)
+        rc = collsim_error(comm, MPI_ERR_ARG, call, "message is NULL");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (source == MPI_PROC_NULL) {
+        *flag = 1;
+        *message = MPI_MESSAGE_NO_PROC;
+        probe_status_proc_null(status);
+        return MPI_SUCCESS;
+    }
     struct sim_rank *me = sim_rank_self();
     int source_world = probe_source_world(comm, source);
+    struct sim_msg *msg;
     for (;;) {
-        guint64 generation = me->generation;
-        struct sim_msg *msg = probe_match(me, comm->context, source_world, tag);
-        if (msg != NULL && msg->announced) {
-            envelope_here(me, msg, TRUE);
-            /* a receive posted meanwhile could not take it: only this rank receives */
-            probe_status(msg, status);
+        msg = blocking ? probe_wait(me, comm->context, source_world, tag, call)
+                       : probe_poll(me, comm->context, source_world, tag);
+        if (msg == NULL) {
+            *flag = 0;
+            charge_failed_poll();
             return MPI_SUCCESS;
         }
-        /* wait for the next arrival into the inbox, then look again */
-        inbox_ensure_pending(me);
-        struct sim_inbox_get *get = g_queue_peek_head(&me->pending_gets);
-        if (me->generation != generation || get == NULL)
-            continue;   /* a message came meanwhile: look at the queue again */
-        block_on_get(me, get, "MPI_Probe");
+        if (g_queue_remove(&me->unexpected, msg))
+            break;
     }
+    probe_status(msg, status);
+    struct collsim_message *m = g_new0(struct collsim_message, 1);
+    m->magic = COLLSIM_MESSAGE_MAGIC;
+    m->msg = msg;
+    m->comm = comm;
+    m->owner_world = me->world_rank;
+    collsim_handle_add(m);
+    *flag = 1;
+    *message = m;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+{
+    int flag;
+    return matched_probe(source, tag, comm, &flag, message, status, TRUE, "MPI_Mprobe");
+}
+
+int
+MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+            MPI_Status *status)
+{
+    return matched_probe(source, tag, comm, flag, message, status, FALSE, "MPI_Improbe");
+}
+
+/* Check a matched receive's arguments and start it into *request, consuming *message. */
+static int
+post_mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message, MPI_Request *request,
+           const char *call)
+{
+    int rc = check_initialized(call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct sim_rank *me = sim_rank_self();
+    if (message == NULL || *message == MPI_MESSAGE_NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call,
+                             "message is NULL or MPI_MESSAGE_NULL");
+    struct collsim_message *m = *message;
+    if (m != MPI_MESSAGE_NO_PROC &&
+        (!collsim_handle_readable(m) || m->magic != COLLSIM_MESSAGE_MAGIC ||
+         m->owner_world != me->world_rank))
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call,
+                             "message is not a message this process matched (never set, "
+                             "already received, or a handle of another kind)");
+    MPI_Comm comm = m == MPI_MESSAGE_NO_PROC ? MPI_COMM_WORLD : m->comm;
+    rc = check_buffer(comm, buf, count, dt, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (request == NULL)
+        return collsim_error(comm, MPI_ERR_REQUEST, call, "NULL request pointer");
+    *message = MPI_MESSAGE_NULL;
+    if (m == MPI_MESSAGE_NO_PROC) {
+        *request = request_complete_null(REQ_RECV, comm);
+        return MPI_SUCCESS;
+    }
+    struct sim_msg *msg = m->msg;
+    struct collsim_request *req = request_new(REQ_RECV, comm, msg->context);
+    req->buf = buf;
+    req->count = count;
+    req->dt = dt;
+    req->source = msg->src_local;
+    req->source_world = msg->src_world;
+    req->tag = msg->tag;
+    /* as start_recv does with an unexpected message it matches */
+    match_pair(msg, req);
+    if (!msg->eager && msg->inbox_arrived)
+        rendezvous_respond(me, msg);
+    m->magic = 0;
+    collsim_handle_remove(m);
+    g_free(m);
+    *request = req;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+           MPI_Request *request)
+{
+    return post_mrecv(buf, count, datatype, message, request, "MPI_Imrecv");
+}
+
+int
+MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+          MPI_Status *status)
+{
+    MPI_Request req;
+    int rc = post_mrecv(buf, count, datatype, message, &req, "MPI_Mrecv");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return wait_retire(&req, status, "MPI_Mrecv");
 }
 
 /* ---------------------------------------------------------------- engine hooks */
@@ -2483,6 +3108,7 @@ sim_p2p_rank_finish(struct sim_rank *rank)
     }
     wait_free(rank->wait);
     rank->wait = NULL;
+    bsend_forget(rank);
     /* collectives never completed (reported at MPI_Finalize) are abandoned where they stand */
     struct collsim_request *coll;
     while ((coll = g_queue_pop_head(&rank->coll_requests)) != NULL) {

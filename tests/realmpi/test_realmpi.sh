@@ -1,6 +1,7 @@
 #!/bin/bash
 # test_realmpi.sh — the collective algorithm files, compiled unchanged against Open MPI and run
-# with mpirun, must print exactly the digests they print under collsim (driver.c explains).
+# with mpirun, must print exactly the digests they print under collsim (driver.c explains); so
+# must the whole programs of tests/realmpi/programs/ print the same output under both.
 # Needs mpicc and mpirun (Debian: libopenmpi-dev, openmpi-bin; setup.sh installs them).
 set -u
 : "${COLLSIM:?}" "${top_srcdir:?}"
@@ -62,5 +63,33 @@ for p in 1 2 3 5 8; do
         failures=$((failures + 1))
     fi
 done
+# Whole programs (tests/realmpi/programs/*.c), each built unchanged against both libraries:
+# at every P, Open MPI's output and collsim's must be the same.
+for src in "$top_srcdir"/tests/realmpi/programs/*.c; do
+    name=$(basename "$src" .c)
+    if ! mpicc -std=c11 -O2 -Wall "$src" -o "$tmp/$name.ompi" 2>"$tmp/$name.err" ||
+        ! cc -std=c11 -O2 -Wall -shared -fPIC -I"$top_srcdir/src" "$src" -o "$tmp/$name.so" \
+            2>>"$tmp/$name.err"; then
+        echo "FAIL: $name does not build:"; cat "$tmp/$name.err"; failures=$((failures + 1))
+        continue
+    fi
+    for p in 1 2 3 5; do
+        if ! timeout 300 mpirun --oversubscribe -np "$p" "$tmp/$name.ompi" >"$tmp/$name.ompi.$p" \
+            2>"$tmp/$name.ompi.$p.err"; then
+            echo "FAIL: $name: mpirun -np $p"; head -20 "$tmp/$name.ompi.$p.err"
+            failures=$((failures + 1))
+        elif ! "$COLLSIM" exec "$tmp/$name.so" -n "$p" --platform "flat:hosts=1,cores=$p" \
+            >"$tmp/$name.collsim.$p" 2>"$tmp/$name.collsim.$p.err"; then
+            echo "FAIL: $name: collsim exec -n $p"; head -20 "$tmp/$name.collsim.$p.err"
+            failures=$((failures + 1))
+        elif diff -u "$tmp/$name.ompi.$p" "$tmp/$name.collsim.$p" >"$tmp/$name.diff.$p"; then
+            echo "ok: $name: P=$p: $(wc -l <"$tmp/$name.ompi.$p") identical lines"
+        else
+            echo "FAIL: $name: P=$p: Open MPI and collsim differ"; head -30 "$tmp/$name.diff.$p"
+            failures=$((failures + 1))
+        fi
+    done
+done
+
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]
