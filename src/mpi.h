@@ -676,13 +676,6 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
 
 /* -- Chapter 3, point-to-point: buffered and ready modes, persistent requests, matched
  *    probes, cancellation, Testsome */
-int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
-int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-               MPI_Comm comm, MPI_Request *request);
-int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-               MPI_Comm comm, MPI_Request *request);
-int MPI_Buffer_attach(void *buffer, int size);
-int MPI_Buffer_detach(void *buffer_addr, int *size);
 int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                   MPI_Comm comm, MPI_Request *request);
 int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
@@ -695,18 +688,6 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int t
                   MPI_Comm comm, MPI_Request *request);
 int MPI_Start(MPI_Request *request);
 int MPI_Startall(int count, MPI_Request array_of_requests[]);
-int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
-                 int array_of_indices[], MPI_Status array_of_statuses[]);
-int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
-int MPI_Cancel(MPI_Request *request);
-int MPI_Test_cancelled(const MPI_Status *status, int *flag);
-int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
-int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
-                MPI_Status *status);
-int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-              MPI_Status *status);
-int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-               MPI_Request *request);
 
 /* -- Chapter 4, datatypes */
 int MPI_Type_create_hindexed_block(int count, int blocklength,
@@ -723,7 +704,6 @@ int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
 int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
 int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
                                MPI_Count *true_extent);
-int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
 int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
                           int *num_datatypes, int *combiner);
 int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
@@ -868,9 +848,6 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn,
                        MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
                        MPI_Request *request);
 int MPI_Grequest_complete(MPI_Request request);
-int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
-int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
-int MPI_Status_set_cancelled(MPI_Status *status, int flag);
 int MPI_Query_thread(int *provided);
 int MPI_Is_thread_main(int *flag);
 
