@@ -55,6 +55,19 @@ default_start_nonblocking(int (*fn)(void *data), void *data, MPI_Comm comm, cons
     return fn(data);
 }
 
+static int
+default_make_persistent(int (*start)(void *data, MPI_Request *op), void *data,
+                        void (*free_data)(void *data), MPI_Comm comm, const char *call,
+                        MPI_Request *request)
+{
+    (void)start;
+    (void)comm;
+    (void)call;
+    free_data(data);
+    *request = MPI_REQUEST_NULL;
+    return MPI_ERR_INTERN;
+}
+
 static const struct collsim_runtime_hooks default_hooks = {
     .world_rank = default_world_rank,
     .world_size = default_world_size,
@@ -62,6 +75,7 @@ static const struct collsim_runtime_hooks default_hooks = {
     .charge_op = default_charge_op,
     .coll_served = default_coll_served,
     .start_nonblocking = default_start_nonblocking,
+    .make_persistent = default_make_persistent,
     .abort = default_abort,
 };
 

@@ -28,6 +28,16 @@ struct collsim_runtime_hooks {
      */
     int (*start_nonblocking)(int (*fn)(void *data), void *data, MPI_Comm comm, const char *call,
                              MPI_Request *request);
+    /*
+     * Make *request a persistent request of the calling rank (inactive): each MPI_Start calls
+     * start(data, &op), which starts one operation into op (a nonblocking operation's
+     * request, or MPI_REQUEST_NULL when it completed at once), and the request completes when
+     * op does. free_data(data) when the request is freed. The default (no simulation)
+     * answers MPI_ERR_INTERN.
+     */
+    int (*make_persistent)(int (*start)(void *data, MPI_Request *op), void *data,
+                           void (*free_data)(void *data), MPI_Comm comm, const char *call,
+                           MPI_Request *request);
     /* End the whole simulation with this exit code (MPI_Abort, fatal errors). */
     void (*abort)(int exit_code) __attribute__((noreturn));
 };

@@ -342,6 +342,7 @@ static const struct collsim_runtime_hooks sim_hooks = {
     .charge_op = hook_charge_op,
     .coll_served = hook_coll_served,
     .start_nonblocking = sim_p2p_start_nonblocking,
+    .make_persistent = sim_p2p_make_persistent,
     .abort = hook_abort,
 };
 

@@ -104,6 +104,11 @@ void sim_p2p_describe_blocked(const struct sim_rank *rank, GString *out);
 int sim_p2p_check_out(const void *pointer, const char *what, const char *call);
 /* The runtime hook start_nonblocking (src/runtime.h): the operation runs on a flow of the
  * calling rank (flow.h), progressed by the rank's MPI calls. */
+/* The runtime hook make_persistent (src/runtime.h): a persistent request whose MPI_Start
+ * calls start(data, &op). */
+int sim_p2p_make_persistent(int (*start)(void *data, MPI_Request *op), void *data,
+                            void (*free_data)(void *data), MPI_Comm comm, const char *call,
+                            MPI_Request *request);
 int sim_p2p_start_nonblocking(int (*fn)(void *data), void *data, MPI_Comm comm, const char *call,
                               MPI_Request *request);
 

@@ -73,7 +73,7 @@
 
 /* REQ_COLL: a nonblocking collective, running on a flow of its owner (see "Nonblocking
  * collectives" below). */
-enum req_kind { REQ_SEND, REQ_RECV, REQ_COLL };
+enum req_kind { REQ_SEND, REQ_RECV, REQ_COLL, REQ_PERSISTENT };
 
 /* A transfer a blocked rank may wait for, and what its completion means. */
 enum wait_kind { WAIT_INBOX, WAIT_RV_GET, WAIT_PUT };
@@ -178,6 +178,14 @@ struct collsim_request {
     int parked_n;
     int parked_mode;         /* enum wait_mode of that step */
     gboolean in_flow;        /* made by a collective's flow: not the program's to complete */
+    /* persistent: how each MPI_Start starts an operation, and the one started (NULL while
+     * inactive); see "Persistent requests" */
+    int (*start)(struct collsim_request *self, MPI_Request *op);
+    int (*start_coll)(void *data, MPI_Request *op);
+    void *start_data;
+    void (*free_data)(void *data);
+    int p2p_mode;            /* enum persistent_mode of a point-to-point one */
+    struct collsim_request *active;
 };
 
 static void request_touch(struct collsim_request *req);
@@ -1873,10 +1881,57 @@ request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
     return err;
 }
 
+static int persistent_free(MPI_Request *request);
+
+/* The request that stands for a handle in progress and completion: the handle's own, or the
+ * operation a persistent request has started (NULL while it is inactive). */
+static struct collsim_request *
+operative(MPI_Request req)
+{
+    return req != MPI_REQUEST_NULL && req->kind == REQ_PERSISTENT ? req->active : req;
+}
+
+/* Active: not MPI_REQUEST_NULL, nor an inactive persistent request (MPI treats both alike). */
 static gboolean
 request_valid(MPI_Request req)
 {
-    return req != MPI_REQUEST_NULL;
+    return operative(req) != NULL;
+}
+
+/*
+ * The requests the transport should wait for, for a handle array that may hold persistent
+ * requests: `requests` itself when none is persistent, else a copy with each persistent one
+ * replaced by its operation (free it with operatives_free).
+ */
+static struct collsim_request **
+operatives(int count, MPI_Request requests[])
+{
+    gboolean persistent = FALSE;
+    for (int i = 0; i < count && !persistent; i++)
+        persistent = requests[i] != MPI_REQUEST_NULL && requests[i]->kind == REQ_PERSISTENT;
+    if (!persistent)
+        return requests;
+    struct collsim_request **ops = g_new(struct collsim_request *, MAX(count, 1));
+    for (int i = 0; i < count; i++)
+        ops[i] = operative(requests[i]);
+    return ops;
+}
+
+static void
+operatives_free(struct collsim_request **ops, MPI_Request requests[])
+{
+    if (ops != requests)
+        g_free(ops);
+}
+
+/* request_retire for a handle: a persistent request's operation is retired and the request
+ * becomes inactive, its handle kept. */
+static int
+retire_handle(MPI_Request *handle, MPI_Status *status, const char *call)
+{
+    if (*handle != MPI_REQUEST_NULL && (*handle)->kind == REQ_PERSISTENT)
+        return request_retire(&(*handle)->active, status, call);
+    return request_retire(handle, status, call);
 }
 
 /* ---------------------------------------------------------------- MPI API */
@@ -2290,7 +2345,7 @@ retire_all(int count, MPI_Request requests[], MPI_Status statuses[], const char 
             status_empty(st);
             continue;
         }
-        if (request_retire(&requests[i], st, call) != MPI_SUCCESS)
+        if (retire_handle(&requests[i], st, call) != MPI_SUCCESS)
             rc = MPI_ERR_IN_STATUS;
     }
     return rc;
@@ -2302,7 +2357,9 @@ MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
     int rc = check_request_array(count, requests, "MPI_Waitall");
     if (rc != MPI_SUCCESS)
         return rc;
-    progress_wait(requests, count, WAIT_ALL, TRUE, "MPI_Waitall");
+    struct collsim_request **ops = operatives(count, requests);
+    progress_wait(ops, count, WAIT_ALL, TRUE, "MPI_Waitall");
+    operatives_free(ops, requests);
     return retire_all(count, requests, statuses, "MPI_Waitall");
 }
 
@@ -2311,7 +2368,7 @@ static int
 first_complete(int count, MPI_Request requests[])
 {
     for (int i = 0; i < count; i++)
-        if (request_valid(requests[i]) && requests[i]->complete)
+        if (request_valid(requests[i]) && operative(requests[i])->complete)
             return i;
     return -1;
 }
@@ -2372,13 +2429,14 @@ complete_one(MPI_Request *request, int *flag, MPI_Status *status, gboolean block
         status_empty(status);
         return MPI_SUCCESS;
     }
-    progress_wait(request, 1, WAIT_ALL, blocking, call);
-    *flag = (*request)->complete;
+    struct collsim_request *op = operative(*request);
+    progress_wait(&op, 1, WAIT_ALL, blocking, call);
+    *flag = op->complete;
     if (!*flag) {
         charge_failed_poll();
         return MPI_SUCCESS;
     }
-    return request_retire(request, status, call);
+    return retire_handle(request, status, call);
 }
 
 int
@@ -2411,7 +2469,9 @@ complete_any(int count, MPI_Request requests[], int *index, int *flag, MPI_Statu
         status_empty(status);
         return MPI_SUCCESS;
     }
-    progress_wait(requests, count, WAIT_ANY, blocking, call);
+    struct collsim_request **ops = operatives(count, requests);
+    progress_wait(ops, count, WAIT_ANY, blocking, call);
+    operatives_free(ops, requests);
     *index = first_complete(count, requests);
     *flag = *index >= 0;
     if (!*flag) {
@@ -2419,7 +2479,7 @@ complete_any(int count, MPI_Request requests[], int *index, int *flag, MPI_Statu
         charge_failed_poll();
         return MPI_SUCCESS;
     }
-    return request_retire(&requests[*index], status, call);
+    return retire_handle(&requests[*index], status, call);
 }
 
 int
@@ -2449,16 +2509,18 @@ complete_some(int incount, MPI_Request requests[], int *outcount, int indices[],
         *outcount = MPI_UNDEFINED;
         return MPI_SUCCESS;
     }
-    progress_wait(requests, incount, WAIT_SOME, blocking, call);
+    struct collsim_request **ops = operatives(incount, requests);
+    progress_wait(ops, incount, WAIT_SOME, blocking, call);
+    operatives_free(ops, requests);
     rc = MPI_SUCCESS;
     *outcount = 0;
     for (int i = 0; i < incount; i++) {
-        if (!request_valid(requests[i]) || !requests[i]->complete)
+        if (!request_valid(requests[i]) || !operative(requests[i])->complete)
             continue;
         MPI_Status *st =
             statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[*outcount];
         indices[(*outcount)++] = i;
-        if (request_retire(&requests[i], st, call) != MPI_SUCCESS)
+        if (retire_handle(&requests[i], st, call) != MPI_SUCCESS)
             rc = MPI_ERR_IN_STATUS;
     }
     if (*outcount == 0)
@@ -2497,13 +2559,14 @@ MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         status_empty(status);
         return MPI_SUCCESS;
     }
-    progress_wait(&request, 1, WAIT_ALL, FALSE, call);
-    *flag = request->complete;
+    struct collsim_request *op = operative(request);
+    progress_wait(&op, 1, WAIT_ALL, FALSE, call);
+    *flag = op->complete;
     if (!*flag) {
         charge_failed_poll();
         return MPI_SUCCESS;
     }
-    copy_status(status, request);
+    copy_status(status, op);
     return MPI_SUCCESS;
 }
 
@@ -2521,9 +2584,11 @@ MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
         rc = sim_p2p_check_out(flag, "flag", "MPI_Testall");
     if (rc != MPI_SUCCESS)
         return rc;
-    progress_wait(requests, count, WAIT_ALL, FALSE, "MPI_Testall");
+    struct collsim_request **ops = operatives(count, requests);
+    progress_wait(ops, count, WAIT_ALL, FALSE, "MPI_Testall");
+    operatives_free(ops, requests);
     for (int i = 0; i < count; i++) {
-        if (request_valid(requests[i]) && !requests[i]->complete) {
+        if (request_valid(requests[i]) && !operative(requests[i])->complete) {
             *flag = 0;
             charge_failed_poll();
             return MPI_SUCCESS;
@@ -2545,12 +2610,14 @@ MPI_Request_free(MPI_Request *request)
     int rc = check_initialized("MPI_Request_free");
     if (rc != MPI_SUCCESS)
         return rc;
-    if (request == NULL || !request_valid(*request))
+    if (request == NULL || *request == MPI_REQUEST_NULL)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free",
                              "invalid request");
     rc = check_request(*request, -1, "MPI_Request_free");
     if (rc != MPI_SUCCESS)
         return rc;
+    if ((*request)->kind == REQ_PERSISTENT)
+        return persistent_free(request);
     struct collsim_request *req = *request;
     if (req->kind == REQ_COLL)
         return collsim_error(req->comm, MPI_ERR_REQUEST, "MPI_Request_free",
@@ -2570,6 +2637,213 @@ MPI_Request_free(MPI_Request *request)
         req->user_freed = TRUE;
     *request = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- persistent requests */
+
+/*
+ * A persistent request (MPI_Send_init ... MPI_Recv_init, MPI-4's MPI_<Collective>_init) is a
+ * REQ_PERSISTENT object that keeps how to start one operation. MPI_Start starts it into
+ * `active`, an ordinary request (a send, a receive, a nonblocking collective); every wait and
+ * test looks through the handle at that operation (operative()), and completing it retires the
+ * operation and leaves the persistent request inactive, its handle kept for the next start.
+ * While inactive, a handle is answered as MPI_REQUEST_NULL is, but stays what it is.
+ */
+enum persistent_mode { PERSIST_SEND, PERSIST_SSEND, PERSIST_RSEND, PERSIST_BSEND, PERSIST_RECV };
+
+static const char *const persistent_calls[] = {
+    [PERSIST_SEND] = "MPI_Send_init",   [PERSIST_SSEND] = "MPI_Ssend_init",
+    [PERSIST_RSEND] = "MPI_Rsend_init", [PERSIST_BSEND] = "MPI_Bsend_init",
+    [PERSIST_RECV] = "MPI_Recv_init",
+};
+
+static struct collsim_request *
+persistent_new(MPI_Comm comm, const char *call)
+{
+    struct collsim_request *req = request_new(REQ_PERSISTENT, comm, 0);
+    req->call = call;
+    req->complete = TRUE; /* never waited for itself: its operation is */
+    return req;
+}
+
+/* A point-to-point start: the arguments checked at init are posted again. */
+static int
+start_p2p(struct collsim_request *self, MPI_Request *op)
+{
+    const char *call = persistent_calls[self->p2p_mode];
+    switch (self->p2p_mode) {
+    case PERSIST_RECV:
+        return post_p2p(self->buf, self->count, self->dt, self->source, self->tag, self->comm,
+                        TRUE, FALSE, op, call);
+    case PERSIST_BSEND:
+        return post_bsend(self->buf, self->count, self->dt, self->source, self->tag, self->comm,
+                          op, call);
+    default:
+        return post_p2p(self->buf, self->count, self->dt, self->source, self->tag, self->comm,
+                        FALSE, self->p2p_mode == PERSIST_SSEND, op, call);
+    }
+}
+
+/* MPI_Send_init and the others: the arguments are checked now, and kept. */
+static int
+persistent_p2p(const void *buf, int count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
+               enum persistent_mode mode, MPI_Request *request)
+{
+    const char *call = persistent_calls[mode];
+    int rc = check_p2p_args(buf, count, dt, peer, tag, comm, mode == PERSIST_RECV, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (request == NULL)
+        return collsim_error(comm, MPI_ERR_REQUEST, call, "NULL request pointer");
+    struct collsim_request *req = persistent_new(comm, call);
+    req->start = start_p2p;
+    req->p2p_mode = mode;
+    req->buf = (void *)buf;
+    req->count = count;
+    req->dt = dt;
+    req->source = peer; /* the destination of a send */
+    req->tag = tag;
+    *request = req;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+              MPI_Comm comm, MPI_Request *request)
+{
+    return persistent_p2p(buf, count, datatype, dest, tag, comm, PERSIST_SEND, request);
+}
+
+int
+MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm, MPI_Request *request)
+{
+    return persistent_p2p(buf, count, datatype, dest, tag, comm, PERSIST_SSEND, request);
+}
+
+int
+MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm, MPI_Request *request)
+{
+    return persistent_p2p(buf, count, datatype, dest, tag, comm, PERSIST_RSEND, request);
+}
+
+int
+MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm, MPI_Request *request)
+{
+    return persistent_p2p(buf, count, datatype, dest, tag, comm, PERSIST_BSEND, request);
+}
+
+int
+MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+              MPI_Request *request)
+{
+    return persistent_p2p(buf, count, datatype, source, tag, comm, PERSIST_RECV, request);
+}
+
+/* A collective start: src's start function (coll_entry.c) enters the collective again. */
+static int
+start_collective(struct collsim_request *self, MPI_Request *op)
+{
+    return self->start_coll(self->start_data, op);
+}
+
+int
+sim_p2p_make_persistent(int (*start)(void *data, MPI_Request *op), void *data,
+                        void (*free_data)(void *data), MPI_Comm comm, const char *call,
+                        MPI_Request *request)
+{
+    struct collsim_request *req = persistent_new(comm, call);
+    req->start = start_collective;
+    req->start_coll = start;
+    req->start_data = data;
+    req->free_data = free_data;
+    *request = req;
+    return MPI_SUCCESS;
+}
+
+/* A persistent request that MPI_Start may start: live, persistent, inactive. */
+static int
+check_startable(MPI_Request req, int index, const char *call)
+{
+    int rc = check_request(req, index, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    const char *why = req == MPI_REQUEST_NULL         ? "MPI_REQUEST_NULL"
+                      : req->kind != REQ_PERSISTENT ? "not a persistent request"
+                      : req->active != NULL         ? "already active (started, not completed)"
+                                                    : NULL;
+    if (why == NULL)
+        return MPI_SUCCESS;
+    if (index < 0)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call, "the request is %s", why);
+    return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call, "requests[%d] is %s", index,
+                         why);
+}
+
+static int
+start_one(MPI_Request req)
+{
+    MPI_Request op = MPI_REQUEST_NULL;
+    int rc = req->start(req, &op);
+    req->active = op;
+    return rc;
+}
+
+int
+MPI_Start(MPI_Request *request)
+{
+    const char *call = "MPI_Start";
+    int rc = check_initialized(call);
+    if (rc == MPI_SUCCESS && request == NULL)
+        rc = collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call, "NULL request pointer");
+    if (rc == MPI_SUCCESS)
+        rc = check_startable(*request, -1, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return start_one(*request);
+}
+
+int
+MPI_Startall(int count, MPI_Request array_of_requests[])
+{
+    const char *call = "MPI_Startall";
+    int rc = check_request_array(count, array_of_requests, call);
+    for (int i = 0; i < count && rc == MPI_SUCCESS; i++)
+        rc = check_startable(array_of_requests[i], i, call);
+    /* a request given twice would be started twice: the second is refused above, once the
+     * first is active, so all are checked before any starts */
+    for (int i = 0; i < count && rc == MPI_SUCCESS; i++)
+        for (int j = 0; j < i && rc == MPI_SUCCESS; j++)
+            if (array_of_requests[j] == array_of_requests[i])
+                rc = collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call,
+                                   "requests[%d] and requests[%d] are the same request", j, i);
+    for (int i = 0; i < count && rc == MPI_SUCCESS; i++)
+        rc = start_one(array_of_requests[i]);
+    return rc;
+}
+
+/* MPI_Request_free of a persistent request: an operation in flight goes on, freed when done
+ * (as MPI_Request_free of an ordinary request); the request itself goes now. */
+static int
+persistent_free(MPI_Request *request)
+{
+    struct collsim_request *req = *request;
+    int rc = MPI_SUCCESS;
+    if (req->active != NULL) {
+        MPI_Request op = req->active;
+        req->active = NULL;
+        rc = MPI_Request_free(&op);
+    }
+    if (req->free_data != NULL)
+        req->free_data(req->start_data);
+    sim_rank_by_world(req->owner_world)->live_requests--;
+    req->magic = 0;
+    collsim_handle_remove(req);
+    g_free(req);
+    *request = MPI_REQUEST_NULL;
+    return rc;
 }
 
 /* ---------------------------------------------------------------- cancellation */
@@ -2646,7 +2920,7 @@ MPI_Cancel(MPI_Request *request)
     rc = check_request(*request, -1, call);
     if (rc != MPI_SUCCESS)
         return rc;
-    struct collsim_request *req = *request;
+    struct collsim_request *req = operative(*request);
     if (req->kind == REQ_COLL)   /* erroneous in MPI-3.1 (section 5.12) */
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call,
                              "a nonblocking collective's request cannot be cancelled");

@@ -19,10 +19,20 @@
 #include "comm.h"
 #include "datatype.h"
 #include "errhandler.h"
+#include "info.h"
 #include "op.h"
 #include "runtime.h"
 
 /* ---------------------------------------------------------------- argument checks */
+
+int
+coll_arg_info(MPI_Info info, const char *call)
+{
+    const char *why;
+    if (info != MPI_INFO_NULL && collsim_info_check(info, &why) != MPI_SUCCESS)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_INFO, call, "invalid info (%s)", why);
+    return MPI_SUCCESS;
+}
 
 int
 coll_arg_comm(MPI_Comm comm, const char *call)
@@ -347,18 +357,26 @@ static struct {
     MPI_Request *request; /* where the started operation's request goes; NULL: blocking */
     int world_rank;
     enum coll_kind kind;
+    enum coll_form form;
 } nonblocking;
 
 const char *
 coll_entry_name(enum coll_kind kind)
 {
-    static char names[COLL_KIND_COUNT][MPI_MAX_OBJECT_NAME];
+    static char inames[COLL_KIND_COUNT][MPI_MAX_OBJECT_NAME];
+    static char init_names[COLL_KIND_COUNT][MPI_MAX_OBJECT_NAME];
     if (nonblocking.request == NULL || kind != nonblocking.kind)
         return coll_kind_mpi_name(kind);
-    char *name = names[kind];
+    const char *blocking = coll_kind_mpi_name(kind);
+    if (nonblocking.form != COLL_FORM_NONBLOCKING) {
+        /* "MPI_Allreduce" -> "MPI_Allreduce_init" (MPI-4's persistent collectives) */
+        if (init_names[kind][0] == '\0')
+            snprintf(init_names[kind], sizeof init_names[kind], "%s_init", blocking);
+        return init_names[kind];
+    }
+    char *name = inames[kind];
     if (name[0] == '\0') {
         /* "MPI_Allreduce" -> "MPI_Iallreduce" */
-        const char *blocking = coll_kind_mpi_name(kind);
         name[0] = '\0';
         strcat(name, "MPI_I");
         size_t at = strlen(name);
@@ -372,7 +390,14 @@ coll_entry_name(enum coll_kind kind)
 int
 coll_nonblocking_begin(enum coll_kind kind, MPI_Request *request)
 {
+    return coll_form_begin(kind, COLL_FORM_NONBLOCKING, request);
+}
+
+int
+coll_form_begin(enum coll_kind kind, enum coll_form form, MPI_Request *request)
+{
     int rc = MPI_SUCCESS;
+    nonblocking.form = form;
     nonblocking.kind = kind;
     nonblocking.world_rank = collsim_runtime->world_rank();
     nonblocking.request = request;
@@ -405,6 +430,52 @@ coll_entry_call_nonblocking(enum coll_kind kind, const struct coll_args *args, M
     if (rc == MPI_SUCCESS)
         rc = MPI_Wait(&request, MPI_STATUS_IGNORE);
     return rc;
+}
+
+/* ---------------------------------------------------------------- persistent forms */
+
+/*
+ * A persistent collective (MPI-4: MPI_Allreduce_init ...) is its blocking form's entry too:
+ * the init call checks the arguments and is checked against the other members' calls; its
+ * coll_dispatch then keeps the call (kind, arguments, communicator) in a persistent request
+ * (runtime hook make_persistent) instead of running it. Each MPI_Start enters the blocking
+ * form again in the COLL_FORM_STARTED form -- checks, the call checker (so every member must
+ * start its persistent collectives in the same order as its other collectives, as MPI
+ * requires), selection -- and starts it as a nonblocking operation.
+ */
+struct persistent_call {
+    enum coll_kind kind;
+    struct coll_args args;
+    MPI_Comm comm;
+};
+
+/* MPI_Start of a persistent collective: *op receives the operation started. */
+static int
+start_persistent(void *data, MPI_Request *op)
+{
+    const struct persistent_call *p = data;
+    int rc = coll_form_begin(p->kind, COLL_FORM_STARTED, op);
+    if (rc == MPI_SUCCESS)
+        rc = coll_nonblocking_end(coll_kind_call(p->kind, &p->args, p->comm));
+    return rc;
+}
+
+static int
+make_persistent(enum coll_kind kind, const struct coll_args *args, MPI_Comm comm)
+{
+    MPI_Request *request = nonblocking.request;
+    nonblocking.request = NULL;
+    struct persistent_call *p = calloc(1, sizeof *p);
+    if (p == NULL) {
+        *request = MPI_REQUEST_NULL;
+        return collsim_error(comm, MPI_ERR_NO_MEM, coll_entry_name(kind),
+                             "no memory for the persistent request");
+    }
+    p->kind = kind;
+    p->args = *args;
+    p->comm = comm;
+    return collsim_runtime->make_persistent(start_persistent, p, free, comm,
+                                            coll_entry_name(kind), request);
 }
 
 /* What a started nonblocking collective needs until its end. */
@@ -799,6 +870,9 @@ coll_entry_every_block(enum coll_kind kind, struct coll_args *a, MPI_Comm comm,
 int
 coll_dispatch(const struct coll_call *call, struct coll_args *args, MPI_Comm comm)
 {
+    /* an init call keeps the call; each start selects (and reports what served) */
+    if (nonblocking.request != NULL && nonblocking.form == COLL_FORM_PERSISTENT)
+        return make_persistent(call->kind, args, comm);
     const struct coll_kind_desc *kind = coll_kind_info(call->kind);
     struct coll_params params;
     int rc;

@@ -26,6 +26,8 @@
 int coll_arg_reduction_buffers(MPI_Comm comm, const void *sendbuf, MPI_Aint total,
                                const void *recvbuf, MPI_Aint mine, MPI_Datatype dt,
                                const char *call);
+/* MPI_INFO_NULL or a valid info object (the persistent forms' info; no hints are defined). */
+int coll_arg_info(MPI_Info info, const char *call);
 /* A valid user communicator of which the caller is a member. */
 int coll_arg_comm(MPI_Comm comm, const char *call);
 /* count >= 0 (`what` names the argument). */
@@ -126,6 +128,15 @@ int coll_dispatch(const struct coll_call *call, struct coll_args *args, MPI_Comm
  * *request to MPI_REQUEST_NULL.
  */
 int coll_nonblocking_begin(enum coll_kind kind, MPI_Request *request);
+/*
+ * The general bracket: COLL_FORM_NONBLOCKING is coll_nonblocking_begin's; COLL_FORM_PERSISTENT
+ * (MPI_<Collective>_init) makes coll_dispatch keep the call in a persistent request instead
+ * of running it; COLL_FORM_STARTED is an MPI_Start of such a request (named, like the init
+ * call, MPI_<Collective>_init), started like a nonblocking call. coll_nonblocking_end closes
+ * each of them.
+ */
+enum coll_form { COLL_FORM_NONBLOCKING, COLL_FORM_PERSISTENT, COLL_FORM_STARTED };
+int coll_form_begin(enum coll_kind kind, enum coll_form form, MPI_Request *request);
 int coll_nonblocking_end(int rc);
 /* The nonblocking form of `kind` with these arguments, then MPI_Wait: what MPI_I<collective>
  * followed by MPI_Wait does (tools that run every kind through one path use it). */

@@ -1,6 +1,7 @@
 /*
- * mpi_allgatherv.c — collsim's MPI_Allgatherv and MPI_Iallgatherv: the standard's argument rules
- * (MPI_IN_PLACE as sendbuf: the rank's own block is in recvbuf), then coll_dispatch.
+ * mpi_allgatherv.c — collsim's MPI_Allgatherv, MPI_Iallgatherv and MPI_Allgatherv_init: the
+ * standard's argument rules (MPI_IN_PLACE as sendbuf: the rank's own block is in recvbuf), then
+ * coll_dispatch.
  */
 
 #include "coll/coll_entry.h"
@@ -63,6 +64,21 @@ MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                 MPI_Request *request)
 {
     int rc = coll_nonblocking_begin(COLL_ALLGATHERV, request);
+    if (rc == MPI_SUCCESS)
+        rc =
+            coll_nonblocking_end(entry_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                                  displs, recvtype, comm, COLLSIM_CALLER()));
+    return rc;
+}
+
+int
+MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int rc = coll_arg_info(info, "MPI_Allgatherv_init");
+    if (rc == MPI_SUCCESS)
+        rc = coll_form_begin(COLL_ALLGATHERV, COLL_FORM_PERSISTENT, request);
     if (rc == MPI_SUCCESS)
         rc =
             coll_nonblocking_end(entry_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,

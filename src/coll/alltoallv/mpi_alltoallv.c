@@ -1,6 +1,7 @@
 /*
- * mpi_alltoallv.c — collsim's MPI_Alltoallv and MPI_Ialltoallv: the standard's argument rules (both
- * sides' counts and displacements; MPI_IN_PLACE as sendbuf), then coll_dispatch.
+ * mpi_alltoallv.c — collsim's MPI_Alltoallv, MPI_Ialltoallv and MPI_Alltoallv_init: the standard's
+ * argument rules (both sides' counts and displacements; MPI_IN_PLACE as sendbuf), then
+ * coll_dispatch.
  */
 #include "coll/coll_entry.h"
 #include "comm.h"
@@ -63,6 +64,22 @@ MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     int rc = coll_nonblocking_begin(COLL_ALLTOALLV, request);
+    if (rc == MPI_SUCCESS)
+        rc = coll_nonblocking_end(entry_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                                  recvcounts, rdispls, recvtype, comm,
+                                                  COLLSIM_CALLER()));
+    return rc;
+}
+
+int
+MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                   MPI_Request *request)
+{
+    int rc = coll_arg_info(info, "MPI_Alltoallv_init");
+    if (rc == MPI_SUCCESS)
+        rc = coll_form_begin(COLL_ALLTOALLV, COLL_FORM_PERSISTENT, request);
     if (rc == MPI_SUCCESS)
         rc = coll_nonblocking_end(entry_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                                   recvcounts, rdispls, recvtype, comm,

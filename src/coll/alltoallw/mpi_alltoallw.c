@@ -1,6 +1,7 @@
 /*
- * mpi_alltoallw.c — collsim's MPI_Alltoallw and MPI_Ialltoallw: the standard's argument rules (both
- * sides' counts, byte displacements and types; MPI_IN_PLACE as sendbuf), then coll_dispatch.
+ * mpi_alltoallw.c — collsim's MPI_Alltoallw, MPI_Ialltoallw and MPI_Alltoallw_init: the standard's
+ * argument rules (both sides' counts, byte displacements and types; MPI_IN_PLACE as sendbuf), then
+ * coll_dispatch.
  */
 #include "coll/coll_entry.h"
 #include "comm.h"
@@ -84,6 +85,22 @@ MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
                MPI_Request *request)
 {
     int rc = coll_nonblocking_begin(COLL_ALLTOALLW, request);
+    if (rc == MPI_SUCCESS)
+        rc = coll_nonblocking_end(entry_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                                  recvcounts, rdispls, recvtypes, comm,
+                                                  COLLSIM_CALLER()));
+    return rc;
+}
+
+int
+MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                   MPI_Info info, MPI_Request *request)
+{
+    int rc = coll_arg_info(info, "MPI_Alltoallw_init");
+    if (rc == MPI_SUCCESS)
+        rc = coll_form_begin(COLL_ALLTOALLW, COLL_FORM_PERSISTENT, request);
     if (rc == MPI_SUCCESS)
         rc = coll_nonblocking_end(entry_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                                                   recvcounts, rdispls, recvtypes, comm,

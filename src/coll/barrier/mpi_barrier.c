@@ -1,5 +1,6 @@
 /*
- * mpi_barrier.c — collsim's MPI_Barrier and MPI_Ibarrier: a valid communicator, then coll_dispatch.
+ * mpi_barrier.c — collsim's MPI_Barrier, MPI_Ibarrier and MPI_Barrier_init: a valid communicator,
+ * then coll_dispatch.
  */
 #include "coll/coll_entry.h"
 #include "comm.h"
@@ -30,6 +31,17 @@ int
 MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
     int rc = coll_nonblocking_begin(COLL_BARRIER, request);
+    if (rc == MPI_SUCCESS)
+        rc = coll_nonblocking_end(entry_barrier(comm, COLLSIM_CALLER()));
+    return rc;
+}
+
+int
+MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int rc = coll_arg_info(info, "MPI_Barrier_init");
+    if (rc == MPI_SUCCESS)
+        rc = coll_form_begin(COLL_BARRIER, COLL_FORM_PERSISTENT, request);
     if (rc == MPI_SUCCESS)
         rc = coll_nonblocking_end(entry_barrier(comm, COLLSIM_CALLER()));
     return rc;

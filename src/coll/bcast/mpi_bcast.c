@@ -1,6 +1,6 @@
 /*
- * mpi_bcast.c — collsim's MPI_Bcast and MPI_Ibcast: the standard's argument rules, then
- * coll_dispatch.
+ * mpi_bcast.c — collsim's MPI_Bcast, MPI_Ibcast and MPI_Bcast_init: the standard's argument rules,
+ * then coll_dispatch.
  */
 #include "coll/coll_entry.h"
 #include "comm.h"
@@ -41,6 +41,19 @@ MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm co
            MPI_Request *request)
 {
     int rc = coll_nonblocking_begin(COLL_BCAST, request);
+    if (rc == MPI_SUCCESS)
+        rc = coll_nonblocking_end(
+            entry_bcast(buffer, count, datatype, root, comm, COLLSIM_CALLER()));
+    return rc;
+}
+
+int
+MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+               MPI_Info info, MPI_Request *request)
+{
+    int rc = coll_arg_info(info, "MPI_Bcast_init");
+    if (rc == MPI_SUCCESS)
+        rc = coll_form_begin(COLL_BCAST, COLL_FORM_PERSISTENT, request);
     if (rc == MPI_SUCCESS)
         rc = coll_nonblocking_end(
             entry_bcast(buffer, count, datatype, root, comm, COLLSIM_CALLER()));

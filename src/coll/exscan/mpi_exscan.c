@@ -1,6 +1,6 @@
 /*
- * mpi_exscan.c — collsim's MPI_Exscan and MPI_Iexscan: the argument rules every rank's reduction
- * shares (coll_entry_everyone_reduces), then coll_dispatch.
+ * mpi_exscan.c — collsim's MPI_Exscan, MPI_Iexscan and MPI_Exscan_init: the argument rules every
+ * rank's reduction shares (coll_entry_everyone_reduces), then coll_dispatch.
  */
 #include "coll/coll_entry.h"
 #include "comm.h"
@@ -27,6 +27,19 @@ MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype
             MPI_Comm comm, MPI_Request *request)
 {
     int rc = coll_nonblocking_begin(COLL_EXSCAN, request);
+    if (rc == MPI_SUCCESS)
+        rc = coll_nonblocking_end(
+            entry_exscan(sendbuf, recvbuf, count, datatype, op, comm, COLLSIM_CALLER()));
+    return rc;
+}
+
+int
+MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int rc = coll_arg_info(info, "MPI_Exscan_init");
+    if (rc == MPI_SUCCESS)
+        rc = coll_form_begin(COLL_EXSCAN, COLL_FORM_PERSISTENT, request);
     if (rc == MPI_SUCCESS)
         rc = coll_nonblocking_end(
             entry_exscan(sendbuf, recvbuf, count, datatype, op, comm, COLLSIM_CALLER()));

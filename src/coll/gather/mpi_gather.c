@@ -1,7 +1,7 @@
 /*
- * mpi_gather.c — collsim's MPI_Gather and MPI_Igather: the rules of a rooted block mover
- * (coll_entry_rooted: the receive side is significant at the root only; MPI_IN_PLACE as sendbuf at
- * the root only), then coll_dispatch.
+ * mpi_gather.c — collsim's MPI_Gather, MPI_Igather and MPI_Gather_init: the rules of a rooted block
+ * mover (coll_entry_rooted: the receive side is significant at the root only; MPI_IN_PLACE as
+ * sendbuf at the root only), then coll_dispatch.
  */
 #include "coll/coll_entry.h"
 #include "comm.h"
@@ -34,6 +34,20 @@ MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *rec
             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     int rc = coll_nonblocking_begin(COLL_GATHER, request);
+    if (rc == MPI_SUCCESS)
+        rc = coll_nonblocking_end(entry_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                               recvtype, root, comm, COLLSIM_CALLER()));
+    return rc;
+}
+
+int
+MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                MPI_Request *request)
+{
+    int rc = coll_arg_info(info, "MPI_Gather_init");
+    if (rc == MPI_SUCCESS)
+        rc = coll_form_begin(COLL_GATHER, COLL_FORM_PERSISTENT, request);
     if (rc == MPI_SUCCESS)
         rc = coll_nonblocking_end(entry_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                                recvtype, root, comm, COLLSIM_CALLER()));

@@ -1,7 +1,7 @@
 /*
- * mpi_gatherv.c — collsim's MPI_Gatherv and MPI_Igatherv: the rules of a rooted block mover
- * (coll_entry_rooted: the root's counts and displacements; MPI_IN_PLACE as sendbuf at the root
- * only), then coll_dispatch.
+ * mpi_gatherv.c — collsim's MPI_Gatherv, MPI_Igatherv and MPI_Gatherv_init: the rules of a rooted
+ * block mover (coll_entry_rooted: the root's counts and displacements; MPI_IN_PLACE as sendbuf at
+ * the root only), then coll_dispatch.
  */
 #include "coll/coll_entry.h"
 #include "comm.h"
@@ -38,6 +38,20 @@ MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *re
              MPI_Comm comm, MPI_Request *request)
 {
     int rc = coll_nonblocking_begin(COLL_GATHERV, request);
+    if (rc == MPI_SUCCESS)
+        rc = coll_nonblocking_end(entry_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                                displs, recvtype, root, comm, COLLSIM_CALLER()));
+    return rc;
+}
+
+int
+MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                 MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int rc = coll_arg_info(info, "MPI_Gatherv_init");
+    if (rc == MPI_SUCCESS)
+        rc = coll_form_begin(COLL_GATHERV, COLL_FORM_PERSISTENT, request);
     if (rc == MPI_SUCCESS)
         rc = coll_nonblocking_end(entry_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                                 displs, recvtype, root, comm, COLLSIM_CALLER()));

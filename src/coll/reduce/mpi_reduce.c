@@ -1,6 +1,6 @@
 /*
- * mpi_reduce.c — collsim's MPI_Reduce and MPI_Ireduce: the standard's argument rules (MPI_IN_PLACE
- * as sendbuf at the root only), then coll_dispatch.
+ * mpi_reduce.c — collsim's MPI_Reduce, MPI_Ireduce and MPI_Reduce_init: the standard's argument
+ * rules (MPI_IN_PLACE as sendbuf at the root only), then coll_dispatch.
  */
 #include "coll/coll_entry.h"
 #include "comm.h"
@@ -55,6 +55,19 @@ MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype
             int root, MPI_Comm comm, MPI_Request *request)
 {
     int rc = coll_nonblocking_begin(COLL_REDUCE, request);
+    if (rc == MPI_SUCCESS)
+        rc = coll_nonblocking_end(
+            entry_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, COLLSIM_CALLER()));
+    return rc;
+}
+
+int
+MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int rc = coll_arg_info(info, "MPI_Reduce_init");
+    if (rc == MPI_SUCCESS)
+        rc = coll_form_begin(COLL_REDUCE, COLL_FORM_PERSISTENT, request);
     if (rc == MPI_SUCCESS)
         rc = coll_nonblocking_end(
             entry_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, COLLSIM_CALLER()));

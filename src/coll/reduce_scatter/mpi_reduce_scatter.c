@@ -1,6 +1,7 @@
 /*
- * mpi_reduce_scatter.c — collsim's MPI_Reduce_scatter and MPI_Ireduce_scatter: the standard's
- * argument rules (recvcounts sum to the vector, which fits an int), then coll_dispatch.
+ * mpi_reduce_scatter.c — collsim's MPI_Reduce_scatter, MPI_Ireduce_scatter and
+ * MPI_Reduce_scatter_init: the standard's argument rules (recvcounts sum to the vector, which fits
+ * an int), then coll_dispatch.
  */
 
 #include "coll/coll_entry.h"
@@ -50,6 +51,20 @@ MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     int rc = coll_nonblocking_begin(COLL_REDUCE_SCATTER, request);
+    if (rc == MPI_SUCCESS)
+        rc = coll_nonblocking_end(entry_reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op,
+                                                       comm, COLLSIM_CALLER()));
+    return rc;
+}
+
+int
+MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request)
+{
+    int rc = coll_arg_info(info, "MPI_Reduce_scatter_init");
+    if (rc == MPI_SUCCESS)
+        rc = coll_form_begin(COLL_REDUCE_SCATTER, COLL_FORM_PERSISTENT, request);
     if (rc == MPI_SUCCESS)
         rc = coll_nonblocking_end(entry_reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op,
                                                        comm, COLLSIM_CALLER()));

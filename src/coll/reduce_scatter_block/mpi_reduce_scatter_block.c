@@ -1,6 +1,7 @@
 /*
- * mpi_reduce_scatter_block.c — collsim's MPI_Reduce_scatter_block and MPI_Ireduce_scatter_block:
- * the standard's argument rules (recvcount x ranks fits an int), then coll_dispatch.
+ * mpi_reduce_scatter_block.c — collsim's MPI_Reduce_scatter_block, MPI_Ireduce_scatter_block and
+ * MPI_Reduce_scatter_block_init: the standard's argument rules (recvcount x ranks fits an int),
+ * then coll_dispatch.
  */
 #include "coll/coll_entry.h"
 #include "comm.h"
@@ -50,6 +51,20 @@ MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI
                           MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     int rc = coll_nonblocking_begin(COLL_REDUCE_SCATTER_BLOCK, request);
+    if (rc == MPI_SUCCESS)
+        rc = coll_nonblocking_end(entry_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype,
+                                                             op, comm, COLLSIM_CALLER()));
+    return rc;
+}
+
+int
+MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                              MPI_Request *request)
+{
+    int rc = coll_arg_info(info, "MPI_Reduce_scatter_block_init");
+    if (rc == MPI_SUCCESS)
+        rc = coll_form_begin(COLL_REDUCE_SCATTER_BLOCK, COLL_FORM_PERSISTENT, request);
     if (rc == MPI_SUCCESS)
         rc = coll_nonblocking_end(entry_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype,
                                                              op, comm, COLLSIM_CALLER()));

@@ -1,7 +1,7 @@
 /*
- * mpi_scatter.c — collsim's MPI_Scatter and MPI_Iscatter: the rules of a rooted block mover
- * (coll_entry_rooted: the send side is significant at the root only; MPI_IN_PLACE as recvbuf at the
- * root only), then coll_dispatch.
+ * mpi_scatter.c — collsim's MPI_Scatter, MPI_Iscatter and MPI_Scatter_init: the rules of a rooted
+ * block mover (coll_entry_rooted: the send side is significant at the root only; MPI_IN_PLACE as
+ * recvbuf at the root only), then coll_dispatch.
  */
 #include "coll/coll_entry.h"
 #include "comm.h"
@@ -34,6 +34,20 @@ MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *re
              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     int rc = coll_nonblocking_begin(COLL_SCATTER, request);
+    if (rc == MPI_SUCCESS)
+        rc = coll_nonblocking_end(entry_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                                recvtype, root, comm, COLLSIM_CALLER()));
+    return rc;
+}
+
+int
+MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                 MPI_Request *request)
+{
+    int rc = coll_arg_info(info, "MPI_Scatter_init");
+    if (rc == MPI_SUCCESS)
+        rc = coll_form_begin(COLL_SCATTER, COLL_FORM_PERSISTENT, request);
     if (rc == MPI_SUCCESS)
         rc = coll_nonblocking_end(entry_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                                 recvtype, root, comm, COLLSIM_CALLER()));
