@@ -73,7 +73,10 @@
 
 /* REQ_COLL: a nonblocking collective, running on a flow of its owner (see "Nonblocking
  * collectives" below). */
-enum req_kind { REQ_SEND, REQ_RECV, REQ_COLL, REQ_PERSISTENT };
+/* REQ_ARRIVAL: a blocked MPI_Probe's wish to be woken when a message is queued for its rank
+ * (complete once the rank's generation moves past `posted_order`), waited for together with
+ * the rank's parked flows. */
+enum req_kind { REQ_SEND, REQ_RECV, REQ_COLL, REQ_PERSISTENT, REQ_ARRIVAL };
 
 /* A transfer a blocked rank may wait for, and what its completion means. */
 enum wait_kind { WAIT_INBOX, WAIT_RV_GET, WAIT_PUT };
@@ -1067,6 +1070,12 @@ request_advance(struct sim_rank *me, struct collsim_request *req)
         return done;
     if (req->kind == REQ_COLL)
         return arrivals; /* only its flow completes it; never in a transport wait */
+    if (req->kind == REQ_ARRIVAL) {
+        if (me->generation == req->posted_order)
+            return arrivals;
+        req->complete = TRUE;
+        return done;
+    }
     struct sim_msg *msg = req->msg;
     if (req->kind == REQ_SEND) {
         /* rendezvous: the data leaves once the receiver's clear-to-send has arrived, and the
@@ -3119,11 +3128,29 @@ probe_source_world(MPI_Comm comm, int source)
     return source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : collsim_comm_world_rank(comm, source);
 }
 
+/* A probe that does not block still moves the rank's nonblocking collectives, so that a
+ * polling loop of MPI_Iprobe lets them complete (MPI's progress rule). */
+static void
+flows_poll(struct sim_rank *me, const char *call)
+{
+    if (me->running_flow != NULL || g_queue_is_empty(&me->coll_requests))
+        return;
+    flows_run(me);
+    GPtrArray *wanted = g_ptr_array_new();
+    flows_needs(me, wanted);
+    if (wanted->len > 0)
+        transport_wait((struct collsim_request **)wanted->pdata, (int)wanted->len, WAIT_ANY,
+                       FALSE, call);
+    g_ptr_array_free(wanted, TRUE);
+    flows_run(me);
+}
+
 /* MPI_Iprobe's view: the first matching message whose envelope has arrived, in order (only
  * those are visible), or NULL. */
 static struct sim_msg *
 probe_poll(struct sim_rank *me, guint32 context, int source_world, int tag)
 {
+    flows_poll(me, "MPI_Iprobe");
     for (GList *l = me->unexpected.head; l != NULL; l = l->next) {
         struct sim_msg *msg = l->data;
         if (envelope_matches(context, source_world, tag, msg) && msg->announced &&
@@ -3131,6 +3158,29 @@ probe_poll(struct sim_rank *me, guint32 context, int source_world, int tag)
             return msg;
     }
     return NULL;
+}
+
+/*
+ * A blocked MPI_Probe of a rank with nonblocking collectives in flight: they must move while
+ * it waits (MPI's progress rule), so it waits on their parked steps and on the next message
+ * queued for the rank, whichever comes first.
+ */
+static void
+probe_wait_with_flows(struct sim_rank *me, const char *call)
+{
+    flows_run(me);
+    if (g_queue_is_empty(&me->coll_requests))
+        return;
+    struct collsim_request *arrival = request_new(REQ_ARRIVAL, MPI_COMM_NULL, 0);
+    arrival->posted_order = me->generation;
+    GPtrArray *wanted = g_ptr_array_new();
+    g_ptr_array_add(wanted, arrival);
+    flows_needs(me, wanted);
+    transport_wait((struct collsim_request **)wanted->pdata, (int)wanted->len, WAIT_ANY, TRUE,
+                   call);
+    g_ptr_array_free(wanted, TRUE);
+    flows_run(me);
+    request_retire(&arrival, MPI_STATUS_IGNORE, call);
 }
 
 /* MPI_Probe's view: wait for the first matching message and its envelope. */
@@ -3153,7 +3203,10 @@ probe_wait(struct sim_rank *me, guint32 context, int source_world, int tag, cons
         struct sim_inbox_get *get = g_queue_peek_head(&me->pending_gets);
         if (me->generation != generation || get == NULL)
             continue;   /* a message came meanwhile: look at the queue again */
-        block_on_get(me, get, call);
+        if (me->running_flow == NULL && !g_queue_is_empty(&me->coll_requests))
+            probe_wait_with_flows(me, call);
+        else
+            block_on_get(me, get, call);
     }
 }
 
@@ -3488,6 +3541,10 @@ describe_request(const struct collsim_request *req, GString *out)
 {
     if (req->kind == REQ_COLL) {
         g_string_append_printf(out, "%s to complete", req->call);
+        return;
+    }
+    if (req->kind == REQ_ARRIVAL) {
+        g_string_append(out, "a message to probe");
         return;
     }
     if (req->kind == REQ_SEND) {

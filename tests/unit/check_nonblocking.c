@@ -93,6 +93,45 @@ START_TEST(test_blocked_recv_progresses_a_barrier)
 }
 END_TEST
 
+/*
+ * The same rule for the probes: rank 0 waits in MPI_Probe, then polls with MPI_Iprobe, for
+ * messages rank 1 sends only once each of two barriers has completed.
+ */
+static void
+progress_in_probe_rank(int rank, void *arg)
+{
+    (void)arg;
+    int v = 0, flag = 0;
+    MPI_Request r[2];
+    MPI_Ibarrier(MPI_COMM_WORLD, &r[0]);
+    MPI_Ibarrier(MPI_COMM_WORLD, &r[1]);
+    if (rank == 0) {
+        MPI_Probe(1, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(&v, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        ck_assert_int_eq(v, 7);
+        while (!flag)
+            MPI_Iprobe(1, 6, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        MPI_Recv(&v, 1, MPI_INT, 1, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        ck_assert_int_eq(v, 8);
+        MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+    } else if (rank == 1) {
+        MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+        v = 7;
+        MPI_Send(&v, 1, MPI_INT, 0, 5, MPI_COMM_WORLD);
+        MPI_Wait(&r[1], MPI_STATUS_IGNORE);
+        v = 8;
+        MPI_Send(&v, 1, MPI_INT, 0, 6, MPI_COMM_WORLD);
+    } else {
+        MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+    }
+}
+
+START_TEST(test_probes_progress_collectives)
+{
+    ck_assert_int_eq(collsim_test_run_ranks(3, progress_in_probe_rank, NULL), 0);
+}
+END_TEST
+
 /* Polling with MPI_Test completes an operation (simulated time moves with failed polls). */
 static void
 polling_rank(int rank, void *arg)
@@ -296,6 +335,7 @@ nonblocking_suite(void)
     TCase *progress = tcase_create("progress");
     tcase_add_test(progress, test_blocked_recv_progresses_a_barrier);
     tcase_add_test(progress, test_polling_completes);
+    tcase_add_test(progress, test_probes_progress_collectives);
     suite_add_tcase(s, progress);
     TCase *timing = tcase_create("timing");
     tcase_add_test(timing, test_eager_exchange_hides_behind_computation);
