@@ -34,6 +34,7 @@
 #include <xbt/dynar.h>
 
 #include "sim/bench/bench.h"
+#include "sim/engine/program_check.h"
 #include "sim/bench/bench_inputs.h"
 #include "sim/bench/bench_ops.h"
 #include "sim/engine/compute.h"
@@ -146,6 +147,13 @@ static gchar *
 invalid_program(const struct run_point *point, const char **key)
 {
     *key = "program";
+    /* before loading: a name collsim lacks would otherwise bind to libsimgrid's own MPI */
+    GError *refusal = NULL;
+    if (!program_check(point->program, point->program, &refusal)) {
+        gchar *why = g_strdup(refusal->message);
+        g_error_free(refusal);
+        return why;
+    }
     gchar *path = g_canonicalize_filename(point->program, NULL);
     GModule *module = g_module_open(path, G_MODULE_BIND_LOCAL);
     gchar *why = NULL;

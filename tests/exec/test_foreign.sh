@@ -127,5 +127,10 @@ run directory 2 "$COLLSIM" exec "$tmp" -n 2 && expect_err directory "is a direct
 echo 'int main(void) { return 0; }' >"$tmp/source.so"
 run not-elf 2 "$COLLSIM" exec "$tmp/source.so" -n 2 && expect_err not-elf "is not an ELF file"
 
+# 8. `collsim run` loads a scenario's program through the same check, before any point runs.
+printf '[run]\nprogram = %s\nranks = 2\n' "$tmp/needs_missing.so" >"$tmp/missing.ini"
+run scenario 2 "$COLLSIM" run "$tmp/missing.ini" -q &&
+    expect_err scenario "missing.ini:2: [run] program: $tmp/needs_missing.so needs MPI functions collsim does not provide"
+
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]
