@@ -30,5 +30,10 @@ check() {  # NAME ARGS... (collsim exec arguments)
 check pingpong "$PROGRAMS_DIR/pingpong.so" -n 2 -- 100000 3
 check globals "$PROGRAMS_DIR/globals_small.so" -n 4
 check collectives "$top_builddir/scenarios/seeds/par_blas2.so" -n 5
+# nonblocking collectives run on flows (their own stacks): every kind, several in flight
+flows_so=$(mktemp --suffix=.so)
+cc -std=c11 -shared -fPIC -I"$top_srcdir/src" "$top_srcdir/tests/realmpi/nonblocking.c" \
+    -o "$flows_so" && check nonblocking "$flows_so" -n 4
+rm -f "$flows_so"
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]
