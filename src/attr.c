@@ -334,7 +334,7 @@ MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag
         predefined_values[MPI_IO] = MPI_ANY_SOURCE; /* every rank may do I/O */
         predefined_values[MPI_WTIME_IS_GLOBAL] = 1; /* one simulated clock */
         predefined_values[MPI_UNIVERSE_SIZE] = collsim_runtime->world_size();
-        predefined_values[MPI_LASTUSEDCODE] = MPI_ERR_LASTCODE;
+        predefined_values[MPI_LASTUSEDCODE] = collsim_error_last_used_code();
         predefined_values[MPI_APPNUM] = 0;
         *(void **)attribute_val = &predefined_values[comm_keyval];
         *flag = 1;
