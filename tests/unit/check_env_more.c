@@ -3,7 +3,9 @@
  * simulated ranks: MPI_Get_library_version, MPI_Query_thread, MPI_Is_thread_main,
  * MPI_Alloc_mem/MPI_Free_mem, user error classes, codes and strings (each rank has its own,
  * numbered from MPI_ERR_LASTCODE + 1 as MPI-3.1 §8.5 lets a library do), MPI_Pcontrol, and
- * the communicator info calls (collsim defines no hint, so the info in use is empty).
+ * the communicator info calls (collsim defines no hint, so the info in use is empty), and
+ * the deprecated MPI-1 attribute calls (MPI_Keyval_create, MPI_Attr_put/get/delete,
+ * MPI_Keyval_free).
  *
  * Errors are returned (MPI_ERRORS_RETURN on MPI_COMM_WORLD); expected values by hand.
  */
@@ -167,6 +169,69 @@ START_TEST(test_comm_info)
 }
 END_TEST
 
+static int copies, deletes;
+
+static int
+count_copy(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag)
+{
+    (void)comm, (void)keyval, (void)extra;
+    copies++;
+    *(void **)out = in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+static int
+count_delete(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void)comm, (void)keyval, (void)value, (void)extra;
+    deletes++;
+    return MPI_SUCCESS;
+}
+
+/* The MPI-1 names behave as the MPI-2 calls: put, get, copy on dup, delete, free. */
+static void
+mpi1_attr_rank(int rank, void *arg)
+{
+    (void)arg;
+    int keyval = MPI_KEYVAL_INVALID, flag = 0, value = 100 + rank, *got = NULL, *tag_ub;
+    MPI_Comm dup;
+
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    copies = deletes = 0;
+    ck_assert_int_eq(MPI_Keyval_create(count_copy, count_delete, &keyval, NULL), MPI_SUCCESS);
+    ck_assert_int_ne(keyval, MPI_KEYVAL_INVALID);
+    ck_assert_int_eq(MPI_Attr_put(MPI_COMM_WORLD, keyval, &value), MPI_SUCCESS);
+    ck_assert_int_eq(MPI_Attr_get(MPI_COMM_WORLD, keyval, &got, &flag), MPI_SUCCESS);
+    ck_assert_int_eq(flag, 1);
+    ck_assert_ptr_eq(got, &value);
+    ck_assert_int_eq(MPI_Attr_get(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag), MPI_SUCCESS);
+    ck_assert_int_eq(flag, 1);
+    ck_assert_int_eq(*tag_ub, MPI_TAG_UB_VALUE);
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    ck_assert_int_eq(MPI_Attr_get(dup, keyval, &got, &flag), MPI_SUCCESS);
+    ck_assert_int_eq(flag, 1);
+    ck_assert_ptr_eq(got, &value);
+    MPI_Comm_free(&dup);
+    ck_assert_int_eq(MPI_Attr_delete(MPI_COMM_WORLD, keyval), MPI_SUCCESS);
+    ck_assert_int_eq(MPI_Attr_get(MPI_COMM_WORLD, keyval, &got, &flag), MPI_SUCCESS);
+    ck_assert_int_eq(flag, 0);
+    ck_assert_int_eq(MPI_Attr_delete(MPI_COMM_WORLD, keyval), MPI_ERR_KEYVAL);
+    ck_assert_int_eq(MPI_Attr_put(MPI_COMM_WORLD, MPI_TAG_UB, &value), MPI_ERR_KEYVAL);
+    ck_assert_int_eq(MPI_Keyval_free(&keyval), MPI_SUCCESS);
+    ck_assert_int_eq(keyval, MPI_KEYVAL_INVALID);
+    ck_assert_int_eq(MPI_Keyval_free(&keyval), MPI_ERR_KEYVAL);
+    /* one copy (the dup), two deletes (the dup's free, then MPI_Attr_delete) */
+    ck_assert_int_eq(copies, 1);
+    ck_assert_int_eq(deletes, 2);
+}
+
+START_TEST(test_mpi1_attributes)
+{
+    ck_assert_int_eq(collsim_test_run_ranks(1, mpi1_attr_rank, NULL), 0);
+}
+END_TEST
+
 static Suite *
 env_more_suite(void)
 {
@@ -178,6 +243,7 @@ env_more_suite(void)
     tcase_add_test(tc, test_alloc_mem);
     tcase_add_test(tc, test_user_error_classes);
     tcase_add_test(tc, test_comm_info);
+    tcase_add_test(tc, test_mpi1_attributes);
     suite_add_tcase(s, tc);
     return s;
 }
