@@ -114,11 +114,11 @@ keyval_problem(int keyval, const struct keyval *k)
     return "not a keyval: never created, or freed";
 }
 
-int
-MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy, MPI_Comm_delete_attr_function *del,
-                       int *comm_keyval, void *extra_state)
+/* The keyval calls, named `call` in messages (MPI_Comm_* and their MPI-1 forms). */
+static int
+create_keyval(const char *call, MPI_Comm_copy_attr_function *copy,
+              MPI_Comm_delete_attr_function *del, int *comm_keyval, void *extra_state)
 {
-    const char *call = "MPI_Comm_create_keyval";
     if (comm_keyval == NULL)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, call, "comm_keyval is NULL");
     if (keyvals == NULL)
@@ -133,10 +133,9 @@ MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy, MPI_Comm_delete_attr_f
     return MPI_SUCCESS;
 }
 
-int
-MPI_Comm_free_keyval(int *comm_keyval)
+static int
+free_keyval(const char *call, int *comm_keyval)
 {
-    const char *call = "MPI_Comm_free_keyval";
     if (comm_keyval == NULL)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, call, "comm_keyval is NULL");
     if (is_predefined_key(*comm_keyval))
@@ -286,10 +285,9 @@ check_attr_call(MPI_Comm comm, int keyval, gboolean writing, gboolean deleting,
     return MPI_SUCCESS;
 }
 
-int
-MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
+static int
+set_attr(const char *call, MPI_Comm comm, int comm_keyval, void *attribute_val)
 {
-    const char *call = "MPI_Comm_set_attr";
     int rc = check_attr_call(comm, comm_keyval, TRUE, FALSE, call);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -315,10 +313,9 @@ MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
 /* The values of the predefined attributes; the same on every rank. */
 static int predefined_values[MPI_APPNUM + 1];
 
-int
-MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
+static int
+get_attr(const char *call, MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
 {
-    const char *call = "MPI_Comm_get_attr";
     int rc = check_attr_call(comm, comm_keyval, FALSE, FALSE, call);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -334,7 +331,7 @@ MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag
         predefined_values[MPI_IO] = MPI_ANY_SOURCE; /* every rank may do I/O */
         predefined_values[MPI_WTIME_IS_GLOBAL] = 1; /* one simulated clock */
         predefined_values[MPI_UNIVERSE_SIZE] = collsim_runtime->world_size();
-        predefined_values[MPI_LASTUSEDCODE] = MPI_ERR_LASTCODE;
+        predefined_values[MPI_LASTUSEDCODE] = collsim_error_last_used_code();
         predefined_values[MPI_APPNUM] = 0;
         *(void **)attribute_val = &predefined_values[comm_keyval];
         *flag = 1;
@@ -349,10 +346,9 @@ MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag
     return MPI_SUCCESS;
 }
 
-int
-MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
+static int
+delete_attr(const char *call, MPI_Comm comm, int comm_keyval)
 {
-    const char *call = "MPI_Comm_delete_attr";
     int rc = check_attr_call(comm, comm_keyval, TRUE, TRUE, call);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -367,4 +363,70 @@ MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
         return collsim_error(comm, rc, call, "the delete callback of keyval %d failed",
                              comm_keyval);
     return MPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- the entry points */
+
+int
+MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy, MPI_Comm_delete_attr_function *del,
+                       int *comm_keyval, void *extra_state)
+{
+    return create_keyval("MPI_Comm_create_keyval", copy, del, comm_keyval, extra_state);
+}
+
+int
+MPI_Comm_free_keyval(int *comm_keyval)
+{
+    return free_keyval("MPI_Comm_free_keyval", comm_keyval);
+}
+
+int
+MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
+{
+    return set_attr("MPI_Comm_set_attr", comm, comm_keyval, attribute_val);
+}
+
+int
+MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
+{
+    return get_attr("MPI_Comm_get_attr", comm, comm_keyval, attribute_val, flag);
+}
+
+int
+MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
+{
+    return delete_attr("MPI_Comm_delete_attr", comm, comm_keyval);
+}
+
+/* MPI-1's names of the same calls (deprecated in MPI 2.0, still in MPI 3.1's C binding): the
+ * callback types have the same parameters as the MPI-2 ones. */
+int
+MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
+                  void *extra_state)
+{
+    return create_keyval("MPI_Keyval_create", copy_fn, delete_fn, keyval, extra_state);
+}
+
+int
+MPI_Keyval_free(int *keyval)
+{
+    return free_keyval("MPI_Keyval_free", keyval);
+}
+
+int
+MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)
+{
+    return set_attr("MPI_Attr_put", comm, keyval, attribute_val);
+}
+
+int
+MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
+{
+    return get_attr("MPI_Attr_get", comm, keyval, attribute_val, flag);
+}
+
+int
+MPI_Attr_delete(MPI_Comm comm, int keyval)
+{
+    return delete_attr("MPI_Attr_delete", comm, keyval);
 }

@@ -1212,3 +1212,50 @@ MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_C
         *newcomm = result;
     return rc;
 }
+
+/* ---------------------------------------------------------------- info hints */
+
+/* An info argument: MPI_INFO_NULL or a live info object. */
+static int
+check_info_arg(MPI_Comm comm, MPI_Info info, const char *call)
+{
+    const char *why;
+    if (info != MPI_INFO_NULL && collsim_info_check(info, &why) != MPI_SUCCESS)
+        return collsim_error(comm, MPI_ERR_INFO, call, "info is not an info object (%s)", why);
+    return MPI_SUCCESS;
+}
+
+/* collsim defines no communicator hint: the info is checked and otherwise ignored. */
+int
+MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+    int rc = check_comm(comm, "MPI_Comm_dup_with_info");
+    if (rc == MPI_SUCCESS)
+        rc = check_info_arg(comm, info, "MPI_Comm_dup_with_info");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return comm_dup(comm, comm->coll, newcomm, "MPI_Comm_dup_with_info", COLLSIM_CALLER());
+}
+
+int
+MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+{
+    int rc = check_comm(comm, "MPI_Comm_set_info");
+    if (rc == MPI_SUCCESS && info == MPI_INFO_NULL)
+        rc = collsim_error(comm, MPI_ERR_INFO, "MPI_Comm_set_info", "info is MPI_INFO_NULL");
+    if (rc == MPI_SUCCESS)
+        rc = check_info_arg(comm, info, "MPI_Comm_set_info");
+    return rc;
+}
+
+/* The hints in use: none, so a new empty info object that the caller frees. */
+int
+MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
+{
+    int rc = check_comm(comm, "MPI_Comm_get_info");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(comm, info_used, "info_used", "MPI_Comm_get_info");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return MPI_Info_create(info_used);
+}

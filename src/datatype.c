@@ -9,11 +9,16 @@
  *     lb of the instances that hold data; ub likewise with ub markers and the greatest ub;
  *   - MPI_Type_create_struct and MPI_Type_struct round the extent up to a multiple of the
  *     largest alignment inside (the standard's ε), unless a bound is marked;
- *   - MPI_Type_create_resized marks both bounds.
+ *   - MPI_Type_create_resized marks both bounds, and so do subarray and darray (lb 0, the
+ *     whole array's extent), whose type maps are the selected elements in array order.
+ * Every constructor remembers its arguments (MPI_Type_get_contents). "external32" packing
+ * writes each element big-endian with the standard's sizes (MPI_LONG in 4 bytes, MPI_WCHAR in
+ * 2, long double as IEEE binary128), element kinds coming from each segment's `ext` code.
  * Invariants: see datatype.h. Errors of MPI entry points go through collsim_error() on
  * MPI_COMM_WORLD (MPI_Pack/MPI_Unpack: on their communicator).
  */
 #include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
@@ -52,7 +57,7 @@
         .has_data = 1,                                                                          \
         .align = _Alignof(ctype),                                                               \
         .nsegs = 1,                                                                             \
-        .segs = (struct collsim_dt_seg[]){{0, sizeof(ctype), sizeof(ctype)}},                   \
+        .segs = (struct collsim_dt_seg[]){{0, sizeof(ctype), sizeof(ctype), COLLSIM_EXT_KIND}}, \
         .contiguous = 1,                                                                        \
         .basic = &var,                                                                          \
         .basic_per_item = 1,                                                                    \
@@ -83,8 +88,9 @@
         .align = _Alignof(S),                                                                   \
         .nsegs = PAIR_MERGES(S, V, I) ? 1 : 2,                                                  \
         .segs = (struct collsim_dt_seg[]){                                                      \
-            {0, PAIR_MERGES(S, V, I) ? sizeof(V) + sizeof(I) : sizeof(V), sizeof(V)},           \
-            {offsetof(S, i), sizeof(I), sizeof(I)}},                                            \
+            {0, PAIR_MERGES(S, V, I) ? sizeof(V) + sizeof(I) : sizeof(V), sizeof(V),  \
+             COLLSIM_EXT_KIND},                                                                 \
+            {offsetof(S, i), sizeof(I), sizeof(I), COLLSIM_EXT_KIND}},                          \
         .contiguous = PAIR_MERGES(S, V, I) && sizeof(S) == sizeof(V) + sizeof(I),               \
         .basic = &var,                                                                          \
         .basic_per_item = 1,                                                                    \
@@ -340,12 +346,25 @@ collsim_datatype_ref(MPI_Datatype dt)
     return dt;
 }
 
+/* Drop the remembered constructor arguments, and the references to the types among them. */
+static void
+contents_clear(struct collsim_dt_contents *c)
+{
+    for (int i = 0; i < c->ntypes; i++)
+        collsim_datatype_unref(c->types[i]);
+    g_free(c->ints);
+    g_free(c->aints);
+    g_free(c->types);
+    memset(c, 0, sizeof(*c));
+}
+
 /* Release the memory of a derived type whose last reference is gone. */
 static void
 datatype_destroy(MPI_Datatype dt)
 {
     dt->magic = 0;
     collsim_handle_remove(dt);
+    contents_clear(&dt->contents);
     free(dt->segs);
     free(dt);
 }
@@ -362,6 +381,35 @@ collsim_datatype_unref(MPI_Datatype dt)
 /* ------------------------------------------------------------------------------------------ */
 /* The builder of derived types                                                                 */
 /* ------------------------------------------------------------------------------------------ */
+
+/* The external32 code of a segment of dt: a predefined type's follows from its kind. */
+static enum collsim_dt_ext
+seg_ext(MPI_Datatype dt, const struct collsim_dt_seg *seg)
+{
+    if (seg->ext != COLLSIM_EXT_KIND)
+        return seg->ext;
+    switch (dt->kind) {
+    case COLLSIM_KIND_CFLOAT:
+        return COLLSIM_EXT_PARTS4;
+    case COLLSIM_KIND_CDOUBLE:
+        return COLLSIM_EXT_PARTS8;
+    case COLLSIM_KIND_LDOUBLE:
+    case COLLSIM_KIND_CLDOUBLE:
+        return COLLSIM_EXT_QUAD;
+    case COLLSIM_KIND_LDOUBLE_INT:
+        return seg->elem_size == sizeof(long double) ? COLLSIM_EXT_QUAD : COLLSIM_EXT_PLAIN;
+    case COLLSIM_KIND_LONG:
+        return COLLSIM_EXT_LONG;
+    case COLLSIM_KIND_ULONG:
+        return COLLSIM_EXT_ULONG;
+    case COLLSIM_KIND_LONG_INT:
+        return seg->elem_size == sizeof(long) ? COLLSIM_EXT_LONG : COLLSIM_EXT_PLAIN;
+    case COLLSIM_KIND_WCHAR:
+        return COLLSIM_EXT_WCHAR;
+    default:
+        return COLLSIM_EXT_PLAIN;
+    }
+}
 
 struct builder {
     struct collsim_dt_seg *segs;
@@ -390,13 +438,14 @@ builder_fail(struct builder *b, int code, const char *msg)
 
 /* Append one run of bytes, merging it into the last segment when it continues it. */
 static void
-builder_append(struct builder *b, MPI_Aint disp, size_t len, size_t elem_size)
+builder_append(struct builder *b, MPI_Aint disp, size_t len, size_t elem_size,
+               enum collsim_dt_ext ext)
 {
     struct collsim_dt_seg *last = b->nsegs > 0 ? &b->segs[b->nsegs - 1] : NULL;
 
     if (len == 0)
         return;
-    if (last != NULL && last->elem_size == elem_size &&
+    if (last != NULL && last->elem_size == elem_size && last->ext == ext &&
         last->disp + (MPI_Aint)last->len == disp) {
         last->len += len;
         return;
@@ -416,7 +465,7 @@ builder_append(struct builder *b, MPI_Aint disp, size_t len, size_t elem_size)
         b->segs = segs;
         b->cap = cap;
     }
-    b->segs[b->nsegs++] = (struct collsim_dt_seg){disp, len, elem_size};
+    b->segs[b->nsegs++] = (struct collsim_dt_seg){disp, len, elem_size, ext};
 }
 
 /* Fold the element types of a child into the builder's homogeneity. */
@@ -490,14 +539,15 @@ builder_add(struct builder *b, MPI_Datatype child, MPI_Aint base, MPI_Aint n)
 
     /* Segments: a dense child (one segment filling its extent) makes one run. */
     if (child->nsegs == 1 && extent > 0 && (size_t)extent == child->segs[0].len) {
-        builder_append(b, base + child->segs[0].disp, bytes, child->segs[0].elem_size);
+        builder_append(b, base + child->segs[0].disp, bytes, child->segs[0].elem_size,
+                       seg_ext(child, &child->segs[0]));
         return;
     }
     for (MPI_Aint k = 0; k < n && b->error == MPI_SUCCESS; k++) {
         MPI_Aint off = base + k * extent;
         for (size_t s = 0; s < child->nsegs; s++)
             builder_append(b, off + child->segs[s].disp, child->segs[s].len,
-                           child->segs[s].elem_size);
+                           child->segs[s].elem_size, seg_ext(child, &child->segs[s]));
     }
 }
 
@@ -543,6 +593,73 @@ held_by_caller(int rc, MPI_Datatype *newtype, const char *call, const void *call
     if (rc == MPI_SUCCESS)
         collsim_handle_hold(*newtype, COLLSIM_HELD_DATATYPE, call, caller);
     return rc;
+}
+
+/*
+ * Remember how a new type was made (MPI_Type_get_contents): the combiner, the integer and
+ * address arguments (taken over; NULL when there are none) and the types (copied, each
+ * referenced). Does nothing unless rc is MPI_SUCCESS; returns rc.
+ */
+static int
+remember(int rc, MPI_Datatype *newtype, int combiner, GArray *ints, GArray *aints, int ntypes,
+         const MPI_Datatype types[])
+{
+    struct collsim_dt_contents *c;
+
+    if (rc != MPI_SUCCESS) {
+        if (ints != NULL)
+            g_array_free(ints, TRUE);
+        if (aints != NULL)
+            g_array_free(aints, TRUE);
+        return rc;
+    }
+    c = &(*newtype)->contents;
+    c->combiner = combiner;
+    if (ints != NULL) {
+        c->nints = (int)ints->len;
+        c->ints = (int *)(void *)g_array_free(ints, FALSE);
+    }
+    if (aints != NULL) {
+        c->naints = (int)aints->len;
+        c->aints = (MPI_Aint *)(void *)g_array_free(aints, FALSE);
+    }
+    c->ntypes = ntypes;
+    c->types = ntypes > 0 ? g_new(MPI_Datatype, (guint)ntypes) : NULL;
+    for (int i = 0; i < ntypes; i++)
+        c->types[i] = collsim_datatype_ref(types[i]);
+    return rc;
+}
+
+/* An integer argument list: n1 values of a1, then n2 of a2, … (pairs end with a NULL). */
+static GArray *
+int_args(int first, ...)
+{
+    GArray *a = g_array_new(FALSE, FALSE, sizeof(int));
+    va_list ap;
+
+    g_array_append_val(a, first);
+    va_start(ap, first);
+    for (;;) {
+        int n = va_arg(ap, int);
+        const int *v = va_arg(ap, const int *);
+        if (v == NULL)
+            break;
+        if (n > 0)
+            g_array_append_vals(a, v, (guint)n);
+    }
+    va_end(ap);
+    return a;
+}
+
+/* An address argument list of n values (none when v is NULL: the call is refused anyway). */
+static GArray *
+aint_args(int n, const MPI_Aint *v)
+{
+    GArray *a = g_array_new(FALSE, FALSE, sizeof(MPI_Aint));
+
+    if (n > 0 && v != NULL)
+        g_array_append_vals(a, v, (guint)n);
+    return a;
 }
 
 /*
@@ -683,8 +800,10 @@ MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
         return rc;
     builder_add(&b, oldtype, 0, count);
     derived_name(name, sizeof(name), "contiguous", oldtype);
-    return held_by_caller(builder_finish(&b, 0, "MPI_Type_contiguous", name, newtype), newtype,
-                          "MPI_Type_contiguous", COLLSIM_CALLER());
+    rc = builder_finish(&b, 0, "MPI_Type_contiguous", name, newtype);
+    rc = remember(rc, newtype, MPI_COMBINER_CONTIGUOUS, int_args(count, 0, NULL), NULL, 1,
+                  &oldtype);
+    return held_by_caller(rc, newtype, "MPI_Type_contiguous", COLLSIM_CALLER());
 }
 
 int
@@ -701,27 +820,32 @@ MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
                                &stride_bytes))
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
                              "stride argument overflows MPI_Aint (%d)", stride);
-    return held_by_caller(
-        make_hvector(call, "vector", count, blocklength, stride_bytes, oldtype, newtype), newtype,
-        call, COLLSIM_CALLER());
+    rc = make_hvector(call, "vector", count, blocklength, stride_bytes, oldtype, newtype);
+    rc = remember(rc, newtype, MPI_COMBINER_VECTOR,
+                  int_args(count, 1, &blocklength, 1, &stride, 0, NULL), NULL, 1, &oldtype);
+    return held_by_caller(rc, newtype, call, COLLSIM_CALLER());
 }
 
 int
 MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                         MPI_Datatype *newtype)
 {
-    return held_by_caller(make_hvector("MPI_Type_create_hvector", "hvector", count, blocklength,
-                                       stride, oldtype, newtype),
-                          newtype, "MPI_Type_create_hvector", COLLSIM_CALLER());
+    int rc = make_hvector("MPI_Type_create_hvector", "hvector", count, blocklength, stride,
+                          oldtype, newtype);
+    rc = remember(rc, newtype, MPI_COMBINER_HVECTOR, int_args(count, 1, &blocklength, 0, NULL),
+                  aint_args(1, &stride), 1, &oldtype);
+    return held_by_caller(rc, newtype, "MPI_Type_create_hvector", COLLSIM_CALLER());
 }
 
 int
 MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                  MPI_Datatype *newtype)
 {
-    return held_by_caller(make_hvector("MPI_Type_hvector", "hvector", count, blocklength, stride,
-                                       oldtype, newtype),
-                          newtype, "MPI_Type_hvector", COLLSIM_CALLER());
+    int rc = make_hvector("MPI_Type_hvector", "hvector", count, blocklength, stride, oldtype,
+                          newtype);
+    rc = remember(rc, newtype, MPI_COMBINER_HVECTOR, int_args(count, 1, &blocklength, 0, NULL),
+                  aint_args(1, &stride), 1, &oldtype);
+    return held_by_caller(rc, newtype, "MPI_Type_hvector", COLLSIM_CALLER());
 }
 
 /*
@@ -775,9 +899,12 @@ MPI_Type_indexed(int count, const int blocklengths[], const int displacements[],
     if (count > 0 && blocklengths == NULL)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_indexed",
                              "array_of_blocklengths argument is NULL");
-    return held_by_caller(make_indexed("MPI_Type_indexed", "indexed", count, blocklengths, 0,
-                                       displacements, NULL, oldtype, newtype),
-                          newtype, "MPI_Type_indexed", COLLSIM_CALLER());
+    int rc = make_indexed("MPI_Type_indexed", "indexed", count, blocklengths, 0, displacements,
+                          NULL, oldtype, newtype);
+    rc = remember(rc, newtype, MPI_COMBINER_INDEXED,
+                  int_args(count, count, blocklengths, count, displacements, 0, NULL), NULL, 1,
+                  &oldtype);
+    return held_by_caller(rc, newtype, "MPI_Type_indexed", COLLSIM_CALLER());
 }
 
 int
@@ -787,18 +914,38 @@ MPI_Type_create_hindexed(int count, const int blocklengths[], const MPI_Aint dis
     if (count > 0 && blocklengths == NULL)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_create_hindexed",
                              "array_of_blocklengths argument is NULL");
-    return held_by_caller(make_indexed("MPI_Type_create_hindexed", "hindexed", count,
-                                       blocklengths, 0, NULL, displacements, oldtype, newtype),
-                          newtype, "MPI_Type_create_hindexed", COLLSIM_CALLER());
+    int rc = make_indexed("MPI_Type_create_hindexed", "hindexed", count, blocklengths, 0, NULL,
+                          displacements, oldtype, newtype);
+    rc = remember(rc, newtype, MPI_COMBINER_HINDEXED, int_args(count, count, blocklengths, 0, NULL),
+                  aint_args(count, displacements), 1, &oldtype);
+    return held_by_caller(rc, newtype, "MPI_Type_create_hindexed", COLLSIM_CALLER());
 }
 
 int
 MPI_Type_create_indexed_block(int count, int blocklength, const int displacements[],
                               MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return held_by_caller(make_indexed("MPI_Type_create_indexed_block", "indexed_block", count,
-                                       NULL, blocklength, displacements, NULL, oldtype, newtype),
-                          newtype, "MPI_Type_create_indexed_block", COLLSIM_CALLER());
+    int rc = make_indexed("MPI_Type_create_indexed_block", "indexed_block", count, NULL,
+                          blocklength, displacements, NULL, oldtype, newtype);
+    rc = remember(rc, newtype, MPI_COMBINER_INDEXED_BLOCK,
+                  int_args(count, 1, &blocklength, count, displacements, 0, NULL), NULL, 1,
+                  &oldtype);
+    return held_by_caller(rc, newtype, "MPI_Type_create_indexed_block", COLLSIM_CALLER());
+}
+
+int
+MPI_Type_create_hindexed_block(int count, int blocklength,
+                               const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                               MPI_Datatype *newtype)
+{
+    const char *call = "MPI_Type_create_hindexed_block";
+    int rc = make_indexed(call, "hindexed_block", count, NULL, blocklength, NULL,
+                          array_of_displacements, oldtype, newtype);
+
+    rc = remember(rc, newtype, MPI_COMBINER_HINDEXED_BLOCK,
+                  int_args(count, 1, &blocklength, 0, NULL),
+                  aint_args(count, array_of_displacements), 1, &oldtype);
+    return held_by_caller(rc, newtype, call, COLLSIM_CALLER());
 }
 
 /* General struct: block i has blocklengths[i] copies of types[i] at displacements[i] bytes. */
@@ -841,18 +988,21 @@ int
 MPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint displacements[],
                        const MPI_Datatype types[], MPI_Datatype *newtype)
 {
-    return held_by_caller(make_struct("MPI_Type_create_struct", count, blocklengths,
-                                      displacements, types, newtype),
-                          newtype, "MPI_Type_create_struct", COLLSIM_CALLER());
+    int rc = make_struct("MPI_Type_create_struct", count, blocklengths, displacements, types,
+                         newtype);
+    rc = remember(rc, newtype, MPI_COMBINER_STRUCT, int_args(count, count, blocklengths, 0, NULL),
+                  aint_args(count, displacements), count, types);
+    return held_by_caller(rc, newtype, "MPI_Type_create_struct", COLLSIM_CALLER());
 }
 
 int
 MPI_Type_struct(int count, int blocklengths[], MPI_Aint displacements[], MPI_Datatype types[],
                 MPI_Datatype *newtype)
 {
-    return held_by_caller(
-        make_struct("MPI_Type_struct", count, blocklengths, displacements, types, newtype),
-        newtype, "MPI_Type_struct", COLLSIM_CALLER());
+    int rc = make_struct("MPI_Type_struct", count, blocklengths, displacements, types, newtype);
+    rc = remember(rc, newtype, MPI_COMBINER_STRUCT, int_args(count, count, blocklengths, 0, NULL),
+                  aint_args(count, displacements), count, types);
+    return held_by_caller(rc, newtype, "MPI_Type_struct", COLLSIM_CALLER());
 }
 
 /* A deep copy of old as a new uncommitted derived type (resized and dup start from it). */
@@ -869,6 +1019,8 @@ datatype_copy(MPI_Datatype old)
     dt->freed = 0;
     dt->refcount = 1;
     dt->kind = COLLSIM_KIND_NONE;
+    dt->user_named = 0;
+    memset(&dt->contents, 0, sizeof(dt->contents));
     dt->segs = NULL;
     if (old->nsegs > 0) {
         dt->segs = malloc(old->nsegs * sizeof(*dt->segs));
@@ -877,6 +1029,8 @@ datatype_copy(MPI_Datatype old)
             return NULL;
         }
         memcpy(dt->segs, old->segs, old->nsegs * sizeof(*dt->segs));
+        for (size_t s = 0; s < old->nsegs; s++)
+            dt->segs[s].ext = seg_ext(old, &old->segs[s]);
     }
     return dt;
 }
@@ -905,7 +1059,10 @@ MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
     dt->contiguous = compute_contiguous(dt);
     derived_name(dt->name, sizeof(dt->name), "resized", oldtype);
     *newtype = dt;
-    return held_by_caller(MPI_SUCCESS, newtype, call, COLLSIM_CALLER());
+    MPI_Aint bounds[2] = {lb, extent};
+    rc = remember(MPI_SUCCESS, newtype, MPI_COMBINER_RESIZED, NULL, aint_args(2, bounds), 1,
+                  &oldtype);
+    return held_by_caller(rc, newtype, call, COLLSIM_CALLER());
 }
 
 int
@@ -923,7 +1080,8 @@ MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     dt->committed = oldtype->committed;
     derived_name(dt->name, sizeof(dt->name), "dup", oldtype);
     *newtype = dt;
-    return held_by_caller(MPI_SUCCESS, newtype, call, COLLSIM_CALLER());
+    rc = remember(MPI_SUCCESS, newtype, MPI_COMBINER_DUP, NULL, NULL, 1, &oldtype);
+    return held_by_caller(rc, newtype, call, COLLSIM_CALLER());
 }
 
 int
@@ -1284,5 +1442,722 @@ MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
                              "%d items of %s take %zu bytes, more than an int holds", incount,
                              datatype->name, bytes);
     *size = (int)bytes;
+    return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Subarrays and distributed arrays                                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The indices one process holds along one dimension: runs of consecutive indices. */
+struct dim_runs {
+    int n;
+    int *start, *len;
+};
+
+/*
+ * Lay the elements of an n-dimensional array of `oldtype` that the runs of every dimension
+ * select, in array order (C: the last dimension fastest; Fortran: the first), at their
+ * displacement in the whole array of gsizes. `level` counts dimensions from the slowest.
+ */
+static void
+grid_add(struct builder *b, int ndims, const int gsizes[], const struct dim_runs runs[],
+         int order, MPI_Datatype oldtype, int level, MPI_Aint base)
+{
+    int dim = order == MPI_ORDER_C ? level : ndims - 1 - level;
+    MPI_Aint stride = collsim_datatype_extent(oldtype);
+
+    /* bytes between consecutive indices of this dimension */
+    for (int d = 0; d < ndims; d++)
+        if (order == MPI_ORDER_C ? d > dim : d < dim)
+            stride *= gsizes[d];
+    for (int r = 0; r < runs[dim].n && b->error == MPI_SUCCESS; r++) {
+        MPI_Aint at = base + (MPI_Aint)runs[dim].start[r] * stride;
+        if (level == ndims - 1) {
+            builder_add(b, oldtype, at, runs[dim].len[r]);
+            continue;
+        }
+        for (int k = 0; k < runs[dim].len[r]; k++)
+            grid_add(b, ndims, gsizes, runs, order, oldtype, level + 1, at + k * stride);
+    }
+}
+
+/*
+ * Build the type of a selection of an array of gsizes (checked by the caller), resized to the
+ * whole array: lb 0 and extent prod(gsizes) · extent(oldtype), as MPI-3.1 §4.1.3–4.1.4 define
+ * subarray and darray. Takes over the runs.
+ */
+static int
+make_grid(const char *call, const char *combiner, int ndims, const int gsizes[],
+          struct dim_runs runs[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    struct builder b = {0};
+    char name[MPI_MAX_OBJECT_NAME];
+    MPI_Aint whole = collsim_datatype_extent(oldtype);
+    int rc;
+
+    for (int d = 0; d < ndims; d++)
+        if (__builtin_mul_overflow(whole, (MPI_Aint)gsizes[d], &whole))
+            builder_fail(&b, MPI_ERR_ARG, "the array's extent overflows MPI_Aint");
+    if (b.error == MPI_SUCCESS)
+        grid_add(&b, ndims, gsizes, runs, order, oldtype, 0, 0);
+    builder_merge_basic(&b, oldtype);
+    for (int d = 0; d < ndims; d++) {
+        g_free(runs[d].start);
+        g_free(runs[d].len);
+    }
+    g_free(runs);
+    derived_name(name, sizeof(name), combiner, oldtype);
+    rc = builder_finish(&b, 0, call, name, newtype);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    (*newtype)->lb = 0;
+    (*newtype)->ub = whole;
+    (*newtype)->lb_marked = 1;
+    (*newtype)->ub_marked = 1;
+    (*newtype)->contiguous = compute_contiguous(*newtype);
+    return MPI_SUCCESS;
+}
+
+/* Checks shared by subarray and darray: ndims, order, oldtype, newtype. */
+static int
+check_grid(const char *call, int ndims, int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    if (ndims <= 0)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                             "ndims argument is not positive (%d)", ndims);
+    if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                             "order argument is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN (%d)",
+                             order);
+    return check_common(call, 0, oldtype, newtype);
+}
+
+/* Append the run [start, start + len) to r. */
+static void
+runs_add(struct dim_runs *r, int start, int len)
+{
+    if (len <= 0)
+        return;
+    r->start = g_renew(int, r->start, (guint)r->n + 1);
+    r->len = g_renew(int, r->len, (guint)r->n + 1);
+    r->start[r->n] = start;
+    r->len[r->n] = len;
+    r->n++;
+}
+
+int
+MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
+                         const int array_of_starts[], int order, MPI_Datatype oldtype,
+                         MPI_Datatype *newtype)
+{
+    const char *call = "MPI_Type_create_subarray";
+    struct dim_runs *runs;
+    int rc = check_grid(call, ndims, order, oldtype, newtype);
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (array_of_sizes == NULL || array_of_subsizes == NULL || array_of_starts == NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "array_of_%s argument is NULL",
+                             array_of_sizes == NULL      ? "sizes"
+                             : array_of_subsizes == NULL ? "subsizes"
+                                                         : "starts");
+    for (int d = 0; d < ndims; d++) {
+        int size = array_of_sizes[d], sub = array_of_subsizes[d], start = array_of_starts[d];
+        if (size <= 0)
+            return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                                 "array_of_sizes[%d] is not positive (%d)", d, size);
+        if (sub < 0 || sub > size)
+            return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                                 "array_of_subsizes[%d] (%d) is not between 0 and the size %d",
+                                 d, sub, size);
+        if (start < 0 || start > size - sub)
+            return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                                 "array_of_starts[%d] (%d) puts the subarray of %d outside the "
+                                 "size %d",
+                                 d, start, sub, size);
+    }
+    runs = g_new0(struct dim_runs, (guint)ndims);
+    for (int d = 0; d < ndims; d++)
+        runs_add(&runs[d], array_of_starts[d], array_of_subsizes[d]);
+    rc = make_grid(call, "subarray", ndims, array_of_sizes, runs, order, oldtype, newtype);
+    rc = remember(rc, newtype, MPI_COMBINER_SUBARRAY,
+                  int_args(ndims, ndims, array_of_sizes, ndims, array_of_subsizes, ndims,
+                           array_of_starts, 1, &order, 0, NULL),
+                  NULL, 1, &oldtype);
+    return held_by_caller(rc, newtype, call, COLLSIM_CALLER());
+}
+
+int
+MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                       const int array_of_distribs[], const int array_of_dargs[],
+                       const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                       MPI_Datatype *newtype)
+{
+    const char *call = "MPI_Type_create_darray";
+    struct dim_runs *runs;
+    long long procs = 1;
+    int rc;
+
+    if (size <= 0)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                             "size argument is not positive (%d)", size);
+    if (rank < 0 || rank >= size)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_RANK, call,
+                             "rank argument (%d) is not between 0 and size - 1 (%d)", rank,
+                             size - 1);
+    rc = check_grid(call, ndims, order, oldtype, newtype);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (array_of_gsizes == NULL || array_of_distribs == NULL || array_of_dargs == NULL ||
+        array_of_psizes == NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "array_of_%s argument is NULL",
+                             array_of_gsizes == NULL     ? "gsizes"
+                             : array_of_distribs == NULL ? "distribs"
+                             : array_of_dargs == NULL    ? "dargs"
+                                                         : "psizes");
+    for (int d = 0; d < ndims; d++) {
+        int g = array_of_gsizes[d], dist = array_of_distribs[d], darg = array_of_dargs[d];
+        int p = array_of_psizes[d];
+        if (g <= 0)
+            return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                                 "array_of_gsizes[%d] is not positive (%d)", d, g);
+        if (p <= 0)
+            return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                                 "array_of_psizes[%d] is not positive (%d)", d, p);
+        if (dist != MPI_DISTRIBUTE_BLOCK && dist != MPI_DISTRIBUTE_CYCLIC &&
+            dist != MPI_DISTRIBUTE_NONE)
+            return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                                 "array_of_distribs[%d] is not a distribution (%d)", d, dist);
+        if (dist == MPI_DISTRIBUTE_NONE && p != 1)
+            return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                                 "array_of_psizes[%d] is %d for MPI_DISTRIBUTE_NONE, not 1", d,
+                                 p);
+        if (dist != MPI_DISTRIBUTE_NONE && darg != MPI_DISTRIBUTE_DFLT_DARG && darg <= 0)
+            return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                                 "array_of_dargs[%d] is not positive (%d)", d, darg);
+        if (dist == MPI_DISTRIBUTE_BLOCK && darg != MPI_DISTRIBUTE_DFLT_DARG &&
+            (long long)darg * p < g)
+            return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                                 "array_of_dargs[%d] (%d) times %d processes leaves part of the "
+                                 "%d elements to no process",
+                                 d, darg, p, g);
+        procs *= p;
+        if (procs > size)
+            break;
+    }
+    if (procs != size)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                             "the product of array_of_psizes is not size (%d)", size);
+
+    /* The process grid is row-major whatever `order` says (MPI-3.1 §4.1.4). */
+    runs = g_new0(struct dim_runs, (guint)ndims);
+    for (int d = ndims - 1, r = rank; d >= 0; d--) {
+        int g = array_of_gsizes[d], p = array_of_psizes[d], darg = array_of_dargs[d];
+        int coord = r % p;
+        r /= p;
+        switch (array_of_distribs[d]) {
+        case MPI_DISTRIBUTE_NONE:
+            runs_add(&runs[d], 0, g);
+            break;
+        case MPI_DISTRIBUTE_BLOCK: {
+            long long blk = darg == MPI_DISTRIBUTE_DFLT_DARG ? (g + p - 1) / p : darg;
+            long long lo = MIN(blk * coord, g), hi = MIN(blk * (coord + 1), g);
+            runs_add(&runs[d], (int)lo, (int)(hi - lo));
+            break;
+        }
+        default: { /* cyclic(darg): blocks coord, coord + p, coord + 2p, … */
+            long long blk = darg == MPI_DISTRIBUTE_DFLT_DARG ? 1 : darg;
+            for (long long lo = blk * coord; lo < g; lo += blk * p)
+                runs_add(&runs[d], (int)lo, (int)(MIN(lo + blk, g) - lo));
+            break;
+        }
+        }
+    }
+    rc = make_grid(call, "darray", ndims, array_of_gsizes, runs, order, oldtype, newtype);
+    rc = remember(rc, newtype, MPI_COMBINER_DARRAY,
+                  int_args(size, 1, &rank, 1, &ndims, ndims, array_of_gsizes, ndims,
+                           array_of_distribs, ndims, array_of_dargs, ndims, array_of_psizes, 1,
+                           &order, 0, NULL),
+                  NULL, 1, &oldtype);
+    return held_by_caller(rc, newtype, call, COLLSIM_CALLER());
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Envelopes, contents, names, large-count queries, address arithmetic                         */
+/* ------------------------------------------------------------------------------------------ */
+
+int
+MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
+                      int *num_datatypes, int *combiner)
+{
+    const char *call = "MPI_Type_get_envelope";
+    int rc = check_query(call, datatype, num_integers, "num_integers");
+
+    if (rc == MPI_SUCCESS)
+        rc = check_query(call, datatype, num_addresses, "num_addresses");
+    if (rc == MPI_SUCCESS)
+        rc = check_query(call, datatype, num_datatypes, "num_datatypes");
+    if (rc == MPI_SUCCESS)
+        rc = check_query(call, datatype, combiner, "combiner");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (datatype->predefined) {
+        *num_integers = *num_addresses = *num_datatypes = 0;
+        *combiner = MPI_COMBINER_NAMED;
+        return MPI_SUCCESS;
+    }
+    *num_integers = datatype->contents.nints;
+    *num_addresses = datatype->contents.naints;
+    *num_datatypes = datatype->contents.ntypes;
+    *combiner = datatype->contents.combiner;
+    return MPI_SUCCESS;
+}
+
+/*
+ * A new handle on a type equivalent to dt, for MPI_Type_get_contents: predefined types are
+ * their own handle; a derived one is a new object the caller frees (MPI-3.1 §4.1.13).
+ */
+static MPI_Datatype
+contents_type(MPI_Datatype dt)
+{
+    MPI_Datatype copy;
+    const struct collsim_dt_contents *c = &dt->contents;
+
+    if (dt->predefined)
+        return dt;
+    copy = datatype_copy(dt);
+    if (copy == NULL)
+        return MPI_DATATYPE_NULL;
+    copy->committed = dt->committed;
+    copy->user_named = dt->user_named;
+    copy->contents.combiner = c->combiner;
+    copy->contents.nints = c->nints;
+    copy->contents.naints = c->naints;
+    copy->contents.ntypes = c->ntypes;
+    copy->contents.ints = c->nints > 0 ? g_memdup2(c->ints, c->nints * sizeof(int)) : NULL;
+    copy->contents.aints =
+        c->naints > 0 ? g_memdup2(c->aints, c->naints * sizeof(MPI_Aint)) : NULL;
+    copy->contents.types = c->ntypes > 0 ? g_new(MPI_Datatype, (guint)c->ntypes) : NULL;
+    for (int i = 0; i < c->ntypes; i++)
+        copy->contents.types[i] = collsim_datatype_ref(c->types[i]);
+    return copy;
+}
+
+int
+MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
+                      int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[],
+                      MPI_Datatype array_of_datatypes[])
+{
+    const char *call = "MPI_Type_get_contents";
+    const struct collsim_dt_contents *c;
+    int rc = check_query(call, datatype, "", "");
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (datatype->predefined)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_TYPE, call,
+                             "datatype argument is the predefined datatype %s, which has no "
+                             "contents",
+                             datatype->name);
+    c = &datatype->contents;
+    if (max_integers < c->nints || max_addresses < c->naints || max_datatypes < c->ntypes)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                             "max_integers, max_addresses, max_datatypes (%d, %d, %d) are less "
+                             "than the envelope's (%d, %d, %d)",
+                             max_integers, max_addresses, max_datatypes, c->nints, c->naints,
+                             c->ntypes);
+    if ((c->nints > 0 && array_of_integers == NULL) ||
+        (c->naints > 0 && array_of_addresses == NULL) ||
+        (c->ntypes > 0 && array_of_datatypes == NULL))
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                             "array_of_%s argument is NULL",
+                             c->nints > 0 && array_of_integers == NULL     ? "integers"
+                             : c->naints > 0 && array_of_addresses == NULL ? "addresses"
+                                                                           : "datatypes");
+    if (c->nints > 0)
+        memcpy(array_of_integers, c->ints, c->nints * sizeof(int));
+    if (c->naints > 0)
+        memcpy(array_of_addresses, c->aints, c->naints * sizeof(MPI_Aint));
+    for (int i = 0; i < c->ntypes; i++) {
+        array_of_datatypes[i] = contents_type(c->types[i]);
+        if (array_of_datatypes[i] == MPI_DATATYPE_NULL)
+            return collsim_error(MPI_COMM_WORLD, MPI_ERR_NO_MEM, call, "out of memory");
+        if (!c->types[i]->predefined)
+            held_by_caller(MPI_SUCCESS, &array_of_datatypes[i], call, COLLSIM_CALLER());
+    }
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
+{
+    int rc = check_query("MPI_Type_set_name", datatype, type_name, "type_name");
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    g_strlcpy(datatype->name, type_name, sizeof(datatype->name));
+    datatype->user_named = 1;
+    return MPI_SUCCESS;
+}
+
+/* Predefined types answer their MPI name; a derived type its set name, else "". */
+int
+MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
+{
+    int rc = check_query("MPI_Type_get_name", datatype, type_name, "type_name");
+
+    if (rc == MPI_SUCCESS)
+        rc = check_query("MPI_Type_get_name", datatype, resultlen, "resultlen");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    g_strlcpy(type_name, datatype->predefined || datatype->user_named ? datatype->name : "",
+              MPI_MAX_OBJECT_NAME);
+    *resultlen = (int)strlen(type_name);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
+{
+    int rc = check_query("MPI_Type_size_x", datatype, size, "size");
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *size = (MPI_Count)datatype->size;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+{
+    int rc = check_query("MPI_Type_get_extent_x", datatype, lb, "lb");
+
+    if (rc == MPI_SUCCESS)
+        rc = check_query("MPI_Type_get_extent_x", datatype, extent, "extent");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *lb = datatype->lb;
+    *extent = collsim_datatype_extent(datatype);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
+{
+    int rc = check_query("MPI_Type_get_true_extent_x", datatype, true_lb, "true_lb");
+
+    if (rc == MPI_SUCCESS)
+        rc = check_query("MPI_Type_get_true_extent_x", datatype, true_extent, "true_extent");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *true_lb = datatype->true_lb;
+    *true_extent = datatype->true_ub - datatype->true_lb;
+    return MPI_SUCCESS;
+}
+
+/* Address arithmetic on integers, so that MPI_BOTTOM-relative addresses work (§4.1.12). */
+MPI_Aint
+MPI_Aint_add(MPI_Aint base, MPI_Aint disp)
+{
+    return (MPI_Aint)((uintptr_t)base + (uintptr_t)disp);
+}
+
+MPI_Aint
+MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2)
+{
+    return (MPI_Aint)((uintptr_t)addr1 - (uintptr_t)addr2);
+}
+
+/* A predefined type of `size` bytes of the Fortran-style class (MPI-3.1 §17.1.9). */
+int
+MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
+{
+    const char *call = "MPI_Type_match_size";
+    MPI_Datatype found = MPI_DATATYPE_NULL;
+
+    if (datatype == NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "datatype argument is NULL");
+    switch (typeclass) {
+    case MPI_TYPECLASS_INTEGER:
+        found = size == 1 ? MPI_INT8_T
+                : size == 2 ? MPI_INT16_T
+                : size == (int)sizeof(int) ? MPI_INTEGER
+                : size == 8 ? MPI_INT64_T
+                            : MPI_DATATYPE_NULL;
+        break;
+    case MPI_TYPECLASS_REAL:
+        found = size == (int)sizeof(float) ? MPI_REAL
+                : size == (int)sizeof(double) ? MPI_DOUBLE_PRECISION
+                : size == (int)sizeof(long double) ? MPI_LONG_DOUBLE
+                                                   : MPI_DATATYPE_NULL;
+        break;
+    case MPI_TYPECLASS_COMPLEX:
+        found = size == (int)sizeof(float _Complex) ? MPI_COMPLEX
+                : size == (int)sizeof(double _Complex) ? MPI_DOUBLE_COMPLEX
+                : size == (int)sizeof(long double _Complex) ? MPI_C_LONG_DOUBLE_COMPLEX
+                                                            : MPI_DATATYPE_NULL;
+        break;
+    default:
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                             "typeclass argument is not an MPI_TYPECLASS_ (%d)", typeclass);
+    }
+    if (found == MPI_DATATYPE_NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                             "no predefined type of typeclass %d has %d bytes", typeclass, size);
+    *datatype = found;
+    return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The "external32" representation (MPI-3.1 §13.5.2)                                           */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Bytes one element of a segment takes in external32. */
+static size_t
+ext_elem_size(enum collsim_dt_ext ext, size_t elem_size)
+{
+    switch (ext) {
+    case COLLSIM_EXT_LONG:
+    case COLLSIM_EXT_ULONG:
+        return 4;
+    case COLLSIM_EXT_WCHAR:
+        return 2;
+    default:
+        return elem_size;
+    }
+}
+
+/* Bytes one item of dt takes in external32. */
+static size_t
+ext_item_size(MPI_Datatype dt)
+{
+    size_t bytes = 0;
+
+    for (size_t s = 0; s < dt->nsegs; s++) {
+        const struct collsim_dt_seg *seg = &dt->segs[s];
+        bytes += seg->len / seg->elem_size * ext_elem_size(seg_ext(dt, seg), seg->elem_size);
+    }
+    return bytes;
+}
+
+/* Copy n bytes reversed: the host is little-endian, external32 big-endian. */
+static void
+copy_reversed(unsigned char *to, const unsigned char *from, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        to[i] = from[n - 1 - i];
+}
+
+/* Write one native element at `native` as external32 at `ext`; returns the bytes written. */
+static size_t
+ext_write(enum collsim_dt_ext code, size_t elem_size, const char *native, unsigned char *ext)
+{
+    switch (code) {
+    case COLLSIM_EXT_PARTS4:
+    case COLLSIM_EXT_PARTS8: {
+        size_t part = code == COLLSIM_EXT_PARTS4 ? 4 : 8;
+        for (size_t o = 0; o < elem_size; o += part)
+            copy_reversed(ext + o, (const unsigned char *)native + o, part);
+        return elem_size;
+    }
+    case COLLSIM_EXT_QUAD:
+        for (size_t o = 0; o < elem_size; o += sizeof(long double)) {
+            long double v;
+            __float128 q;
+            memcpy(&v, native + o, sizeof(v));
+            q = (__float128)v;
+            copy_reversed(ext + o, (const unsigned char *)&q, 16);
+        }
+        return elem_size;
+    case COLLSIM_EXT_LONG:
+    case COLLSIM_EXT_ULONG: {
+        unsigned long v;
+        uint32_t low;
+        memcpy(&v, native, sizeof(v));
+        low = (uint32_t)v;
+        copy_reversed(ext, (const unsigned char *)&low, 4);
+        return 4;
+    }
+    case COLLSIM_EXT_WCHAR: {
+        wchar_t v;
+        uint16_t low;
+        memcpy(&v, native, sizeof(v));
+        low = (uint16_t)v;
+        copy_reversed(ext, (const unsigned char *)&low, 2);
+        return 2;
+    }
+    default:
+        copy_reversed(ext, (const unsigned char *)native, elem_size);
+        return elem_size;
+    }
+}
+
+/* Read one external32 element at `ext` into native form at `native`; returns bytes read. */
+static size_t
+ext_read(enum collsim_dt_ext code, size_t elem_size, const unsigned char *ext, char *native)
+{
+    switch (code) {
+    case COLLSIM_EXT_PARTS4:
+    case COLLSIM_EXT_PARTS8: {
+        size_t part = code == COLLSIM_EXT_PARTS4 ? 4 : 8;
+        for (size_t o = 0; o < elem_size; o += part)
+            copy_reversed((unsigned char *)native + o, ext + o, part);
+        return elem_size;
+    }
+    case COLLSIM_EXT_QUAD:
+        for (size_t o = 0; o < elem_size; o += sizeof(long double)) {
+            __float128 q;
+            long double v;
+            copy_reversed((unsigned char *)&q, ext + o, 16);
+            v = (long double)q;
+            memcpy(native + o, &v, sizeof(v));
+        }
+        return elem_size;
+    case COLLSIM_EXT_LONG:
+    case COLLSIM_EXT_ULONG: {
+        uint32_t low;
+        copy_reversed((unsigned char *)&low, ext, 4);
+        if (code == COLLSIM_EXT_LONG) {
+            long v = (int32_t)low;
+            memcpy(native, &v, sizeof(v));
+        } else {
+            unsigned long v = low;
+            memcpy(native, &v, sizeof(v));
+        }
+        return 4;
+    }
+    case COLLSIM_EXT_WCHAR: {
+        uint16_t low;
+        wchar_t v;
+        copy_reversed((unsigned char *)&low, ext, 2);
+        v = (wchar_t)low;
+        memcpy(native, &v, sizeof(v));
+        return 2;
+    }
+    default:
+        copy_reversed((unsigned char *)native, ext, elem_size);
+        return elem_size;
+    }
+}
+
+/* Convert count items between their buffer and external32 bytes, in type-map order. */
+static void
+ext_convert(int to_ext, const void *buf, int count, MPI_Datatype dt, unsigned char *ext)
+{
+    MPI_Aint extent = collsim_datatype_extent(dt);
+
+    for (int k = 0; k < count; k++) {
+        for (size_t s = 0; s < dt->nsegs; s++) {
+            const struct collsim_dt_seg *seg = &dt->segs[s];
+            enum collsim_dt_ext code = seg_ext(dt, seg);
+            char *at = address_at(buf, (MPI_Aint)k * extent + seg->disp);
+            for (size_t o = 0; o < seg->len; o += seg->elem_size)
+                ext += to_ext ? ext_write(code, seg->elem_size, at + o, ext)
+                              : ext_read(code, seg->elem_size, ext, at + o);
+        }
+    }
+}
+
+/* Checks shared by the external32 calls, in argument order. */
+static int
+check_external(const char *call, const char datarep[], int count, MPI_Datatype dt)
+{
+    if (datarep == NULL || strcmp(datarep, "external32") != 0)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                             "datarep argument is \"%s\", not \"external32\"",
+                             datarep ? datarep : "(null)");
+    if (count < 0)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_COUNT, call,
+                             "count argument is negative (%d)", count);
+    if (collsim_datatype_check(dt) != MPI_SUCCESS)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_TYPE, call,
+                             "datatype argument is not a valid committed datatype (%s)",
+                             collsim_datatype_name(dt));
+    return MPI_SUCCESS;
+}
+
+/* Checks of the packed buffer: size, position inside it, room for `bytes` more. */
+static int
+check_external_room(const char *call, int truncate_class, const void *packed, MPI_Aint size,
+                    const MPI_Aint *position, size_t bytes)
+{
+    if (size < 0)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                             "buffer size argument is negative (%lld)", (long long)size);
+    if (position == NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "position argument is NULL");
+    if (*position < 0 || *position > size)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                             "position argument (%lld) is outside the buffer of %lld bytes",
+                             (long long)*position, (long long)size);
+    if (bytes > (size_t)(size - *position))
+        return collsim_error(MPI_COMM_WORLD, truncate_class, call,
+                             "the buffer of %lld bytes leaves %lld at position, %zu needed",
+                             (long long)size, (long long)(size - *position), bytes);
+    if (bytes > 0 && packed == NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_BUFFER, call,
+                             "packed buffer argument is NULL with %zu bytes", bytes);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
+                       MPI_Aint *size)
+{
+    int rc = check_external("MPI_Pack_external_size", datarep, incount, datatype);
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (size == NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Pack_external_size",
+                             "size argument is NULL");
+    *size = (MPI_Aint)((size_t)incount * ext_item_size(datatype));
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
+                  void *outbuf, MPI_Aint outsize, MPI_Aint *position)
+{
+    const char *call = "MPI_Pack_external";
+    size_t bytes;
+    int rc = check_external(call, datarep, incount, datatype);
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    bytes = (size_t)incount * ext_item_size(datatype);
+    rc = check_external_room(call, MPI_ERR_ARG, outbuf, outsize, position, bytes);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (bytes > 0 && inbuf == NULL && collsim_datatype_is_contiguous(datatype))
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_BUFFER, call,
+                             "inbuf argument is NULL with %zu bytes of %s", bytes,
+                             collsim_datatype_name(datatype));
+    ext_convert(1, inbuf, incount, datatype, (unsigned char *)outbuf + *position);
+    *position += (MPI_Aint)bytes;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+                    MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype)
+{
+    const char *call = "MPI_Unpack_external";
+    size_t bytes;
+    int rc = check_external(call, datarep, outcount, datatype);
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    bytes = (size_t)outcount * ext_item_size(datatype);
+    rc = check_external_room(call, MPI_ERR_TRUNCATE, inbuf, insize, position, bytes);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (bytes > 0 && outbuf == NULL && collsim_datatype_is_contiguous(datatype))
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_BUFFER, call,
+                             "outbuf argument is NULL with %zu bytes of %s", bytes,
+                             collsim_datatype_name(datatype));
+    ext_convert(0, outbuf, outcount, datatype, (unsigned char *)inbuf + *position);
+    *position += (MPI_Aint)bytes;
     return MPI_SUCCESS;
 }

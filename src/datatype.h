@@ -13,9 +13,11 @@
  *   - `contiguous`: packing `count` items is one memcpy of count * size bytes from the buffer.
  * Invariants: size == sum of segment lengths; every segment length is a multiple of its element
  * size; predefined types are never freed and are always committed; a derived type's
- * representation is self-contained (it keeps no pointer to the types it was built from), so
- * freeing a type used inside another one is safe. Derived types are reference counted so that
- * pending transfers keep the type alive after MPI_Type_free.
+ * representation is self-contained (its segments never point into the types it was built
+ * from), so freeing a type used inside another one is safe; the constructor's arguments are
+ * kept beside it for MPI_Type_get_contents, with a reference on each type among them. Derived
+ * types are reference counted so that pending transfers keep the type alive after
+ * MPI_Type_free.
  */
 #ifndef COLLSIM_DATATYPE_H
 #define COLLSIM_DATATYPE_H
@@ -86,11 +88,41 @@ struct collsim_pair_ldouble_int { long double v; int i; };
 struct collsim_pair_2float { float v; float i; };
 struct collsim_pair_2double { double v; double i; };
 
+/*
+ * How an element of a segment is written in the "external32" representation (MPI-3.1
+ * §13.5.2): big-endian, standard sizes. 0 (every predefined type's own segments) means "ask
+ * the predefined type's kind"; derived types record the code of each segment.
+ */
+enum collsim_dt_ext {
+    COLLSIM_EXT_KIND = 0, /* predefined segments: derive from the type's kind */
+    COLLSIM_EXT_PLAIN,    /* one element of elem_size bytes, byte-reversed */
+    COLLSIM_EXT_PARTS4,   /* components of 4 bytes (complex float) */
+    COLLSIM_EXT_PARTS8,   /* components of 8 bytes (complex double) */
+    COLLSIM_EXT_QUAD,     /* 16-byte long double components, written as IEEE binary128 */
+    COLLSIM_EXT_LONG,     /* signed long, written in 4 bytes */
+    COLLSIM_EXT_ULONG,    /* unsigned long, written in 4 bytes */
+    COLLSIM_EXT_WCHAR     /* wchar_t, written in 2 bytes */
+};
+
 /* One contiguous run of the type map: `len` bytes at `disp`, elements of `elem_size` bytes. */
 struct collsim_dt_seg {
     MPI_Aint disp;
     size_t len;
     size_t elem_size;
+    enum collsim_dt_ext ext;
+};
+
+/*
+ * The arguments of the constructor call that made a derived type (MPI_Type_get_contents):
+ * integers, addresses and the types, each type holding a reference so it outlives
+ * MPI_Type_free on the user's handle.
+ */
+struct collsim_dt_contents {
+    int combiner;
+    int nints, naints, ntypes;
+    int *ints;
+    MPI_Aint *aints;
+    MPI_Datatype *types;
 };
 
 struct collsim_datatype {
@@ -117,6 +149,8 @@ struct collsim_datatype {
     int mixed;               /* elements of different predefined types (basic == NULL) */
     size_t basic_per_item;   /* elements of `basic` in one item */
     size_t prims_per_item;   /* primitive elements in one item (MPI_Get_elements) */
+    struct collsim_dt_contents contents; /* derived types: how they were made */
+    int user_named;          /* MPI_Type_set_name gave the name */
 };
 
 /*

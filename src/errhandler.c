@@ -2,7 +2,10 @@
  * errhandler.c — error classes, their strings, and communicator error handlers.
  *
  * Error codes are error classes: collsim never makes finer codes, so MPI_Error_class is the
- * identity on the classes that mpi.h defines and rejects anything else.
+ * identity on the classes that mpi.h defines. A program adds its own classes and codes
+ * (MPI_Add_error_class/_code/_string), numbered from MPI_ERR_LASTCODE + 1 on; like every MPI
+ * process each rank has its own, so ranks that add them in the same order get the same
+ * numbers. Anything else is rejected.
  *
  * Handlers live in the communicator object. In MPI the handler of a communicator is a
  * per-process attribute; here a communicator object is shared by all its members (one
@@ -21,6 +24,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <glib.h>
 
@@ -86,6 +90,106 @@ find_class(int errorclass)
         if (error_classes[i].errorclass == errorclass)
             return &error_classes[i];
     return NULL;
+}
+
+/* A code a rank added: its class, and its string ("" until MPI_Add_error_string). */
+struct user_code {
+    int errorclass;
+    char string[MPI_MAX_ERROR_STRING];
+};
+
+/*
+ * The codes every rank added: (rank, code) → struct user_code, and rank → last code used.
+ * Ranks run one at a time (the simulation never runs two rank actors at once).
+ */
+static GHashTable *user_codes, *last_used;
+
+static gint64 *
+user_key(int rank, int code)
+{
+    gint64 *key = g_new(gint64, 1);
+    *key = ((gint64)rank << 32) | (guint32)code;
+    return key;
+}
+
+static struct user_code *
+find_user_code(int code)
+{
+    if (user_codes == NULL || code <= MPI_ERR_LASTCODE)
+        return NULL;
+    gint64 key = ((gint64)collsim_runtime->world_rank() << 32) | (guint32)code;
+    return g_hash_table_lookup(user_codes, &key);
+}
+
+int
+collsim_error_last_used_code(void)
+{
+    if (last_used == NULL)
+        return MPI_ERR_LASTCODE;
+    gpointer v = g_hash_table_lookup(last_used, GINT_TO_POINTER(collsim_runtime->world_rank()));
+    return v != NULL ? GPOINTER_TO_INT(v) : MPI_ERR_LASTCODE;
+}
+
+/* A new code of the calling rank: the class of a class is itself. */
+static int
+add_user_code(int errorclass)
+{
+    int rank = collsim_runtime->world_rank();
+    int code = collsim_error_last_used_code() + 1;
+    struct user_code *uc = g_new0(struct user_code, 1);
+
+    if (user_codes == NULL) {
+        user_codes = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+        last_used = g_hash_table_new(g_direct_hash, g_direct_equal);
+    }
+    uc->errorclass = errorclass < 0 ? code : errorclass;
+    g_hash_table_insert(user_codes, user_key(rank, code), uc);
+    g_hash_table_insert(last_used, GINT_TO_POINTER(rank), GINT_TO_POINTER(code));
+    return code;
+}
+
+int
+MPI_Add_error_class(int *errorclass)
+{
+    if (errorclass == NULL)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Add_error_class",
+                             "errorclass is NULL");
+    *errorclass = add_user_code(-1);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Add_error_code(int errorclass, int *errorcode)
+{
+    struct user_code *uc = find_user_code(errorclass);
+
+    if (errorcode == NULL)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Add_error_code",
+                             "errorcode is NULL");
+    if ((uc == NULL || uc->errorclass != errorclass) &&
+        (find_class(errorclass) == NULL || errorclass == MPI_SUCCESS))
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Add_error_code",
+                             "errorclass %d is not an error class", errorclass);
+    *errorcode = add_user_code(errorclass);
+    return MPI_SUCCESS;
+}
+
+/* Only the codes and classes the program added take a string (MPI-3.1 §8.5). */
+int
+MPI_Add_error_string(int errorcode, const char *string)
+{
+    struct user_code *uc = find_user_code(errorcode);
+
+    if (string == NULL)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Add_error_string",
+                             "string is NULL");
+    if (uc == NULL)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Add_error_string",
+                             "error code %d was not added by MPI_Add_error_class or "
+                             "MPI_Add_error_code",
+                             errorcode);
+    g_strlcpy(uc->string, string, sizeof(uc->string));
+    return MPI_SUCCESS;
 }
 
 const char *
@@ -206,6 +310,11 @@ MPI_Error_class(int errorcode, int *errorclass)
     if (errorclass == NULL)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Error_class",
                              "errorclass is NULL");
+    struct user_code *uc = find_user_code(errorcode);
+    if (uc != NULL) {
+        *errorclass = uc->errorclass;
+        return MPI_SUCCESS;
+    }
     if (find_class(errorcode) == NULL)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Error_class",
                              "unknown error code %d", errorcode);
@@ -220,6 +329,12 @@ MPI_Error_string(int errorcode, char *string, int *resultlen)
     if (string == NULL || resultlen == NULL)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Error_string",
                              "%s is NULL", string == NULL ? "string" : "resultlen");
+    struct user_code *uc = find_user_code(errorcode);
+    if (uc != NULL) {
+        g_strlcpy(string, uc->string, MPI_MAX_ERROR_STRING);
+        *resultlen = (int)strlen(string);
+        return MPI_SUCCESS;
+    }
     const struct error_class_info *info = find_class(errorcode);
     if (info == NULL)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Error_string",

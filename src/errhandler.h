@@ -33,6 +33,9 @@ struct collsim_errhandler {
 int collsim_error(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* The last error code the calling rank uses: MPI_ERR_LASTCODE, or the last one it added. */
+int collsim_error_last_used_code(void);
+
 /* The standard name of an error class ("MPI_ERR_RANK"), or NULL if unknown. */
 const char *collsim_error_class_name(int errorclass);
 

@@ -8,6 +8,7 @@
 
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@
 #include "src/callsite.h"
 #include "src/comm.h"
 #include "src/errhandler.h"
+#include "src/info.h"
 
 static struct sim_rank *
 self_or_die(const char *call)
@@ -272,5 +274,80 @@ MPI_Get_version(int *version, int *subversion)
         return rc;
     *version = MPI_VERSION;
     *subversion = MPI_SUBVERSION;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Get_library_version(char *version, int *resultlen)
+{
+    int rc = sim_p2p_check_out(version, "version", "MPI_Get_library_version");
+    if (rc == MPI_SUCCESS)
+        rc = sim_p2p_check_out(resultlen, "resultlen", "MPI_Get_library_version");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    g_strlcpy(version, PACKAGE_STRING ", simulated MPI 3.1 on SimGrid",
+              MPI_MAX_LIBRARY_VERSION_STRING);
+    *resultlen = (int)strlen(version);
+    return MPI_SUCCESS;
+}
+
+/* A rank is one thread: MPI_Init_thread always provides MPI_THREAD_SINGLE. */
+int
+MPI_Query_thread(int *provided)
+{
+    int rc = sim_p2p_check_out(provided, "provided", "MPI_Query_thread");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *provided = MPI_THREAD_SINGLE;
+    return MPI_SUCCESS;
+}
+
+/* The only thread of a rank is the one that called MPI_Init. */
+int
+MPI_Is_thread_main(int *flag)
+{
+    int rc = sim_p2p_check_out(flag, "flag", "MPI_Is_thread_main");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+/* Plain memory: no info hint changes anything, and MPI_Free_mem is free(). */
+int
+MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
+{
+    const char *why;
+    void *mem;
+
+    if (size < 0)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Alloc_mem",
+                             "size argument is negative (%lld)", (long long)size);
+    if (info != MPI_INFO_NULL && collsim_info_check(info, &why) != MPI_SUCCESS)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_INFO, "MPI_Alloc_mem",
+                             "info argument is not an info object (%s)", why);
+    int rc = sim_p2p_check_out(baseptr, "baseptr", "MPI_Alloc_mem");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    mem = malloc(size > 0 ? (size_t)size : 1);
+    if (mem == NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Alloc_mem",
+                             "cannot allocate %lld bytes", (long long)size);
+    *(void **)baseptr = mem;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Free_mem(void *base)
+{
+    free(base);
+    return MPI_SUCCESS;
+}
+
+/* Profiling control: collsim's own reports need no hint, so every level is accepted. */
+int
+MPI_Pcontrol(const int level, ...)
+{
+    (void)level;
     return MPI_SUCCESS;
 }
