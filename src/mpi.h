@@ -767,8 +767,6 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
  * interface and the Fortran interoperability functions.
  * ========================================================================================== */
 
-/* -- Chapter 4, datatypes */
-
 /* -- Chapter 6, communicators, inter-communicators, attributes and names of datatypes */
 int MPI_Comm_remote_size(MPI_Comm comm, int *size);
 int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
@@ -782,8 +780,6 @@ int MPI_Type_free_keyval(int *type_keyval);
 int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
 int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
 int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
-
-/* -- Chapter 8, environment: library version, memory, user error classes */
 
 /* -- Chapter 10, process creation and management (out of scope: dynamic processes) */
 int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
@@ -1019,8 +1015,6 @@ int MPI_T_category_get_cvars(int cat_index, int len, int indices[]);
 int MPI_T_category_get_pvars(int cat_index, int len, int indices[]);
 int MPI_T_category_get_categories(int cat_index, int len, int indices[]);
 int MPI_T_category_changed(int *stamp);
-
-/* -- Chapter 15, deprecated functions (MPI-1 attribute caching) */
 
 /* -- Chapter 17, language interoperability: Fortran handles and types (the conversions are
  *    out of scope) */
