@@ -18,21 +18,9 @@
 #include "mpi.h"
 #include "sim_harness.h"
 
-/* Two hosts, one full-duplex link of latency L and bandwidth W (as in check_p2p.c). */
-#define LINK_LATENCY 10e-6
-#define LINK_BANDWIDTH 1e9
-static const char two_hosts_xml[] =
-    "<?xml version='1.0'?>\n"
-    "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-    "<platform version=\"4.1\">\n"
-    "  <zone id=\"z\" routing=\"Full\">\n"
-    "    <host id=\"a\" speed=\"1Gf\"/>\n"
-    "    <host id=\"b\" speed=\"1Gf\"/>\n"
-    "    <link id=\"l\" bandwidth=\"1GBps\" latency=\"10us\" sharing_policy=\"SPLITDUPLEX\"/>\n"
-    "    <route src=\"a\" dst=\"b\" symmetrical=\"NO\"><link_ctn id=\"l\" direction=\"UP\"/></route>\n"
-    "    <route src=\"b\" dst=\"a\" symmetrical=\"NO\"><link_ctn id=\"l\" direction=\"DOWN\"/></route>\n"
-    "  </zone>\n"
-    "</platform>\n";
+/* The two hosts of sim_harness.h: one full-duplex link of latency L and bandwidth W. */
+#define LINK_LATENCY COLLSIM_TEST_LINK_LATENCY
+#define LINK_BANDWIDTH COLLSIM_TEST_LINK_BANDWIDTH
 
 /* Run fn on the two hosts with CM02 (a transfer of B bytes takes L + B/W), no software
  * overheads, reductions free, an eager threshold of 64 KiB, and Allreduce as recursive
@@ -43,7 +31,7 @@ run_two_hosts(collsim_test_rank_fn fn, void *arg)
     struct sim_config config;
     struct sim_outcome outcome;
     sim_config_defaults(&config);
-    char *platform = collsim_test_platform(two_hosts_xml);
+    char *platform = collsim_test_platform(collsim_test_two_hosts_xml);
     gchar *cfg[] = {g_strdup("--cfg=network/model:CM02"), NULL};
     config.nranks = 2;
     config.platform_file = platform;

@@ -17,25 +17,9 @@
 #include "mpi.h"
 #include "sim_harness.h"
 
-/*
- * Two hosts joined by one full-duplex link of latency L and bandwidth W per direction
- * (full duplex, so that SimGrid's TCP-acknowledgement cross traffic, 5% of each message
- * flowing backwards, does not share the forward direction's bandwidth).
- */
-#define LINK_LATENCY 10e-6
-#define LINK_BANDWIDTH 1e9
-static const char two_hosts_xml[] =
-    "<?xml version='1.0'?>\n"
-    "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-    "<platform version=\"4.1\">\n"
-    "  <zone id=\"z\" routing=\"Full\">\n"
-    "    <host id=\"a\" speed=\"1Gf\"/>\n"
-    "    <host id=\"b\" speed=\"1Gf\"/>\n"
-    "    <link id=\"l\" bandwidth=\"1GBps\" latency=\"10us\" sharing_policy=\"SPLITDUPLEX\"/>\n"
-    "    <route src=\"a\" dst=\"b\" symmetrical=\"NO\"><link_ctn id=\"l\" direction=\"UP\"/></route>\n"
-    "    <route src=\"b\" dst=\"a\" symmetrical=\"NO\"><link_ctn id=\"l\" direction=\"DOWN\"/></route>\n"
-    "  </zone>\n"
-    "</platform>\n";
+/* The two hosts of sim_harness.h: one full-duplex link of latency L and bandwidth W. */
+#define LINK_LATENCY COLLSIM_TEST_LINK_LATENCY
+#define LINK_BANDWIDTH COLLSIM_TEST_LINK_BANDWIDTH
 
 /* ---------------------------------------------------------------- ping-pong timing */
 
@@ -67,7 +51,7 @@ run_pingpong(int bytes, const char *network_model)
     struct sim_config config;
     struct sim_outcome outcome;
     sim_config_defaults(&config);
-    char *platform = collsim_test_platform(two_hosts_xml);
+    char *platform = collsim_test_platform(collsim_test_two_hosts_xml);
     gchar *cfg[] = {g_strdup_printf("--cfg=network/model:%s", network_model), NULL};
     config.nranks = 2;
     config.platform_file = platform;

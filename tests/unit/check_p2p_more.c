@@ -18,19 +18,7 @@
 #include "mpi.h"
 #include "sim_harness.h"
 
-#define LINK_LATENCY 10e-6
-static const char two_hosts_xml[] =
-    "<?xml version='1.0'?>\n"
-    "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-    "<platform version=\"4.1\">\n"
-    "  <zone id=\"z\" routing=\"Full\">\n"
-    "    <host id=\"a\" speed=\"1Gf\"/>\n"
-    "    <host id=\"b\" speed=\"1Gf\"/>\n"
-    "    <link id=\"l\" bandwidth=\"1GBps\" latency=\"10us\" sharing_policy=\"SPLITDUPLEX\"/>\n"
-    "    <route src=\"a\" dst=\"b\" symmetrical=\"NO\"><link_ctn id=\"l\" direction=\"UP\"/></route>\n"
-    "    <route src=\"b\" dst=\"a\" symmetrical=\"NO\"><link_ctn id=\"l\" direction=\"DOWN\"/></route>\n"
-    "  </zone>\n"
-    "</platform>\n";
+#define LINK_LATENCY COLLSIM_TEST_LINK_LATENCY
 
 #define EAGER_THRESHOLD 65536
 #define BIG_INTS 100000     /* 400 000 bytes: a rendezvous message for a standard send */
@@ -42,7 +30,7 @@ run_two_hosts(collsim_test_rank_fn fn, void *arg)
     struct sim_config config;
     struct sim_outcome outcome;
     sim_config_defaults(&config);
-    char *platform = collsim_test_platform(two_hosts_xml);
+    char *platform = collsim_test_platform(collsim_test_two_hosts_xml);
     gchar *cfg[] = {g_strdup("--cfg=network/model:CM02"), NULL};
     config.nranks = 2;
     config.platform_file = platform;

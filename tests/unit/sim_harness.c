@@ -63,3 +63,16 @@ collsim_test_platform(const char *xml)
     close(fd);
     return path;
 }
+
+const char collsim_test_two_hosts_xml[] =
+    "<?xml version='1.0'?>\n"
+    "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+    "<platform version=\"4.1\">\n"
+    "  <zone id=\"z\" routing=\"Full\">\n"
+    "    <host id=\"a\" speed=\"1Gf\"/>\n"
+    "    <host id=\"b\" speed=\"1Gf\"/>\n"
+    "    <link id=\"l\" bandwidth=\"1GBps\" latency=\"10us\" sharing_policy=\"SPLITDUPLEX\"/>\n"
+    "    <route src=\"a\" dst=\"b\" symmetrical=\"NO\"><link_ctn id=\"l\" direction=\"UP\"/></route>\n"
+    "    <route src=\"b\" dst=\"a\" symmetrical=\"NO\"><link_ctn id=\"l\" direction=\"DOWN\"/></route>\n"
+    "  </zone>\n"
+    "</platform>\n";

@@ -19,6 +19,16 @@ int collsim_test_run_ranks(int nranks, collsim_test_rank_fn fn, void *arg);
 int collsim_test_run_config(struct sim_config *config, collsim_test_rank_fn fn, void *arg,
                             struct sim_outcome *outcome);
 
+/*
+ * Two hosts "a" and "b" joined by one full-duplex link of latency COLLSIM_TEST_LINK_LATENCY
+ * and bandwidth COLLSIM_TEST_LINK_BANDWIDTH per direction (full duplex, so that SimGrid's
+ * TCP-acknowledgement cross traffic, 5% of each message flowing backwards, does not share the
+ * forward direction's bandwidth): the platform of the transport's timing tests.
+ */
+#define COLLSIM_TEST_LINK_LATENCY 10e-6
+#define COLLSIM_TEST_LINK_BANDWIDTH 1e9
+extern const char collsim_test_two_hosts_xml[];
+
 /* Write `xml` to a temporary platform file; returns its path (g_free it). */
 char *collsim_test_platform(const char *xml);
 
