@@ -12,6 +12,14 @@
 
 #include <glib.h>
 
+/*
+ * When a rank's nonblocking collectives move. CALLS: only inside the rank's MPI calls (waits,
+ * tests, blocking calls), as in an MPI library without a progress thread. ASYNC: also while
+ * the rank computes (collsim_compute), as with a progress thread or an offload engine that
+ * costs the rank's computation nothing.
+ */
+enum model_progress { MODEL_PROGRESS_CALLS, MODEL_PROGRESS_ASYNC };
+
 struct model_transport {
     gsize eager_threshold;  /* messages of at most this many bytes go eagerly */
     double send_overhead;   /* seconds of sender CPU per message (LogP's o_s) */
@@ -19,7 +27,12 @@ struct model_transport {
     double per_byte_overhead; /* seconds of CPU per byte on each side (LogGOPS's O) */
     double gap;             /* seconds between the starts of two messages out of one NIC (LogP's g) */
     double poll_overhead;   /* seconds charged by an MPI_Test/MPI_Iprobe that finds nothing */
+    enum model_progress progress; /* CALLS by default */
 };
+
+/* "calls" / "async" (the names of options and scenario keys); FALSE for anything else. */
+gboolean model_progress_parse(const char *text, enum model_progress *progress);
+const char *model_progress_name(enum model_progress progress);
 
 /* The documented defaults. */
 void model_transport_defaults(struct model_transport *model);

@@ -84,6 +84,7 @@ struct exec_options {
     gchar *send_overhead;
     gchar *recv_overhead;
     gchar *gap;
+    gchar *progress;
     gchar **simgrid_cfg;
     gchar **algorithms;
     gboolean stats;
@@ -157,6 +158,10 @@ command_exec(int argc, char **argv)
          "Sender CPU time per message, e.g. 0.2us (default: the preset's)", "SECONDS"},
         {"recv-overhead", 0, 0, G_OPTION_ARG_STRING, &opt.recv_overhead,
          "Receiver CPU time per message, e.g. 0.2us (default: the preset's)", "SECONDS"},
+        {"progress", 0, 0, G_OPTION_ARG_STRING, &opt.progress,
+         "When nonblocking collectives move: calls (default: inside MPI calls only) or async "
+         "(also while the rank computes, as with a progress thread)",
+         "MODEL"},
         {"gap", 0, 0, G_OPTION_ARG_STRING, &opt.gap,
          "Time between two message starts of one NIC, e.g. 5ns (default: the preset's)",
          "SECONDS"},
@@ -235,6 +240,10 @@ command_exec(int argc, char **argv)
             goto out;
         }
         model_network_apply(config.network, &config.transport);
+    }
+    if (opt.progress != NULL && !model_progress_parse(opt.progress, &config.transport.progress)) {
+        rc = usage_error("exec: --progress must be calls or async (got '%s')", opt.progress);
+        goto out;
     }
     if (opt.eager_threshold != G_MININT64) {
         if (opt.eager_threshold < 0) {
@@ -361,6 +370,7 @@ out:
     g_free(opt.send_overhead);
     g_free(opt.recv_overhead);
     g_free(opt.gap);
+    g_free(opt.progress);
     g_strfreev(opt.algorithms);
     g_free(opt.platform);
     g_free(opt.placement);

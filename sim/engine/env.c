@@ -235,11 +235,10 @@ collsim_compute(double seconds)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, "collsim_compute",
                              "seconds is %g: not a duration between 0 and 1e9", seconds);
     (void)me;
-    /* computing is not an MPI call: the rank's nonblocking collectives wait meanwhile */
-    if (seconds > 0.0) {
-        sg_actor_sleep_for(seconds);
-        sim_after_yield();
-    }
+    /* not an MPI call: the rank's nonblocking collectives move meanwhile only under the
+     * asynchronous progress model */
+    if (seconds > 0.0)
+        sim_p2p_compute(seconds);
     return MPI_SUCCESS;
 }
 

@@ -102,13 +102,16 @@ void sim_p2p_describe_blocked(const struct sim_rank *rank, GString *out);
  * output argument of `call` is missing; for the calls without a communicator (requests, the
  * environment), some of which may come before MPI_Init. */
 int sim_p2p_check_out(const void *pointer, const char *what, const char *call);
-/* The runtime hook start_nonblocking (src/runtime.h): the operation runs on a flow of the
- * calling rank (flow.h), progressed by the rank's MPI calls. */
 /* The runtime hook make_persistent (src/runtime.h): a persistent request whose MPI_Start
  * calls start(data, &op). */
 int sim_p2p_make_persistent(int (*start)(void *data, MPI_Request *op), void *data,
                             void (*free_data)(void *data), MPI_Comm comm, const char *call,
                             MPI_Request *request);
+/* collsim_compute: `seconds` of computation, during which the asynchronous progress model
+ * moves the rank's nonblocking collectives (p2p.c). */
+void sim_p2p_compute(double seconds);
+/* The runtime hook start_nonblocking (src/runtime.h): the operation runs on a flow of the
+ * calling rank (flow.h), progressed by the rank's MPI calls. */
 int sim_p2p_start_nonblocking(int (*fn)(void *data), void *data, MPI_Comm comm, const char *call,
                               MPI_Request *request);
 

@@ -61,6 +61,7 @@ static const struct key_spec key_specs[] = {
     {"platform", "send_overhead", "seconds >= 0, with an optional unit s, ms, us or ns: 1.5us"},
     {"platform", "recv_overhead", "seconds >= 0, with an optional unit s, ms, us or ns: 1.5us"},
     {"platform", "gap", "seconds >= 0 between two message starts of one NIC: 5ns"},
+    {"platform", "progress", "calls (nonblocking collectives move inside MPI calls) or async"},
     {"run", "ranks", "counts >= 1 and ranges A..B*K (K >= 2) or A..B+K (K >= 1): 2,3,4..64*2"},
     {"run", "collectives", "collective names, e.g. bcast, reduce, allreduce, or all"},
     {"run", "algorithms",
@@ -907,6 +908,11 @@ read_platform_group(struct loader *ld, struct settings *s)
         !get_seconds(ld, "platform", "gap", &s->transport.gap))
         return FALSE;
     s->transport.eager_threshold = (gsize)eager;
+    g_autofree gchar *progress = NULL;
+    if (!get_text(ld, "platform", "progress", FALSE, &progress))
+        return FALSE;
+    if (progress != NULL && !model_progress_parse(progress, &s->transport.progress))
+        return fail_value(ld, "platform", "progress", "'%s' is not calls or async", progress);
 
     const char *platform = file != NULL ? file : DEFAULT_PLATFORM;
     if (strcmp(platform, GENERATED_PLATFORM) == 0)

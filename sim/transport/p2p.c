@@ -65,6 +65,7 @@
 #include "src/datatype.h"
 #include "src/handles.h"
 #include "src/errhandler.h"
+#include "sim/engine/deadline.h"
 #include "sim/engine/flow.h"
 #include "sim/engine/rank.h"
 
@@ -1501,11 +1502,12 @@ wait_pass(struct sim_rank *me, struct sim_wait *wait)
  * Block until the point-to-point requests `reqs` satisfy `mode` (all complete / at least one
  * complete), or with !blocking make what progress can be made now. `reqs` may hold NULL
  * entries (inactive). Returns the number of complete active requests. The rank's flows do not
- * run meanwhile: progress_wait() below is the wait of MPI calls.
+ * run meanwhile: progress_wait() below is the wait of MPI calls. A `deadline` >= 0 (simulated
+ * seconds) also ends a blocking wait when the clock reaches it.
  */
 static int
-transport_wait(struct collsim_request **reqs, int n, enum wait_mode mode, gboolean blocking,
-               const char *call)
+transport_wait_until(struct collsim_request **reqs, int n, enum wait_mode mode,
+                     gboolean blocking, double deadline, const char *call)
 {
     struct sim_rank *me = sim_rank_self();
     struct sim_wait *wait = blocking ? wait_begin(me, reqs, n) : NULL;
@@ -1531,10 +1533,17 @@ transport_wait(struct collsim_request **reqs, int n, enum wait_mode mode, gboole
         for (int i = open_find(wait->open, 0); i < n && me->blocked_nreqs < SIM_BLOCKED_REQS_SHOWN;
              i = open_find(wait->open, i + 1))
             me->blocked_reqs[me->blocked_nreqs++] = reqs[i];
-        ssize_t index = sg_comm_wait_any((sg_comm_t *)(void *)set->comms->data, set->comms->len);
+        sg_comm_t *comms = (sg_comm_t *)(void *)set->comms->data;
+        ssize_t index = deadline < 0.0
+                            ? sg_comm_wait_any(comms, set->comms->len)
+                            : sim_comm_wait_any_until(comms, set->comms->len,
+                                                      MAX(deadline - simgrid_get_clock(), 0.0));
         sim_after_yield();
         me->blocked_in = NULL;
-        g_assert(index >= 0);
+        if (index < 0) { /* the deadline: every transfer is still in flight, and still ours */
+            wait_set_truncate(set, requested);
+            break;
+        }
         enum wait_kind kind = g_array_index(set->kinds, enum wait_kind, index);
         gpointer what = set->what->pdata[index];
         wait_set_truncate(set, requested);
@@ -1543,6 +1552,13 @@ transport_wait(struct collsim_request **reqs, int n, enum wait_mode mode, gboole
     int complete = wait->complete;
     wait_end(wait);
     return complete;
+}
+
+static int
+transport_wait(struct collsim_request **reqs, int n, enum wait_mode mode, gboolean blocking,
+               const char *call)
+{
+    return transport_wait_until(reqs, n, mode, blocking, -1.0, call);
 }
 
 /* ---------------------------------------------------------------- nonblocking collectives */
@@ -1763,6 +1779,46 @@ progress_wait(struct collsim_request **reqs, int n, enum wait_mode mode, gboolea
     if (collective)
         return progress_with_flows(me, reqs, n, mode, blocking, call);
     return transport_wait(reqs, n, mode, blocking, call);
+}
+
+/*
+ * Computing for `seconds` (collsim_compute). Under the asynchronous progress model the rank's
+ * nonblocking collectives move meanwhile: the rank waits, until the end of the computation,
+ * on the transfers its parked flows wait for, and resumes each flow as soon as its step is
+ * done, so a collective advances exactly as it would inside an MPI_Wait of the same length.
+ * The CPU overheads of the messages those steps send and receive are the progress engine's,
+ * not the computation's: they run inside the computation's interval (a step that starts just
+ * before its end may end after it, and the computation with it). Under the default model, or
+ * with no collective in flight, it is plain computing.
+ */
+void
+sim_p2p_compute(double seconds)
+{
+    struct sim_rank *me = sim_rank_self();
+    if (sim_engine_config()->transport.progress != MODEL_PROGRESS_ASYNC ||
+        me->running_flow != NULL || g_queue_is_empty(&me->coll_requests)) {
+        sg_actor_sleep_for(seconds);
+        sim_after_yield();
+        return;
+    }
+    double deadline = simgrid_get_clock() + seconds;
+    GPtrArray *wanted = g_ptr_array_new();
+    for (;;) {
+        flows_run(me);
+        double left = deadline - simgrid_get_clock();
+        if (left <= 0.0)
+            break;
+        g_ptr_array_set_size(wanted, 0);
+        flows_needs(me, wanted);
+        if (wanted->len == 0) {
+            sg_actor_sleep_for(left);
+            sim_after_yield();
+            break;
+        }
+        transport_wait_until((struct collsim_request **)wanted->pdata, (int)wanted->len,
+                             WAIT_ANY, TRUE, deadline, "collsim_compute");
+    }
+    g_ptr_array_free(wanted, TRUE);
 }
 
 /* ---------------------------------------------------------------- argument checks */

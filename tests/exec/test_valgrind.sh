@@ -33,7 +33,8 @@ check collectives "$top_builddir/scenarios/seeds/par_blas2.so" -n 5
 # nonblocking collectives run on flows (their own stacks): every kind, several in flight
 flows_so=$(mktemp --suffix=.so)
 cc -std=c11 -shared -fPIC -I"$top_srcdir/src" "$top_srcdir/tests/realmpi/nonblocking.c" \
-    -o "$flows_so" && check nonblocking "$flows_so" -n 4
+    -o "$flows_so" && check nonblocking "$flows_so" -n 4 &&
+    check "nonblocking, asynchronous progress" "$flows_so" -n 4 --progress async
 rm -f "$flows_so"
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]

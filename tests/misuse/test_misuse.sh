@@ -73,6 +73,7 @@ done <<'OPTIONS'
 -n 4 --eager-threshold -5|--eager-threshold must be at least 0 bytes (got -5)
 -n 4 --send-overhead -1|--send-overhead: '-1' is not a duration >= 0
 -n 4 --gap nan|--gap: 'nan' is not a duration >= 0
+-n 4 --progress thread|--progress must be calls or async (got 'thread')
 -n 4 --time-limit -1s|--time-limit: '-1s' is not a duration >= 0
 -n 1000000000|-n 1000000000: 1000000000 ranks need at least
 -n 0|-n must be at least 1

@@ -3,7 +3,9 @@
  * several in flight at once on one communicator, completed in another order than started,
  * mixed with point-to-point traffic and blocking collectives, with MPI_IN_PLACE, roots other
  * than 0, a non-commutative user op (2x2 integer matrix product, associative), polling with
- * MPI_Test and completion with Waitall, Waitany and Waitsome.
+ * MPI_Test and completion with Waitall, Waitany and Waitsome. Under collsim, computation
+ * between the calls and the waits lets the asynchronous progress model move the operations
+ * (test_nonblocking.sh runs both models).
  *
  * Every rank's results are gathered to rank 0 (with blocking collectives), which prints one
  * line per check: the same source built with Open MPI's mpicc and with collsim's header
@@ -17,6 +19,17 @@
 #include <mpi.h>
 
 static int rank, size;
+
+/* Simulated computation with operations in flight (nothing under another MPI). */
+static void
+compute(double seconds)
+{
+#ifdef COLLSIM_MPI
+    collsim_compute(seconds);
+#else
+    (void)seconds;
+#endif
+}
 
 /* 2x2 matrices of unsigned ints mod 2^32, row-major (a contiguous type of 4 MPI_UNSIGNED):
  * a non-commutative associative op. */
@@ -85,6 +98,7 @@ main(int argc, char **argv)
     MPI_Iexscan(&x, &exclusive, 1, MPI_INT, MPI_PROD, MPI_COMM_WORLD, &r[3]);
     MPI_Iallreduce(m, mres, 2, mat_t, mat, MPI_COMM_WORLD, &r[4]);
     MPI_Ibarrier(MPI_COMM_WORLD, &r[5]);
+    compute(20e-6 * (rank + 1));
     MPI_Waitall(6, r, MPI_STATUSES_IGNORE);
     bar_done = 1;
     if (rank == 0)
@@ -205,6 +219,7 @@ main(int argc, char **argv)
     MPI_Ireduce_scatter(rsv, rsout, rscounts, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[1]);
     MPI_Ireduce_scatter_block(rsv, rsb, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &r[2]);
     MPI_Iallreduce(MPI_IN_PLACE, inplace, 3, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[3]);
+    compute(5e-6);
     MPI_Waitall(4, r, MPI_STATUSES_IGNORE);
     int mri[4] = {(int)mr[0], (int)mr[1], (int)mr[2], (int)mr[3]};
     show("reduce matmul at root", mri, 4); /* untouched (0) elsewhere */

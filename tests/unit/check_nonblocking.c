@@ -26,7 +26,7 @@
  * overheads, reductions free, an eager threshold of 64 KiB, and Allreduce as recursive
  * doubling: on two ranks, one exchange of the whole vector. */
 static void
-run_two_hosts(collsim_test_rank_fn fn, void *arg)
+run_two_hosts_progress(collsim_test_rank_fn fn, void *arg, enum model_progress progress)
 {
     struct sim_config config;
     struct sim_outcome outcome;
@@ -41,6 +41,7 @@ run_two_hosts(collsim_test_rank_fn fn, void *arg)
     config.transport.gap = 0;
     config.transport.eager_threshold = 65536;
     config.compute_scale = 0;
+    config.transport.progress = progress;
     char why[256];
     ck_assert_int_eq(coll_select_force(COLL_ALLREDUCE, "recursive_doubling", NULL, why, sizeof why),
                      1);
@@ -48,6 +49,13 @@ run_two_hosts(collsim_test_rank_fn fn, void *arg)
     g_unlink(platform);
     g_free(platform);
     g_free(cfg[0]);
+}
+
+/* The default progress model: inside MPI calls only. */
+static void
+run_two_hosts(collsim_test_rank_fn fn, void *arg)
+{
+    run_two_hosts_progress(fn, arg, MODEL_PROGRESS_CALLS);
 }
 
 /* ---------------------------------------------------------------- progress */
@@ -226,6 +234,109 @@ START_TEST(test_wait_at_once_costs_the_blocking_time)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- asynchronous progress */
+
+/*
+ * Under the asynchronous model the rendezvous goes on during the computation: envelope
+ * (L + 1/W), clear-to-send (L + 1/W), data (L + B/W), all before the computation ends, so the
+ * operation costs the computation's time and nothing more.
+ */
+START_TEST(test_async_rendezvous_hides_behind_computation)
+{
+    struct overlap o = {.count = 100000, .compute = 1e-3};
+    run_two_hosts_progress(overlap_rank, &o, MODEL_PROGRESS_ASYNC);
+    double bytes = 4.0 * o.count;
+    double envelope = LINK_LATENCY + 1 / LINK_BANDWIDTH;
+    ck_assert_double_eq_tol(o.blocking, 2 * envelope + LINK_LATENCY + bytes / LINK_BANDWIDTH,
+                            1e-12);
+    ck_assert_double_eq_tol(o.nonblocking, o.compute, 1e-12);
+}
+END_TEST
+
+/*
+ * A computation that ends while the data is on the wire: the transfer goes on (the wait that
+ * the end of the computation interrupted keeps it) and MPI_Wait finds it where it is, so the
+ * operation ends when the blocking one would have: max(S, t_b) = t_b.
+ */
+START_TEST(test_async_computation_ends_mid_transfer)
+{
+    struct overlap o = {.count = 100000, .compute = 100e-6};
+    run_two_hosts_progress(overlap_rank, &o, MODEL_PROGRESS_ASYNC);
+    ck_assert_double_eq_tol(o.nonblocking, o.blocking, 1e-12);
+    double bytes = 4.0 * o.count;
+    ck_assert(o.compute < bytes / LINK_BANDWIDTH); /* the data was in flight at its end */
+}
+END_TEST
+
+/* The eager exchange is hidden under both models alike. */
+START_TEST(test_async_eager_exchange_as_in_calls)
+{
+    struct overlap o = {.count = 250, .compute = 50e-6};
+    run_two_hosts_progress(overlap_rank, &o, MODEL_PROGRESS_ASYNC);
+    ck_assert_double_eq_tol(o.nonblocking, o.compute, 1e-12);
+}
+END_TEST
+
+/*
+ * Two rendezvous broadcasts in flight (roots 0 and 1) and one computation in several pieces:
+ * both complete during the computation under the asynchronous model, with their own data, and
+ * the pieces add up to the whole time; under the default model the second cannot start its
+ * data until the wait.
+ */
+struct two_bcasts {
+    enum model_progress progress;
+    double elapsed; /* rank 0: calls .. both waits */
+};
+
+static void
+two_bcasts_rank(int rank, void *arg)
+{
+    struct two_bcasts *t = arg;
+    enum { N = 100000 };
+    int *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
+    for (int i = 0; i < N; i++) {
+        a[i] = rank == 0 ? i : -1;
+        b[i] = rank == 1 ? -i : -1;
+    }
+    MPI_Request reqs[2];
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    MPI_Ibcast(a, N, MPI_INT, 0, MPI_COMM_WORLD, &reqs[0]);
+    MPI_Ibcast(b, N, MPI_INT, 1, MPI_COMM_WORLD, &reqs[1]);
+    for (int piece = 0; piece < 10; piece++)
+        collsim_compute(100e-6);
+    double computed = MPI_Wtime() - t0;
+    MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);
+    for (int i = 0; i < N; i += 997) {
+        ck_assert_int_eq(a[i], i);
+        ck_assert_int_eq(b[i], -i);
+    }
+    if (t->progress == MODEL_PROGRESS_ASYNC)
+        ck_assert_double_eq_tol(computed, 1e-3, 1e-12);
+    if (rank == 0)
+        t->elapsed = MPI_Wtime() - t0;
+    free(a);
+    free(b);
+}
+
+START_TEST(test_async_two_collectives_complete_while_computing)
+{
+    struct two_bcasts async = {.progress = MODEL_PROGRESS_ASYNC};
+    run_two_hosts_progress(two_bcasts_rank, &async, MODEL_PROGRESS_ASYNC);
+    ck_assert_double_eq_tol(async.elapsed, 1e-3, 1e-12);
+}
+END_TEST
+
+/* The same program under the default model: the data of each broadcast leaves only once
+ * MPI_Waitall runs, after the computation (a clear-to-send, then the 400 000 bytes). */
+START_TEST(test_calls_two_collectives_wait_for_the_wait)
+{
+    struct two_bcasts calls = {.progress = MODEL_PROGRESS_CALLS};
+    run_two_hosts_progress(two_bcasts_rank, &calls, MODEL_PROGRESS_CALLS);
+    ck_assert(calls.elapsed > 1e-3 + 4e5 / LINK_BANDWIDTH);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- several in flight */
 
 /*
@@ -330,6 +441,11 @@ nonblocking_suite(void)
     tcase_add_test(timing, test_short_computation_waits_for_the_flight);
     tcase_add_test(timing, test_rendezvous_exchange_waits_for_the_wait);
     tcase_add_test(timing, test_wait_at_once_costs_the_blocking_time);
+    tcase_add_test(timing, test_async_rendezvous_hides_behind_computation);
+    tcase_add_test(timing, test_async_computation_ends_mid_transfer);
+    tcase_add_test(timing, test_async_eager_exchange_as_in_calls);
+    tcase_add_test(timing, test_async_two_collectives_complete_while_computing);
+    tcase_add_test(timing, test_calls_two_collectives_wait_for_the_wait);
     suite_add_tcase(s, timing);
     TCase *flight = tcase_create("in flight");
     tcase_add_test(flight, test_several_in_flight_keep_call_order);

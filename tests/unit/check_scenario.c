@@ -203,20 +203,21 @@ static const char full_scenario[] =
     "eager_threshold = 4KiB\n"                                          /* 11 */
     "send_overhead = 1us\n"                                             /* 12 */
     "recv_overhead = 2e-6\n"                                            /* 13 */
-    "\n"                                                                /* 14 */
-    "[run]\n"                                                           /* 15 */
-    "ranks = 2,4..8*2\n"                                                /* 16 */
-    "collectives = bcast, allreduce\n"                                  /* 17 */
-    "algorithms = default, allreduce:ring, binomial\n"                  /* 18 */
-    "segment_bytes = 1KiB\n"                                            /* 19 */
-    "radix = 4\n"                                                       /* 20 */
-    "sizes = 8, 1KiB..4KiB*4\n"                                         /* 21 */
-    "root = 1\n"                                                        /* 22 */
-    "in_place = false\n"                                                /* 23 */
-    "payload = none\n"                                                  /* 24 */
-    "iterations = 3\n"                                                  /* 25 */
-    "warmup = 2\n"                                                      /* 26 */
-    "check = false\n";                                                  /* 27 */
+    "progress = async\n"                                                /* 14 */
+    "\n"                                                                /* 15 */
+    "[run]\n"                                                           /* 16 */
+    "ranks = 2,4..8*2\n"                                                /* 17 */
+    "collectives = bcast, allreduce\n"                                  /* 18 */
+    "algorithms = default, allreduce:ring, binomial\n"                  /* 19 */
+    "segment_bytes = 1KiB\n"                                            /* 20 */
+    "radix = 4\n"                                                       /* 21 */
+    "sizes = 8, 1KiB..4KiB*4\n"                                         /* 22 */
+    "root = 1\n"                                                        /* 23 */
+    "in_place = false\n"                                                /* 24 */
+    "payload = none\n"                                                  /* 25 */
+    "iterations = 3\n"                                                  /* 26 */
+    "warmup = 2\n"                                                      /* 27 */
+    "check = false\n";                                                  /* 28 */
 
 START_TEST(test_scenario_full_expansion)
 {
@@ -268,6 +269,7 @@ START_TEST(test_scenario_full_expansion)
                 ck_assert_uint_eq(p->transport.eager_threshold, 4096);
                 ck_assert_double_eq_tol(p->transport.send_overhead, 1e-6, 1e-15);
                 ck_assert_double_eq_tol(p->transport.recv_overhead, 2e-6, 1e-15);
+                ck_assert_int_eq(p->transport.progress, MODEL_PROGRESS_ASYNC);
                 ck_assert_int_eq(p->params.segment_bytes, 1024);
                 ck_assert_int_eq(p->params.radix, 4);
                 ck_assert_int_eq(p->root, 1);
@@ -323,6 +325,7 @@ START_TEST(test_scenario_defaults)
     ck_assert_uint_eq(p->transport.eager_threshold, transport.eager_threshold);
     ck_assert_double_eq(p->transport.send_overhead, transport.send_overhead);
     ck_assert_double_eq(p->transport.gap, transport.gap);
+    ck_assert_int_eq(p->transport.progress, MODEL_PROGRESS_CALLS);
     /* the default platform is the cluster generated from the default network preset */
     ck_assert_ptr_null(p->platform);
     ck_assert_ptr_eq(p->network, model_network_default());
@@ -523,6 +526,26 @@ START_TEST(test_scenario_platform_errors)
                  "[platform] send_overhead: '-1' is not a duration");
     expect_error("[platform]\nrecv_overhead = 1 parsec\n[run]\nranks = 2\ncollectives = bcast\n",
                  2, "[platform] recv_overhead: '1 parsec' is not a duration");
+    expect_error("[platform]\nprogress = thread\n[run]\nranks = 2\ncollectives = bcast\n", 2,
+                 "[platform] progress: 'thread' is not calls or async");
+    expect_error("[platform]\nprogress =\n[run]\nranks = 2\ncollectives = bcast\n", 2,
+                 "[platform] progress: empty value");
+}
+END_TEST
+
+/* The progress model of nonblocking collectives reaches every point. */
+START_TEST(test_scenario_progress)
+{
+    struct scenario *scenario =
+        load_ok("[platform]\nprogress = async\n[run]\nranks = 2,3\ncollectives = bcast\n", NULL);
+    ck_assert_uint_eq(scenario->points->len, 2);
+    for (guint i = 0; i < scenario->points->len; i++)
+        ck_assert_int_eq(point_at(scenario, i)->transport.progress, MODEL_PROGRESS_ASYNC);
+    scenario_free(scenario);
+    scenario = load_ok("[platform]\nprogress = calls\n[run]\nranks = 2\ncollectives = bcast\n",
+                       NULL);
+    ck_assert_int_eq(point_at(scenario, 0)->transport.progress, MODEL_PROGRESS_CALLS);
+    scenario_free(scenario);
 }
 END_TEST
 
@@ -756,6 +779,7 @@ scenario_suite(void)
     TCase *errors = tcase_create("errors");
     tcase_add_checked_fixture(errors, make_tmpdir, remove_tmpdir);
     tcase_add_test(errors, test_scenario_platform_errors);
+    tcase_add_test(errors, test_scenario_progress);
     tcase_add_test(errors, test_scenario_run_errors);
     tcase_add_test(errors, test_scenario_benchmark_refusals_name_their_key);
     tcase_add_test(errors, test_scenario_program_errors);
