@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <glib/gstdio.h>
 
 #include "coll/coll_select.h"
 #include "mpi.h"
@@ -28,27 +27,13 @@
 static void
 run_two_hosts_progress(collsim_test_rank_fn fn, void *arg, enum model_progress progress)
 {
-    struct sim_config config;
-    struct sim_outcome outcome;
-    sim_config_defaults(&config);
-    char *platform = collsim_test_platform(collsim_test_two_hosts_xml);
-    gchar *cfg[] = {g_strdup("--cfg=network/model:CM02"), NULL};
-    config.nranks = 2;
-    config.platform_file = platform;
-    config.simgrid_cfg = cfg;
-    config.transport.send_overhead = 0;
-    config.transport.recv_overhead = 0;
-    config.transport.gap = 0;
-    config.transport.eager_threshold = 65536;
-    config.compute_scale = 0;
-    config.transport.progress = progress;
+    struct sim_config *config = collsim_test_two_hosts_begin(65536);
+    config->compute_scale = 0;
+    config->transport.progress = progress;
     char why[256];
     ck_assert_int_eq(coll_select_force(COLL_ALLREDUCE, "recursive_doubling", NULL, why, sizeof why),
                      1);
-    ck_assert_int_eq(collsim_test_run_config(&config, fn, arg, &outcome), 0);
-    g_unlink(platform);
-    g_free(platform);
-    g_free(cfg[0]);
+    ck_assert_int_eq(collsim_test_two_hosts_run(config, fn, arg, NULL), 0);
 }
 
 /* The default progress model: inside MPI calls only. */

@@ -48,25 +48,14 @@ pingpong_rank(int rank, void *arg)
 static double
 run_pingpong(int bytes, const char *network_model)
 {
-    struct sim_config config;
-    struct sim_outcome outcome;
-    sim_config_defaults(&config);
-    char *platform = collsim_test_platform(collsim_test_two_hosts_xml);
-    gchar *cfg[] = {g_strdup_printf("--cfg=network/model:%s", network_model), NULL};
-    config.nranks = 2;
-    config.platform_file = platform;
-    config.simgrid_cfg = cfg;
     /* the network alone: no software overheads, SMPI's threshold */
-    config.transport.send_overhead = 0;
-    config.transport.recv_overhead = 0;
-    config.transport.gap = 0;
-    config.transport.eager_threshold = 65536;
+    struct sim_config *config = collsim_test_two_hosts_begin(65536);
+    g_free(config->simgrid_cfg[0]);
+    config->simgrid_cfg[0] = g_strdup_printf("--cfg=network/model:%s", network_model);
     struct pingpong pp = {.bytes = bytes};
-    ck_assert_int_eq(collsim_test_run_config(&config, pingpong_rank, &pp, &outcome), 0);
+    struct sim_outcome outcome;
+    ck_assert_int_eq(collsim_test_two_hosts_run(config, pingpong_rank, &pp, &outcome), 0);
     ck_assert_uint_eq(outcome.messages, 2);
-    g_unlink(platform);
-    g_free(platform);
-    g_free(cfg[0]);
     return pp.elapsed;
 }
 

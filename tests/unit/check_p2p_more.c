@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <glib/gstdio.h>
 
 #include "mpi.h"
 #include "sim_harness.h"
@@ -27,24 +26,8 @@
 static int
 run_two_hosts(collsim_test_rank_fn fn, void *arg)
 {
-    struct sim_config config;
-    struct sim_outcome outcome;
-    sim_config_defaults(&config);
-    char *platform = collsim_test_platform(collsim_test_two_hosts_xml);
-    gchar *cfg[] = {g_strdup("--cfg=network/model:CM02"), NULL};
-    config.nranks = 2;
-    config.platform_file = platform;
-    config.simgrid_cfg = cfg;
-    config.transport.send_overhead = 0;
-    config.transport.recv_overhead = 0;
-    config.transport.gap = 0;
-    config.transport.per_byte_overhead = 0;
-    config.transport.eager_threshold = EAGER_THRESHOLD;
-    int rc = collsim_test_run_config(&config, fn, arg, &outcome);
-    g_unlink(platform);
-    g_free(platform);
-    g_free(cfg[0]);
-    return rc;
+    return collsim_test_two_hosts_run(collsim_test_two_hosts_begin(EAGER_THRESHOLD), fn, arg,
+                                      NULL);
 }
 
 static int *

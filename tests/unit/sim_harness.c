@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "mpi.h"
+#include <glib/gstdio.h>
+
 #include "sim_harness.h"
 
 static collsim_test_rank_fn harness_fn;
@@ -76,3 +78,33 @@ const char collsim_test_two_hosts_xml[] =
     "    <route src=\"b\" dst=\"a\" symmetrical=\"NO\"><link_ctn id=\"l\" direction=\"DOWN\"/></route>\n"
     "  </zone>\n"
     "</platform>\n";
+
+struct sim_config *
+collsim_test_two_hosts_begin(gsize eager_threshold)
+{
+    struct sim_config *config = g_new(struct sim_config, 1);
+    sim_config_defaults(config);
+    config->nranks = 2;
+    config->platform_file = collsim_test_platform(collsim_test_two_hosts_xml);
+    config->simgrid_cfg = g_new0(gchar *, 2);
+    config->simgrid_cfg[0] = g_strdup("--cfg=network/model:CM02");
+    config->transport.send_overhead = 0;
+    config->transport.recv_overhead = 0;
+    config->transport.gap = 0;
+    config->transport.per_byte_overhead = 0;
+    config->transport.eager_threshold = eager_threshold;
+    return config;
+}
+
+int
+collsim_test_two_hosts_run(struct sim_config *config, collsim_test_rank_fn fn, void *arg,
+                           struct sim_outcome *outcome)
+{
+    struct sim_outcome ignored;
+    int rc = collsim_test_run_config(config, fn, arg, outcome != NULL ? outcome : &ignored);
+    g_unlink(config->platform_file);
+    g_free((gchar *)config->platform_file);
+    g_strfreev(config->simgrid_cfg);
+    g_free(config);
+    return rc;
+}

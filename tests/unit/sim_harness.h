@@ -32,4 +32,14 @@ extern const char collsim_test_two_hosts_xml[];
 /* Write `xml` to a temporary platform file; returns its path (g_free it). */
 char *collsim_test_platform(const char *xml);
 
+/*
+ * The network alone on the two hosts: CM02 (a transfer of B bytes takes L + B/W), no software
+ * overheads, no gap, the given eager threshold, two ranks. The caller may change the
+ * configuration (simgrid_cfg[0] is the network model's item, g_malloc'ed), then runs it with
+ * collsim_test_two_hosts_run(), which frees it and fills `outcome` if not NULL.
+ */
+struct sim_config *collsim_test_two_hosts_begin(gsize eager_threshold);
+int collsim_test_two_hosts_run(struct sim_config *config, collsim_test_rank_fn fn, void *arg,
+                               struct sim_outcome *outcome);
+
 #endif
