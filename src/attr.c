@@ -20,8 +20,10 @@
  * creation order. A keyval created by one rank and used by another (a static variable in a
  * library shared by all ranks, such as collsim's own node-aware algorithms) works as in an
  * MPI process. A freed keyval stays alive while attributes use it (§6.7.2), but only to
- * delete them: MPI_Comm_delete_attr still takes it (as §6.7.2 tells programs to), while
- * setting or getting an attribute with it, or freeing it again, is MPI_ERR_KEYVAL.
+ * delete them: MPI_Comm_delete_attr (MPI_Type_delete_attr) still takes it (as §6.7.2 tells
+ * programs to), while setting or getting an attribute with it, or freeing it again, is
+ * MPI_ERR_KEYVAL. Datatype stores are listed (type_stores) so that the end of a simulation
+ * drops what is left on them, predefined types included, before the keyvals go.
  *
  * Keyvals are plain ints: a keyval never created, created in an earlier simulation, or freed
  * is one that the table below does not hold as live, and nothing is read through it.
@@ -51,8 +53,8 @@ struct keyval {
         MPI_Type_delete_attr_function *type;
     } del;
     void *extra_state;
-    int refs;   /* the creator's handle (until MPI_Comm_free_keyval) + attributes using it */
-    gboolean freed; /* MPI_Comm_free_keyval was called: alive only for the attributes left */
+    int refs;   /* the creator's handle (until MPI_*_free_keyval) + attributes using it */
+    gboolean freed; /* MPI_*_free_keyval was called: alive only for the attributes left */
 };
 
 struct entry {
@@ -98,13 +100,10 @@ obj_store(struct attr_obj o)
 /* Words for messages, by kind of object. */
 static const struct {
     const char *object;       /* "on this ..." */
-    const char *create;       /* the call that makes such keyvals */
-    const char *free_keyval;  /* the call that frees them */
     const char *keyval_arg;   /* the keyval argument's name */
 } kind_words[] = {
-    [ATTR_COMM] = {"communicator", "MPI_Comm_create_keyval", "MPI_Comm_free_keyval",
-                   "comm_keyval"},
-    [ATTR_TYPE] = {"datatype", "MPI_Type_create_keyval", "MPI_Type_free_keyval", "type_keyval"},
+    [ATTR_COMM] = {"communicator", "comm_keyval"},
+    [ATTR_TYPE] = {"datatype", "type_keyval"},
 };
 
 /* ---------------------------------------------------------------- predefined callbacks */
