@@ -25,6 +25,7 @@
 
 #include <glib.h>
 
+#include "attr.h"
 #include "callsite.h"
 #include "comm.h"
 #include "datatype.h"
@@ -364,6 +365,7 @@ datatype_destroy(MPI_Datatype dt)
 {
     dt->magic = 0;
     collsim_handle_remove(dt);
+    collsim_attr_type_store_free(dt);
     contents_clear(&dt->contents);
     free(dt->segs);
     free(dt);
@@ -1021,6 +1023,7 @@ datatype_copy(MPI_Datatype old)
     dt->kind = COLLSIM_KIND_NONE;
     dt->user_named = 0;
     memset(&dt->contents, 0, sizeof(dt->contents));
+    dt->attrs = NULL; /* MPI_Type_dup copies them through their callbacks */
     dt->segs = NULL;
     if (old->nsegs > 0) {
         dt->segs = malloc(old->nsegs * sizeof(*dt->segs));
@@ -1081,6 +1084,16 @@ MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     derived_name(dt->name, sizeof(dt->name), "dup", oldtype);
     *newtype = dt;
     rc = remember(MPI_SUCCESS, newtype, MPI_COMBINER_DUP, NULL, NULL, 1, &oldtype);
+    if (rc == MPI_SUCCESS) {
+        /* the attributes of oldtype whose copy callbacks keep them (§6.7.4) */
+        int cb = collsim_attr_type_copy_all(oldtype, dt);
+        if (cb != MPI_SUCCESS) {
+            collsim_attr_type_delete_all(dt);
+            *newtype = MPI_DATATYPE_NULL;
+            collsim_datatype_unref(dt);
+            return collsim_error(MPI_COMM_WORLD, cb, call, "an attribute copy callback failed");
+        }
+    }
     return held_by_caller(rc, newtype, call, COLLSIM_CALLER());
 }
 
@@ -1116,10 +1129,15 @@ MPI_Type_free(MPI_Datatype *datatype)
                              "datatype argument is the predefined datatype %s, which cannot be "
                              "freed",
                              dt->name);
+    /* delete callbacks run first and may still use the type (§6.7.4) */
+    int rc = collsim_attr_type_delete_all(dt);
     dt->freed = 1;
     collsim_handle_let_go(dt);
     *datatype = MPI_DATATYPE_NULL;
     collsim_datatype_unref(dt);
+    if (rc != MPI_SUCCESS)
+        return collsim_error(MPI_COMM_WORLD, rc, "MPI_Type_free",
+                             "an attribute delete callback failed");
     return MPI_SUCCESS;
 }
 

@@ -27,6 +27,8 @@
 
 #include "mpi.h"
 
+struct collsim_attr_store;
+
 #define COLLSIM_DATATYPE_MAGIC 0x44547970u /* "DTyp" */
 
 /*
@@ -151,6 +153,7 @@ struct collsim_datatype {
     size_t prims_per_item;   /* primitive elements in one item (MPI_Get_elements) */
     struct collsim_dt_contents contents; /* derived types: how they were made */
     int user_named;          /* MPI_Type_set_name gave the name */
+    struct collsim_attr_store *attrs; /* cached attributes, per rank (attr.c); NULL if none */
 };
 
 /*

@@ -203,6 +203,12 @@ int collsim_comm_null_delete_fn(MPI_Comm, int, void *, void *);
 #define MPI_COMM_NULL_COPY_FN collsim_comm_null_copy_fn
 #define MPI_COMM_DUP_FN collsim_comm_dup_fn
 #define MPI_COMM_NULL_DELETE_FN collsim_comm_null_delete_fn
+int collsim_type_null_copy_fn(MPI_Datatype, int, void *, void *, void *, int *);
+int collsim_type_dup_fn(MPI_Datatype, int, void *, void *, void *, int *);
+int collsim_type_null_delete_fn(MPI_Datatype, int, void *, void *);
+#define MPI_TYPE_NULL_COPY_FN collsim_type_null_copy_fn
+#define MPI_TYPE_DUP_FN collsim_type_dup_fn
+#define MPI_TYPE_NULL_DELETE_FN collsim_type_null_delete_fn
 
 /* Predefined objects, defined in src/ (one shared instance for all simulated ranks). */
 extern struct collsim_comm collsim_comm_world, collsim_comm_self;
@@ -400,6 +406,12 @@ int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices
                  MPI_Status statuses[]);
 int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
 int MPI_Cancel(MPI_Request *request);
+/* Generalized requests (MPI-3.1 §12.2): completed by the program, reported by its callbacks. */
+int MPI_Grequest_start(MPI_Grequest_query_function *query_fn,
+                       MPI_Grequest_free_function *free_fn,
+                       MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                       MPI_Request *request);
+int MPI_Grequest_complete(MPI_Request request);
 int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
 int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
                 MPI_Status *status);
@@ -526,6 +538,15 @@ int MPI_Keyval_free(int *keyval);
 int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
 int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
 int MPI_Attr_delete(MPI_Comm comm, int keyval);
+
+/* Attribute caching on datatypes (the same keyval machinery; a keyval has one kind). */
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                           MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
+                           void *extra_state);
+int MPI_Type_free_keyval(int *type_keyval);
+int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
+int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
+int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
 
 /* Info objects. */
 int MPI_Info_create(MPI_Info *info);
@@ -773,13 +794,6 @@ int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
 int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
                          int remote_leader, int tag, MPI_Comm *newintercomm);
 int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
-int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
-                           MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
-                           void *extra_state);
-int MPI_Type_free_keyval(int *type_keyval);
-int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
-int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
-int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
 
 /* -- Chapter 10, process creation and management (out of scope: dynamic processes) */
 int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
@@ -877,13 +891,6 @@ int MPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
 int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
 int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
 int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
-
-/* -- Chapter 12, external interfaces: generalized requests, statuses, threads */
-int MPI_Grequest_start(MPI_Grequest_query_function *query_fn,
-                       MPI_Grequest_free_function *free_fn,
-                       MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
-                       MPI_Request *request);
-int MPI_Grequest_complete(MPI_Request request);
 
 /* -- Chapter 13, I/O, with the files' error handlers of chapter 8 (out of scope: MPI-IO) */
 int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh);

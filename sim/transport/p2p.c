@@ -77,7 +77,9 @@
 /* REQ_ARRIVAL: a blocked MPI_Probe's wish to be woken when a message is queued for its rank
  * (complete once the rank's generation moves past `posted_order`), waited for together with
  * the rank's parked flows. */
-enum req_kind { REQ_SEND, REQ_RECV, REQ_COLL, REQ_PERSISTENT, REQ_ARRIVAL };
+/* REQ_GREQUEST: a generalized request (MPI-3.1 §12.2), complete once the program calls
+ * MPI_Grequest_complete; see "Generalized requests" below. */
+enum req_kind { REQ_SEND, REQ_RECV, REQ_COLL, REQ_PERSISTENT, REQ_ARRIVAL, REQ_GREQUEST };
 
 /* A transfer a blocked rank may wait for, and what its completion means. */
 enum wait_kind { WAIT_INBOX, WAIT_RV_GET, WAIT_PUT };
@@ -190,6 +192,11 @@ struct collsim_request {
     void (*free_data)(void *data);
     int p2p_mode;            /* enum persistent_mode of a point-to-point one */
     struct collsim_request *active;
+    /* generalized request: the program's callbacks and their argument */
+    MPI_Grequest_query_function *query_fn;
+    MPI_Grequest_free_function *free_fn;
+    MPI_Grequest_cancel_function *cancel_fn;
+    void *extra_state;
 };
 
 static void request_touch(struct collsim_request *req);
@@ -1071,6 +1078,9 @@ request_advance(struct sim_rank *me, struct collsim_request *req)
         return done;
     if (req->kind == REQ_COLL)
         return arrivals; /* only its flow completes it; never in a transport wait */
+    if (req->kind == REQ_GREQUEST)
+        return arrivals; /* only MPI_Grequest_complete completes it: a blocked rank never will,
+                          * and the deadlock report names it (describe_request) */
     if (req->kind == REQ_ARRIVAL) {
         if (me->generation == req->posted_order)
             return arrivals;
@@ -1923,11 +1933,17 @@ copy_status(MPI_Status *status, const struct collsim_request *req)
         *status = req->status;
 }
 
+static int greq_retire(MPI_Request *handle, MPI_Status *status, const char *call);
+static int greq_query(struct collsim_request *req, MPI_Status *status, const char *call);
+static int greq_free(MPI_Request *request);
+
 /* Release a completed request; report its error (truncation) through the handler. */
 static int
 request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
 {
     struct collsim_request *req = *handle;
+    if (req->kind == REQ_GREQUEST)
+        return greq_retire(handle, status, call);
     copy_status(status, req);
     int err = req->kind != REQ_SEND ? req->status.MPI_ERROR : MPI_SUCCESS;
     MPI_Comm comm = req->comm;
@@ -2631,6 +2647,8 @@ MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         charge_failed_poll();
         return MPI_SUCCESS;
     }
+    if (op->kind == REQ_GREQUEST)
+        return greq_query(op, status, call);
     copy_status(status, op);
     return MPI_SUCCESS;
 }
@@ -2683,6 +2701,8 @@ MPI_Request_free(MPI_Request *request)
         return rc;
     if ((*request)->kind == REQ_PERSISTENT)
         return persistent_free(request);
+    if ((*request)->kind == REQ_GREQUEST)
+        return greq_free(request);
     struct collsim_request *req = *request;
     if (req->kind == REQ_COLL)
         return collsim_error(req->comm, MPI_ERR_REQUEST, "MPI_Request_free",
@@ -2701,6 +2721,147 @@ MPI_Request_free(MPI_Request *request)
     else
         req->user_freed = TRUE;
     *request = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- generalized requests */
+
+/*
+ * A generalized request (MPI-3.1 §12.2) is a REQ_GREQUEST object that the program completes
+ * with MPI_Grequest_complete; until then no wait or test finds it complete (request_advance).
+ * The wait or test that completes it calls query_fn for its status (the call's error is what
+ * query_fn returns, MPI_ERR_IN_STATUS in the calls that complete several) and then free_fn,
+ * and frees it. MPI_Request_get_status calls query_fn only. MPI_Request_free before
+ * MPI_Grequest_complete leaves free_fn to that call (whichever comes last runs it), and
+ * MPI_Cancel calls cancel_fn(extra_state, complete). A collsim rank is single-threaded: a
+ * rank blocked in a wait on a generalized request it has not completed can never complete
+ * it, and stays blocked until the deadlock report names the request (describe_request).
+ */
+
+/* Release the object of a generalized request whose free_fn has run. */
+static void
+greq_destroy(struct collsim_request *req)
+{
+    req->magic = 0;
+    collsim_handle_remove(req);
+    g_free(req);
+}
+
+/* query_fn of a complete generalized request into *status (which may be MPI_STATUS_IGNORE: the
+ * callback always gets one); its error, reported through the handler. */
+static int
+greq_query(struct collsim_request *req, MPI_Status *status, const char *call)
+{
+    MPI_Status st = req->status; /* any source, any tag, no data, not cancelled */
+    int rc = req->query_fn(req->extra_state, &st);
+    st.MPI_ERROR = rc;
+    if (status != MPI_STATUS_IGNORE)
+        *status = st;
+    if (rc != MPI_SUCCESS)
+        return collsim_error(MPI_COMM_WORLD, rc, call,
+                             "the query_fn of a generalized request returned error %d", rc);
+    return MPI_SUCCESS;
+}
+
+/* request_retire of a generalized request: query_fn, then free_fn; the first error. */
+static int
+greq_retire(MPI_Request *handle, MPI_Status *status, const char *call)
+{
+    struct collsim_request *req = *handle;
+    int rc = greq_query(req, status, call);
+    int free_rc = req->free_fn(req->extra_state);
+    sim_rank_by_world(req->owner_world)->live_requests--;
+    greq_destroy(req);
+    *handle = MPI_REQUEST_NULL;
+    if (rc == MPI_SUCCESS && free_rc != MPI_SUCCESS) {
+        if (status != MPI_STATUS_IGNORE)
+            status->MPI_ERROR = free_rc;
+        return collsim_error(MPI_COMM_WORLD, free_rc, call,
+                             "the free_fn of a generalized request returned error %d", free_rc);
+    }
+    return rc;
+}
+
+/* MPI_Request_free of a generalized request: free_fn now if it is complete, else in
+ * MPI_Grequest_complete. */
+static int
+greq_free(MPI_Request *request)
+{
+    struct collsim_request *req = *request;
+    sim_rank_by_world(req->owner_world)->live_requests--;   /* given up on purpose */
+    *request = MPI_REQUEST_NULL;
+    if (!req->complete) {
+        req->user_freed = TRUE;
+        return MPI_SUCCESS;
+    }
+    int rc = req->free_fn(req->extra_state);
+    greq_destroy(req);
+    if (rc != MPI_SUCCESS)
+        return collsim_error(MPI_COMM_WORLD, rc, "MPI_Request_free",
+                             "the free_fn of a generalized request returned error %d", rc);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                   MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                   MPI_Request *request)
+{
+    const char *call = "MPI_Grequest_start";
+    int rc = check_initialized(call);
+    if (rc == MPI_SUCCESS)
+        rc = sim_p2p_check_out(query_fn, "query_fn", call);
+    if (rc == MPI_SUCCESS)
+        rc = sim_p2p_check_out(free_fn, "free_fn", call);
+    if (rc == MPI_SUCCESS)
+        rc = sim_p2p_check_out(cancel_fn, "cancel_fn", call);
+    if (rc == MPI_SUCCESS)
+        rc = sim_p2p_check_out(request, "request", call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct collsim_request *req = request_new(REQ_GREQUEST, MPI_COMM_WORLD, 0);
+    req->query_fn = query_fn;
+    req->free_fn = free_fn;
+    req->cancel_fn = cancel_fn;
+    req->extra_state = extra_state;
+    *request = req;
+    return MPI_SUCCESS;
+}
+
+/* The handle given may have been freed with MPI_Request_free already (§12.2 lets the program
+ * complete it afterwards): it is checked as a generalized request, not as a live handle. */
+int
+MPI_Grequest_complete(MPI_Request request)
+{
+    const char *call = "MPI_Grequest_complete";
+    int rc = check_initialized(call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    const char *why = NULL;
+    if (request == MPI_REQUEST_NULL)
+        why = "MPI_REQUEST_NULL";
+    else if (!collsim_handle_readable(request))
+        why = "not a live request: never set, or already completed and freed";
+    else if (request->magic != COLLSIM_REQUEST_MAGIC)
+        why = "a handle of another kind";
+    else if (request->kind != REQ_GREQUEST)
+        why = "not a generalized request (MPI_Grequest_start)";
+    else if (request->complete)
+        why = "a generalized request completed already";
+    else if (request->owner_world != sim_rank_self()->world_rank)
+        why = "a generalized request of another rank (each rank is one MPI process)";
+    if (why != NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call, "the request is %s", why);
+    request->complete = TRUE;
+    if (request->user_freed) {
+        rc = request->free_fn(request->extra_state);
+        greq_destroy(request);
+        if (rc != MPI_SUCCESS)
+            return collsim_error(MPI_COMM_WORLD, rc, call,
+                                 "the free_fn of a generalized request returned error %d", rc);
+        return MPI_SUCCESS;
+    }
+    request_touch(request);
     return MPI_SUCCESS;
 }
 
@@ -2989,6 +3150,15 @@ MPI_Cancel(MPI_Request *request)
     if (req->kind == REQ_COLL)   /* erroneous in MPI-3.1 (section 5.12) */
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call,
                              "a nonblocking collective's request cannot be cancelled");
+    if (req->kind == REQ_GREQUEST) {
+        /* the program decides: its cancel_fn learns whether the request is complete already,
+         * and its query_fn later reports the outcome (MPI_Status_set_cancelled) */
+        rc = req->cancel_fn(req->extra_state, req->complete);
+        if (rc != MPI_SUCCESS)
+            return collsim_error(MPI_COMM_WORLD, rc, call,
+                                 "the cancel_fn of a generalized request returned error %d", rc);
+        return MPI_SUCCESS;
+    }
     if (req->kind == REQ_SEND) {
         cancel_send(req);
     } else if (!req->complete && req->msg == NULL) {
@@ -3595,6 +3765,12 @@ sim_p2p_report_unreceived(struct sim_rank *rank)
 static void
 describe_request(const struct collsim_request *req, GString *out)
 {
+    if (req->kind == REQ_GREQUEST) {
+        g_string_append(out, "a generalized request (MPI_Grequest_start) that is not complete: "
+                             "no MPI_Grequest_complete for it yet, and this rank, blocked, "
+                             "cannot call it");
+        return;
+    }
     if (req->kind == REQ_COLL) {
         g_string_append_printf(out, "%s to complete", req->call);
         return;
@@ -3626,8 +3802,8 @@ sim_p2p_waits_for(const struct sim_rank *rank)
 {
     for (int i = 0; rank->blocked_in != NULL && i < rank->blocked_nreqs; i++) {
         const struct collsim_request *req = rank->blocked_reqs[i];
-        if (req == NULL || req->complete)
-            continue;
+        if (req == NULL || req->complete || req->kind == REQ_GREQUEST)
+            continue; /* a generalized request waits for no rank */
         if (req->kind == REQ_SEND)
             return req->msg != NULL ? req->msg->dst_world : -1;
         return req->source_world >= 0 ? req->source_world : -1;
