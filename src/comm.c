@@ -43,6 +43,11 @@
  * an error) instead of waiting forever. The messages carry addresses: the transport must move
  * real bytes for these tags even when the run moves sizes only.
  *
+ * Inter-communicators (two objects, one per group, each with a hidden local communicator; see
+ * comm.h) are built the same way by MPI_Intercomm_create, their dup and MPI_Intercomm_merge:
+ * the two groups' leaders meet, one of them makes the objects, and each leader broadcasts its
+ * side over its group (section "inter-communicators" below).
+ *
  * MPI_Comm_create follows MPI-2.2: ranks may pass different, disjoint groups (MPI-1's single
  * group is a special case). It is a split with color = parent rank of the group's rank 0 and
  * key = rank in the group; rank 0 then checks that every color's keys are exactly 0..n-1 and
