@@ -43,6 +43,11 @@
  * an error) instead of waiting forever. The messages carry addresses: the transport must move
  * real bytes for these tags even when the run moves sizes only.
  *
+ * Inter-communicators (two objects, one per group, each with a hidden local communicator; see
+ * comm.h) are built the same way by MPI_Intercomm_create, their dup and MPI_Intercomm_merge:
+ * the two groups' leaders meet, one of them makes the objects, and each leader broadcasts its
+ * side over its group (section "inter-communicators" below).
+ *
  * MPI_Comm_create follows MPI-2.2: ranks may pass different, disjoint groups (MPI-1's single
  * group is a special case). It is a split with color = parent rank of the group's rank 0 and
  * key = rank in the group; rank 0 then checks that every color's keys are exactly 0..n-1 and
@@ -269,6 +274,10 @@ comm_destroy(MPI_Comm comm)
     collsim_topo_free(comm->topo);
     collsim_attr_store_free(comm->coll);
     collsim_attr_store_free(comm);
+    if (comm->inter) {
+        collsim_group_unref(comm->remote_group);
+        collsim_group_unref(comm->coll->remote_group);
+    }
     collsim_group_unref(comm->coll->group);
     collsim_handle_remove(comm->coll);
     collsim_handle_remove(comm);
@@ -280,10 +289,14 @@ comm_destroy(MPI_Comm comm)
     g_free(comm);
 }
 
-/* One member lets go of a created communicator; the last one destroys it. */
+/* One member lets go of a created communicator; the last one destroys it (an
+ * inter-communicator's side with its local communicator, which no member holds). */
 static void
 comm_release(MPI_Comm comm)
 {
+    MPI_Comm local = comm->local_comm;
+    if (local != NULL && --local->live_members == 0)
+        comm_destroy(local);
     collsim_handle_let_go(comm);
     if (--comm->live_members == 0)
         comm_destroy(comm);
@@ -380,6 +393,30 @@ int
 collsim_comm_local_rank(MPI_Comm comm, int world_rank)
 {
     return collsim_group_local_rank(comm->group, world_rank);
+}
+
+int
+collsim_comm_peer_size(MPI_Comm comm)
+{
+    return comm->inter ? comm->remote_group->size : comm->group->size;
+}
+
+int
+collsim_comm_peer_world_rank(MPI_Comm comm, int peer_rank)
+{
+    return collsim_group_world_rank(comm->inter ? comm->remote_group : comm->group, peer_rank);
+}
+
+int
+collsim_comm_is_inter(MPI_Comm comm)
+{
+    return comm != MPI_COMM_NULL && comm->inter;
+}
+
+MPI_Comm
+collsim_comm_inter_local(MPI_Comm comm)
+{
+    return collsim_comm_visible(comm)->local_comm;
 }
 
 int
@@ -494,7 +531,11 @@ MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
     return MPI_SUCCESS;
 }
 
-/* IDENT: same object; CONGRUENT: same members in the same order; SIMILAR: same members. */
+/*
+ * IDENT: same object; CONGRUENT: same members in the same order; SIMILAR: same members.
+ * Inter-communicators (§6.4.1): their local groups and their remote groups compared in turn,
+ * the weaker result winning; an inter- and an intra-communicator are UNEQUAL.
+ */
 int
 MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 {
@@ -509,12 +550,20 @@ MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
         *result = MPI_IDENT;
         return MPI_SUCCESS;
     }
+    if (comm1->inter != comm2->inter) {
+        *result = MPI_UNEQUAL;
+        return MPI_SUCCESS;
+    }
     int groups = collsim_group_compare(comm1->group, comm2->group);
+    if (comm1->inter && groups != MPI_UNEQUAL) {
+        int remote = collsim_group_compare(comm1->remote_group, comm2->remote_group);
+        if (remote != MPI_IDENT)
+            groups = remote == MPI_SIMILAR ? MPI_SIMILAR : MPI_UNEQUAL;
+    }
     *result = groups == MPI_IDENT ? MPI_CONGRUENT : groups;
     return MPI_SUCCESS;
 }
 
-/* collsim has intra-communicators only. */
 int
 MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
@@ -523,7 +572,49 @@ MPI_Comm_test_inter(MPI_Comm comm, int *flag)
         rc = check_out(comm, flag, "flag", "MPI_Comm_test_inter");
     if (rc != MPI_SUCCESS)
         return rc;
-    *flag = 0;
+    *flag = comm->inter;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_remote_size(MPI_Comm comm, int *size)
+{
+    int rc = check_comm(comm, "MPI_Comm_remote_size");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(comm, size, "size", "MPI_Comm_remote_size");
+    if (rc == MPI_SUCCESS && !comm->inter)
+        rc = collsim_error(comm, MPI_ERR_COMM, "MPI_Comm_remote_size",
+                           "the communicator is not an inter-communicator");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *size = comm->remote_group->size;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
+{
+    int rc = check_comm(comm, "MPI_Comm_remote_group");
+    if (rc == MPI_SUCCESS)
+        rc = check_out(comm, group, "group", "MPI_Comm_remote_group");
+    if (rc == MPI_SUCCESS && !comm->inter)
+        rc = collsim_error(comm, MPI_ERR_COMM, "MPI_Comm_remote_group",
+                           "the communicator is not an inter-communicator");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *group = collsim_group_hand_out(collsim_group_ref(comm->remote_group),
+                                    "MPI_Comm_remote_group", COLLSIM_CALLER());
+    return MPI_SUCCESS;
+}
+
+/* The constructors that need an intra-communicator refuse an inter-communicator by name. */
+static int
+refuse_inter(MPI_Comm comm, const char *call)
+{
+    if (comm->inter)
+        return collsim_error(comm, MPI_ERR_COMM, call,
+                             "inter-communicators are not supported by this call (collsim "
+                             "needs an intra-communicator here)");
     return MPI_SUCCESS;
 }
 
@@ -563,7 +654,14 @@ MPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
 enum { HDR_CODE, HDR_CULPRIT, HDR_REASON, HDR_LEN };
 
 /* Why a constructor failed everywhere (HDR_REASON). */
-enum ctor_reason { REASON_NONE, REASON_LOCAL_ARG, REASON_GROUP_MISMATCH, REASON_NO_CONTEXT };
+enum ctor_reason {
+    REASON_NONE,
+    REASON_LOCAL_ARG,
+    REASON_GROUP_MISMATCH,
+    REASON_NO_CONTEXT,
+    REASON_OVERLAP,   /* MPI_Intercomm_create: the two groups share a process */
+    REASON_LEADER,    /* MPI_Intercomm_create: a leader's arguments are invalid */
+};
 
 /* Number of ranks in the binomial subtree of rank r > 0 over p ranks. */
 static int
@@ -817,6 +915,13 @@ report_remote_failure(MPI_Comm comm, const char *call, const MPI_Aint *header)
                              culprit);
     case REASON_NO_CONTEXT:
         return collsim_error(comm, code, call, "out of communicator context ids");
+    case REASON_OVERLAP:
+        return collsim_error(comm, code, call,
+                             "the local and remote groups overlap (world rank %d is in both)",
+                             culprit);
+    case REASON_LEADER:
+        return collsim_error(comm, code, call,
+                             "the local leader (rank %d) was passed invalid arguments", culprit);
     case REASON_NONE:
         break;
     }
@@ -873,6 +978,8 @@ int
 MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
     int rc = check_comm(comm, "MPI_Comm_split");
+    if (rc == MPI_SUCCESS)
+        rc = refuse_inter(comm, "MPI_Comm_split");
     if (rc != MPI_SUCCESS)
         return rc;
     int err = MPI_SUCCESS;
@@ -898,6 +1005,8 @@ MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
     const char *call = "MPI_Comm_create";
     int rc = check_comm(comm, call);
+    if (rc == MPI_SUCCESS)
+        rc = refuse_inter(comm, call);
     if (rc != MPI_SUCCESS)
         return rc;
     int mine[REC_INTS] = {MPI_UNDEFINED, 0, 0, MPI_SUCCESS};
@@ -932,6 +1041,9 @@ MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     return rc;
 }
 
+static int inter_dup(MPI_Comm comm, int err, MPI_Comm *newcomm, const char *call,
+                     const void *caller);
+
 /*
  * A new communicator with comm's group, handler and topology, and new contexts, announced by a
  * broadcast on `via` (comm's twin, or an operation twin for MPI_Comm_idup). Collective.
@@ -953,6 +1065,8 @@ comm_dup(MPI_Comm comm, MPI_Comm via, MPI_Comm *newcomm, const char *call, const
                              "communicator",
                              collsim_runtime->world_rank());
 
+    if (comm->inter)
+        return inter_dup(comm, err, newcomm, call, caller);
     MPI_Aint msg[HDR_LEN + 1] = {MPI_SUCCESS, 0, REASON_NONE, 0};
     if (r == 0) {
         uint32_t context;
@@ -1033,6 +1147,8 @@ MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
         rc = collsim_error(comm, MPI_ERR_REQUEST, call, "NULL request pointer");
     if (rc == MPI_SUCCESS && newcomm == NULL)
         rc = collsim_error(comm, MPI_ERR_ARG, call, "newcomm is NULL");
+    if (rc == MPI_SUCCESS)
+        rc = refuse_inter(comm, call);
     if (rc != MPI_SUCCESS)
         return rc;
     if (collsim_comm_my_rank(comm) == MPI_UNDEFINED)
@@ -1087,6 +1203,8 @@ MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm
 {
     const char *call = "MPI_Comm_create_group";
     int rc = check_comm(comm, call);
+    if (rc == MPI_SUCCESS)
+        rc = refuse_inter(comm, call);
     if (rc != MPI_SUCCESS)
         return rc;
     const char *why;
@@ -1134,6 +1252,381 @@ MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm
     collsim_handle_hold(made, COLLSIM_HELD_COMM, call, COLLSIM_CALLER());
     *newcomm = made;
     return MPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- inter-communicators */
+
+/*
+ * Construction of an inter-communicator (MPI_Intercomm_create, the dup of one): the two
+ * groups' leaders meet, and ONE of them, the "maker" (the leader with the lower world rank),
+ * takes three context pairs and builds both sides: each side object with the shared pair
+ * (c, c + 1) and its local communicator with a pair of its own. The maker sends the other
+ * side's address to the other leader; each leader then broadcasts its side's address to its
+ * group, from the leader, over its local communicator's twin (rooted_bcast_aint). A failure
+ * found by a leader travels the same way in the header, so every member leaves with an error.
+ * The other side's handler is the maker's guess; the other leader sets its own before the
+ * broadcast.
+ */
+
+/* Broadcast HDR_LEN + 1 MPI_Aints from `root` over p ranks of twin (binomial, rotated). */
+static int
+rooted_bcast_aint(MPI_Comm twin, int p, int r, int root, int tag, MPI_Aint msg[HDR_LEN + 1])
+{
+    int rel = (r - root + p) % p;
+    long mask = top_mask(p);
+    if (rel != 0) {
+        int from = (rel - (rel & -rel) + root) % p;
+        int rc = MPI_Recv(msg, HDR_LEN + 1, MPI_AINT, from, tag, twin, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        mask = (rel & -rel) >> 1;
+    }
+    for (; mask >= 1; mask >>= 1) {
+        if (rel + mask >= p)
+            continue;
+        int rc = MPI_Send(msg, HDR_LEN + 1, MPI_AINT, (int)((rel + mask + root) % p), tag, twin);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+/* One side of an inter-communicator: group and remote references taken over, the shared
+ * contexts (c, c + 1), its local communicator on (local_context, local_context + 1). */
+static MPI_Comm
+inter_side_new(MPI_Group group, MPI_Group remote, MPI_Errhandler errhandler, uint32_t context,
+               uint32_t local_context)
+{
+    MPI_Comm side = comm_new(group, errhandler, group->size, context);
+    side->inter = 1;
+    side->remote_group = remote;
+    side->coll->inter = 1;
+    side->coll->remote_group = collsim_group_ref(remote);
+    MPI_Comm local = comm_new(collsim_group_ref(group), errhandler, group->size, local_context);
+    local->owner = side; /* hidden: internal, reported as the inter-communicator */
+    g_strlcpy(local->name, "inter-communicator (local)", sizeof local->name);
+    side->local_comm = local;
+    return side;
+}
+
+/* Both sides over groups `a` (the maker's) and `b`, references taken over; *other gets b's
+ * side. FALSE (nothing made, references dropped) when the contexts are used up. */
+static gboolean
+inter_pair_new(MPI_Group a, MPI_Group b, MPI_Errhandler errhandler, MPI_Comm *mine,
+               MPI_Comm *other)
+{
+    uint32_t first;
+    if (!context_reserve(3, &first)) {
+        collsim_group_unref(a);
+        collsim_group_unref(b);
+        return FALSE;
+    }
+    *mine = inter_side_new(a, collsim_group_ref(b), errhandler, first, first + 2);
+    *other = inter_side_new(b, collsim_group_ref(a), errhandler, first, first + 4);
+    return TRUE;
+}
+
+/* The other leader's side: its own handler instead of the maker's guess. */
+static void
+side_adopt_errhandler(MPI_Comm side, MPI_Errhandler errhandler)
+{
+    MPI_Errhandler old = side->errhandler;
+    side->errhandler = collsim_errhandler_ref(errhandler);
+    collsim_errhandler_unref(old);
+    old = side->local_comm->errhandler;
+    side->local_comm->errhandler = collsim_errhandler_ref(errhandler);
+    collsim_errhandler_unref(old);
+}
+
+/* The members' part after the leader's: take the side announced in msg, or report. */
+static int
+inter_finish(MPI_Comm reporter, int err, const MPI_Aint msg[HDR_LEN + 1], MPI_Comm *out,
+             const char *call, const void *caller)
+{
+    if (msg[HDR_CODE] != MPI_SUCCESS)
+        return err != MPI_SUCCESS ? err : report_remote_failure(reporter, call, msg);
+    MPI_Comm side = (MPI_Comm)(intptr_t)msg[HDR_LEN];
+    collsim_handle_hold(side, COLLSIM_HELD_COMM, call, caller);
+    if (err != MPI_SUCCESS) {
+        comm_release(side);   /* this member cannot hold it */
+        return err;
+    }
+    *out = side;
+    return MPI_SUCCESS;
+}
+
+/* MPI_Comm_dup of an inter-communicator: same groups, new contexts, attributes copied. */
+static int
+inter_dup(MPI_Comm comm, int err, MPI_Comm *newcomm, const char *call, const void *caller)
+{
+    int p = collsim_comm_size(comm);
+    int r = collsim_comm_my_rank(comm);
+    MPI_Aint msg[HDR_LEN + 1] = {MPI_SUCCESS, 0, REASON_NONE, 0};
+    if (r == 0) {
+        int rc;
+        gboolean maker = collsim_group_world_rank(comm->group, 0) <
+                         collsim_group_world_rank(comm->remote_group, 0);
+        if (maker) {
+            MPI_Comm mine, other;
+            MPI_Aint theirs[HDR_LEN + 1] = {MPI_SUCCESS, 0, REASON_NONE, 0};
+            if (!inter_pair_new(collsim_group_ref(comm->group),
+                                collsim_group_ref(comm->remote_group), comm->errhandler, &mine,
+                                &other)) {
+                set_failure(msg, MPI_ERR_INTERN, 0, REASON_NO_CONTEXT);
+                set_failure(theirs, MPI_ERR_INTERN, 0, REASON_NO_CONTEXT);
+            } else {
+                msg[HDR_LEN] = (MPI_Aint)(intptr_t)mine;
+                theirs[HDR_LEN] = (MPI_Aint)(intptr_t)other;
+            }
+            rc = MPI_Send(theirs, HDR_LEN + 1, MPI_AINT, 0, COLLSIM_TAG_INTER_DUP, comm->coll);
+        } else {
+            rc = MPI_Recv(msg, HDR_LEN + 1, MPI_AINT, 0, COLLSIM_TAG_INTER_DUP, comm->coll,
+                          MPI_STATUS_IGNORE);
+            if (rc == MPI_SUCCESS && msg[HDR_CODE] == MPI_SUCCESS)
+                side_adopt_errhandler((MPI_Comm)(intptr_t)msg[HDR_LEN], comm->errhandler);
+        }
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    int rc = rooted_bcast_aint(comm->local_comm->coll, p, r, 0, COLLSIM_TAG_INTER_DUP, msg);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Comm dup = MPI_COMM_NULL;
+    rc = inter_finish(comm, err, msg, &dup, call, caller);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = collsim_attr_copy_all(comm, dup);
+    if (rc != MPI_SUCCESS) {
+        collsim_attr_delete_all(dup);
+        comm_release(dup);
+        return collsim_error(comm, rc, call, "an attribute copy callback failed");
+    }
+    *newcomm = dup;
+    return MPI_SUCCESS;
+}
+
+/* The world ranks of comm's members, in rank order (a new array of p ints). */
+static int *
+member_world_ranks(MPI_Comm comm, int p)
+{
+    int *ranks = g_new(int, (gsize)p);
+    for (int i = 0; i < p; i++)
+        ranks[i] = collsim_comm_world_rank(comm, i);
+    return ranks;
+}
+
+/*
+ * The local leader's part of MPI_Intercomm_create: meet the remote leader over peer_comm
+ * with the user's tag (group sizes, then world ranks), check that the groups are disjoint,
+ * and make or receive this side (see "inter-communicators" above). A failure goes into msg.
+ * A leader whose own arguments are invalid cannot meet the other one: it reports, and the
+ * other side (erroneous program) waits.
+ */
+static int
+intercomm_leader(MPI_Comm local_comm, MPI_Comm peer_comm, int remote_leader, int tag, int r,
+                 MPI_Aint msg[HDR_LEN + 1], const char *call)
+{
+    int rc = check_comm(peer_comm, call);
+    if (rc != MPI_SUCCESS) {
+        set_failure(msg, rc, r, REASON_LEADER);
+        return rc;
+    }
+    int me_peer = collsim_comm_my_rank(peer_comm);
+    int peer_size = collsim_comm_peer_size(peer_comm);
+    if (me_peer == MPI_UNDEFINED)
+        rc = collsim_error(local_comm, MPI_ERR_COMM, call,
+                           "the local leader (world rank %d) is not a member of peer_comm",
+                           collsim_runtime->world_rank());
+    else if (remote_leader < 0 || remote_leader >= peer_size)
+        rc = collsim_error(local_comm, MPI_ERR_RANK, call,
+                           "invalid remote_leader %d (peer_comm size %d)", remote_leader,
+                           peer_size);
+    else if (!peer_comm->inter && remote_leader == me_peer)
+        rc = collsim_error(local_comm, MPI_ERR_RANK, call,
+                           "remote_leader %d is the local leader itself", remote_leader);
+    if (rc != MPI_SUCCESS) {
+        set_failure(msg, rc, r, REASON_LEADER);
+        return rc;
+    }
+
+    int p = collsim_comm_size(local_comm), q = 0;
+    rc = MPI_Sendrecv(&p, 1, MPI_INT, remote_leader, tag, &q, 1, MPI_INT, remote_leader, tag,
+                      peer_comm, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int *mine = member_world_ranks(local_comm, p);
+    int *theirs = g_new(int, (gsize)MAX(q, 1));
+    rc = MPI_Sendrecv(mine, p, MPI_INT, remote_leader, tag, theirs, q, MPI_INT, remote_leader,
+                      tag, peer_comm, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS)
+        goto out;
+    /* both leaders see the same two lists, so both find the same overlap */
+    GHashTable *in_mine = g_hash_table_new(g_direct_hash, g_direct_equal);
+    for (int i = 0; i < p; i++)
+        g_hash_table_add(in_mine, GINT_TO_POINTER(mine[i]));
+    int shared = -1;
+    for (int i = 0; i < q && shared < 0; i++)
+        if (g_hash_table_contains(in_mine, GINT_TO_POINTER(theirs[i])))
+            shared = theirs[i];
+    g_hash_table_destroy(in_mine);
+    if (shared >= 0) {
+        set_failure(msg, MPI_ERR_COMM, shared, REASON_OVERLAP);
+        goto out;
+    }
+    int leader_world = collsim_runtime->world_rank();
+    /* the other leader is the remote group's member that peer_comm calls remote_leader */
+    int other_world = collsim_comm_peer_world_rank(peer_comm, remote_leader);
+    if (leader_world < other_world) {
+        MPI_Comm side, other;
+        MPI_Aint out_msg[HDR_LEN + 1] = {MPI_SUCCESS, 0, REASON_NONE, 0};
+        if (!inter_pair_new(collsim_group_new(p, mine), collsim_group_new(q, theirs),
+                            collsim_comm_visible(local_comm)->errhandler, &side, &other)) {
+            set_failure(msg, MPI_ERR_INTERN, 0, REASON_NO_CONTEXT);
+            set_failure(out_msg, MPI_ERR_INTERN, 0, REASON_NO_CONTEXT);
+        } else {
+            msg[HDR_LEN] = (MPI_Aint)(intptr_t)side;
+            out_msg[HDR_LEN] = (MPI_Aint)(intptr_t)other;
+        }
+        rc = MPI_Send(out_msg, HDR_LEN + 1, MPI_AINT, remote_leader, tag, peer_comm);
+    } else {
+        rc = MPI_Recv(msg, HDR_LEN + 1, MPI_AINT, remote_leader, tag, peer_comm,
+                      MPI_STATUS_IGNORE);
+        if (rc == MPI_SUCCESS && msg[HDR_CODE] == MPI_SUCCESS)
+            side_adopt_errhandler((MPI_Comm)(intptr_t)msg[HDR_LEN],
+                                  collsim_comm_visible(local_comm)->errhandler);
+    }
+out:
+    g_free(mine);
+    g_free(theirs);
+    return rc;
+}
+
+/*
+ * MPI_Intercomm_create: collective over the union of the two local communicators; only the
+ * leaders use peer_comm (user traffic with `tag`, as MPI allows). The new inter-communicator
+ * takes local_comm's error handler on each side.
+ */
+int
+MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                     int remote_leader, int tag, MPI_Comm *newintercomm)
+{
+    const char *call = "MPI_Intercomm_create";
+    int rc = check_comm(local_comm, call);
+    if (rc == MPI_SUCCESS && local_comm->inter)
+        rc = collsim_error(local_comm, MPI_ERR_COMM, call,
+                           "local_comm is an inter-communicator (it must be an "
+                           "intra-communicator)");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int p = collsim_comm_size(local_comm);
+    int r = collsim_comm_my_rank(local_comm);
+    if (r == MPI_UNDEFINED)
+        return collsim_error(local_comm, MPI_ERR_COMM, call,
+                             "the calling process (world rank %d) is not a member of local_comm",
+                             collsim_runtime->world_rank());
+    /* every member passes the same leader: every member refuses a bad one, nobody waits */
+    if (local_leader < 0 || local_leader >= p)
+        return collsim_error(local_comm, MPI_ERR_RANK, call,
+                             "invalid local_leader %d (local_comm size %d)", local_leader, p);
+    if (tag < 0 || tag > MPI_TAG_UB_VALUE)
+        return collsim_error(local_comm, MPI_ERR_TAG, call, "invalid tag %d", tag);
+    int err = MPI_SUCCESS;
+    if (newintercomm == NULL)
+        err = collsim_error(local_comm, MPI_ERR_ARG, call, "newintercomm is NULL");
+    MPI_Aint msg[HDR_LEN + 1] = {MPI_SUCCESS, 0, REASON_NONE, 0};
+    if (r == local_leader) {
+        rc = intercomm_leader(local_comm, peer_comm, remote_leader, tag, r, msg, call);
+        if (rc != MPI_SUCCESS && msg[HDR_CODE] == MPI_SUCCESS)
+            return rc;   /* the transport failed: reported already */
+        if (rc != MPI_SUCCESS && err == MPI_SUCCESS)
+            err = rc;    /* the leader's own argument error, reported already */
+    }
+    if (local_comm == MPI_COMM_SELF)
+        rc = MPI_SUCCESS;   /* a group of one: nobody to tell */
+    else
+        rc = rooted_bcast_aint(local_comm->coll, p, r, local_leader, COLLSIM_TAG_INTER_BCAST,
+                               msg);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Comm result = MPI_COMM_NULL;
+    rc = inter_finish(local_comm, err, msg, &result, call, COLLSIM_CALLER());
+    if (rc == MPI_SUCCESS)
+        *newintercomm = result;
+    return rc;
+}
+
+/*
+ * MPI_Intercomm_merge: the local leaders swap their `high` over the inter-communicator's twin;
+ * the group that passed high = false comes first. When both pass the same value (MPI leaves
+ * the order to the implementation) the group whose leader has the lower world rank comes
+ * first, as Open MPI does. The first group's leader makes the intra-communicator (the
+ * inter-communicator's handler, new contexts), sends it to the other leader, and each leader
+ * broadcasts it over its local communicator.
+ */
+int
+MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+{
+    const char *call = "MPI_Intercomm_merge";
+    int rc = check_comm(intercomm, call);
+    if (rc == MPI_SUCCESS && !intercomm->inter)
+        rc = collsim_error(intercomm, MPI_ERR_COMM, call,
+                           "the communicator is not an inter-communicator");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int p = collsim_comm_size(intercomm);
+    int r = collsim_comm_my_rank(intercomm);
+    if (r == MPI_UNDEFINED)
+        return collsim_error(intercomm, MPI_ERR_COMM, call,
+                             "the calling process (world rank %d) is not a member of the "
+                             "communicator",
+                             collsim_runtime->world_rank());
+    int err = MPI_SUCCESS;
+    if (newintracomm == NULL)
+        err = collsim_error(intercomm, MPI_ERR_ARG, call, "newintracomm is NULL");
+    MPI_Aint msg[HDR_LEN + 1] = {MPI_SUCCESS, 0, REASON_NONE, 0};
+    if (r == 0) {
+        int mine = high ? 1 : 0, theirs = 0;
+        rc = MPI_Sendrecv(&mine, 1, MPI_INT, 0, COLLSIM_TAG_MERGE_EXCHANGE, &theirs, 1, MPI_INT,
+                          0, COLLSIM_TAG_MERGE_EXCHANGE, intercomm->coll, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        int my_leader = collsim_group_world_rank(intercomm->group, 0);
+        int their_leader = collsim_group_world_rank(intercomm->remote_group, 0);
+        gboolean first = mine != theirs ? !mine : my_leader < their_leader;
+        if (first) {
+            uint32_t context;
+            if (!context_reserve(1, &context)) {
+                set_failure(msg, MPI_ERR_INTERN, 0, REASON_NO_CONTEXT);
+            } else {
+                MPI_Group low = intercomm->group, upper = intercomm->remote_group;
+                int n = low->size + upper->size;
+                int *ranks = g_new(int, (gsize)n);
+                for (int i = 0; i < low->size; i++)
+                    ranks[i] = collsim_group_world_rank(low, i);
+                for (int i = 0; i < upper->size; i++)
+                    ranks[low->size + i] = collsim_group_world_rank(upper, i);
+                MPI_Comm made = comm_new(collsim_group_new(n, ranks), intercomm->errhandler, n,
+                                         context);
+                g_free(ranks);
+                msg[HDR_LEN] = (MPI_Aint)(intptr_t)made;
+            }
+            rc = MPI_Send(msg, HDR_LEN + 1, MPI_AINT, 0, COLLSIM_TAG_MERGE_BCAST,
+                          intercomm->coll);
+        } else {
+            rc = MPI_Recv(msg, HDR_LEN + 1, MPI_AINT, 0, COLLSIM_TAG_MERGE_BCAST,
+                          intercomm->coll, MPI_STATUS_IGNORE);
+        }
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    rc = rooted_bcast_aint(intercomm->local_comm->coll, p, r, 0, COLLSIM_TAG_MERGE_BCAST, msg);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Comm result = MPI_COMM_NULL;
+    rc = inter_finish(intercomm, err, msg, &result, call, COLLSIM_CALLER());
+    if (rc == MPI_SUCCESS)
+        *newintracomm = result;
+    return rc;
 }
 
 /* This member releases comm (set to MPI_COMM_NULL); the last member destroys it. */
@@ -1189,6 +1682,8 @@ MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_C
 {
     const char *call = "MPI_Comm_split_type";
     int rc = check_comm(comm, call);
+    if (rc == MPI_SUCCESS)
+        rc = refuse_inter(comm, call);
     if (rc != MPI_SUCCESS)
         return rc;
     int err = MPI_SUCCESS;

@@ -1,5 +1,5 @@
 /*
- * comm.h — communicators (intra-communicators only).
+ * comm.h — communicators: intra-communicators and inter-communicators.
  *
  * A communicator object is shared by all its members (the simulated ranks live in one
  * address space): its group, its context id and its hidden collective twin. Point-to-point
@@ -10,6 +10,17 @@
  * context + 1 (contexts are allocated in pairs). A twin is its own twin (`coll` points to
  * itself, so a collective algorithm that calls another collective stays on it), and its
  * `owner` is the communicator it serves; errors raised on a twin go to the owner's handler.
+ *
+ * Inter-communicators: the two groups see different local groups, so an inter-communicator is
+ * TWO objects, one per side, each shared by the members of its side: `group` is the side's
+ * own (local) group, `remote_group` the other side's, `inter` is set (on the twin too). Both
+ * sides use the same contexts (c point-to-point, c + 1 on the twins): a message is matched by
+ * context and sender's world rank, and the groups are disjoint. A peer rank (dest, source,
+ * root on the other side) names a rank of the remote group (collsim_comm_peer_world_rank);
+ * status.MPI_SOURCE is the sender's rank in its own group. `local_comm` is a hidden
+ * intra-communicator over `group` with contexts of its own (MPICH's local_comm), owned by the
+ * side; the collective algorithms on inter-communicators (src/coll/inter/) run their group's
+ * part on it. Each side's object, and its local_comm, is destroyed by its own last member.
  */
 #ifndef COLLSIM_COMM_H
 #define COLLSIM_COMM_H
@@ -37,6 +48,9 @@ struct collsim_comm {
     struct operation_twins *operations; /* its nonblocking collectives' twins (comm.c) */
     unsigned operation_index; /* on an operation twin: which of its owner's operations */
     struct collsim_topo *topo; /* process topology (topo.c); NULL if none, always on twins */
+    int inter;               /* an inter-communicator's side (or its twin) */
+    MPI_Group remote_group;  /* inter: the other side's group; NULL otherwise */
+    MPI_Comm local_comm;     /* inter, on the side (not the twin): intra-comm over `group` */
 };
 
 /*
@@ -55,6 +69,10 @@ struct collsim_comm {
 #define COLLSIM_TAG_SPLIT_TYPE_GATHER (-1006)  /* MPI_Comm_split_type, same layouts as split */
 #define COLLSIM_TAG_SPLIT_TYPE_SCATTER (-1007)
 #define COLLSIM_TAG_CREATE_GROUP_BCAST (-1008) /* MPI_Comm_create_group: header + pointer */
+#define COLLSIM_TAG_INTER_BCAST (-1009)    /* MPI_Intercomm_create: header + side pointer */
+#define COLLSIM_TAG_INTER_DUP (-1010)      /* dup of an inter-comm: leader to leader, bcast */
+#define COLLSIM_TAG_MERGE_EXCHANGE (-1011) /* MPI_Intercomm_merge: leaders swap `high` */
+#define COLLSIM_TAG_MERGE_BCAST (-1012)    /* MPI_Intercomm_merge: header + the new comm */
 
 /* First context id handed to created communicators (0/1 world, 2/3 self). */
 #define COLLSIM_CONTEXT_FIRST_FREE 4u
@@ -78,6 +96,15 @@ int collsim_comm_my_rank(MPI_Comm comm);
 int collsim_comm_world_rank(MPI_Comm comm, int local_rank);
 /* Local rank of a world rank (MPI_UNDEFINED if not a member). O(log size). */
 int collsim_comm_local_rank(MPI_Comm comm, int world_rank);
+/* The ranks point-to-point names (dest, source): the remote group on an inter-communicator,
+ * the group otherwise. Its size, and the world rank of one of its ranks (MPI_UNDEFINED if out
+ * of range). */
+int collsim_comm_peer_size(MPI_Comm comm);
+int collsim_comm_peer_world_rank(MPI_Comm comm, int peer_rank);
+/* True on an inter-communicator (either side, or its twins). */
+int collsim_comm_is_inter(MPI_Comm comm);
+/* An inter-communicator's hidden local intra-communicator (NULL on an intra-communicator). */
+MPI_Comm collsim_comm_inter_local(MPI_Comm comm);
 
 /* MPI_Finalize on the calling rank: run its delete callbacks on MPI_COMM_SELF (MPI-3.1
  * §8.7.1) and on the hidden twins, where collsim's own algorithms cache their state. */

@@ -559,6 +559,11 @@ int MPI_Info_delete(MPI_Info info, const char *key);
 int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
 int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
 int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
+int MPI_Comm_remote_size(MPI_Comm comm, int *size);
+int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                         int remote_leader, int tag, MPI_Comm *newintercomm);
+int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
 int MPI_Comm_set_name(MPI_Comm comm, const char *name);
 int MPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen);
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
@@ -787,13 +792,6 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
  * collsim refuses"): one-sided communication, MPI-IO, dynamic processes, the MPI_T tool
  * interface and the Fortran interoperability functions.
  * ========================================================================================== */
-
-/* -- Chapter 6, communicators, inter-communicators, attributes and names of datatypes */
-int MPI_Comm_remote_size(MPI_Comm comm, int *size);
-int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
-int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
-                         int remote_leader, int tag, MPI_Comm *newintercomm);
-int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
 
 /* -- Chapter 10, process creation and management (out of scope: dynamic processes) */
 int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,

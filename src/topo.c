@@ -279,6 +279,10 @@ MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int period
     const char *call = "MPI_Cart_create";
     struct collsim_topo *old;
     int rc = topo_comm(comm_old, call, &old);
+    if (rc == MPI_SUCCESS && collsim_comm_is_inter(comm_old))
+        rc = collsim_error(comm_old, MPI_ERR_COMM, call,
+                           "comm_old is an inter-communicator (a topology needs an "
+                           "intra-communicator)");
     if (rc != MPI_SUCCESS)
         return rc;
     (void)reorder;
@@ -376,6 +380,10 @@ MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edg
     const char *call = "MPI_Graph_create";
     struct collsim_topo *old;
     int rc = topo_comm(comm_old, call, &old);
+    if (rc == MPI_SUCCESS && collsim_comm_is_inter(comm_old))
+        rc = collsim_error(comm_old, MPI_ERR_COMM, call,
+                           "comm_old is an inter-communicator (a topology needs an "
+                           "intra-communicator)");
     if (rc != MPI_SUCCESS)
         return rc;
     (void)reorder;
@@ -474,6 +482,10 @@ MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int source
     const char *call = "MPI_Dist_graph_create_adjacent";
     struct collsim_topo *old;
     int rc = topo_comm(comm_old, call, &old);
+    if (rc == MPI_SUCCESS && collsim_comm_is_inter(comm_old))
+        rc = collsim_error(comm_old, MPI_ERR_COMM, call,
+                           "comm_old is an inter-communicator (a topology needs an "
+                           "intra-communicator)");
     if (rc != MPI_SUCCESS)
         return rc;
     (void)reorder;
@@ -651,6 +663,10 @@ MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int d
     const char *call = "MPI_Dist_graph_create";
     struct collsim_topo *old;
     int rc = topo_comm(comm_old, call, &old);
+    if (rc == MPI_SUCCESS && collsim_comm_is_inter(comm_old))
+        rc = collsim_error(comm_old, MPI_ERR_COMM, call,
+                           "comm_old is an inter-communicator (a topology needs an "
+                           "intra-communicator)");
     if (rc != MPI_SUCCESS)
         return rc;
     (void)reorder;

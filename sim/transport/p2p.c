@@ -841,7 +841,7 @@ start_send_protocol(const void *buf, int count, MPI_Datatype dt, int dest, int t
     msg->context = context;
     msg->src_world = me->world_rank;
     msg->src_local = collsim_comm_my_rank(comm);
-    msg->dst_world = collsim_comm_world_rank(comm, dest);
+    msg->dst_world = collsim_comm_peer_world_rank(comm, dest);
     msg->tag = tag;
     msg->bytes = collsim_datatype_packed_size(count, dt);
     msg->eager = protocol == PROTOCOL_EAGER ||
@@ -909,7 +909,7 @@ start_recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm 
     req->dt = dt;
     req->source = source;
     req->source_world =
-        source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : collsim_comm_world_rank(comm, source);
+        source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : collsim_comm_peer_world_rank(comm, source);
     req->tag = tag;
 
     for (GList *l = me->unexpected.head; l != NULL; l = l->next) {
@@ -1860,7 +1860,7 @@ check_buffer(MPI_Comm comm, const void *buf, int count, MPI_Datatype dt, const c
 static int
 check_peer(MPI_Comm comm, int peer, gboolean wildcard_ok, const char *what, const char *call)
 {
-    int size = collsim_comm_size(comm);
+    int size = collsim_comm_peer_size(comm); /* the remote group's on an inter-communicator */
     if (peer == MPI_PROC_NULL || (wildcard_ok && peer == MPI_ANY_SOURCE))
         return MPI_SUCCESS;
     if (peer < 0 || peer >= size)
@@ -3351,7 +3351,7 @@ probe_status_proc_null(MPI_Status *status)
 static int
 probe_source_world(MPI_Comm comm, int source)
 {
-    return source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : collsim_comm_world_rank(comm, source);
+    return source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : collsim_comm_peer_world_rank(comm, source);
 }
 
 /* A probe that does not block still moves the rank's nonblocking collectives, so that a

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "coll/coll_entry.h"
+#include "coll/inter/coll_inter.h"
 #include "comm.h"
 #include "datatype.h"
 #include "errhandler.h"
@@ -659,6 +660,10 @@ int
 coll_entry_everyone_reduces(enum coll_kind kind, const void *sendbuf, void *recvbuf, int count,
                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const void *caller)
 {
+    if (coll_entry_is_inter(comm)) {
+        struct coll_args inter = {.sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .datatype = datatype, .op = op};
+        return coll_entry_inter(kind, &inter, comm);
+    }
     const char *name = coll_entry_name(kind);
     int rc = coll_arg_reduction(comm, count, datatype, op, name);
     if (rc != MPI_SUCCESS)
@@ -802,6 +807,8 @@ rooted_vectors(const struct rooted_call *r, MPI_Comm comm, const void *caller)
 int
 coll_entry_rooted(enum coll_kind kind, struct coll_args *args, MPI_Comm comm, const void *caller)
 {
+    if (coll_entry_is_inter(comm))
+        return coll_entry_inter(kind, args, comm);
     struct rooted_call r = {.kind = kind, .name = coll_entry_name(kind), .args = args};
     int rc = coll_arg_comm(comm, r.name);
     if (rc == MPI_SUCCESS)
@@ -819,6 +826,8 @@ int
 coll_entry_every_block(enum coll_kind kind, struct coll_args *a, MPI_Comm comm,
                        const void *caller)
 {
+    if (coll_entry_is_inter(comm))
+        return coll_entry_inter(kind, a, comm);
     const char *name = coll_entry_name(kind);
     int rc = coll_arg_all_recv(comm, a->recvbuf, a->recvcount, a->recvtype, name);
     if (rc != MPI_SUCCESS)
@@ -892,4 +901,252 @@ coll_dispatch(const struct coll_call *call, struct coll_args *args, MPI_Comm com
     rc = kind->invoke(row, args, comm->coll, &params);
     free(mem);
     return algorithm_failed(comm, kind->mpi_name, row, rc);
+}
+
+/* ---------------------------------------------------------------- inter-communicators */
+
+int
+coll_entry_is_inter(MPI_Comm comm)
+{
+    return collsim_comm_check(comm) == MPI_SUCCESS && collsim_comm_is_inter(comm);
+}
+
+/* count items of a valid type, where the caller's part of the call moves data. */
+static int
+inter_arg_items(MPI_Comm comm, int count, MPI_Datatype dt, const char *count_name,
+                const char *type_name, const char *call)
+{
+    int rc = coll_arg_count(comm, count, count_name, call);
+    if (rc == MPI_SUCCESS)
+        rc = coll_arg_type(comm, dt, type_name, call);
+    return rc;
+}
+
+/* A per-rank vector of n counts (and displacements), where significant. */
+static int
+inter_arg_vector(MPI_Comm comm, const int counts[], const int displs[], int n,
+                 const char *what, const char *call)
+{
+    if (counts == NULL || displs == NULL)
+        return collsim_error(comm, MPI_ERR_ARG, call, "NULL %s or displacements", what);
+    for (int i = 0; i < n; i++)
+        if (counts[i] < 0)
+            return collsim_error(comm, MPI_ERR_COUNT, call, "negative %s[%d] = %d", what, i,
+                                 counts[i]);
+    return MPI_SUCCESS;
+}
+
+/* The inter-communicator's argument rules of a rooted call: MPI_ROOT, MPI_PROC_NULL or a
+ * rank of the remote group. */
+static int
+inter_arg_root(MPI_Comm comm, int root, const char *call)
+{
+    int remote = collsim_comm_peer_size(comm);
+    if (root == MPI_ROOT || root == MPI_PROC_NULL || (root >= 0 && root < remote))
+        return MPI_SUCCESS;
+    return collsim_error(comm, MPI_ERR_ROOT, call,
+                         "invalid root %d on an inter-communicator (MPI_ROOT, MPI_PROC_NULL or a "
+                         "rank of the remote group, of size %d)",
+                         root, remote);
+}
+
+/* The arguments each kind's caller must get right on an inter-communicator. */
+static int
+inter_args(enum coll_kind kind, const struct coll_args *a, MPI_Comm comm, const char *name)
+{
+    int remote = collsim_comm_peer_size(comm), size = collsim_comm_size(comm);
+    int root = a->root;
+    int sends = root != MPI_ROOT && root != MPI_PROC_NULL;   /* rooted: a non-root member */
+    int rc = MPI_SUCCESS;
+    if (a->sendbuf == MPI_IN_PLACE || a->recvbuf == MPI_IN_PLACE || a->buffer == MPI_IN_PLACE)
+        return collsim_error(comm, MPI_ERR_BUFFER, name,
+                             "MPI_IN_PLACE is not allowed on an inter-communicator");
+    switch (kind) {
+    case COLL_BARRIER:
+        break;
+    case COLL_BCAST:
+        rc = inter_arg_root(comm, root, name);
+        if (rc == MPI_SUCCESS && root != MPI_PROC_NULL)
+            rc = inter_arg_items(comm, a->count, a->datatype, "count", "datatype", name);
+        break;
+    case COLL_GATHER:
+    case COLL_SCATTER: {
+        int gathers = kind == COLL_GATHER;
+        rc = inter_arg_root(comm, root, name);
+        if (rc == MPI_SUCCESS && root == MPI_ROOT)
+            rc = gathers ? inter_arg_items(comm, a->recvcount, a->recvtype, "recvcount",
+                                           "recvtype", name)
+                         : inter_arg_items(comm, a->sendcount, a->sendtype, "sendcount",
+                                           "sendtype", name);
+        if (rc == MPI_SUCCESS && root == MPI_ROOT &&
+            (long long)(gathers ? a->recvcount : a->sendcount) * remote > INT_MAX)
+            rc = collsim_error(comm, MPI_ERR_COUNT, name,
+                               "the root's buffer holds more than INT_MAX items");
+        if (rc == MPI_SUCCESS && sends)
+            rc = gathers ? inter_arg_items(comm, a->sendcount, a->sendtype, "sendcount",
+                                           "sendtype", name)
+                         : inter_arg_items(comm, a->recvcount, a->recvtype, "recvcount",
+                                           "recvtype", name);
+        break;
+    }
+    case COLL_GATHERV:
+        rc = inter_arg_root(comm, root, name);
+        if (rc == MPI_SUCCESS && root == MPI_ROOT)
+            rc = inter_arg_vector(comm, a->recvcounts, a->rdispls, remote, "recvcounts", name);
+        if (rc == MPI_SUCCESS && root == MPI_ROOT)
+            rc = coll_arg_type(comm, a->recvtype, "recvtype", name);
+        if (rc == MPI_SUCCESS && sends)
+            rc = inter_arg_items(comm, a->sendcount, a->sendtype, "sendcount", "sendtype", name);
+        break;
+    case COLL_SCATTERV:
+        rc = inter_arg_root(comm, root, name);
+        if (rc == MPI_SUCCESS && root == MPI_ROOT)
+            rc = inter_arg_vector(comm, a->sendcounts, a->sdispls, remote, "sendcounts", name);
+        if (rc == MPI_SUCCESS && root == MPI_ROOT)
+            rc = coll_arg_type(comm, a->sendtype, "sendtype", name);
+        if (rc == MPI_SUCCESS && sends)
+            rc = inter_arg_items(comm, a->recvcount, a->recvtype, "recvcount", "recvtype", name);
+        break;
+    case COLL_ALLGATHER:
+    case COLL_ALLTOALL:
+        rc = inter_arg_items(comm, a->sendcount, a->sendtype, "sendcount", "sendtype", name);
+        if (rc == MPI_SUCCESS)
+            rc = inter_arg_items(comm, a->recvcount, a->recvtype, "recvcount", "recvtype", name);
+        if (rc == MPI_SUCCESS && ((long long)a->recvcount * remote > INT_MAX ||
+                                  (long long)a->sendcount * MAX(size, remote) > INT_MAX))
+            rc = collsim_error(comm, MPI_ERR_COUNT, name,
+                               "a buffer holds more than INT_MAX items");
+        break;
+    case COLL_ALLGATHERV:
+        rc = inter_arg_items(comm, a->sendcount, a->sendtype, "sendcount", "sendtype", name);
+        if (rc == MPI_SUCCESS)
+            rc = inter_arg_vector(comm, a->recvcounts, a->rdispls, remote, "recvcounts", name);
+        if (rc == MPI_SUCCESS)
+            rc = coll_arg_type(comm, a->recvtype, "recvtype", name);
+        break;
+    case COLL_ALLTOALLV:
+    case COLL_ALLTOALLW:
+        rc = inter_arg_vector(comm, a->sendcounts, a->sdispls, remote, "sendcounts", name);
+        if (rc == MPI_SUCCESS)
+            rc = inter_arg_vector(comm, a->recvcounts, a->rdispls, remote, "recvcounts", name);
+        for (int i = 0; rc == MPI_SUCCESS && kind == COLL_ALLTOALLW && i < remote; i++) {
+            if (a->sendtypes == NULL || a->recvtypes == NULL)
+                rc = collsim_error(comm, MPI_ERR_ARG, name, "NULL sendtypes or recvtypes");
+            else if ((rc = coll_arg_type(comm, a->sendtypes[i], "sendtypes[i]", name)) ==
+                     MPI_SUCCESS)
+                rc = coll_arg_type(comm, a->recvtypes[i], "recvtypes[i]", name);
+        }
+        if (rc == MPI_SUCCESS && kind == COLL_ALLTOALLV)
+            rc = coll_arg_type(comm, a->sendtype, "sendtype", name);
+        if (rc == MPI_SUCCESS && kind == COLL_ALLTOALLV)
+            rc = coll_arg_type(comm, a->recvtype, "recvtype", name);
+        break;
+    case COLL_REDUCE:
+        rc = inter_arg_root(comm, root, name);
+        if (rc == MPI_SUCCESS && root != MPI_PROC_NULL)
+            rc = coll_arg_reduction(comm, a->count, a->datatype, a->op, name);
+        break;
+    case COLL_ALLREDUCE:
+        rc = coll_arg_reduction(comm, a->count, a->datatype, a->op, name);
+        break;
+    case COLL_REDUCE_SCATTER:
+        if (a->recvcounts == NULL)
+            return collsim_error(comm, MPI_ERR_ARG, name, "NULL recvcounts");
+        int total = 0;
+        rc = coll_arg_counts(comm, a->recvcounts, "recvcounts", name, &total);
+        if (rc == MPI_SUCCESS)
+            rc = coll_arg_reduction(comm, total, a->datatype, a->op, name);
+        break;
+    case COLL_REDUCE_SCATTER_BLOCK:
+        rc = coll_arg_count(comm, a->recvcount, "recvcount", name);
+        if (rc == MPI_SUCCESS)
+            rc = coll_arg_all_blocks(comm, a->recvcount, "recvcount", name);
+        if (rc == MPI_SUCCESS)
+            rc = coll_arg_reduction(comm, a->recvcount, a->datatype, a->op, name);
+        break;
+    default:
+        break;
+    }
+    return rc;
+}
+
+int
+coll_entry_inter(enum coll_kind kind, const struct coll_args *a, MPI_Comm comm)
+{
+    const char *name = coll_entry_name(kind);
+    int rc = coll_arg_comm(comm, name);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (kind == COLL_SCAN || kind == COLL_EXSCAN)
+        return collsim_error(comm, MPI_ERR_COMM, name,
+                             "not defined on an inter-communicator (MPI-3.1 §5.11: an "
+                             "intra-communicator is required)");
+    if (nonblocking.request != NULL)
+        return collsim_error(comm, MPI_ERR_COMM, name,
+                             "inter-communicators are supported by the blocking collectives "
+                             "only, not by the nonblocking or persistent forms");
+    rc = inter_args(kind, a, comm, name);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Comm inter = comm->coll;
+    MPI_Comm local = collsim_comm_inter_local(comm)->coll;
+    switch (kind) {
+    case COLL_BARRIER:
+        rc = coll_inter_barrier(inter, local);
+        break;
+    case COLL_BCAST:
+        rc = coll_inter_bcast(a->buffer, a->count, a->datatype, a->root, inter, local);
+        break;
+    case COLL_GATHER:
+        rc = coll_inter_gather(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcount,
+                               a->recvtype, a->root, inter, local);
+        break;
+    case COLL_SCATTER:
+        rc = coll_inter_scatter(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf, a->recvcount,
+                                a->recvtype, a->root, inter, local);
+        break;
+    case COLL_GATHERV:
+        rc = coll_inter_gatherv(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf,
+                                a->recvcounts, a->rdispls, a->recvtype, a->root, inter, local);
+        break;
+    case COLL_SCATTERV:
+        rc = coll_inter_scatterv(a->sendbuf, a->sendcounts, a->sdispls, a->sendtype, a->recvbuf,
+                                 a->recvcount, a->recvtype, a->root, inter, local);
+        break;
+    case COLL_ALLGATHER:
+        rc = coll_inter_allgather(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf,
+                                  a->recvcount, a->recvtype, inter, local);
+        break;
+    case COLL_ALLGATHERV:
+        rc = coll_inter_allgatherv(a->sendbuf, a->sendcount, a->sendtype, a->recvbuf,
+                                   a->recvcounts, a->rdispls, a->recvtype, inter, local);
+        break;
+    case COLL_ALLTOALL:
+    case COLL_ALLTOALLV:
+    case COLL_ALLTOALLW:
+        rc = coll_inter_alltoallw(a->sendbuf, a->sendcount, a->sendcounts, a->sdispls,
+                                  a->sendtype, a->sendtypes, a->recvbuf, a->recvcount,
+                                  a->recvcounts, a->rdispls, a->recvtype, a->recvtypes, inter,
+                                  local);
+        break;
+    case COLL_REDUCE:
+        rc = coll_inter_reduce(a->sendbuf, a->recvbuf, a->count, a->datatype, a->op, a->root,
+                               inter, local);
+        break;
+    case COLL_ALLREDUCE:
+        rc = coll_inter_allreduce(a->sendbuf, a->recvbuf, a->count, a->datatype, a->op, inter,
+                                  local);
+        break;
+    case COLL_REDUCE_SCATTER:
+    case COLL_REDUCE_SCATTER_BLOCK:
+        rc = coll_inter_reduce_scatter(a->sendbuf, a->recvbuf, a->recvcounts, a->recvcount,
+                                       a->datatype, a->op, inter, local);
+        break;
+    default:
+        rc = MPI_ERR_INTERN;
+        break;
+    }
+    if (rc != MPI_SUCCESS)
+        return collsim_error(comm, rc, name, "the inter-communicator algorithm failed");
+    return MPI_SUCCESS;
 }

@@ -170,4 +170,15 @@ int coll_entry_everyone_reduces(enum coll_kind kind, const void *sendbuf, void *
                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                 const void *caller);
 
+/*
+ * Inter-communicators (src/coll/inter/): an entry whose communicator is one (is_inter: a valid
+ * handle of an inter-communicator) hands its arguments to coll_entry_inter before its own
+ * checks, which are the intra-communicator's. coll_entry_inter checks the inter-communicator
+ * rules (root: MPI_ROOT, MPI_PROC_NULL or a remote rank; no MPI_IN_PLACE; buffers
+ * significant where the standard says) and runs the blocking algorithm; it refuses Scan and
+ * Exscan, and the nonblocking and persistent forms, with MPI_ERR_COMM naming the call.
+ */
+int coll_entry_is_inter(MPI_Comm comm);
+int coll_entry_inter(enum coll_kind kind, const struct coll_args *args, MPI_Comm comm);
+
 #endif

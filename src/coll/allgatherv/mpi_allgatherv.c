@@ -14,6 +14,16 @@ entry_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                  const void *caller)
 {
+    if (coll_entry_is_inter(comm)) {
+        struct coll_args inter = {.sendbuf = sendbuf,
+                                  .sendcount = sendcount,
+                                  .sendtype = sendtype,
+                                  .recvbuf = recvbuf,
+                                  .recvcounts = recvcounts,
+                                  .rdispls = displs,
+                                  .recvtype = recvtype};
+        return coll_entry_inter(COLL_ALLGATHERV, &inter, comm);
+    }
     const char *name = coll_entry_name(COLL_ALLGATHERV);
     int total = 0;
     int rc = coll_arg_all_recv_v(comm, recvbuf, recvcounts, displs, recvtype, name, &total);

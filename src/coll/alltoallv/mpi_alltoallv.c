@@ -13,6 +13,17 @@ entry_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[]
                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
                 MPI_Datatype recvtype, MPI_Comm comm, const void *caller)
 {
+    if (coll_entry_is_inter(comm)) {
+        struct coll_args inter = {.sendbuf = sendbuf,
+                                  .sendcounts = sendcounts,
+                                  .sdispls = sdispls,
+                                  .sendtype = sendtype,
+                                  .recvbuf = recvbuf,
+                                  .recvcounts = recvcounts,
+                                  .rdispls = rdispls,
+                                  .recvtype = recvtype};
+        return coll_entry_inter(COLL_ALLTOALLV, &inter, comm);
+    }
     const char *name = coll_entry_name(COLL_ALLTOALLV);
     int total = 0, stotal = 0;
     int rc = coll_arg_all_recv_v(comm, recvbuf, recvcounts, rdispls, recvtype, name, &total);

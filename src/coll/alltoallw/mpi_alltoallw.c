@@ -15,6 +15,17 @@ entry_alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[]
                 const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                 const void *caller)
 {
+    if (coll_entry_is_inter(comm)) {
+        struct coll_args inter = {.sendbuf = sendbuf,
+                                  .sendcounts = sendcounts,
+                                  .sdispls = sdispls,
+                                  .sendtypes = sendtypes,
+                                  .recvbuf = recvbuf,
+                                  .recvcounts = recvcounts,
+                                  .rdispls = rdispls,
+                                  .recvtypes = recvtypes};
+        return coll_entry_inter(COLL_ALLTOALLW, &inter, comm);
+    }
     const char *name = coll_entry_name(COLL_ALLTOALLW);
     int total = 0, stotal = 0, contiguous = 1;
     int rc = coll_arg_comm(comm, name);

@@ -10,6 +10,10 @@
 static int
 entry_barrier(MPI_Comm comm, const void *caller)
 {
+    if (coll_entry_is_inter(comm)) {
+        struct coll_args inter = {0};
+        return coll_entry_inter(COLL_BARRIER, &inter, comm);
+    }
     const char *name = coll_entry_name(COLL_BARRIER);
     int rc = coll_arg_comm(comm, name);
     if (rc != MPI_SUCCESS)

@@ -11,6 +11,10 @@ static int
 entry_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
             const void *caller)
 {
+    if (coll_entry_is_inter(comm)) {
+        struct coll_args inter = {.buffer = buffer, .count = count, .datatype = datatype, .root = root};
+        return coll_entry_inter(COLL_BCAST, &inter, comm);
+    }
     const char *name = coll_entry_name(COLL_BCAST);
     int rc = coll_arg_comm(comm, name);
     if (rc == MPI_SUCCESS)

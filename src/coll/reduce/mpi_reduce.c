@@ -11,6 +11,15 @@ static int
 entry_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
              int root, MPI_Comm comm, const void *caller)
 {
+    if (coll_entry_is_inter(comm)) {
+        struct coll_args inter = {.sendbuf = sendbuf,
+                                  .recvbuf = recvbuf,
+                                  .count = count,
+                                  .datatype = datatype,
+                                  .op = op,
+                                  .root = root};
+        return coll_entry_inter(COLL_REDUCE, &inter, comm);
+    }
     const char *name = coll_entry_name(COLL_REDUCE);
     int rc = coll_arg_reduction(comm, count, datatype, op, name);
     if (rc == MPI_SUCCESS)

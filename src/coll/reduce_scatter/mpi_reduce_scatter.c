@@ -13,6 +13,14 @@ static int
 entry_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const void *caller)
 {
+    if (coll_entry_is_inter(comm)) {
+        struct coll_args inter = {.sendbuf = sendbuf,
+                                  .recvbuf = recvbuf,
+                                  .recvcounts = recvcounts,
+                                  .datatype = datatype,
+                                  .op = op};
+        return coll_entry_inter(COLL_REDUCE_SCATTER, &inter, comm);
+    }
     const char *name = coll_entry_name(COLL_REDUCE_SCATTER);
     int rc = coll_arg_comm(comm, name);
     if (rc != MPI_SUCCESS)
