@@ -181,8 +181,65 @@ struct operation_twins {
     GHashTable *by_index;    /* operation index -> its twin, while a member still uses it */
 };
 
+/*
+ * The contexts of an inter-communicator's nonblocking collectives, shared by its two sides:
+ * operation k of one side must meet operation k of the other, though each side makes (and
+ * lets go of) its own twin, and one side's twin may come and go before the other side's first
+ * member starts the operation (a gather's senders are done once their messages have left).
+ * An entry lives until both sides' twins of the operation are gone.
+ */
+struct inter_operations {
+    int sides;               /* sides not destroyed yet */
+    GHashTable *by_index;    /* operation index -> struct inter_operation */
+};
+
+struct inter_operation {
+    uint32_t context;        /* the pair both twins use (context + 1, odd) */
+    int twins_left;          /* twins not destroyed yet, of the two */
+};
+
+static struct inter_operations *
+inter_operations_new(void)
+{
+    struct inter_operations *io = g_new0(struct inter_operations, 1);
+    io->sides = 2;
+    io->by_index = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    return io;
+}
+
+/* A side is destroyed: the last one frees the table (entries an erroneous program left). */
 static void
-operation_twin_destroy(MPI_Comm twin)
+inter_operations_release(struct inter_operations *io)
+{
+    if (io != NULL && --io->sides == 0) {
+        g_hash_table_destroy(io->by_index);
+        g_free(io);
+    }
+}
+
+/* A hidden intra-communicator for one operation of an inter-communicator's side. */
+static MPI_Comm
+operation_local_new(MPI_Comm side, unsigned index, int size)
+{
+    uint32_t context;
+    if (!context_reserve(1, &context))
+        collsim_runtime->abort(collsim_error(side, MPI_ERR_INTERN, "MPI_Icollective",
+                                             "out of communicator contexts"));
+    MPI_Comm local = g_new0(struct collsim_comm, 1);
+    collsim_handle_add(local);
+    local->magic = COLLSIM_COMM_MAGIC;
+    local->live_members = size;
+    local->context = context + 1;
+    local->group = collsim_group_ref(side->group);
+    local->coll = local;
+    local->owner = side;
+    local->operation_index = G_MAXUINT; /* not in the side's table: it goes with its twin */
+    g_snprintf(local->name, sizeof local->name, "%s (operation %u, local)", side->name, index);
+    return local;
+}
+
+static void
+operation_twin_free(MPI_Comm twin)
 {
     coll_check_forget(twin);
     collsim_attr_store_free(twin);
@@ -190,6 +247,38 @@ operation_twin_destroy(MPI_Comm twin)
     collsim_handle_remove(twin);
     twin->magic = 0;
     g_free(twin);
+}
+
+static void
+operation_twin_destroy(MPI_Comm twin)
+{
+    if (twin->inter) {
+        struct inter_operations *io = twin->owner->inter_ops;
+        gpointer key = GUINT_TO_POINTER(twin->operation_index);
+        struct inter_operation *op = g_hash_table_lookup(io->by_index, key);
+        if (op != NULL && --op->twins_left == 0)
+            g_hash_table_remove(io->by_index, key);
+        collsim_group_unref(twin->remote_group);
+        operation_twin_free(twin->local_comm);
+    }
+    operation_twin_free(twin);
+}
+
+/* The context of operation `index` of an inter-communicator, the same for both sides. */
+static uint32_t
+inter_operation_context(MPI_Comm side, guint index)
+{
+    struct inter_operations *io = side->inter_ops;
+    struct inter_operation *op = g_hash_table_lookup(io->by_index, GUINT_TO_POINTER(index));
+    if (op == NULL) {
+        op = g_new0(struct inter_operation, 1);
+        if (!context_reserve(1, &op->context))
+            collsim_runtime->abort(collsim_error(side, MPI_ERR_INTERN, "MPI_Icollective",
+                                                 "out of communicator contexts"));
+        op->twins_left = 2;
+        g_hash_table_insert(io->by_index, GUINT_TO_POINTER(index), op);
+    }
+    return op->context;
 }
 
 /* comm is destroyed (or a run ends): twins some member never let go of go with it. */
@@ -228,7 +317,9 @@ collsim_comm_operation_twin(MPI_Comm comm)
     if (twin != NULL)
         return twin;
     uint32_t context;
-    if (!context_reserve(1, &context))
+    if (comm->inter)
+        context = inter_operation_context(comm, index);
+    else if (!context_reserve(1, &context))
         collsim_runtime->abort(collsim_error(comm, MPI_ERR_INTERN, "MPI_Icollective",
                                              "out of communicator contexts"));
     twin = g_new0(struct collsim_comm, 1);
@@ -241,15 +332,28 @@ collsim_comm_operation_twin(MPI_Comm comm)
     twin->owner = comm;
     twin->operation_index = index;
     g_snprintf(twin->name, sizeof twin->name, "%s (operation %u)", comm->name, index);
+    if (comm->inter) {
+        twin->inter = 1;
+        twin->remote_group = collsim_group_ref(comm->remote_group);
+        twin->local_comm = operation_local_new(comm, index, size);
+    }
     if (!private_twin)
         g_hash_table_insert(ops->by_index, GUINT_TO_POINTER(index), twin);
     return twin;
+}
+
+MPI_Comm
+collsim_comm_operation_local(MPI_Comm twin)
+{
+    return twin->local_comm;
 }
 
 void
 collsim_comm_operation_done(MPI_Comm twin)
 {
     collsim_attr_delete_all(twin);
+    if (twin->inter)
+        collsim_attr_delete_all(twin->local_comm);
     if (--twin->live_members > 0)
         return;
     if (twin->operation_index != G_MAXUINT)
@@ -277,6 +381,7 @@ comm_destroy(MPI_Comm comm)
     if (comm->inter) {
         collsim_group_unref(comm->remote_group);
         collsim_group_unref(comm->coll->remote_group);
+        inter_operations_release(comm->inter_ops);
     }
     collsim_group_unref(comm->coll->group);
     collsim_handle_remove(comm->coll);
@@ -1323,6 +1428,7 @@ inter_pair_new(MPI_Group a, MPI_Group b, MPI_Errhandler errhandler, MPI_Comm *mi
     }
     *mine = inter_side_new(a, collsim_group_ref(b), errhandler, first, first + 2);
     *other = inter_side_new(b, collsim_group_ref(a), errhandler, first, first + 4);
+    (*mine)->inter_ops = (*other)->inter_ops = inter_operations_new();
     return TRUE;
 }
 

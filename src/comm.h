@@ -50,7 +50,9 @@ struct collsim_comm {
     struct collsim_topo *topo; /* process topology (topo.c); NULL if none, always on twins */
     int inter;               /* an inter-communicator's side (or its twin) */
     MPI_Group remote_group;  /* inter: the other side's group; NULL otherwise */
-    MPI_Comm local_comm;     /* inter, on the side (not the twin): intra-comm over `group` */
+    MPI_Comm local_comm;     /* inter: intra-comm over `group` (on a side; on an operation
+                              * twin, the operation's own, see collsim_comm_operation_local) */
+    struct inter_operations *inter_ops; /* inter, on both sides: their operations' contexts */
 };
 
 /*
@@ -127,6 +129,9 @@ int collsim_comm_node_blocks(MPI_Comm comm);
  */
 MPI_Comm collsim_comm_operation_twin(MPI_Comm comm);
 void collsim_comm_operation_done(MPI_Comm twin);
+/* On an inter-communicator's operation twin: the operation's hidden intra-communicator over
+ * the caller's group (operations in flight together never share one). */
+MPI_Comm collsim_comm_operation_local(MPI_Comm twin);
 
 /* True for a hidden collective twin (allowed to use the reserved negative tags). */
 int collsim_comm_is_internal(MPI_Comm comm);

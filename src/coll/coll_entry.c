@@ -1070,6 +1070,11 @@ inter_args(enum coll_kind kind, const struct coll_args *a, MPI_Comm comm, const 
     return rc;
 }
 
+static int inter_run(enum coll_kind kind, const struct coll_args *a, MPI_Comm inter,
+                     MPI_Comm local);
+static int start_inter_nonblocking(enum coll_kind kind, const struct coll_args *a,
+                                   MPI_Comm comm);
+
 int
 coll_entry_inter(enum coll_kind kind, const struct coll_args *a, MPI_Comm comm)
 {
@@ -1081,15 +1086,23 @@ coll_entry_inter(enum coll_kind kind, const struct coll_args *a, MPI_Comm comm)
         return collsim_error(comm, MPI_ERR_COMM, name,
                              "not defined on an inter-communicator (MPI-3.1 §5.11: an "
                              "intra-communicator is required)");
-    if (nonblocking.request != NULL)
-        return collsim_error(comm, MPI_ERR_COMM, name,
-                             "inter-communicators are supported by the blocking collectives "
-                             "only, not by the nonblocking or persistent forms");
     rc = inter_args(kind, a, comm, name);
     if (rc != MPI_SUCCESS)
         return rc;
-    MPI_Comm inter = comm->coll;
-    MPI_Comm local = collsim_comm_inter_local(comm)->coll;
+    if (nonblocking.request != NULL)
+        return nonblocking.form == COLL_FORM_PERSISTENT ? make_persistent(kind, a, comm)
+                                                        : start_inter_nonblocking(kind, a, comm);
+    rc = inter_run(kind, a, comm->coll, collsim_comm_inter_local(comm)->coll);
+    if (rc != MPI_SUCCESS)
+        return collsim_error(comm, rc, name, "the inter-communicator algorithm failed");
+    return MPI_SUCCESS;
+}
+
+/* Run kind's inter-communicator algorithm on `inter` (a twin) with `local` for the group. */
+static int
+inter_run(enum coll_kind kind, const struct coll_args *a, MPI_Comm inter, MPI_Comm local)
+{
+    int rc;
     switch (kind) {
     case COLL_BARRIER:
         rc = coll_inter_barrier(inter, local);
@@ -1146,7 +1159,46 @@ coll_entry_inter(enum coll_kind kind, const struct coll_args *a, MPI_Comm comm)
         rc = MPI_ERR_INTERN;
         break;
     }
+    return rc;
+}
+
+/* A nonblocking collective on an inter-communicator: the operation twin (shared context with
+ * the other side, a local communicator of its own) and the arguments, until its end. */
+struct inter_job {
+    enum coll_kind kind;
+    struct coll_args args;
+    MPI_Comm comm;
+    MPI_Comm twin;
+};
+
+static int
+run_inter_nonblocking(void *data)
+{
+    struct inter_job *job = data;
+    int rc = inter_run(job->kind, &job->args, job->twin, collsim_comm_operation_local(job->twin));
+    collsim_comm_operation_done(job->twin);
     if (rc != MPI_SUCCESS)
-        return collsim_error(comm, rc, name, "the inter-communicator algorithm failed");
-    return MPI_SUCCESS;
+        rc = collsim_error(job->comm, rc, coll_entry_name(job->kind),
+                           "the inter-communicator algorithm failed");
+    free(job);
+    return rc;
+}
+
+static int
+start_inter_nonblocking(enum coll_kind kind, const struct coll_args *a, MPI_Comm comm)
+{
+    MPI_Request *request = nonblocking.request;
+    nonblocking.request = NULL;
+    struct inter_job *job = calloc(1, sizeof *job);
+    if (job == NULL) {
+        *request = MPI_REQUEST_NULL;
+        return collsim_error(comm, MPI_ERR_NO_MEM, coll_entry_name(kind),
+                             "no memory to start the operation");
+    }
+    job->kind = kind;
+    job->args = *a;
+    job->comm = comm;
+    job->twin = collsim_comm_operation_twin(comm);
+    return collsim_runtime->start_nonblocking(run_inter_nonblocking, job, comm,
+                                              coll_entry_name(kind), request);
 }

@@ -328,7 +328,7 @@ error_rank(int w, void *arg)
     s->errors[5] = MPI_Exscan(&x, &y, 1, MPI_INT, MPI_SUM, inter);
     s->errors[6] = MPI_Bcast(&x, 1, MPI_INT, 5, inter);   /* no remote rank 5 */
     MPI_Request r = (MPI_Request)&r;   /* not MPI_REQUEST_NULL: the refusal must set it */
-    s->errors[7] = MPI_Ibcast(&x, 1, MPI_INT, MPI_PROC_NULL, inter, &r);
+    s->errors[7] = MPI_Iscan(&x, &y, 1, MPI_INT, MPI_SUM, inter, &r);
     s->ireq = r;
     MPI_Comm sub = MPI_COMM_NULL;
     s->errors[8] = MPI_Comm_split(inter, 0, 0, &sub);
@@ -359,6 +359,105 @@ START_TEST(test_intercomm_errors)
 }
 END_TEST
 
+/*
+ * Nonblocking and persistent collectives on the inter-communicator of the 5-rank world (A =
+ * even world ranks {0, 2, 4}, v = 1, 3, 5; B = odd {1, 3}, v = 2, 4), six in flight at once,
+ * completed in the reverse order, then a persistent Allreduce started twice:
+ *   Ibcast from A's rank 2 (world 4): everyone in B gets 1004;
+ *   Iallreduce sum: A gets B's 2 + 4 = 6, B gets A's 1 + 3 + 5 = 9;
+ *   Igather to B's rank 0 (world 1) from A: {1, 3, 5};
+ *   Ireduce of digit strings to A's rank 0 (world 0) from B, in B's rank order: "24";
+ *   Iallgather: A gets {2, 4}, B gets {1, 3, 5};
+ *   Ibarrier;
+ *   Allreduce_init sum of 10 v, started twice with v changed in between (+1 on every rank):
+ *   A gets 60 then 60 + 20 = 80, B gets 90 then 90 + 30 = 120.
+ */
+static struct nb_seen {
+    int bcast, allreduce, gather[3], reduce, allgather[3], persistent[2];
+    int rc;
+} nb_seen[P];
+
+static void
+nonblocking_rank(int w, void *arg)
+{
+    (void)arg;
+    struct nb_seen *s = &nb_seen[w];
+    int color = w % 2;
+    MPI_Comm local;
+    MPI_Comm inter = make_inter(w, &local);
+    int lrank;
+    MPI_Comm_rank(inter, &lrank);
+    int v = w + 1, pair[2] = {w + 1, 10}, folded[2] = {-1, -1};
+    MPI_Op op;
+    MPI_Op_create(concat, 0, &op);
+    MPI_Request r[6];
+    s->bcast = color == 0 && lrank == 2 ? 1004 : -1;
+    int rc = MPI_Ibcast(&s->bcast, 1, MPI_INT, root_arg(color, lrank, 0, 2), inter, &r[0]);
+    rc |= MPI_Iallreduce(&v, &s->allreduce, 1, MPI_INT, MPI_SUM, inter, &r[1]);
+    memset(s->gather, -1, sizeof s->gather);
+    rc |= MPI_Igather(&v, 1, MPI_INT, s->gather, 1, MPI_INT, root_arg(color, lrank, 1, 0), inter,
+                      &r[2]);
+    rc |= MPI_Ireduce(pair, folded, 1, MPI_2INT, op, root_arg(color, lrank, 0, 0), inter, &r[3]);
+    memset(s->allgather, -1, sizeof s->allgather);
+    rc |= MPI_Iallgather(&v, 1, MPI_INT, s->allgather, 1, MPI_INT, inter, &r[4]);
+    rc |= MPI_Ibarrier(inter, &r[5]);
+    for (int i = 5; i >= 0; i--)
+        rc |= MPI_Wait(&r[i], MPI_STATUS_IGNORE);
+    s->reduce = folded[0];
+    MPI_Op_free(&op);
+
+    int ten_v = 10 * v;
+    MPI_Request pr;
+    rc |= MPI_Allreduce_init(&ten_v, &s->persistent[0], 1, MPI_INT, MPI_SUM, inter, MPI_INFO_NULL,
+                             &pr);
+    rc |= MPI_Start(&pr);
+    rc |= MPI_Wait(&pr, MPI_STATUS_IGNORE);
+    int first = s->persistent[0];
+    ten_v += 10;
+    rc |= MPI_Start(&pr);
+    rc |= MPI_Wait(&pr, MPI_STATUS_IGNORE);
+    s->persistent[1] = s->persistent[0];
+    s->persistent[0] = first;
+    rc |= MPI_Request_free(&pr);
+    s->rc = rc;
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&local);
+}
+
+START_TEST(test_intercomm_nonblocking_and_persistent)
+{
+    memset(nb_seen, 0, sizeof nb_seen);
+    ck_assert_int_eq(collsim_test_run_ranks(P, nonblocking_rank, NULL), 0);
+    ck_assert_int_eq(collsim_comm_live_count(), 0);
+    for (int w = 0; w < P; w++) {
+        const struct nb_seen *s = &nb_seen[w];
+        int a = w % 2 == 0;
+        ck_assert_int_eq(s->rc, MPI_SUCCESS);
+        ck_assert_int_eq(s->bcast, a ? (w == 4 ? 1004 : -1) : 1004);
+        ck_assert_int_eq(s->allreduce, a ? 6 : 9);
+        if (w == 1) {
+            ck_assert_int_eq(s->gather[0], 1);
+            ck_assert_int_eq(s->gather[1], 3);
+            ck_assert_int_eq(s->gather[2], 5);
+        } else {
+            ck_assert_int_eq(s->gather[0], -1);
+        }
+        ck_assert_int_eq(s->reduce, w == 0 ? 24 : -1);
+        if (a) {
+            ck_assert_int_eq(s->allgather[0], 2);
+            ck_assert_int_eq(s->allgather[1], 4);
+            ck_assert_int_eq(s->allgather[2], -1);
+        } else {
+            ck_assert_int_eq(s->allgather[0], 1);
+            ck_assert_int_eq(s->allgather[1], 3);
+            ck_assert_int_eq(s->allgather[2], 5);
+        }
+        ck_assert_int_eq(s->persistent[0], a ? 60 : 90);
+        ck_assert_int_eq(s->persistent[1], a ? 80 : 120);
+    }
+}
+END_TEST
+
 static Suite *
 intercomm_suite(void)
 {
@@ -369,6 +468,7 @@ intercomm_suite(void)
     tcase_add_test(tc, test_intercomm_queries_p2p_collectives_merge);
     tcase_add_test(tc, test_intercomm_merge_equal_high_lower_leader_first);
     tcase_add_test(tc, test_intercomm_errors);
+    tcase_add_test(tc, test_intercomm_nonblocking_and_persistent);
     suite_add_tcase(s, tc);
     return s;
 }

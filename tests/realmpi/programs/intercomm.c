@@ -4,7 +4,8 @@
  * joined with MPI_Intercomm_create, and every rank exercises the inter-communicator: its
  * queries, point-to-point both ways (MPI_SOURCE is the sender's rank in its own group), every
  * collective with a root on each side, a non-commutative reduction, MPI_Comm_dup, and
- * MPI_Intercomm_merge with high = 0/1 either way and with equal `high`. Each rank records
+ * MPI_Intercomm_merge with high = 0/1 either way and with equal `high`, then nonblocking and
+ * persistent collectives on it, several in flight. Each rank records
  * numbers in a row; world rank 0 gathers the rows and prints them, so the output does not
  * depend on scheduling. At one rank there are no two groups: only a line says so.
  */
@@ -14,7 +15,7 @@
 
 #include <mpi.h>
 
-#define ROW 96
+#define ROW 128
 
 static int row[ROW];
 static int at;
@@ -56,6 +57,65 @@ root_arg(int color, int lrank, int side, int root)
     if (color != side)
         return root;
     return lrank == root ? MPI_ROOT : MPI_PROC_NULL;
+}
+
+/* Five nonblocking collectives in flight on the inter-communicator, completed in reverse
+ * order, then a persistent Allreduce started twice. */
+static void
+nonblocking(MPI_Comm inter, int color, int lrank, int lsize, int rsize, int wrank, MPI_Datatype mat,
+            MPI_Op op)
+{
+    MPI_Request r[5];
+    int token = color == 1 && lrank == rsize % lsize ? 500 + wrank : -1;
+    MPI_Ibcast(&token, 1, MPI_INT,
+               root_arg(color, lrank, 1, color == 1 ? rsize % lsize : lsize % rsize), inter, &r[0]);
+    int m[4] = {wrank + 1, 1, wrank % 3, 2}, prod[4] = {-1, -1, -1, -1};
+    MPI_Iallreduce(m, prod, 1, mat, op, inter, &r[1]);
+    int *gathered = malloc(sizeof(int) * (size_t)rsize);
+    for (int i = 0; i < rsize; i++)
+        gathered[i] = -1;
+    int v = 3 * wrank + 1;
+    MPI_Igather(&v, 1, MPI_INT, gathered, 1, MPI_INT,
+                root_arg(color, lrank, 0, color == 0 ? lsize - 1 : rsize - 1), inter, &r[2]);
+    int *out = malloc(sizeof(int) * (size_t)rsize), *in = malloc(sizeof(int) * (size_t)rsize);
+    for (int i = 0; i < rsize; i++) {
+        out[i] = 1000 * wrank + i;
+        in[i] = -1;
+    }
+    MPI_Ialltoall(out, 1, MPI_INT, in, 1, MPI_INT, inter, &r[3]);
+    MPI_Ibarrier(inter, &r[4]);
+    for (int i = 4; i >= 0; i--)
+        MPI_Wait(&r[i], MPI_STATUS_IGNORE);
+    put(token);
+    put(digest(prod, 4));
+    put(digest(gathered, rsize));
+    put(digest(in, rsize));
+
+    /* MPI-4's persistent form where the library has it (Open MPI 4.1 does not: the same
+     * operations as nonblocking ones, which must give the same numbers) */
+    int x = wrank + 1, sum = -1;
+#if MPI_VERSION >= 4 || defined(COLLSIM_MPI)
+    MPI_Request pr;
+    MPI_Allreduce_init(&x, &sum, 1, MPI_INT, MPI_SUM, inter, MPI_INFO_NULL, &pr);
+    for (int round = 0; round < 2; round++) {
+        MPI_Start(&pr);
+        MPI_Wait(&pr, MPI_STATUS_IGNORE);
+        put(sum);
+        x *= 10;
+    }
+    MPI_Request_free(&pr);
+#else
+    for (int round = 0; round < 2; round++) {
+        MPI_Request one;
+        MPI_Iallreduce(&x, &sum, 1, MPI_INT, MPI_SUM, inter, &one);
+        MPI_Wait(&one, MPI_STATUS_IGNORE);
+        put(sum);
+        x *= 10;
+    }
+#endif
+    free(gathered);
+    free(out);
+    free(in);
 }
 
 static void
@@ -104,9 +164,9 @@ exercise(MPI_Comm inter, int color, int wrank, MPI_Datatype mat, MPI_Op op)
 
     int v = wrank + 1;
     for (int side = 0; side < 2; side++) {
-        int gsize = color == side ? lsize : rsize;   /* the root group's size */
-        int other = color == side ? rsize : lsize;   /* the receiving group's size */
-        int root = gsize - 1;                        /* the root group's last rank */
+        int gsize = color == side ? lsize : rsize; /* the root group's size */
+        int other = color == side ? rsize : lsize; /* the receiving group's size */
+        int root = gsize - 1;                      /* the root group's last rank */
         int ra = root_arg(color, lrank, side, root);
         int is_root = ra == MPI_ROOT, receives = color != side;
 
@@ -131,7 +191,7 @@ exercise(MPI_Comm inter, int color, int wrank, MPI_Datatype mat, MPI_Op op)
         for (int i = 0, d = 0; i < other; i++) {
             counts[i] = i % 2 + 1;
             displs[i] = d;
-            d += counts[i] + 1;   /* a gap between blocks */
+            d += counts[i] + 1; /* a gap between blocks */
         }
         int mine[2] = {v, -v};
         memset(all, 0, ((size_t)other * 4 + 4) * sizeof(int));
@@ -224,13 +284,15 @@ exercise(MPI_Comm inter, int color, int wrank, MPI_Datatype mat, MPI_Op op)
     int *rs = calloc((size_t)lsize + 1, sizeof(int));
     for (int i = 0; i < lsize; i++)
         rs[i] = rsize;
-    if (lsize > 1) {   /* uneven: rank 0 gets two blocks, the last rank none */
+    if (lsize > 1) { /* uneven: rank 0 gets two blocks, the last rank none */
         rs[0] += rsize;
         rs[lsize - 1] -= rsize;
     }
     int *res2 = calloc((size_t)rsize * 2 + 1, sizeof(int));
     MPI_Reduce_scatter(vec, res2, rs, MPI_INT, MPI_SUM, inter);
     put(digest(res2, rs[lrank]));
+
+    nonblocking(inter, color, lrank, lsize, rsize, wrank, mat, op);
 
     MPI_Comm dup;
     MPI_Comm_dup(inter, &dup);
