@@ -3,7 +3,7 @@
  *
  *   collsim order COLLECTIVE ALGORITHM -n P[,P...] [--count N] [--root R] [--commutative]
  *                 [--segment-bytes B] [--radix K] [--tree] [--expressions] [--certificate]
- *                 [--against FILE]
+ *                 [--against FILE] [--picture FILE [--picture-rank R]]
  *
  * Each (collective, algorithm, P) point runs as its own simulation in a forked child (SimGrid
  * starts once per process, and a fatal MPI error ends the process); the child writes the

@@ -87,12 +87,24 @@ on_start(GMarkupParseContext *context, const gchar *element, const gchar **names
     struct fills *f = data;
     if (strcmp(element, "path") != 0)
         return;
+    /* cairo 1.16 writes the fill in a style attribute, later versions in a fill attribute */
     for (int i = 0; names[i] != NULL; i++) {
-        if (strcmp(names[i], "style") != 0)
+        gchar *fill;
+        if (strcmp(names[i], "style") == 0)
+            fill = g_strdup(values[i]);
+        else if (strcmp(names[i], "fill") == 0)
+            fill = g_strconcat("fill:", values[i], NULL);
+        else
             continue;
-        f->leaves += strstr(values[i], LEAF_FILL) != NULL;
-        f->in_order += strstr(values[i], IN_ORDER_FILL) != NULL;
-        f->breaks += strstr(values[i], BREAKS_FILL) != NULL;
+        g_strdelimit(fill, " ", ';');
+        gchar **words = g_strsplit(fill, ";", -1);
+        gchar *joined = g_strjoinv("", words); /* spaces out: "rgb(90%, 90%, 90%)" too */
+        f->leaves += strstr(joined, LEAF_FILL) != NULL;
+        f->in_order += strstr(joined, IN_ORDER_FILL) != NULL;
+        f->breaks += strstr(joined, BREAKS_FILL) != NULL;
+        g_free(joined);
+        g_strfreev(words);
+        g_free(fill);
     }
 }
 
