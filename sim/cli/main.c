@@ -26,6 +26,7 @@
 #include "sim/cli/algorithm_option.h"
 #include "sim/bench/bench.h"
 #include "sim/cli/check.h"
+#include "sim/cli/explain.h"
 #include "sim/engine/engine.h"
 #include "models/model_predict.h"
 #include "sim/order/order.h"
@@ -685,6 +686,7 @@ print_usage(FILE *out)
           "                               datatypes, platforms, networks, scenarios (all without\n"
           "                               TOPIC)\n"
           "  order COLLECTIVE ALGORITHM -n P  in which order a reduction combines the ranks\n"
+          "  explain COLLECTIVE ALGORITHM -n P  a walk through the algorithm's rounds, for class\n"
           "  check FILE.ini [--set G.K=V] run a scenario twice and under each SimGrid context\n"
           "                               factory; report any output that differs\n"
           "  platform describe SPEC       hosts, cores, links, diameter and bisection of a virtual\n"
@@ -736,6 +738,8 @@ main(int argc, char **argv)
         return command_list(argc - 1, argv + 1);
     if (strcmp(command, "order") == 0)
         return command_order(argc - 1, argv + 1);
+    if (strcmp(command, "explain") == 0)
+        return command_explain(argc - 1, argv + 1);
     if (strcmp(command, "check") == 0)
         return collsim_command_check(argc - 1, argv + 1);
     if (strcmp(command, "platform") == 0)

@@ -3,7 +3,7 @@
  *
  *   collsim order COLLECTIVE ALGORITHM -n P[,P...] [--count N] [--root R] [--commutative]
  *                 [--segment-bytes B] [--radix K] [--tree] [--expressions] [--certificate]
- *                 [--against FILE]
+ *                 [--against FILE] [--picture FILE [--picture-rank R]]
  *
  * Each (collective, algorithm, P) point runs as its own simulation in a forked child (SimGrid
  * starts once per process, and a fatal MPI error ends the process); the child writes the
@@ -28,6 +28,7 @@
 #include "sim/engine/engine.h"
 #include "sim/engine/proc.h"
 #include "sim/order/order.h"
+#include "sim/order/order_picture.h"
 #include "src/coll/coll_entry.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
@@ -439,6 +440,8 @@ order_line_key(const char *line)
 struct order_show {
     gboolean expressions; /* force the expressions at any P */
     gboolean tree;
+    const char *picture; /* --picture FILE (one point only), or NULL */
+    int picture_rank;    /* --picture-rank R, or -1 for the default */
 };
 
 gchar *
@@ -678,11 +681,22 @@ run_in_child(gpointer data)
     const struct point_child *child = data;
     struct order_certificate cert;
     GError *error = NULL;
+    if (child->show->picture != NULL)
+        order_picture_record_begin();
     if (!order_certify(child->request, &cert, &error)) {
         fprintf(stderr, "collsim: order: %s\n", error->message);
         g_error_free(error);
         return ORDER_EXIT_FAILED;
     }
+    if (child->show->picture != NULL &&
+        !order_picture_draw(&cert, child->show->picture_rank, child->show->picture, &error)) {
+        fprintf(stderr, "collsim: order: %s\n", error->message);
+        g_error_free(error);
+        order_certificate_clear(&cert);
+        order_picture_record_end();
+        return ORDER_EXIT_FAILED;
+    }
+    order_picture_record_end();
     gchar *text = order_point_text(&cert, child->show->expressions, child->show->tree);
     int code = order_certificate_acceptable(&cert) ? ORDER_EXIT_OK : ORDER_EXIT_ORDER;
     size_t left = strlen(text);
@@ -861,13 +875,15 @@ struct order_options {
     gchar *platform;
     gchar *placement;
     gboolean nonblocking;
+    gchar *picture;
+    gint picture_rank;
 };
 
 /* Run every request in order, print it, compare it; the command's exit code. */
 static int
 run_requests(GArray *requests, const struct order_options *opt, const struct order_saved *saved)
 {
-    struct order_show show = {opt->expressions, opt->tree};
+    struct order_show show = {opt->expressions, opt->tree, opt->picture, opt->picture_rank};
     int rc = ORDER_EXIT_OK;
     guint changed = 0;
     for (guint i = 0; i < requests->len; i++) {
@@ -903,7 +919,7 @@ run_requests(GArray *requests, const struct order_options *opt, const struct ord
 int
 command_order(int argc, char **argv)
 {
-    struct order_options opt = {.count = 1, .root = -1};
+    struct order_options opt = {.count = 1, .root = -1, .picture_rank = -1};
     GOptionEntry entries[] = {
         {"np", 'n', 0, G_OPTION_ARG_STRING, &opt.ranks,
          "Number of simulated ranks, or a list (2,3,5,8)", "P"},
@@ -933,6 +949,11 @@ command_order(int argc, char **argv)
          "Rank placement: block (default), cyclic, random:SEED, hostfile:FILE", "POLICY"},
         {"nonblocking", 0, 0, G_OPTION_ARG_NONE, &opt.nonblocking,
          "Certify the nonblocking form: MPI_I<collective>, then MPI_Wait", NULL},
+        {"picture", 0, 0, G_OPTION_ARG_FILENAME, &opt.picture,
+         "Draw the reduction tree of one point's result to FILE (.png, .svg or .pdf)", "FILE"},
+        {"picture-rank", 0, 0, G_OPTION_ARG_INT, &opt.picture_rank,
+         "Whose result --picture draws (default: the rank folding the most ranks, lowest first)",
+         "R"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionContext *context =
@@ -1008,6 +1029,23 @@ command_order(int argc, char **argv)
         g_array_index(requests, struct order_request, i).placement = opt.placement;
         g_array_index(requests, struct order_request, i).nonblocking = opt.nonblocking;
     }
+    if (opt.picture == NULL && opt.picture_rank != -1) {
+        rc = order_usage("--picture-rank goes with --picture FILE");
+        goto out;
+    }
+    if (opt.picture != NULL) {
+        if (requests->len != 1) {
+            rc = order_usage("--picture draws one point: give one collective, one algorithm "
+                             "and one P (got %u points)",
+                             requests->len);
+            goto out;
+        }
+        if (!order_picture_check(&g_array_index(requests, struct order_request, 0), opt.picture,
+                                 opt.picture_rank, &error)) {
+            rc = order_usage("%s", error->message);
+            goto out;
+        }
+    }
     if (opt.against != NULL) {
         gchar *text = NULL;
         if (!g_file_get_contents(opt.against, &text, NULL, &error)) {
@@ -1032,6 +1070,7 @@ out:
     g_free(opt.against);
     g_free(opt.platform);
     g_free(opt.placement);
+    g_free(opt.picture);
     g_option_context_free(context);
     return rc;
 }

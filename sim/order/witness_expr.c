@@ -22,11 +22,14 @@ struct witness_node {
     gboolean range; /* leaves are first, first+1, ..., last */
     gboolean hashed;
     guint8 hash[WITNESS_EXPR_HASH_BYTES];
+    gint32 low, high; /* the lowest and highest leaf rank */
 };
 
 static GArray *nodes;        /* struct witness_node, handle h at index h - 1 */
 static GHashTable *index_of; /* handle -> handle, keyed by the node's contents */
 static guint64 applications, op_calls, invalid;
+static witness_expr_observer *observer;
+static gpointer observer_data;
 
 static struct witness_node *
 node_at(gint64 handle)
@@ -102,7 +105,8 @@ witness_expr_leaf(int rank)
 {
     g_return_val_if_fail(rank >= 0, WITNESS_EXPR_UNDEFINED);
     struct witness_node leaf = {
-        .leaf = rank, .first = rank, .last = rank, .size = 1, .range = TRUE};
+        .leaf = rank, .first = rank, .last = rank, .size = 1, .range = TRUE,
+        .low = rank, .high = rank};
     return intern(&leaf);
 }
 
@@ -124,8 +128,13 @@ witness_expr_apply(gint64 left, gint64 right)
         .depth = 1 + MAX(l->depth, r->depth),
         .size = l->size + r->size,
         .range = l->range && r->range && l->last + 1 == r->first,
+        .low = MIN(l->low, r->low),
+        .high = MAX(l->high, r->high),
     };
-    return intern(&n);
+    gint64 result = intern(&n);
+    if (observer != NULL)
+        observer(result, observer_data);
+    return result;
 }
 
 void
@@ -188,6 +197,39 @@ witness_expr_is_range(gint64 handle, int first, int last)
         return FALSE;
     const struct witness_node *n = node_at(handle);
     return n->range && n->first == first && n->last == last;
+}
+
+gboolean
+witness_expr_operands(gint64 handle, gint64 *left, gint64 *right)
+{
+    if (!witness_expr_valid(handle) || node_at(handle)->leaf >= 0)
+        return FALSE;
+    *left = node_at(handle)->left;
+    *right = node_at(handle)->right;
+    return TRUE;
+}
+
+int
+witness_expr_leaf_rank(gint64 handle)
+{
+    return witness_expr_valid(handle) ? node_at(handle)->leaf : -1;
+}
+
+void
+witness_expr_span(gint64 handle, int *lowest, int *highest)
+{
+    *lowest = *highest = -1;
+    if (witness_expr_valid(handle)) {
+        *lowest = node_at(handle)->low;
+        *highest = node_at(handle)->high;
+    }
+}
+
+void
+witness_expr_set_observer(witness_expr_observer *fn, gpointer data)
+{
+    observer = fn;
+    observer_data = data;
 }
 
 /* Depth-first walks recurse as deep as the expression, at most the number of ranks. */

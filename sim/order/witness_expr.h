@@ -67,6 +67,20 @@ gchar *witness_expr_text(gint64 handle);
 /* The bracketing drawn as an indented tree, one node per line, each line starting with
  * `indent`; an application is drawn as "·" above its two operands. */
 gchar *witness_expr_tree(gint64 handle, const char *indent);
+/* An application's two operands (FALSE for a leaf or an invalid handle). */
+gboolean witness_expr_operands(gint64 handle, gint64 *left, gint64 *right);
+/* A leaf's rank, or -1 for an application or an invalid handle. */
+int witness_expr_leaf_rank(gint64 handle);
+/* The lowest and highest leaf ranks of a valid handle (any order of its leaves). */
+void witness_expr_span(gint64 handle, int *lowest, int *highest);
+
+/* Called after every valid application with the handle it yields (found or new), on the
+ * simulated rank that applied the op; NULL (the default) to stop. Survives resets: pictures
+ * and walks use it to learn which rank applied what, which the table itself does not keep
+ * (equal expressions computed by several ranks are one node). */
+typedef void witness_expr_observer(gint64 result, gpointer data);
+void witness_expr_set_observer(witness_expr_observer *observer, gpointer data);
+
 /* The structural hash (WITNESS_EXPR_HASH_BYTES bytes, owned by the table), or NULL. */
 const guint8 *witness_expr_hash(gint64 handle);
 /* The same as lower-case hexadecimal (caller frees). */

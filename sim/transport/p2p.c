@@ -68,6 +68,7 @@
 #include "sim/engine/deadline.h"
 #include "sim/engine/flow.h"
 #include "sim/engine/rank.h"
+#include "sim/transport/p2p_observe.h"
 
 /* Tags at or below this are reserved for collsim's own traffic (see src/comm.c). */
 #define P2P_TAG_UB MPI_TAG_UB_VALUE
@@ -258,6 +259,30 @@ static gsize
 req_capacity(const struct collsim_request *req)
 {
     return collsim_datatype_packed_size(req->count, req->dt);
+}
+
+static const struct sim_p2p_observer *observer; /* p2p_observe.h; NULL: off */
+static gpointer observer_data;
+
+void
+sim_p2p_set_observer(const struct sim_p2p_observer *o, gpointer data)
+{
+    observer = o;
+    observer_data = data;
+}
+
+/* A message starts: tell the observer its payload, packed. */
+static void
+observe_sent(const struct sim_msg *msg, const void *buf, int count, MPI_Datatype dt)
+{
+    void *packed = NULL;
+    if (msg->carries_data && msg->bytes > 0 && msg->data == NULL) {
+        packed = g_malloc(msg->bytes);
+        collsim_datatype_pack(buf, count, dt, packed);
+    }
+    observer->sent(observer_data, msg->src_world, msg->dst_world, msg->serial,
+                   msg->data != NULL ? msg->data : packed, msg->carries_data ? msg->bytes : 0);
+    g_free(packed);
 }
 
 /*
@@ -872,6 +897,8 @@ start_send_protocol(const void *buf, int count, MPI_Datatype dt, int dest, int t
         msg->sreq = sreq;
         msg->refs = 2;
     }
+    if (observer != NULL)
+        observe_sent(msg, buf, count, dt);
 
     struct sim_rank *dst = sim_rank_by_world(msg->dst_world);
     struct collsim_request *rreq = posted_take_match(dst, msg);
@@ -1009,6 +1036,8 @@ request_finish(struct collsim_request *req)
             msg->rv_get = NULL;
         }
         msg_deliver(msg);
+        if (observer != NULL)
+            observer->received(observer_data, msg->src_world, msg->dst_world, msg->serial);
         double overhead =
             model_transport_recv_cost(&sim_engine_config()->transport, msg->bytes);
         req->msg = NULL;
