@@ -3,10 +3,13 @@
  *
  * A point becomes one list of named fields (point_fields) that the CSV row, the JSON object
  * and the digest all read, so the three can never disagree on a value. The table is streamed:
- * its column widths are fixed when the report opens, from the longest collective and
- * algorithm names of the registry and the widest text each number format can produce, since
- * later rows are not known yet; a longer value (a fallback "requested→served", a program's
- * name) pushes the rest of its own row to the right instead of being cut.
+ * its column widths are fixed when the report opens, since later rows are not known yet: the
+ * compact table (collsim run's default) shows the columns the sweep's points make meaningful,
+ * as wide as those points need, in REPORT_COMPACT_COLUMNS; the full table (--wide) shows every
+ * column, as wide as the registry's longest names and the widest text each number format can
+ * produce. A longer value (a fallback "requested→served", a program's name) pushes the rest of
+ * its own row to the right instead of being cut. The table's layout is no part of the digest,
+ * the CSV or the JSON.
  *
  * Invariants: the CSV file ends at the end of a complete row, always: each row is appended
  * with write(2) as a whole or, when the write fails (a full disk, a file size limit, an I/O
