@@ -40,7 +40,14 @@ struct plot_entry {
 
 struct plot_data {
     GArray *entries; /* struct plot_entry, sweep order */
+    GHashTable *index; /* "kind P bytes algorithm" -> position + 1; lookups only, never walked */
 };
+
+static gchar *
+entry_key(enum coll_kind kind, const char *algorithm, int nranks, guint64 bytes)
+{
+    return g_strdup_printf("%d %d %" G_GUINT64_FORMAT " %s", (int)kind, nranks, bytes, algorithm);
+}
 
 gboolean
 plot_check(const char *path, GError **error)
@@ -53,6 +60,7 @@ plot_data_new(void)
 {
     struct plot_data *plot = g_new0(struct plot_data, 1);
     plot->entries = g_array_new(FALSE, FALSE, sizeof(struct plot_entry));
+    plot->index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     return plot;
 }
 
@@ -64,6 +72,7 @@ plot_data_free(struct plot_data *plot)
     for (guint i = 0; i < plot->entries->len; i++)
         g_free(g_array_index(plot->entries, struct plot_entry, i).algorithm);
     g_array_free(plot->entries, TRUE);
+    g_hash_table_destroy(plot->index);
     g_free(plot);
 }
 
@@ -84,15 +93,14 @@ plot_data_add(struct plot_data *plot, const struct run_point *point,
                                                                           : NAN,
     };
     /* other parameters of the sweep (datatypes, roots, ...): the first point stands */
-    for (guint i = 0; i < plot->entries->len; i++) {
-        const struct plot_entry *o = &g_array_index(plot->entries, struct plot_entry, i);
-        if (o->kind == e.kind && o->nranks == e.nranks && o->bytes == e.bytes &&
-            strcmp(o->algorithm, e.algorithm) == 0) {
-            g_free(e.algorithm);
-            return;
-        }
+    gchar *key = entry_key(e.kind, e.algorithm, e.nranks, e.bytes);
+    if (g_hash_table_contains(plot->index, key)) {
+        g_free(key);
+        g_free(e.algorithm);
+        return;
     }
     g_array_append_val(plot->entries, e);
+    g_hash_table_insert(plot->index, key, GUINT_TO_POINTER(plot->entries->len));
 }
 
 /* ---------------------------------------------------------------- one collective's data */
@@ -168,13 +176,9 @@ static const struct plot_entry *
 find_entry(const struct plot_data *plot, enum coll_kind kind, const char *algorithm, int nranks,
            guint64 bytes)
 {
-    for (guint i = 0; i < plot->entries->len; i++) {
-        const struct plot_entry *e = &g_array_index(plot->entries, struct plot_entry, i);
-        if (e->kind == kind && e->nranks == nranks && e->bytes == bytes &&
-            strcmp(e->algorithm, algorithm) == 0)
-            return e;
-    }
-    return NULL;
+    g_autofree gchar *key = entry_key(kind, algorithm, nranks, bytes);
+    guint position = GPOINTER_TO_UINT(g_hash_table_lookup(plot->index, key));
+    return position == 0 ? NULL : &g_array_index(plot->entries, struct plot_entry, position - 1);
 }
 
 /* The fastest algorithm at (P, size), ties to the name that sorts first; NULL for none. */
