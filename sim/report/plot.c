@@ -232,7 +232,7 @@ set_colour(cairo_t *cr, guint index, double alpha)
 #define PANEL_H 250.0
 #define PANEL_LEFT 70.0   /* room for the time labels */
 #define PANEL_BOTTOM 50.0 /* tick labels and the axis title */
-#define PANEL_TOP 40.0    /* the panel's title */
+#define PANEL_TOP 52.0    /* a note on the row, then the panel's title */
 #define PANEL_RIGHT 20.0
 #define ROW_H (PANEL_TOP + PANEL_H + PANEL_BOTTOM)
 #define COL_W (PANEL_LEFT + PANEL_W + PANEL_RIGHT)
@@ -340,7 +340,7 @@ draw_line_panel(cairo_t *cr, const struct plot_data *plot, const struct row *row
                               row->kind == COLL_BARRIER ? "" : "size ",
                               row->kind == COLL_BARRIER ? "no size" : fixed)
             : g_strdup_printf("%s: time against size (%s)", coll_kind_name(row->kind), fixed);
-    plain_text(cr, px + PANEL_W / 2, y0 + PANEL_TOP / 2, 0.5, 0.5, 12, title);
+    plain_text(cr, px + PANEL_W / 2, y0 + PANEL_TOP - 16, 0.5, 0.5, 12, title);
 
     /* grid and ticks: decades of time, the sweep's own x values */
     cairo_set_line_width(cr, 0.5);
@@ -448,7 +448,7 @@ draw_winner_map(cairo_t *cr, const struct plot_data *plot, const struct row *row
     double cw = PANEL_W / nr, ch = PANEL_H / ns;
     g_autofree gchar *title =
         g_strdup_printf("%s: fastest algorithm (size × P)", coll_kind_name(row->kind));
-    plain_text(cr, px + PANEL_W / 2, y0 + PANEL_TOP / 2, 0.5, 0.5, 12, title);
+    plain_text(cr, px + PANEL_W / 2, y0 + PANEL_TOP - 16, 0.5, 0.5, 12, title);
     for (guint s = 0; s < ns; s++) {
         guint64 b = g_array_index(row->sizes, guint64, s);
         double y = py + PANEL_H - (s + 1) * ch; /* the smallest size at the bottom */
@@ -583,7 +583,7 @@ plot_write(const struct plot_data *plot, const char *path, const char *scenario,
             }
             g_string_append_printf(note, " no panel against %s",
                                    one_p && one_size ? "P or size" : one_p ? "P" : "size");
-            plain_text(cr, MARGIN, y0 + 6, 0, 0.5, 11, note->str);
+            plain_text(cr, MARGIN, y0 + 10, 0, 0.5, 11, note->str);
             g_string_free(note, TRUE);
         }
         if (!one_p) {
