@@ -3,10 +3,13 @@
  *
  * A point becomes one list of named fields (point_fields) that the CSV row, the JSON object
  * and the digest all read, so the three can never disagree on a value. The table is streamed:
- * its column widths are fixed when the report opens, from the longest collective and
- * algorithm names of the registry and the widest text each number format can produce, since
- * later rows are not known yet; a longer value (a fallback "requested→served", a program's
- * name) pushes the rest of its own row to the right instead of being cut.
+ * its column widths are fixed when the report opens, since later rows are not known yet: the
+ * compact table (collsim run's default) shows the columns the sweep's points make meaningful,
+ * as wide as those points need, in REPORT_COMPACT_COLUMNS; the full table (--wide) shows every
+ * column, as wide as the registry's longest names and the widest text each number format can
+ * produce. A longer value (a fallback "requested→served", a program's name) pushes the rest of
+ * its own row to the right instead of being cut. The table's layout is no part of the digest,
+ * the CSV or the JSON.
  *
  * Invariants: the CSV file ends at the end of a complete row, always: each row is appended
  * with write(2) as a whole or, when the write fails (a full disk, a file size limit, an I/O
@@ -501,6 +504,8 @@ struct report {
     int csv_errno;      /* why a row could not be written (0: none failed); later rows are not */
 
     int widths[COL_COUNT_OF_COLUMNS];
+    gboolean shown[COL_COUNT_OF_COLUMNS]; /* every one but in the compact table */
+    gboolean compact;
     guint total_points;
     guint added;
     guint checks[POINT_CHECK_ERROR + 1]; /* points per enum point_check */
@@ -666,8 +671,12 @@ flush_table(struct report *report, GError **error)
 }
 
 static void
-append_cell(GString *row, int column, const int widths[], const char *text)
+append_cell(GString *row, int column, const struct report *report, const char *text)
 {
+    const int *widths = report->widths;
+    if (!report->shown[column])
+        return;
+    /* the collective, column 0, is always shown */
     if (column > 0)
         g_string_append(row, COLUMN_GAP);
     glong length = g_utf8_strlen(text, -1);
@@ -680,6 +689,17 @@ append_cell(GString *row, int column, const int widths[], const char *text)
         g_string_append(row, text);
 }
 
+/* The compact table's lines end at their last character: a left-aligned last column would
+ * otherwise pad them to the full width. */
+static void
+trim_trailing_spaces(GString *text)
+{
+    gsize end = text->len;
+    while (end > 0 && text->str[end - 1] == ' ')
+        end--;
+    g_string_truncate(text, end);
+}
+
 static void
 print_table_header(struct report *report)
 {
@@ -689,9 +709,13 @@ print_table_header(struct report *report)
     g_string_append_printf(text, "%u point%s\n\n", report->total_points,
                            report->total_points == 1 ? "" : "s");
     for (int c = 0; c < COL_COUNT_OF_COLUMNS; c++)
-        append_cell(text, c, report->widths, table_columns[c].title);
+        append_cell(text, c, report, table_columns[c].title);
+    if (report->compact)
+        trim_trailing_spaces(text);
     g_string_append_c(text, '\n');
     for (int c = 0; c < COL_COUNT_OF_COLUMNS; c++) {
+        if (!report->shown[c])
+            continue;
         if (c > 0)
             g_string_append(text, COLUMN_GAP);
         for (int i = 0; i < report->widths[c]; i++)
@@ -700,6 +724,120 @@ print_table_header(struct report *report)
     g_string_append_c(text, '\n');
     fputs(text->str, report->table);
     g_string_free(text, TRUE);
+}
+
+/* The full table's widths: the registry's longest names, the widest text of each format. */
+static void
+registry_widths(struct report *report)
+{
+    for (int c = 0; c < COL_COUNT_OF_COLUMNS; c++)
+        report->widths[c] = MAX(table_columns[c].width, (int)strlen(table_columns[c].title));
+    report->widths[COL_COLLECTIVE] = MAX(report->widths[COL_COLLECTIVE], (int)strlen("program"));
+    for (int k = 0; k < COLL_KIND_COUNT; k++)
+        report->widths[COL_COLLECTIVE] =
+            MAX(report->widths[COL_COLLECTIVE], (int)strlen(coll_kind_name((enum coll_kind)k)));
+    size_t n_rows = 0;
+    const struct coll_algorithm *rows = coll_registry_rows(&n_rows);
+    for (size_t i = 0; i < n_rows; i++)
+        report->widths[COL_ALGORITHM] =
+            MAX(report->widths[COL_ALGORITHM], (int)strlen(rows[i].name));
+}
+
+/* The longest registry name of a collective's algorithms. */
+static int
+longest_algorithm(enum coll_kind kind)
+{
+    size_t n_rows = 0;
+    const struct coll_algorithm *rows = coll_registry_rows(&n_rows);
+    int longest = 0;
+    for (size_t i = 0; i < n_rows; i++)
+        if (rows[i].kind == kind)
+            longest = MAX(longest, (int)g_utf8_strlen(rows[i].name, -1));
+    return longest;
+}
+
+/* Room for a footnote mark " [12]" after an algorithm that fell back. */
+#define FOOTNOTE_MARK_WIDTH 5
+
+/*
+ * The compact table: the columns the sweep makes meaningful, each as wide as the sweep's own
+ * values need (P, bytes, collective and program names are known before any point runs). The
+ * algorithm column takes what the others leave of REPORT_COMPACT_COLUMNS, up to the longest
+ * cell a fallback could write ("ring_segmented→recursive_doubling [1]") and never less than
+ * the longest name the sweep requests; a longer cell pushes its own row only.
+ */
+static void
+compact_columns(struct report *report, const GPtrArray *points)
+{
+    if (points == NULL || points->len == 0) {
+        registry_widths(report);
+    } else {
+        for (int c = 0; c < COL_COUNT_OF_COLUMNS; c++)
+            report->widths[c] = MAX(table_columns[c].width, (int)strlen(table_columns[c].title));
+    }
+    report->compact = TRUE;
+    gboolean programs = FALSE, collectives = FALSE, accuracy = FALSE;
+    int collective = (int)strlen(table_columns[COL_COLLECTIVE].title);
+    int ranks = (int)strlen(table_columns[COL_RANKS].title);
+    int bytes = (int)strlen(table_columns[COL_BYTES].title);
+    int named = (int)strlen(table_columns[COL_ALGORITHM].title); /* what the sweep requests */
+    int possible = named;                                       /* with any fallback */
+    for (guint i = 0; points != NULL && i < points->len; i++) {
+        const struct run_point *point = g_ptr_array_index(points, i);
+        g_autofree gchar *p = g_strdup_printf("%d", point->nranks);
+        ranks = MAX(ranks, (int)strlen(p));
+        if (point->program != NULL) {
+            programs = TRUE;
+            g_autofree gchar *name = g_path_get_basename(point->program);
+            collective = MAX(collective, (int)strlen("program"));
+            named = MAX(named, (int)g_utf8_strlen(name, -1));
+            continue;
+        }
+        collectives = TRUE;
+        accuracy = accuracy || point->inputs != POINT_INPUTS_EXACT;
+        collective = MAX(collective, (int)strlen(coll_kind_name(point->kind)));
+        g_autofree gchar *size =
+            point->kind == COLL_BARRIER ? g_strdup("-") : report_format_bytes(point->bytes);
+        bytes = MAX(bytes, (int)g_utf8_strlen(size, -1));
+        int served = longest_algorithm(point->kind);
+        if (point->algorithm == NULL) {
+            possible = MAX(possible, served + FOOTNOTE_MARK_WIDTH);
+        } else if (strcmp(point->algorithm, COLL_SELECT_REPRODUCIBLE) == 0) {
+            possible = MAX(possible, served + (int)strlen(" (" COLL_SELECT_REPRODUCIBLE ")"));
+        } else {
+            int length = (int)g_utf8_strlen(point->algorithm, -1);
+            named = MAX(named, length);
+            possible = MAX(possible, length + 1 + served + FOOTNOTE_MARK_WIDTH);
+        }
+    }
+    if (points == NULL || points->len == 0) {
+        collectives = TRUE; /* unknown sweep: the columns of a collective */
+        possible = named = report->widths[COL_ALGORITHM];
+    } else {
+        report->widths[COL_COLLECTIVE] = collective;
+        report->widths[COL_RANKS] = ranks;
+        report->widths[COL_BYTES] = bytes;
+    }
+
+    /* the few columns a reader of a terminal needs; the rest stay in --wide, CSV and JSON */
+    for (int c = 0; c < COL_COUNT_OF_COLUMNS; c++)
+        report->shown[c] = FALSE;
+    report->shown[COL_COLLECTIVE] = report->shown[COL_ALGORITHM] = TRUE;
+    report->shown[COL_RANKS] = report->shown[COL_TIME_MAX] = report->shown[COL_CHECK] = TRUE;
+    report->shown[COL_BYTES] = collectives;
+    /* a program's own traffic is all there is to say about it besides its time */
+    report->shown[COL_MESSAGES] = report->shown[COL_BYTES_MOVED] = programs;
+    /* a sum's accuracy, when the sweep measures one, replaces the model's prediction */
+    report->shown[COL_PREDICTED] = report->shown[COL_RATIO] = collectives && !accuracy;
+    report->shown[COL_INPUTS] = report->shown[COL_MAX_ULPS] = accuracy;
+    report->shown[COL_REL_ERROR] = accuracy;
+
+    int others = 0;
+    for (int c = 0; c < COL_COUNT_OF_COLUMNS; c++)
+        if (report->shown[c] && c != COL_ALGORITHM)
+            others += report->widths[c] + (int)strlen(COLUMN_GAP);
+    int room = REPORT_COMPACT_COLUMNS - others;
+    report->widths[COL_ALGORITHM] = MAX(named, MIN(possible, room));
 }
 
 /*
@@ -751,19 +889,15 @@ report_open(const struct report_options *options, guint total_points, GError **e
     report->reasons = g_ptr_array_new_with_free_func(g_free);
     report->reason_numbers = g_hash_table_new(g_str_hash, g_str_equal);
     report->progress = options->progress;
+    report->compact = options->compact;
     report->started_us = g_get_monotonic_time();
 
     for (int c = 0; c < COL_COUNT_OF_COLUMNS; c++)
-        report->widths[c] = MAX(table_columns[c].width, (int)strlen(table_columns[c].title));
-    report->widths[COL_COLLECTIVE] = MAX(report->widths[COL_COLLECTIVE], (int)strlen("program"));
-    for (int k = 0; k < COLL_KIND_COUNT; k++)
-        report->widths[COL_COLLECTIVE] =
-            MAX(report->widths[COL_COLLECTIVE], (int)strlen(coll_kind_name((enum coll_kind)k)));
-    size_t n_rows = 0;
-    const struct coll_algorithm *rows = coll_registry_rows(&n_rows);
-    for (size_t i = 0; i < n_rows; i++)
-        report->widths[COL_ALGORITHM] =
-            MAX(report->widths[COL_ALGORITHM], (int)strlen(rows[i].name));
+        report->shown[c] = TRUE;
+    if (options->compact)
+        compact_columns(report, options->points);
+    else
+        registry_widths(report);
 
     /* The digest opens with the names of the fields it covers, so a change of layout is a
      * change of digest rather than a silent reinterpretation. */
@@ -889,9 +1023,11 @@ append_table_row(struct report *report, GString *row, const struct run_point *po
     cells[COL_REL_ERROR] = format_accuracy(measured ? result->max_rel_error : NAN, "%.3e");
 
     for (int c = 0; c < COL_COUNT_OF_COLUMNS; c++) {
-        append_cell(row, c, report->widths, cells[c]);
+        append_cell(row, c, report, cells[c]);
         g_free(cells[c]);
     }
+    if (report->compact)
+        trim_trailing_spaces(row);
     g_string_append_c(row, '\n');
 
     if ((check == POINT_CHECK_FAIL || check == POINT_CHECK_ERROR) && result->check_detail != NULL) {

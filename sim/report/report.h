@@ -28,7 +28,15 @@ struct report_options {
     const char *json_path; /* or NULL */
     gboolean progress;     /* draw a progress bar on stderr (caller decides: isatty(2) && !CI) */
     const char *scenario;  /* scenario name, for headers/JSON */
+    /* The compact table (collsim run's default; FALSE is --wide, every column): only the
+     * columns the sweep's points make meaningful, sized from those points so that a row fits
+     * REPORT_COMPACT_COLUMNS. `points` (struct run_point *, the whole sweep) sizes it; without
+     * them the registry's longest names do. CSV, JSON and digest never depend on it. */
+    gboolean compact;
+    const GPtrArray *points;
 };
+
+#define REPORT_COMPACT_COLUMNS 100
 
 struct report;
 

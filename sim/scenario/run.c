@@ -32,6 +32,7 @@
 #include "sim/bench/point.h"
 #include "sim/engine/proc.h"
 #include "sim/order/order.h"
+#include "sim/report/plot.h"
 #include "sim/report/report.h"
 #include "sim/scenario/run.h"
 #include "sim/scenario/scenario.h"
@@ -306,6 +307,7 @@ struct certification {
 struct run_sink_data {
     struct report *report;
     GPtrArray *served; /* gchar *, by point index */
+    struct plot_data *plot; /* --plot, or NULL */
 };
 
 static gboolean
@@ -314,6 +316,8 @@ report_sink(const struct run_point *point, const struct point_result *result, gp
 {
     struct run_sink_data *sink = data;
     g_ptr_array_add(sink->served, g_strdup(result->served != NULL ? result->served : ""));
+    if (sink->plot != NULL)
+        plot_data_add(sink->plot, point, result);
     return report_add(sink->report, point, result, error);
 }
 
@@ -568,6 +572,8 @@ struct run_options {
     gint jobs;
     gboolean no_progress;
     gboolean quiet;
+    gboolean wide;
+    gchar *plot_path;
 };
 
 /* --against FILE read before anything runs; NULL after printing a message. */
@@ -638,6 +644,10 @@ collsim_command_run(int argc, char **argv)
          "Never draw the progress bar (it is drawn only on a terminal anyway)", NULL},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &opt.quiet,
          "No table on standard output (files and exit code only)", NULL},
+        {"wide", 0, 0, G_OPTION_ARG_NONE, &opt.wide,
+         "Every column in the table (the default table fits 100 columns)", NULL},
+        {"plot", 0, 0, G_OPTION_ARG_FILENAME, &opt.plot_path,
+         "Draw time against P and size, and the winner map, to FILE (.png, .svg, .pdf)", "FILE"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     static const struct scenario_command_help help = {
@@ -659,6 +669,7 @@ collsim_command_run(int argc, char **argv)
     int rc = 0;
     struct scenario *scenario = NULL;
     struct report *report = NULL;
+    struct plot_data *plot = NULL;
     struct order_saved *saved = NULL;
     GPtrArray *served = g_ptr_array_new_with_free_func(g_free);
     gchar *digest = NULL;
@@ -674,6 +685,12 @@ collsim_command_run(int argc, char **argv)
         rc = RUN_EXIT_USAGE;
         goto out;
     }
+    const char *plot_path = opt.plot_path != NULL ? opt.plot_path : scenario->plot_path;
+    if (plot_path != NULL && !plot_check(plot_path, &error)) {
+        fprintf(stderr, "collsim: run: %s\n", error->message);
+        rc = RUN_EXIT_USAGE;
+        goto out;
+    }
     /* a progress bar only for a person watching: a terminal, outside CI */
     gboolean progress = !opt.no_progress && isatty(STDERR_FILENO) && g_getenv("CI") == NULL &&
                         scenario->points->len > 1;
@@ -683,6 +700,8 @@ collsim_command_run(int argc, char **argv)
         .json_path = opt.json_path != NULL ? opt.json_path : scenario->json_path,
         .progress = progress,
         .scenario = scenario->name,
+        .compact = !opt.wide,
+        .points = scenario->points,
     };
     report = report_open(&ropt, scenario->points->len, &error);
     if (report == NULL) {
@@ -690,7 +709,8 @@ collsim_command_run(int argc, char **argv)
         rc = RUN_EXIT_USAGE;
         goto out;
     }
-    struct run_sink_data sink = {report, served};
+    plot = plot_path != NULL ? plot_data_new() : NULL;
+    struct run_sink_data sink = {report, served, plot};
     if (!run_sweep(scenario, opt.jobs, NULL, report_sink, &sink, &error) ||
         (digest = report_finish(report, &error)) == NULL) {
         fprintf(stderr, "collsim: run: %s\n", error->message);
@@ -698,6 +718,11 @@ collsim_command_run(int argc, char **argv)
         goto out;
     }
     rc = report_failures(report) > 0 ? RUN_EXIT_FAILED : 0;
+    if (plot != NULL && !plot_write(plot, plot_path, scenario->name, &error)) {
+        fprintf(stderr, "collsim: run: %s\n", error->message);
+        rc = RUN_EXIT_FAILED;
+        goto out;
+    }
     if (certify_path != NULL || saved != NULL) {
         fflush(stdout);
         int certificates_rc =
@@ -706,6 +731,7 @@ collsim_command_run(int argc, char **argv)
     }
 out:
     g_free(digest);
+    plot_data_free(plot);
     if (report != NULL)
         report_free(report);
     if (scenario != NULL)
@@ -718,5 +744,6 @@ out:
     g_free(opt.json_path);
     g_free(opt.certify_path);
     g_free(opt.against_path);
+    g_free(opt.plot_path);
     return rc;
 }

@@ -86,6 +86,7 @@ static const struct key_spec key_specs[] = {
     {"output", "csv", "a file path in an existing directory"},
     {"output", "json", "a file path in an existing directory"},
     {"output", "certificates", "a file path in an existing directory"},
+    {"output", "plot", "a .png, .svg or .pdf file path in an existing directory"},
 };
 
 /* Keys that describe a collective benchmark; a program scenario must not give them. */
@@ -777,6 +778,7 @@ struct settings {
     gchar *csv_path;
     gchar *json_path;
     gchar *certificates_path;
+    gchar *plot_path;
 };
 
 struct inputs_entry {
@@ -813,6 +815,7 @@ settings_clear(struct settings *s)
     g_free(s->csv_path);
     g_free(s->json_path);
     g_free(s->certificates_path);
+    g_free(s->plot_path);
 }
 
 const char *
@@ -1306,6 +1309,9 @@ read_output_group(struct loader *ld, struct settings *s)
         return fail(ld, "output", "certificates",
                     "the same file as [output] %s (give another file)",
                     g_strcmp0(s->certificates_path, s->csv_path) == 0 ? "csv" : "json");
+    /* its extension is checked by collsim run with --plot's (picture_check) */
+    if (!read_output_path(ld, "plot", &s->plot_path))
+        return FALSE;
     return TRUE;
 }
 
@@ -1483,6 +1489,7 @@ build_scenario(struct loader *ld, const char *const *overrides)
     scenario->csv_path = g_steal_pointer(&s.csv_path);
     scenario->json_path = g_steal_pointer(&s.json_path);
     scenario->certificates_path = g_steal_pointer(&s.certificates_path);
+    scenario->plot_path = g_steal_pointer(&s.plot_path);
 out:
     if (points != NULL)
         g_ptr_array_free(points, TRUE);
@@ -1523,5 +1530,6 @@ scenario_free(struct scenario *scenario)
     g_free(scenario->csv_path);
     g_free(scenario->json_path);
     g_free(scenario->certificates_path);
+    g_free(scenario->plot_path);
     g_free(scenario);
 }

@@ -30,6 +30,7 @@ struct scenario {
     GPtrArray *points;    /* struct run_point *, sweep order, index = position; owns them */
     gchar *csv_path;      /* [output] csv, or NULL */
     gchar *json_path;     /* [output] json, or NULL */
+    gchar *plot_path;     /* [output] plot (collsim run --plot), or NULL */
     gchar *certificates_path; /* [output] certificates (collsim run --certify), or NULL */
 };
 

@@ -1,7 +1,7 @@
 /*
  * check_report.c — the reports of `collsim run` (sim/report/report.c) from hand-made points and
  * results: exact table rows, number formats at their boundaries, CSV quoting, the JSON read
- * back with json-glib, files that stay complete after every point, the digest, the failure
+ * back with json-glib, the compact table (100 columns, programs included), files that stay complete after every point, the digest, the failure
  * count and the progress bar. Nothing is simulated.
  */
 #include "config.h"
@@ -444,6 +444,121 @@ START_TEST(test_report_interrupted_sweep_summary)
     ck_assert_ptr_nonnull(strstr(table, "\n2 of 5 points: 1 ok, 1 FAIL, 0 ERROR, 0 skipped\n"));
     /* a FAIL without a detail gets no detail line */
     ck_assert_ptr_null(strstr(table, "\n    "));
+}
+END_TEST
+
+/* ---------------------------------------------------------------- the compact table */
+
+/* The quickstart's sweep: every Allreduce algorithm, P 8 and 16, 8 B and 1 MiB; at 8 B the
+ * ring family falls back to recursive_doubling, as collsim run shows. */
+static const char *const quickstart_algorithms[] = {
+    "reduce_bcast", "recursive_doubling", "halving_doubling", "ring",
+    "ring_segmented", "rabenseifner", "smp"};
+
+static gchar *
+compact_quickstart_table(gboolean compact)
+{
+    struct table_capture capture;
+    capture_open(&capture);
+    GPtrArray *points = g_ptr_array_new_with_free_func(g_free);
+    for (gsize a = 0; a < G_N_ELEMENTS(quickstart_algorithms); a++)
+        for (int p = 8; p <= 16; p *= 2)
+            for (guint64 bytes = 8; bytes <= 1048576; bytes *= 131072) {
+                struct run_point *point = g_new(struct run_point, 1);
+                *point = collective_point(points->len, COLL_ALLREDUCE,
+                                          (char *)quickstart_algorithms[a], p, bytes);
+                g_ptr_array_add(points, point);
+            }
+    struct report_options options = {
+        .table = capture.stream, .scenario = "quickstart", .compact = compact, .points = points};
+    struct report *report = open_or_fail(&options, points->len);
+    for (guint i = 0; i < points->len; i++) {
+        const struct run_point *point = g_ptr_array_index(points, i);
+        gboolean falls_back = point->bytes == 8 && (strncmp(point->algorithm, "ring", 4) == 0 ||
+                                                    strcmp(point->algorithm, "rabenseifner") == 0);
+        struct point_result result =
+            ok_result(falls_back ? "recursive_doubling" : point->algorithm, 738.314e-6, 838.312e-6);
+        result.messages = 4294967295u;
+        result.bytes_moved = 31u << 20;
+        if (falls_back)
+            result.fallback_reason = "requires count >= ranks";
+        add_or_fail(report, point, &result);
+    }
+    g_autofree gchar *digest = finish_or_fail(report);
+    report_free(report);
+    g_ptr_array_free(points, TRUE);
+    return capture_close(&capture);
+}
+
+START_TEST(test_report_compact_table_fits_100_columns)
+{
+    g_autofree gchar *table = compact_quickstart_table(TRUE);
+    gchar **lines = g_strsplit(table, "\n", -1);
+    guint rows = 0;
+    for (int i = 0; lines[i] != NULL; i++) {
+        ck_assert_msg(g_utf8_strlen(lines[i], -1) <= REPORT_COMPACT_COLUMNS,
+                      "line %d is %ld columns: %s", i, g_utf8_strlen(lines[i], -1), lines[i]);
+        ck_assert(!g_str_has_suffix(lines[i], " "));
+        rows += g_str_has_prefix(lines[i], "allreduce ");
+    }
+    ck_assert_uint_eq(rows, 28);
+    /* the columns a reader needs; the long ones stay in --wide, CSV and JSON */
+    ck_assert(g_str_has_prefix(lines[2], "collective  algorithm "));
+    ck_assert_ptr_nonnull(strstr(lines[2], "  P  bytes    time max  check   predicted   ratio"));
+    ck_assert_ptr_null(strstr(lines[2], "time min"));
+    ck_assert_ptr_null(strstr(lines[2], "bytes moved"));
+    ck_assert_ptr_nonnull(strstr(table, "  ring_segmented→recursive_doubling [1]   "));
+    ck_assert_ptr_nonnull(strstr(table, "\n[1] requires count >= ranks\n"));
+    g_strfreev(lines);
+}
+END_TEST
+
+START_TEST(test_report_wide_table_has_every_column)
+{
+    g_autofree gchar *table = compact_quickstart_table(FALSE);
+    gchar **lines = g_strsplit(table, "\n", -1);
+    ck_assert_str_eq(lines[2], "collective            algorithm                                   P  "
+                               "     bytes    time max    time min   time mean    messages  bytes "
+                               "moved  check   predicted   ratio  inputs         max ulps  rel "
+                               "error");
+    ck_assert_ptr_nonnull(strstr(table, " 4294967295 "));
+    g_strfreev(lines);
+}
+END_TEST
+
+START_TEST(test_report_compact_table_shows_programs)
+{
+    struct table_capture capture;
+    capture_open(&capture);
+    GPtrArray *points = g_ptr_array_new();
+    struct run_point program = {.index = 0, .nranks = 16, .program = "/x/doubling_sum.so"};
+    struct run_point collective = collective_point(1, COLL_BCAST, "binomial", 4, 64);
+    g_ptr_array_add(points, &program);
+    g_ptr_array_add(points, &collective);
+    struct report_options options = {.table = capture.stream, .compact = TRUE, .points = points};
+    struct report *report = open_or_fail(&options, 2);
+    struct point_result ran = {NOT_MEASURED,
+                               .served = "",
+                               .time_max = 3.888e-3,
+                               .messages = 222,
+                               .bytes_moved = 1024,
+                               .check = POINT_CHECK_OK,
+                               .predicted = NAN,
+                               .output = "sum = 10\n"};
+    add_or_fail(report, &program, &ran);
+    struct point_result bcast = ok_result("binomial", 2e-6, 2e-6);
+    add_or_fail(report, &collective, &bcast);
+    g_autofree gchar *digest = finish_or_fail(report);
+    report_free(report);
+    g_ptr_array_free(points, TRUE);
+    g_autofree gchar *table = capture_close(&capture);
+    /* a program's traffic is shown beside the collectives' predictions */
+    ck_assert_ptr_nonnull(strstr(table, "collective  algorithm         P  bytes    time max    "
+                                        "messages  bytes moved  check   predicted   ratio\n"));
+    ck_assert_ptr_nonnull(strstr(table, "\nprogram     doubling_sum.so  16      -    3.888 ms  "
+                                        "       222        1 KiB  ok              -       -\n"));
+    ck_assert_ptr_nonnull(strstr(table, "\nbcast       binomial          4   64 B    2.000 us  "
+                                        "        14        4 KiB  ok       2.000 us   1.000\n"));
 }
 END_TEST
 
@@ -1228,6 +1343,9 @@ report_suite(void)
     tcase_add_test(table, test_report_table_rows_exact);
     tcase_add_test(table, test_report_fallback_footnote_once_per_reason);
     tcase_add_test(table, test_report_interrupted_sweep_summary);
+    tcase_add_test(table, test_report_compact_table_fits_100_columns);
+    tcase_add_test(table, test_report_wide_table_has_every_column);
+    tcase_add_test(table, test_report_compact_table_shows_programs);
     suite_add_tcase(s, table);
 
     TCase *files = tcase_create("files");
