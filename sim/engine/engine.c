@@ -34,6 +34,7 @@
 #include "sim/engine/privatize.h"
 #include "sim/engine/proc.h"
 #include "sim/engine/rank.h"
+#include "sim/trace/recorder.h"
 #include "src/coll_check.h"
 #include "src/comm.h"
 #include "src/runtime.h"
@@ -341,6 +342,7 @@ static const struct collsim_runtime_hooks sim_hooks = {
     .node_of = hook_node_of,
     .charge_op = hook_charge_op,
     .coll_served = hook_coll_served,
+    .coll_traced = recorder_coll_hook,
     .start_nonblocking = sim_p2p_start_nonblocking,
     .make_persistent = sim_p2p_make_persistent,
     .abort = hook_abort,
