@@ -707,6 +707,17 @@ sim_engine_check_cfg(gchar **items, GError **error)
             ok = FALSE;
             break;
         }
+        if (g_str_has_prefix(*item, "tracing")) {
+            /* SimGrid's own tracing expects its SMPI layer, which collsim replaces: it aborts
+             * in the middle of the run */
+            g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM,
+                        "--cfg %s: SimGrid's own tracing does not work under collsim; use "
+                        "--trace FILE.json (ui.perfetto.dev, chrome://tracing) or --trace "
+                        "FILE.paje (ViTE) instead",
+                        *item);
+            ok = FALSE;
+            break;
+        }
         struct cfg_trial trial = {*item, platform};
         struct sim_proc_result child;
         GError *proc_error = NULL;
