@@ -27,6 +27,7 @@
 #define AXIS 58.0
 #define LEGEND_LINE 20.0
 #define LEGEND_COLUMNS 4
+#define MESSAGE_BINS 32 /* stretches of time over which messages between groups are merged */
 
 /* What a box shows: a collective kind (0 .. COLL_KIND_COUNT-1), or one of these. */
 enum { CAT_CALL = COLL_KIND_COUNT, CAT_WAIT, CAT_COMPUTE, CAT_COUNT };
@@ -122,7 +123,9 @@ scan(struct layout *l)
             guint n;
             const struct recorder_span *spans = recorder_spans(r, lane, &n);
             for (guint i = 0; i < n; i++) {
-                l->present[category_of(&spans[i])] = TRUE;
+                /* grouped rows show only the ranks' own outermost calls */
+                if (l->group == 1 || (lane == 0 && spans[i].depth == 0))
+                    l->present[category_of(&spans[i])] = TRUE;
                 l->t_end = MAX(l->t_end, spans[i].end);
             }
         }
@@ -263,32 +266,34 @@ draw_groups(cairo_t *cr, const struct layout *l)
         }
     }
     g_free(share);
-    /* messages between groups: one line per pair, mean sending to mean arrival */
+    /* messages between groups: one line per pair of groups and stretch of time in which they
+     * were sent, from their mean sending to their mean arrival */
     int g = l->rows;
-    guint64 *count = g_new0(guint64, (gsize)g * g);
-    double *sent = g_new0(double, (gsize)g * g);
-    double *arrived = g_new0(double, (gsize)g * g);
+    gsize cells = (gsize)g * g * MESSAGE_BINS;
+    guint64 *count = g_new0(guint64, cells);
+    double *sent = g_new0(double, cells);
+    double *arrived = g_new0(double, cells);
     guint nmsg;
     const struct recorder_message *msgs = recorder_messages(&nmsg);
     for (guint i = 0; i < nmsg; i++) {
         if (msgs[i].arrived < 0)
             continue;
-        gsize k = (gsize)(msgs[i].src / l->group) * g + msgs[i].dst / l->group;
+        int bin = MIN((int)(msgs[i].sent / l->t_end * MESSAGE_BINS), MESSAGE_BINS - 1);
+        gsize k = ((gsize)(msgs[i].src / l->group) * g + msgs[i].dst / l->group) * MESSAGE_BINS +
+                  (gsize)bin;
         count[k]++;
         sent[k] += msgs[i].sent;
         arrived[k] += msgs[i].arrived;
     }
     cairo_set_source_rgb(cr, TIMELINE_MESSAGE_RGB);
-    for (int a = 0; a < g; a++) {
-        for (int b = 0; b < g; b++) {
-            gsize k = (gsize)a * g + b;
-            if (a == b || count[k] == 0)
-                continue;
-            cairo_set_line_width(cr, MIN(0.5 + 0.5 * log2((double)count[k]), 4.0));
-            cairo_move_to(cr, x_of(l, sent[k] / count[k]), row_top(l, a) + l->row_h / 2);
-            cairo_line_to(cr, x_of(l, arrived[k] / count[k]), row_top(l, b) + l->row_h / 2);
-            cairo_stroke(cr);
-        }
+    for (gsize k = 0; k < cells; k++) {
+        int a = (int)(k / MESSAGE_BINS / (gsize)g), b = (int)(k / MESSAGE_BINS % (gsize)g);
+        if (a == b || count[k] == 0)
+            continue;
+        cairo_set_line_width(cr, MIN(0.5 + 0.5 * log2((double)count[k]), 4.0));
+        cairo_move_to(cr, x_of(l, sent[k] / count[k]), row_top(l, a) + l->row_h / 2);
+        cairo_line_to(cr, x_of(l, arrived[k] / count[k]), row_top(l, b) + l->row_h / 2);
+        cairo_stroke(cr);
     }
     g_free(count);
     g_free(sent);
