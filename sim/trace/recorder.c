@@ -20,7 +20,8 @@
 gboolean recorder_enabled;
 
 struct lane {
-    GArray *spans; /* struct recorder_span */
+    GArray *spans; /* struct recorder_span; NULL until the lane's first span (most ranks of a
+                      large run never use lane 1) */
     GArray *open;  /* guint: indices into spans, innermost last */
 };
 
@@ -36,8 +37,10 @@ void
 recorder_clear(void)
 {
     for (int i = 0; rec.lanes != NULL && i < rec.nranks * RECORDER_LANES; i++) {
-        g_array_free(rec.lanes[i].spans, TRUE);
-        g_array_free(rec.lanes[i].open, TRUE);
+        if (rec.lanes[i].spans != NULL) {
+            g_array_free(rec.lanes[i].spans, TRUE);
+            g_array_free(rec.lanes[i].open, TRUE);
+        }
     }
     g_free(rec.lanes);
     if (rec.messages != NULL)
@@ -54,10 +57,6 @@ recorder_start(int nranks)
     recorder_clear();
     rec.nranks = nranks;
     rec.lanes = g_new0(struct lane, (gsize)nranks * RECORDER_LANES);
-    for (int i = 0; i < nranks * RECORDER_LANES; i++) {
-        rec.lanes[i].spans = g_array_new(FALSE, FALSE, sizeof(struct recorder_span));
-        rec.lanes[i].open = g_array_new(FALSE, FALSE, sizeof(guint));
-    }
     rec.messages = g_array_new(FALSE, FALSE, sizeof(struct recorder_message));
     rec.in_flight = g_hash_table_new(g_int64_hash, g_int64_equal);
     recorder_enabled = TRUE;
@@ -70,6 +69,8 @@ recorder_stop(double end)
     rec.end = end;
     for (int i = 0; rec.lanes != NULL && i < rec.nranks * RECORDER_LANES; i++) {
         struct lane *lane = &rec.lanes[i];
+        if (lane->spans == NULL)
+            continue;
         for (guint k = 0; k < lane->open->len; k++)
             g_array_index(lane->spans, struct recorder_span,
                           g_array_index(lane->open, guint, k))
@@ -121,6 +122,10 @@ recorder_begin(enum recorder_kind kind, const char *name, int collective, const 
     struct lane *lane = my_lane(NULL, NULL);
     if (lane == NULL)
         return;
+    if (lane->spans == NULL) {
+        lane->spans = g_array_new(FALSE, FALSE, sizeof(struct recorder_span));
+        lane->open = g_array_new(FALSE, FALSE, sizeof(guint));
+    }
     double now = simgrid_get_clock();
     struct recorder_span span = {
         .kind = kind,
@@ -142,7 +147,7 @@ void
 recorder_end(enum recorder_kind kind)
 {
     struct lane *lane = my_lane(NULL, NULL);
-    if (lane == NULL || lane->open->len == 0)
+    if (lane == NULL || lane->open == NULL || lane->open->len == 0)
         return;
     guint index = g_array_index(lane->open, guint, lane->open->len - 1);
     g_array_set_size(lane->open, lane->open->len - 1);
@@ -216,8 +221,8 @@ recorder_spans(int rank, int lane, guint *count)
     g_return_val_if_fail(rank >= 0 && rank < rec.nranks && lane >= 0 && lane < RECORDER_LANES,
                          NULL);
     GArray *spans = rec.lanes[rank * RECORDER_LANES + lane].spans;
-    *count = spans->len;
-    return (const struct recorder_span *)(void *)spans->data;
+    *count = spans != NULL ? spans->len : 0;
+    return spans != NULL ? (const struct recorder_span *)(void *)spans->data : NULL;
 }
 
 const struct recorder_message *
