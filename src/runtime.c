@@ -39,6 +39,18 @@ default_coll_served(int kind, const char *algorithm)
     (void)algorithm;
 }
 
+static void
+default_coll_traced(int begin, const char *call, int kind, const char *algorithm, size_t bytes,
+                    MPI_Comm comm)
+{
+    (void)begin;
+    (void)call;
+    (void)kind;
+    (void)algorithm;
+    (void)bytes;
+    (void)comm;
+}
+
 static void __attribute__((noreturn))
 default_abort(int exit_code)
 {
@@ -74,6 +86,7 @@ static const struct collsim_runtime_hooks default_hooks = {
     .node_of = default_node_of,
     .charge_op = default_charge_op,
     .coll_served = default_coll_served,
+    .coll_traced = default_coll_traced,
     .start_nonblocking = default_start_nonblocking,
     .make_persistent = default_make_persistent,
     .abort = default_abort,

@@ -21,6 +21,13 @@ struct collsim_runtime_hooks {
     /* A collective call of `kind` (enum coll_kind) was served by `algorithm`. */
     void (*coll_served)(int kind, const char *algorithm);
     /*
+     * The calling rank starts (begin 1) or ends (begin 0) running a collective: the MPI call
+     * `call`, of `kind` (enum coll_kind), served by `algorithm`, `bytes` per rank, on comm.
+     * For the event recorder (sim/trace/recorder.h); it costs one test when recording is off.
+     */
+    void (*coll_traced)(int begin, const char *call, int kind, const char *algorithm,
+                        size_t bytes, MPI_Comm comm);
+    /*
      * Start fn(data) as a nonblocking operation of the calling rank (the MPI call `call` on
      * comm): it runs now until it would block, then whenever the rank makes progress, and
      * *request completes with fn's return value once fn has returned. fn owns data. The

@@ -34,6 +34,7 @@
 #include "sim/engine/program_check.h"
 #include "sim/scenario/run.h"
 #include "sim/scenario/scenario.h"
+#include "sim/trace/outputs.h"
 #include "src/coll_check.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
@@ -89,6 +90,8 @@ struct exec_options {
     gchar **simgrid_cfg;
     gchar **algorithms;
     gboolean stats;
+    gchar *trace;
+    gchar *timeline;
 };
 
 static gboolean
@@ -174,6 +177,14 @@ command_exec(int argc, char **argv)
          "A SimGrid configuration item, e.g. network/model:CM02 (repeatable)", "ITEM"},
         {"stats", 0, 0, G_OPTION_ARG_NONE, &opt.stats,
          "Print simulated time, messages, wall time and memory on stderr at the end", NULL},
+        {"trace", 0, 0, G_OPTION_ARG_FILENAME, &opt.trace,
+         "Write every rank's calls and messages: FILE.json for ui.perfetto.dev and "
+         "chrome://tracing, FILE.paje for ViTE",
+         "FILE"},
+        {"timeline", 0, 0, G_OPTION_ARG_FILENAME, &opt.timeline,
+         "Draw the run: ranks as rows, calls as boxes, messages as lines (FILE.png, .svg or "
+         ".pdf; ranks grouped beyond 64)",
+         "FILE"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionContext *context = g_option_context_new("PROG.so [-- ARGS...] - run an MPI program");
@@ -289,6 +300,12 @@ command_exec(int argc, char **argv)
             goto out;
         }
     }
+    GError *output_error = NULL;
+    if (!trace_outputs_check(opt.trace, opt.timeline, &output_error)) {
+        rc = usage_error("exec: %s", output_error->message);
+        g_error_free(output_error);
+        goto out;
+    }
     GError *cfg_error = NULL;
     if (!sim_engine_check_cfg(opt.simgrid_cfg, &cfg_error)) {
         rc = usage_error("exec: %s", cfg_error->message);
@@ -340,11 +357,19 @@ command_exec(int argc, char **argv)
 
     gint64 wall_start = g_get_monotonic_time();
     struct sim_outcome outcome;
+    trace_outputs_begin(opt.trace, opt.timeline, config.nranks);
     if (!sim_engine_run(&config, &outcome, &error)) {
         rc = usage_error("%s", error->message);
     } else {
         rc = outcome.exit_code;
         fflush(stdout);
+        GError *trace_error = NULL;
+        if (!trace_outputs_finish(opt.trace, opt.timeline, args[1], outcome.simulated_time,
+                                  &trace_error)) {
+            fprintf(stderr, "collsim: %s\n", trace_error->message);
+            g_error_free(trace_error);
+            rc = rc != 0 ? rc : 1;
+        }
         if (opt.stats) {
             double wall = (double)(g_get_monotonic_time() - wall_start) / 1e6;
             fprintf(stderr,
@@ -376,6 +401,8 @@ out:
     g_free(opt.platform);
     g_free(opt.placement);
     g_free(opt.payload);
+    g_free(opt.trace);
+    g_free(opt.timeline);
     g_option_context_free(context);
     return rc;
 }

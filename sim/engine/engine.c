@@ -34,6 +34,7 @@
 #include "sim/engine/privatize.h"
 #include "sim/engine/proc.h"
 #include "sim/engine/rank.h"
+#include "sim/trace/recorder.h"
 #include "src/coll_check.h"
 #include "src/comm.h"
 #include "src/runtime.h"
@@ -341,6 +342,7 @@ static const struct collsim_runtime_hooks sim_hooks = {
     .node_of = hook_node_of,
     .charge_op = hook_charge_op,
     .coll_served = hook_coll_served,
+    .coll_traced = recorder_coll_hook,
     .start_nonblocking = sim_p2p_start_nonblocking,
     .make_persistent = sim_p2p_make_persistent,
     .abort = hook_abort,
@@ -702,6 +704,17 @@ sim_engine_check_cfg(gchar **items, GError **error)
         if (colon == NULL || colon == *item) {
             g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM,
                         "--cfg %s: not of the form NAME:VALUE (e.g. network/model:CM02)", *item);
+            ok = FALSE;
+            break;
+        }
+        if (g_str_has_prefix(*item, "tracing")) {
+            /* SimGrid's own tracing expects its SMPI layer, which collsim replaces: it aborts
+             * in the middle of the run */
+            g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM,
+                        "--cfg %s: SimGrid's own tracing does not work under collsim; use "
+                        "--trace FILE.json (ui.perfetto.dev, chrome://tracing) or --trace "
+                        "FILE.paje (ViTE) instead",
+                        *item);
             ok = FALSE;
             break;
         }

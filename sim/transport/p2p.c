@@ -68,6 +68,7 @@
 #include "sim/engine/deadline.h"
 #include "sim/engine/flow.h"
 #include "sim/engine/rank.h"
+#include "sim/trace/recorder.h"
 #include "sim/transport/p2p_observe.h"
 
 /* Tags at or below this are reserved for collsim's own traffic (see src/comm.c). */
@@ -391,6 +392,8 @@ inbox_get_finished(struct sim_inbox_get *get)
     g_assert(get->msg != NULL);
     struct sim_msg *msg = get->msg;
     msg->inbox_arrived = TRUE;
+    if (RECORDER_ON() && msg->kind == MSG_MPI && msg->eager)
+        recorder_message_arrived(msg->serial);
     struct sim_rank *me = sim_rank_self();
     if (is_handshake(msg))
         g_queue_remove(&me->handshake_gets, get);
@@ -911,6 +914,9 @@ start_send_protocol(const void *buf, int count, MPI_Datatype dt, int dest, int t
 
     me->messages_sent++;
     me->bytes_sent += msg->bytes;
+    if (RECORDER_ON())
+        recorder_message_sent(msg->serial, msg->src_world, msg->dst_world, msg->bytes,
+                              msg->eager);
 
     /* the data of a rendezvous will flow through its own mailbox once the receiver has matched
      * it and its clear-to-send has come back */
@@ -991,6 +997,8 @@ rendezvous_data_arrived(struct sim_msg *msg)
     if (msg->data_arrived)
         return;
     msg->data_arrived = TRUE;
+    if (RECORDER_ON())
+        recorder_message_arrived(msg->serial);
     rv_mailbox_release(msg->rv_mbox);
     msg->rv_mbox = NULL;
     request_touch(msg->sreq);
@@ -1804,9 +1812,24 @@ progress_with_flows(struct sim_rank *me, struct collsim_request **reqs, int n,
  * nonblocking collectives meanwhile. `reqs` may hold NULL entries (inactive). Returns the
  * number of complete active requests.
  */
+static int progress_wait_untraced(struct collsim_request **reqs, int n, enum wait_mode mode,
+                                  gboolean blocking, const char *call);
+
 static int
 progress_wait(struct collsim_request **reqs, int n, enum wait_mode mode, gboolean blocking,
               const char *call)
+{
+    if (!RECORDER_ON() || !blocking)
+        return progress_wait_untraced(reqs, n, mode, blocking, call);
+    recorder_begin(RECORDER_WAIT, call, -1, NULL, 0, MPI_COMM_NULL);
+    int complete = progress_wait_untraced(reqs, n, mode, blocking, call);
+    recorder_end(RECORDER_WAIT);
+    return complete;
+}
+
+static int
+progress_wait_untraced(struct collsim_request **reqs, int n, enum wait_mode mode,
+                       gboolean blocking, const char *call)
 {
     struct sim_rank *me = sim_rank_self();
     if (me->running_flow != NULL)
@@ -1834,10 +1857,14 @@ void
 sim_p2p_compute(double seconds)
 {
     struct sim_rank *me = sim_rank_self();
+    if (RECORDER_ON())
+        recorder_begin(RECORDER_COMPUTE, "compute", -1, NULL, 0, MPI_COMM_NULL);
     if (sim_engine_config()->transport.progress != MODEL_PROGRESS_ASYNC ||
         me->running_flow != NULL || g_queue_is_empty(&me->coll_requests)) {
         sg_actor_sleep_for(seconds);
         sim_after_yield();
+        if (RECORDER_ON())
+            recorder_end(RECORDER_COMPUTE);
         return;
     }
     double deadline = simgrid_get_clock() + seconds;
@@ -1858,6 +1885,8 @@ sim_p2p_compute(double seconds)
                              WAIT_ANY, TRUE, deadline, "collsim_compute");
     }
     g_ptr_array_free(wanted, TRUE);
+    if (RECORDER_ON())
+        recorder_end(RECORDER_COMPUTE);
 }
 
 /* ---------------------------------------------------------------- argument checks */
@@ -2060,10 +2089,15 @@ post_p2p(const void *buf, int count, MPI_Datatype dt, int peer, int tag, MPI_Com
         return rc;
     if (request == NULL)
         return collsim_error(comm, MPI_ERR_REQUEST, call, "NULL request pointer");
+    if (RECORDER_ON())
+        recorder_begin(RECORDER_CALL, call, -1, NULL, collsim_datatype_packed_size(count, dt),
+                       comm);
     if (is_recv)
         *request = start_recv((void *)buf, count, dt, peer, tag, comm, comm->context);
     else
         *request = start_send(buf, count, dt, peer, tag, comm, comm->context, synchronous);
+    if (RECORDER_ON())
+        recorder_end(RECORDER_CALL);
     return MPI_SUCCESS;
 }
 

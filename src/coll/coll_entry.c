@@ -486,6 +486,7 @@ struct nonblocking_job {
     struct coll_args args;
     MPI_Comm comm;        /* the user's communicator: errors go to its handler */
     MPI_Comm twin;        /* the operation twin the algorithm runs on */
+    size_t bytes;         /* the call's bytes per rank, for the recorder */
     struct coll_params params;
     void *mem;            /* the MPI_IN_PLACE copy, if any */
     char name[MPI_MAX_OBJECT_NAME];
@@ -497,7 +498,11 @@ run_nonblocking(void *data)
 {
     struct nonblocking_job *job = data;
     const struct coll_kind_desc *kind = coll_kind_info(job->kind);
+    collsim_runtime->coll_traced(1, job->name, (int)job->kind, job->row->name, job->bytes,
+                                 job->comm);
     int rc = kind->invoke(job->row, &job->args, job->twin, &job->params);
+    collsim_runtime->coll_traced(0, job->name, (int)job->kind, job->row->name, job->bytes,
+                                 job->comm);
     free(job->mem);
     collsim_comm_operation_done(job->twin);
     rc = algorithm_failed(job->comm, job->name, job->row, rc);
@@ -508,7 +513,7 @@ run_nonblocking(void *data)
 static int
 start_nonblocking(enum coll_kind kind, const struct coll_algorithm *row,
                   const struct coll_args *args, MPI_Comm comm, const struct coll_params *params,
-                  void *mem)
+                  void *mem, size_t bytes)
 {
     MPI_Request *request = nonblocking.request;
     assert(nonblocking.world_rank == collsim_runtime->world_rank());
@@ -527,6 +532,7 @@ start_nonblocking(enum coll_kind kind, const struct coll_algorithm *row,
     job->args = *args;
     job->comm = comm;
     job->twin = collsim_comm_operation_twin(comm);
+    job->bytes = bytes;
     job->params = *params;
     job->mem = mem;
     return collsim_runtime->start_nonblocking(run_nonblocking, job, comm, job->name, request);
@@ -897,8 +903,10 @@ coll_dispatch(const struct coll_call *call, struct coll_args *args, MPI_Comm com
         }
     }
     if (nonblocking.request != NULL)
-        return start_nonblocking(call->kind, row, args, comm, &params, mem);
+        return start_nonblocking(call->kind, row, args, comm, &params, mem, call->bytes);
+    collsim_runtime->coll_traced(1, kind->mpi_name, (int)call->kind, row->name, call->bytes, comm);
     rc = kind->invoke(row, args, comm->coll, &params);
+    collsim_runtime->coll_traced(0, kind->mpi_name, (int)call->kind, row->name, call->bytes, comm);
     free(mem);
     return algorithm_failed(comm, kind->mpi_name, row, rc);
 }

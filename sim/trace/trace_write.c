@@ -1,0 +1,496 @@
+/*
+ * trace_write.c — the recorder's record as a Chrome/Perfetto JSON or a Paje trace
+ * (trace_write.h).
+ *
+ * JSON: one process per rank (pid = world rank, named "rank R"), thread 0 its own calls,
+ * thread 1 its nonblocking collectives; every span an "X" (complete) event with the
+ * collective, algorithm, bytes and communicator as arguments; every message that arrived a
+ * flow ("s" at its sending, "f" at its arrival, the same id). Times in microseconds.
+ *
+ * Paje: a container per rank inside one "collsim" container; span kinds as Push/PopState of
+ * the state type of their lane; messages as StartLink/EndLink keyed by their number. Paje
+ * wants its events in time order: each rank's are produced in order (a pop before any later
+ * push), then all are merged by (time, production order), which a sort with that key makes
+ * deterministic.
+ */
+#include "config.h"
+
+#include "sim/trace/trace_write.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "sim/trace/recorder.h"
+#include "src/coll/coll.h"
+#include "src/coll/coll_kinds.h"
+
+G_DEFINE_QUARK(collsim-trace-error-quark, trace_error)
+
+gboolean
+trace_format_of(const char *path, enum trace_format *format, GError **error)
+{
+    gsize len = strlen(path);
+    if (len > 5 && g_ascii_strcasecmp(path + len - 5, ".paje") == 0) {
+        *format = TRACE_PAJE;
+        return TRUE;
+    }
+    if (len > 5 && g_ascii_strcasecmp(path + len - 5, ".json") == 0) {
+        *format = TRACE_JSON;
+        return TRUE;
+    }
+    g_set_error(error, TRACE_ERROR, TRACE_ERROR_FORMAT,
+                "%s: unknown trace format (the file name must end in .json for Perfetto and "
+                "chrome://tracing, or .paje for ViTE)",
+                path);
+    return FALSE;
+}
+
+gboolean
+trace_check(const char *path, const char *option, GError **error)
+{
+    enum trace_format format;
+    GError *why = NULL;
+    if (!trace_format_of(path, &format, &why)) {
+        g_set_error(error, TRACE_ERROR, TRACE_ERROR_FORMAT, "%s %s", option, why->message);
+        g_error_free(why);
+        return FALSE;
+    }
+    if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
+        g_set_error(error, TRACE_ERROR, TRACE_ERROR_PATH, "%s %s: is a directory", option, path);
+        return FALSE;
+    }
+    /* the file itself is written later, whole, through FILE.tmp: try that one now */
+    gchar *tmp = g_strconcat(path, ".tmp", NULL);
+    FILE *f = g_fopen(tmp, "wx");
+    int err = errno;
+    gboolean ok = f != NULL || err == EEXIST;
+    if (f != NULL) {
+        fclose(f);
+        g_unlink(tmp);
+    }
+    if (!ok)
+        g_set_error(error, TRACE_ERROR, TRACE_ERROR_PATH, "%s %s: cannot be written: %s", option,
+                    path, g_strerror(err));
+    g_free(tmp);
+    return ok;
+}
+
+/* Seconds as microseconds, rounded to the nanosecond. */
+static double
+micros(double seconds)
+{
+    return round(seconds * 1e9) / 1e3;
+}
+
+static const char *
+category(const struct recorder_span *s)
+{
+    switch (s->kind) {
+    case RECORDER_COLLECTIVE:
+        return "collective";
+    case RECORDER_CALL:
+        return "point-to-point";
+    case RECORDER_WAIT:
+        return "wait";
+    case RECORDER_COMPUTE:
+        return "compute";
+    }
+    return "other";
+}
+
+static void
+json_metadata(JsonBuilder *b, const char *what, int pid, int tid, const char *key,
+              const char *text, gint64 number)
+{
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "name");
+    json_builder_add_string_value(b, what);
+    json_builder_set_member_name(b, "ph");
+    json_builder_add_string_value(b, "M");
+    json_builder_set_member_name(b, "pid");
+    json_builder_add_int_value(b, pid);
+    json_builder_set_member_name(b, "tid");
+    json_builder_add_int_value(b, tid);
+    json_builder_set_member_name(b, "args");
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, key);
+    if (text != NULL)
+        json_builder_add_string_value(b, text);
+    else
+        json_builder_add_int_value(b, number);
+    json_builder_end_object(b);
+    json_builder_end_object(b);
+}
+
+static void
+json_span(JsonBuilder *b, int rank, int lane, const struct recorder_span *s)
+{
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "name");
+    json_builder_add_string_value(b, s->name);
+    json_builder_set_member_name(b, "cat");
+    json_builder_add_string_value(b, category(s));
+    json_builder_set_member_name(b, "ph");
+    json_builder_add_string_value(b, "X");
+    json_builder_set_member_name(b, "pid");
+    json_builder_add_int_value(b, rank);
+    json_builder_set_member_name(b, "tid");
+    json_builder_add_int_value(b, lane);
+    json_builder_set_member_name(b, "ts");
+    json_builder_add_double_value(b, micros(s->start));
+    json_builder_set_member_name(b, "dur");
+    json_builder_add_double_value(b, micros(s->end) - micros(s->start));
+    json_builder_set_member_name(b, "args");
+    json_builder_begin_object(b);
+    if (s->collective >= 0) {
+        json_builder_set_member_name(b, "collective");
+        json_builder_add_string_value(b, coll_kind_name((enum coll_kind)s->collective));
+    }
+    if (s->algorithm != NULL) {
+        json_builder_set_member_name(b, "algorithm");
+        json_builder_add_string_value(b, s->algorithm);
+    }
+    if (s->kind == RECORDER_COLLECTIVE || s->kind == RECORDER_CALL) {
+        json_builder_set_member_name(b, "bytes");
+        json_builder_add_int_value(b, (gint64)s->bytes);
+    }
+    if (s->comm != NULL) {
+        json_builder_set_member_name(b, "comm");
+        json_builder_add_string_value(b, s->comm);
+    }
+    json_builder_end_object(b);
+    json_builder_end_object(b);
+}
+
+static void
+json_flow(JsonBuilder *b, const char *ph, guint id, int pid, int tid, double t, gboolean end,
+          const struct recorder_message *m)
+{
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "name");
+    json_builder_add_string_value(b, m->eager ? "eager message" : "rendezvous message");
+    json_builder_set_member_name(b, "cat");
+    json_builder_add_string_value(b, "message");
+    json_builder_set_member_name(b, "ph");
+    json_builder_add_string_value(b, ph);
+    json_builder_set_member_name(b, "id");
+    json_builder_add_int_value(b, id);
+    json_builder_set_member_name(b, "pid");
+    json_builder_add_int_value(b, pid);
+    json_builder_set_member_name(b, "tid");
+    json_builder_add_int_value(b, tid);
+    json_builder_set_member_name(b, "ts");
+    json_builder_add_double_value(b, micros(t));
+    if (end) {
+        /* bind to the slice the arrival falls in */
+        json_builder_set_member_name(b, "bp");
+        json_builder_add_string_value(b, "e");
+    }
+    json_builder_set_member_name(b, "args");
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "from");
+    json_builder_add_int_value(b, m->src);
+    json_builder_set_member_name(b, "to");
+    json_builder_add_int_value(b, m->dst);
+    json_builder_set_member_name(b, "bytes");
+    json_builder_add_int_value(b, (gint64)m->bytes);
+    json_builder_set_member_name(b, "protocol");
+    json_builder_add_string_value(b, m->eager ? "eager" : "rendezvous");
+    json_builder_end_object(b);
+    json_builder_end_object(b);
+}
+
+/* One event as a line of its own: the builder's object, generated, appended, forgotten (a tree
+ * of the whole trace would cost a few hundred bytes per event at once). */
+static void
+emit(GString *out, JsonBuilder *b, JsonGenerator *gen, gboolean *first)
+{
+    JsonNode *root = json_builder_get_root(b);
+    json_generator_set_root(gen, root);
+    gsize len;
+    gchar *text = json_generator_to_data(gen, &len);
+    g_string_append(out, *first ? "\n" : ",\n");
+    g_string_append_len(out, text, (gssize)len);
+    *first = FALSE;
+    g_free(text);
+    json_node_unref(root);
+    json_builder_reset(b);
+}
+
+gchar *
+trace_json_text(void)
+{
+    int nranks = recorder_nranks();
+    JsonBuilder *b = json_builder_new();
+    JsonGenerator *gen = json_generator_new();
+    GString *out = g_string_new("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
+    gboolean first = TRUE;
+    for (int r = 0; r < nranks; r++) {
+        gchar *name = g_strdup_printf("rank %d", r);
+        json_metadata(b, "process_name", r, 0, "name", name, 0);
+        emit(out, b, gen, &first);
+        json_metadata(b, "process_sort_index", r, 0, "sort_index", NULL, r);
+        emit(out, b, gen, &first);
+        json_metadata(b, "thread_name", r, 0, "name", "MPI calls", 0);
+        emit(out, b, gen, &first);
+        guint n;
+        recorder_spans(r, 1, &n);
+        if (n > 0) {
+            json_metadata(b, "thread_name", r, 1, "name", "nonblocking collectives", 0);
+            emit(out, b, gen, &first);
+        }
+        g_free(name);
+    }
+    for (int r = 0; r < nranks; r++) {
+        for (int lane = 0; lane < RECORDER_LANES; lane++) {
+            guint n;
+            const struct recorder_span *spans = recorder_spans(r, lane, &n);
+            for (guint i = 0; i < n; i++) {
+                json_span(b, r, lane, &spans[i]);
+                emit(out, b, gen, &first);
+            }
+        }
+    }
+    guint nmsg;
+    const struct recorder_message *msgs = recorder_messages(&nmsg);
+    for (guint i = 0; i < nmsg; i++) {
+        const struct recorder_message *m = &msgs[i];
+        if (m->arrived < 0)
+            continue;
+        json_flow(b, "s", i + 1, m->src, m->src_lane, m->sent, FALSE, m);
+        emit(out, b, gen, &first);
+        json_flow(b, "f", i + 1, m->dst, m->dst_lane, m->arrived, TRUE, m);
+        emit(out, b, gen, &first);
+    }
+    g_string_append(out, "\n]}\n");
+    g_object_unref(gen);
+    g_object_unref(b);
+    return g_string_free(out, FALSE);
+}
+
+/* ---------------------------------------------------------------- Paje */
+
+static const char paje_header[] =
+    "%EventDef PajeDefineContainerType 0\n"
+    "%       Alias string\n"
+    "%       Type string\n"
+    "%       Name string\n"
+    "%EndEventDef\n"
+    "%EventDef PajeDefineStateType 1\n"
+    "%       Alias string\n"
+    "%       Type string\n"
+    "%       Name string\n"
+    "%EndEventDef\n"
+    "%EventDef PajeDefineLinkType 2\n"
+    "%       Alias string\n"
+    "%       Type string\n"
+    "%       StartContainerType string\n"
+    "%       EndContainerType string\n"
+    "%       Name string\n"
+    "%EndEventDef\n"
+    "%EventDef PajeDefineEntityValue 3\n"
+    "%       Alias string\n"
+    "%       Type string\n"
+    "%       Name string\n"
+    "%       Color color\n"
+    "%EndEventDef\n"
+    "%EventDef PajeCreateContainer 4\n"
+    "%       Time date\n"
+    "%       Alias string\n"
+    "%       Type string\n"
+    "%       Container string\n"
+    "%       Name string\n"
+    "%EndEventDef\n"
+    "%EventDef PajeDestroyContainer 5\n"
+    "%       Time date\n"
+    "%       Type string\n"
+    "%       Name string\n"
+    "%EndEventDef\n"
+    "%EventDef PajeSetState 6\n"
+    "%       Time date\n"
+    "%       Type string\n"
+    "%       Container string\n"
+    "%       Value string\n"
+    "%EndEventDef\n"
+    "%EventDef PajePushState 7\n"
+    "%       Time date\n"
+    "%       Type string\n"
+    "%       Container string\n"
+    "%       Value string\n"
+    "%EndEventDef\n"
+    "%EventDef PajePopState 8\n"
+    "%       Time date\n"
+    "%       Type string\n"
+    "%       Container string\n"
+    "%EndEventDef\n"
+    "%EventDef PajeStartLink 9\n"
+    "%       Time date\n"
+    "%       Type string\n"
+    "%       Container string\n"
+    "%       Value string\n"
+    "%       StartContainer string\n"
+    "%       Key string\n"
+    "%EndEventDef\n"
+    "%EventDef PajeEndLink 10\n"
+    "%       Time date\n"
+    "%       Type string\n"
+    "%       Container string\n"
+    "%       Value string\n"
+    "%       EndContainer string\n"
+    "%       Key string\n"
+    "%EndEventDef\n";
+
+struct paje_event {
+    double time;
+    guint64 order;
+    gchar *line;
+};
+
+static gint
+paje_event_cmp(gconstpointer a, gconstpointer b)
+{
+    const struct paje_event *x = a, *y = b;
+    if (x->time != y->time)
+        return x->time < y->time ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static void
+paje_add(GArray *events, double time, gchar *line)
+{
+    struct paje_event e = {time, events->len, line};
+    g_array_append_val(events, e);
+}
+
+/* A span's state value: the call's name ("MPI_Allreduce"), or "compute". */
+static const char *
+paje_value(const struct recorder_span *s)
+{
+    return s->name;
+}
+
+/* One rank's lane as pushes and pops, in time order: before a span is pushed, every open
+ * span that ended by its start is popped, innermost first. */
+static void
+paje_lane(GArray *events, int rank, int lane)
+{
+    guint n;
+    const struct recorder_span *spans = recorder_spans(rank, lane, &n);
+    const char *type = lane == 0 ? "ST_Call" : "ST_Nonblocking";
+    GArray *open = g_array_new(FALSE, FALSE, sizeof(double));
+    for (guint i = 0; i <= n; i++) {
+        while (open->len > 0) {
+            double end = g_array_index(open, double, open->len - 1);
+            if (i < n && end > spans[i].start)
+                break;
+            paje_add(events, end, g_strdup_printf("8 %.9f %s r%d\n", end, type, rank));
+            g_array_set_size(open, open->len - 1);
+        }
+        if (i == n)
+            break;
+        paje_add(events, spans[i].start,
+                 g_strdup_printf("7 %.9f %s r%d \"%s/%s\"\n", spans[i].start, type, rank, type,
+                                 paje_value(&spans[i])));
+        g_array_append_val(open, spans[i].end);
+    }
+    g_array_free(open, TRUE);
+}
+
+gchar *
+trace_paje_text(void)
+{
+    int nranks = recorder_nranks();
+    GString *out = g_string_new(paje_header);
+    g_string_append(out, "0 CT_Program 0 \"Program\"\n"
+                         "0 CT_Rank CT_Program \"Rank\"\n"
+                         "1 ST_Call CT_Rank \"MPI call\"\n"
+                         "1 ST_Nonblocking CT_Rank \"Nonblocking collective\"\n"
+                         "2 LT_Message CT_Program CT_Rank CT_Rank \"Message\"\n"
+                         "3 eager LT_Message \"eager\" \"0.2 0.2 0.6\"\n"
+                         "3 rendezvous LT_Message \"rendezvous\" \"0.6 0.2 0.2\"\n");
+    /* each state value once, in order of first appearance (rank by rank) */
+    GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    for (int r = 0; r < nranks; r++) {
+        for (int lane = 0; lane < RECORDER_LANES; lane++) {
+            guint n;
+            const struct recorder_span *spans = recorder_spans(r, lane, &n);
+            const char *type = lane == 0 ? "ST_Call" : "ST_Nonblocking";
+            for (guint i = 0; i < n; i++) {
+                gchar *key = g_strdup_printf("%s/%s", type, paje_value(&spans[i]));
+                if (g_hash_table_contains(seen, key)) {
+                    g_free(key);
+                    continue;
+                }
+                g_hash_table_add(seen, key);
+                double red = spans[i].kind == RECORDER_WAIT ? 0.9 : 0.3;
+                double green = spans[i].kind == RECORDER_COMPUTE ? 0.8 : 0.5;
+                double blue = spans[i].kind == RECORDER_COLLECTIVE ? 0.9 : 0.4;
+                g_string_append_printf(out, "3 \"%s\" %s \"%s\" \"%.1f %.1f %.1f\"\n", key, type,
+                                       paje_value(&spans[i]), red, green, blue);
+            }
+        }
+    }
+    g_string_append(out, "4 0.000000000 prog CT_Program 0 \"collsim\"\n");
+    for (int r = 0; r < nranks; r++)
+        g_string_append_printf(out, "4 0.000000000 r%d CT_Rank prog \"rank %d\"\n", r, r);
+    GArray *events = g_array_new(FALSE, FALSE, sizeof(struct paje_event));
+    for (int r = 0; r < nranks; r++)
+        for (int lane = 0; lane < RECORDER_LANES; lane++)
+            paje_lane(events, r, lane);
+    guint nmsg;
+    const struct recorder_message *msgs = recorder_messages(&nmsg);
+    for (guint i = 0; i < nmsg; i++) {
+        const struct recorder_message *m = &msgs[i];
+        if (m->arrived < 0)
+            continue;
+        const char *value = m->eager ? "eager" : "rendezvous";
+        paje_add(events, m->sent,
+                 g_strdup_printf("9 %.9f LT_Message prog %s r%d m%u\n", m->sent, value, m->src,
+                                 i + 1));
+        paje_add(events, m->arrived,
+                 g_strdup_printf("10 %.9f LT_Message prog %s r%d m%u\n", m->arrived, value,
+                                 m->dst, i + 1));
+    }
+    g_array_sort(events, paje_event_cmp);
+    for (guint i = 0; i < events->len; i++) {
+        struct paje_event *e = &g_array_index(events, struct paje_event, i);
+        g_string_append(out, e->line);
+        g_free(e->line);
+    }
+    g_array_free(events, TRUE);
+    double end = recorder_end_time();
+    for (int r = 0; r < nranks; r++)
+        g_string_append_printf(out, "5 %.9f CT_Rank r%d\n", end, r);
+    g_string_append_printf(out, "5 %.9f CT_Program prog\n", end);
+    g_hash_table_destroy(seen);
+    return g_string_free(out, FALSE);
+}
+
+gboolean
+trace_write(const char *path, GError **error)
+{
+    enum trace_format format;
+    if (!trace_format_of(path, &format, error))
+        return FALSE;
+    gchar *text = format == TRACE_JSON ? trace_json_text() : trace_paje_text();
+    gchar *tmp = g_strconcat(path, ".tmp", NULL);
+    GError *why = NULL;
+    gboolean ok = g_file_set_contents(tmp, text, -1, &why);
+    if (ok && g_rename(tmp, path) != 0) {
+        g_set_error(&why, TRACE_ERROR, TRACE_ERROR_WRITE, "%s", g_strerror(errno));
+        g_unlink(tmp);
+        ok = FALSE;
+    }
+    if (!ok) {
+        g_set_error(error, TRACE_ERROR, TRACE_ERROR_WRITE, "--trace %s: %s", path, why->message);
+        g_error_free(why);
+    }
+    g_free(text);
+    g_free(tmp);
+    return ok;
+}
