@@ -102,11 +102,8 @@ picture_begin(const char *path, double width, double height, GError **error)
             cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)ceil(width), (int)ceil(height));
         break;
     case PICTURE_SVG:
-        /* a stream surface writes as it goes: keep the file for the end, record meanwhile */
-        p->surface = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA,
-                                                    &(cairo_rectangle_t){0, 0, width, height});
-        break;
     case PICTURE_PDF:
+        /* a stream surface writes as it goes: keep the file for the end, record meanwhile */
         p->surface = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA,
                                                     &(cairo_rectangle_t){0, 0, width, height});
         break;
