@@ -4,9 +4,13 @@
  * Invariant: while rank r runs user code, the writable, non-RELRO pages of the program object
  * hold rank r's values. Two ways, by size:
  *  - small segments (at most COPY_MAX bytes, the usual case: a few globals) are swapped by
- *    copying: the leaving rank's bytes are saved to its slot, the arriving rank's loaded;
+ *    copying: the leaving rank's bytes are saved to its slot, the arriving rank's loaded.
+ *    Only the object's own writable bytes move (.data, .bss and the lazy-binding GOT, from
+ *    the end of RELRO to the end of the segment), not the whole pages around them: a
+ *    program with a few globals swaps tens of bytes per switch, not two pages, and switches
+ *    happen at every message;
  *  - larger ones are a MAP_SHARED view of slice r of a memfd, remapped on each switch, so
- *    a switch costs one mmap whatever the size.
+ *    a switch costs one mmap whatever the size (a mapping needs whole pages).
  * A rank's copy starts as the pristine image the first time it runs. Only user code reads
  * those pages, and user code only runs between SimGrid calls, after which the engine calls
  * sim_privatize_switch().
@@ -80,12 +84,15 @@ sim_privatize_setup(gconstpointer anchor, int nranks, GError **error)
         segment_len = 0;   /* nothing writable: nothing to privatize */
         return TRUE;
     }
-    segment = (guint8 *)start;
-    segment_len = end - start;
-    pristine = g_memdup2(segment, segment_len);
     initialised = g_new0(guint8, nranks);
     current = -1;
-    if (segment_len <= COPY_MAX) {
+    if (end - start <= COPY_MAX) {
+        /* the bytes past seg.end up to the page's end belong to no object: nothing to keep */
+        segment = (guint8 *)MAX(seg.start, seg.relro_end);
+        segment_len = seg.end > (uintptr_t)segment ? seg.end - (uintptr_t)segment : 0;
+        if (segment_len == 0)
+            return TRUE; /* all of it is RELRO: nothing a rank can write */
+        pristine = g_memdup2(segment, segment_len);
         slots = g_try_malloc((gsize)nranks * segment_len);
         if (slots == NULL) {
             g_set_error(error, SIM_ERROR, SIM_ERROR_PROGRAM,
@@ -95,6 +102,9 @@ sim_privatize_setup(gconstpointer anchor, int nranks, GError **error)
         }
         return TRUE;
     }
+    segment = (guint8 *)start;
+    segment_len = end - start;
+    pristine = g_memdup2(segment, segment_len);
     memfd = memfd_create("collsim-globals", MFD_CLOEXEC);
     if (memfd < 0 || ftruncate(memfd, (off_t)segment_len * nranks) != 0) {
         g_set_error(error, SIM_ERROR, SIM_ERROR_PROGRAM, "per-rank globals: %s",
