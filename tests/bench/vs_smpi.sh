@@ -1,0 +1,154 @@
+#!/bin/bash
+# vs_smpi.sh — collsim's wall time and memory beside SimGrid SMPI's, in one run, for the
+# collectives of the speed issue: one call of broadcast (binomial), reduce (binomial) and
+# allreduce (recursive doubling, ring), each forced in both tools, at each P and size.
+#
+# Like for like:
+#   - one program, tests/bench/fidelity_coll.c, built for both tools: one collective call,
+#     then every rank's start and end times gathered on rank 0 (P - 1 more messages);
+#   - one platform file per P, read by both: a SimGrid <cluster> of P hosts (10 Gflop/s),
+#     each with a private link of 12.5 GB/s and 1 us, and no backbone;
+#   - one network model: SimGrid's CM02, with no per-message overheads (collsim
+#     --network cm02, as tests/bench/fidelity.sh does), SMPI with privatization off and
+#     computation not simulated, and for P >= 16384 the small stacks without guard pages that
+#     it needs to start that many ranks (collsim chooses them on its own);
+#   - collsim's real binary (.libs/collsim of the built tree), not libtool's wrapper script,
+#     whose shell start-up (about 15 ms) an installed collsim does not have.
+#   The simulated times are printed beside the wall times to show that both solved the same
+#   problem (they differ by the transports' models: see tests/bench/fidelity.sh).
+#
+# Also measured: the start-up (a program that only calls MPI_Init and MPI_Finalize) and one
+# point of the quickstart scenario.
+#
+# Output: one row per case with wall seconds and peak RSS (MiB) of both, and SMPI / collsim
+# (the speed-up: above 1, collsim is faster). A run past VS_SMPI_TIMEOUT seconds shows as
+# ">T" and its ratio as a lower or upper bound.
+#
+#   tests/bench/vs_smpi.sh                                  # P = 64 1024 4096; 8 B and 64 KiB
+#   VS_SMPI_P="64 1024 4096 16384 65536" tests/bench/vs_smpi.sh      # the issue's whole table
+#   VS_SMPI_CASES="bcast:binomial" VS_SMPI_SIZES=8 tests/bench/vs_smpi.sh
+#   VS_SMPI_TIMEOUT=1800 ...                                # seconds per run, default 900
+# Run from a built tree (./setup.sh). Needs smpicc and smpirun (libsimgrid-dev); without them
+# it says so and exits 0. A benchmark, not a test: in EXTRA_DIST, not in TESTS.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+collsim="$top/collsim"
+if [ -x "$top/.libs/collsim" ]; then
+    collsim="$top/.libs/collsim"
+    export LD_LIBRARY_PATH="$top/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+ps=${VS_SMPI_P:-64 1024 4096}
+sizes=${VS_SMPI_SIZES:-8 65536}
+cases=${VS_SMPI_CASES:-bcast:binomial:binomial_tree reduce:binomial:binomial \
+allreduce:recursive_doubling:rdb allreduce:ring:lr}
+limit=${VS_SMPI_TIMEOUT:-900}
+
+[ -x "$collsim" ] || { echo "vs_smpi.sh: build collsim first (./setup.sh): no $collsim" >&2; exit 1; }
+if ! command -v smpicc >/dev/null || ! command -v smpirun >/dev/null; then
+    echo "vs_smpi.sh: smpicc/smpirun not found (install libsimgrid-dev); nothing compared"
+    exit 0
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cc -std=c11 -O2 -shared -fPIC -I"$top/src" "$here/fidelity_coll.c" -o "$work/fc.so" || exit 1
+cat >"$work/empty.c" <<'C'
+#include <mpi.h>
+int main(int argc, char **argv) { MPI_Init(&argc, &argv); MPI_Finalize(); return 0; }
+C
+cc -std=c11 -O2 -shared -fPIC -I"$top/src" "$work/empty.c" -o "$work/empty.so" || exit 1
+for prog in fc:"$here/fidelity_coll.c" empty:"$work/empty.c"; do
+    if ! smpicc -O2 "${prog#*:}" -o "$work/${prog%%:*}.smpi" >"$work/smpicc.log" 2>&1; then
+        echo "vs_smpi.sh: smpicc failed; nothing compared"
+        cat "$work/smpicc.log"
+        exit 0
+    fi
+done
+
+platform() {  # P -> the platform file both tools read
+    local f="$work/cluster-$1.xml"
+    [ -f "$f" ] || cat >"$f" <<XML
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="vs" prefix="node-" suffix="" radical="0-$(($1 - 1))" speed="10Gf"
+           bw="12.5GBps" lat="1us" sharing_policy="SPLITDUPLEX"/>
+</platform>
+XML
+    echo "$f"
+}
+hostfile() {
+    local f="$work/hosts-$1"
+    [ -f "$f" ] || seq 0 $(($1 - 1)) | sed 's/^/node-/' >"$f"
+    echo "$f"
+}
+
+# measure CMD... -> "wall rss_mib simulated"; wall is ">T" past the limit, "failed" on error
+measure() {
+    timeout "$limit" /usr/bin/time -f "%e %M" -o "$work/time" "$@" >"$work/out" 2>"$work/err"
+    local rc=$? sim
+    sim=$(grep -o 'simulated=[0-9.e+-]*' "$work/out" | head -1 | cut -d= -f2)
+    if [ $rc -eq 124 ]; then
+        echo ">$limit - -"
+    elif grep -q 'cannot serve this call' "$work/err"; then
+        echo "refused - -"    # collsim declined the forced algorithm (count < ranks, ...)
+    elif [ $rc -ne 0 ]; then
+        echo "failed - -"
+        { echo "--- failed ($rc): $*"; tail -3 "$work/err"; } >>"$work/failures"
+    else
+        read -r wall rss <"$work/time"
+        echo "$wall $((rss / 1024)) ${sim:--}"
+    fi
+}
+
+smpi_cmd() {  # P PROGRAM -> sets the array smpi to smpirun with the options above
+    local p=$1 prog=$2
+    smpi=(smpirun -np "$p" -platform "$(platform "$p")" -hostfile "$(hostfile "$p")"
+        --cfg=smpi/privatization:no --cfg=smpi/simulate-computation:no --cfg=network/model:CM02
+        --cfg=network/crosstraffic:1 --cfg=smpi/wtime:0)
+    [ "$p" -ge 16384 ] && smpi+=(--cfg=contexts/stack-size:16 --cfg=contexts/guard-size:0)
+    smpi+=(--log=root.thres:critical "$work/$prog.smpi")
+}
+
+ratio() {  # SMPI_WALL COLLSIM_WALL -> SMPI / collsim, a bound when one of them timed out
+    awk -v s="$1" -v c="$2" 'BEGIN {
+        if (s ~ /^>/ && c ~ /^>/) { print "-"; exit }
+        if (s ~ /^>/) { printf ">%.1f\n", substr(s, 2) / (c > 0 ? c : 0.01); exit }
+        if (c ~ /^>/) { printf "<%.2f\n", s / substr(c, 2); exit }
+        if (s !~ /^[0-9.]+$/ || c !~ /^[0-9.]+$/) { print "-"; exit }
+        printf "%.1f\n", s / (c > 0 ? c : 0.01) }'
+}
+
+fmt="%-10s %-19s %7s %6s | %9s %7s %11s | %9s %7s %11s | %7s\n"
+printf "$fmt" case algorithm P bytes "collsim_s" MiB "simulated" "smpi_s" MiB "simulated" \
+    "speedup"
+for p in $ps; do
+    read -r cw cm cs < <(measure "$collsim" exec "$work/empty.so" -n "$p" \
+        --platform "$(platform "$p")" --network cm02)
+    smpi_cmd "$p" empty
+    read -r sw sm ss < <(measure "${smpi[@]}")
+    printf "$fmt" start-up "MPI_Init+Finalize" "$p" - "$cw" "$cm" - "$sw" "$sm" - "$(ratio "$sw" "$cw")"
+    for c in $cases; do
+        IFS=: read -r fam calgo salgo <<<"$c"
+        for bytes in $sizes; do
+            read -r cw cm cs < <(measure "$collsim" exec "$work/fc.so" -n "$p" \
+                --platform "$(platform "$p")" --network cm02 --algorithm "$fam=$calgo" \
+                -- "$fam" "$bytes")
+            smpi_cmd "$p" fc
+            read -r sw sm ss < <(measure "${smpi[@]}" --cfg="smpi/$fam:$salgo" "$fam" "$bytes")
+            printf "$fmt" "$fam" "$calgo" "$p" "$bytes" "$cw" "$cm" "$cs" "$sw" "$sm" "$ss" \
+                "$(ratio "$sw" "$cw")"
+        done
+    done
+done
+# One point of the quickstart scenario: the whole file's wall time over its points.
+start=$(date +%s.%N)
+"$collsim" run "$top/scenarios/quickstart.ini" -o "$work/quickstart.csv" >/dev/null 2>&1
+end=$(date +%s.%N)
+points=$(tail -n +2 "$work/quickstart.csv" | wc -l)
+awk -v s="$start" -v e="$end" -v n="$points" 'BEGIN {
+    printf "quickstart: %d points in %.2f s wall, %.0f ms per point\n", n, e - s, (e - s) * 1000 / (n > 0 ? n : 1) }'
+if [ -s "$work/failures" ]; then
+    echo "failures:"
+    cat "$work/failures"
+fi
