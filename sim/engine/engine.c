@@ -765,6 +765,19 @@ sim_engine_check_cfg(gchar **items, GError **error)
             ok = FALSE;
             break;
         }
+        if (g_str_has_prefix(*item, "contexts/nthreads:") &&
+            g_ascii_strtoll(colon + 1, NULL, 10) != 1) {
+            /* the ranks share the transport's queues, the running rank and the swapped-in
+             * globals: they must run one at a time (tried: a ring of 64 ranks on two threads
+             * mixes up communicators at once) */
+            g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM,
+                        "--cfg %s: collsim runs its ranks one at a time (they share the "
+                        "transport's state); parallel actors are not supported: run independent "
+                        "points side by side instead (collsim run -j, or --shard)",
+                        *item);
+            ok = FALSE;
+            break;
+        }
         struct cfg_trial trial = {*item, platform};
         struct sim_proc_result child;
         GError *proc_error = NULL;

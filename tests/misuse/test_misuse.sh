@@ -70,6 +70,7 @@ done <<'OPTIONS'
 -n 4 --cfg no/such-item:1|--cfg no/such-item:1: Uncaught exception std::out_of_range: Bad config key: no/such-item
 -n 4 --cfg network/model:Constant|there is no link in the Constant network model
 -n 4 --cfg network/model:Nope|Model 'Nope' is invalid
+-n 4 --cfg contexts/nthreads:2|--cfg contexts/nthreads:2: collsim runs its ranks one at a time
 -n 4 --eager-threshold -5|--eager-threshold must be at least 0 bytes (got -5)
 -n 4 --send-overhead -1|--send-overhead: '-1' is not a duration >= 0
 -n 4 --gap nan|--gap: 'nan' is not a duration >= 0
