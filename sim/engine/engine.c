@@ -336,11 +336,19 @@ hook_node_of(int world_rank)
     return world_rank >= 0 && world_rank < world_size ? ranks[world_rank].node : 0;
 }
 
+/* Payload none moves only sizes: src/ then skips applying ops (their time is still charged). */
+static int
+hook_moves_payload(void)
+{
+    return run_config == NULL || run_config->payload == SIM_PAYLOAD_DATA;
+}
+
 static const struct collsim_runtime_hooks sim_hooks = {
     .world_rank = hook_world_rank,
     .world_size = hook_world_size,
     .node_of = hook_node_of,
     .charge_op = hook_charge_op,
+    .moves_payload = hook_moves_payload,
     .coll_served = hook_coll_served,
     .coll_traced = recorder_coll_hook,
     .start_nonblocking = sim_p2p_start_nonblocking,
