@@ -38,6 +38,7 @@
 #include "sim/bench/bench_inputs.h"
 #include "sim/bench/bench_ops.h"
 #include "sim/engine/compute.h"
+#include "sim/engine/memory_estimate.h"
 #include "sim/engine/payload_scratch.h"
 #include "sim/bench/exact_sum.h"
 #include "models/model_predict.h"
@@ -378,6 +379,34 @@ setup_blocks(const struct bench_run *run, int me, gboolean in_place, struct benc
         b->input = b->refill ? item_at(run, b->recv, scatters ? 0 : (gsize)me * n) : b->send;
         b->input_items = offered;
     }
+}
+
+/*
+ * The payload buffers of the rank that holds the most (payload data; none shares scratch),
+ * for the memory check: the root and a non-root rank, whichever holds more. Algorithm
+ * temporaries are not counted (the estimate is a floor).
+ */
+static guint64
+payload_bytes_per_rank(const struct bench_run *run)
+{
+    const struct run_point *point = run->point;
+    if (point->payload == SIM_PAYLOAD_NONE || coll_kind_has(point->kind, COLL_TRAIT_NO_DATA))
+        return 0;
+    guint64 n = (guint64)run->count * run->type->extent, p = (guint64)run->nranks, most = 0;
+    if (coll_kind_reduces(point->kind))
+        return 2 * (guint64)vector_items(run) * run->type->extent;
+    if (!coll_kind_has(point->kind, COLL_TRAIT_MOVES_BLOCKS))
+        return n;
+    int ranks[] = {point->root, (point->root + 1) % run->nranks};
+    for (gsize i = 0; i < G_N_ELEMENTS(ranks); i++) {
+        gboolean scatters = coll_kind_has(point->kind, COLL_TRAIT_SCATTERS);
+        gboolean sends = !coll_kind_has(point->kind, COLL_TRAIT_ROOTED | COLL_TRAIT_SCATTERS) ||
+                         ranks[i] == point->root;
+        guint64 received =
+            (guint64)coll_kind_blocks_received(point->kind, ranks[i], point->root, run->nranks);
+        most = MAX(most, (sends ? (scatters ? p * n : n) : 0) + received * n);
+    }
+    return most;
 }
 
 /* Allocate this rank's buffers and say where its result will lie. */
@@ -1052,8 +1081,12 @@ run_collective(const struct run_point *point, struct point_result *result)
     run.error = g_new0(gchar *, p);
     current = &run;
 
+    /* refuse at once what cannot fit, before any host or rank exists */
+    struct sim_memory_need need = {.nranks = (guint64)p, .stack_kib = config.stack_kib,
+                                   .privatize = config.privatize,
+                                   .payload_bytes = payload_bytes_per_rank(&run)};
     if (!choose_algorithm(point, type, run.count, commutative, result, &error) ||
-        !sim_engine_run(&config, &outcome, &error)) {
+        !sim_memory_check(&need, &error) || !sim_engine_run(&config, &outcome, &error)) {
         fail_point(result, 2, error->message);
         g_error_free(error);
         goto out;
