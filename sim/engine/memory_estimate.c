@@ -120,7 +120,8 @@ cgroup_available(void)
 {
     static const char *const files[][2] = {
         {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"},
-        {"/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes"},
+        {"/sys/fs/cgroup/memory/memory.limit_in_bytes",
+         "/sys/fs/cgroup/memory/memory.usage_in_bytes"},
     };
     for (gsize i = 0; i < G_N_ELEMENTS(files); i++) {
         guint64 limit = cgroup_number(files[i][0]);
