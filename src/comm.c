@@ -1858,5 +1858,10 @@ MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
         rc = check_out(comm, info_used, "info_used", "MPI_Comm_get_info");
     if (rc != MPI_SUCCESS)
         return rc;
-    return MPI_Info_create(info_used);
+    rc = MPI_Info_create(info_used);
+    /* sizes-only runs tell the algorithms their temporaries may be shared scratch */
+    if (rc == MPI_SUCCESS && collsim_runtime->moves_payload != NULL &&
+        !collsim_runtime->moves_payload())
+        rc = MPI_Info_set(*info_used, COLLSIM_INFO_PAYLOAD, "none");
+    return rc;
 }

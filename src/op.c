@@ -579,6 +579,10 @@ MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype data
                              inbuf == NULL ? "inbuf" : "inoutbuf");
 
     collsim_runtime->charge_op(op, datatype, count);
+    /* sizes-only runs (payload none): the buffers hold no data (often shared scratch), so
+     * only the charge above happens; simulated time is the same as with data */
+    if (collsim_runtime->moves_payload != NULL && !collsim_runtime->moves_payload())
+        return MPI_SUCCESS;
     rc = collsim_op_apply(op, inbuf, inoutbuf, count, datatype);
     if (rc != MPI_SUCCESS)
         return collsim_error(MPI_COMM_WORLD, rc, call, "applying %s to %s failed (%s)",

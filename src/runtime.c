@@ -80,11 +80,18 @@ default_make_persistent(int (*start)(void *data, MPI_Request *op), void *data,
     return MPI_ERR_INTERN;
 }
 
+static int
+default_moves_payload(void)
+{
+    return 1;
+}
+
 static const struct collsim_runtime_hooks default_hooks = {
     .world_rank = default_world_rank,
     .world_size = default_world_size,
     .node_of = default_node_of,
     .charge_op = default_charge_op,
+    .moves_payload = default_moves_payload,
     .coll_served = default_coll_served,
     .coll_traced = default_coll_traced,
     .start_nonblocking = default_start_nonblocking,

@@ -18,6 +18,11 @@ struct collsim_runtime_hooks {
     int (*node_of)(int world_rank);
     /* Charge the simulated compute time of applying op to count elements of dt. */
     void (*charge_op)(MPI_Op op, MPI_Datatype dt, int count);
+    /*
+     * Whether payload bytes are real (payload data). 0 in sizes-only runs (payload none): op
+     * application is then skipped, its compute time still charged. NULL counts as 1.
+     */
+    int (*moves_payload)(void);
     /* A collective call of `kind` (enum coll_kind) was served by `algorithm`. */
     void (*coll_served)(int kind, const char *algorithm);
     /*
@@ -48,6 +53,14 @@ struct collsim_runtime_hooks {
     /* End the whole simulation with this exit code (MPI_Abort, fatal errors). */
     void (*abort)(int exit_code) __attribute__((noreturn));
 };
+
+/*
+ * Sizes-only runs say so to the algorithms through standard calls only: MPI_Comm_get_info
+ * answers this key with the value "none", and MPI_Alloc_mem given an info holding it returns
+ * shared scratch that must not be freed (sim/engine/payload_scratch.h). src/coll/coll_util.c
+ * spells the same string, since it includes no collsim header.
+ */
+#define COLLSIM_INFO_PAYLOAD "collsim_payload"
 
 /* The installed hooks; never NULL. */
 extern const struct collsim_runtime_hooks *collsim_runtime;

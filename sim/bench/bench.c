@@ -38,6 +38,8 @@
 #include "sim/bench/bench_inputs.h"
 #include "sim/bench/bench_ops.h"
 #include "sim/engine/compute.h"
+#include "sim/engine/memory_estimate.h"
+#include "sim/engine/payload_scratch.h"
 #include "sim/bench/exact_sum.h"
 #include "models/model_predict.h"
 #include "sim/engine/rank.h"
@@ -262,9 +264,16 @@ struct bench_buffers {
     gsize input_items;
 };
 
+/*
+ * A buffer of `items` items for one role of a rank. Sizes-only runs (payload none) read no
+ * payload, so every rank shares one scratch region per role (sim/engine/payload_scratch.h):
+ * memory O(largest buffer), not O(P x bytes).
+ */
 static void *
-items_alloc(const struct bench_run *run, gsize items)
+items_alloc(const struct bench_run *run, gsize items, enum sim_scratch_role role)
 {
+    if (run->point->payload == SIM_PAYLOAD_NONE)
+        return sim_scratch_get(role, MAX(items, 1) * run->type->extent);
     return g_malloc0_n(MAX(items, 1), run->type->extent);
 }
 
@@ -291,7 +300,8 @@ fill_reduction_input(const struct bench_run *run, int rank, gsize count, void *b
 static void
 fill_inputs(const struct bench_run *run, int me, struct bench_buffers *b)
 {
-    if (b->input == NULL)
+    /* sizes only: nothing reads the inputs, and they lie in shared scratch */
+    if (b->input == NULL || run->point->payload == SIM_PAYLOAD_NONE)
         return;
     if (coll_kind_reduces(run->point->kind))
         fill_reduction_input(run, me, b->input_items, b->input);
@@ -327,9 +337,9 @@ setup_reduction(const struct bench_run *run, int me, gboolean in_place, struct b
             b->counts[i] = scatter_count(run->count, run->nranks, i);
     }
     if (!b->refill)
-        b->send = items_alloc(run, vector);
+        b->send = items_alloc(run, vector, SIM_SCRATCH_SEND);
     if (receives)
-        b->recv = items_alloc(run, b->refill ? vector : result_items(run, me));
+        b->recv = items_alloc(run, b->refill ? vector : result_items(run, me), SIM_SCRATCH_RECV);
     b->input = b->refill ? b->recv : b->send;
     b->input_items = vector;
 }
@@ -362,13 +372,41 @@ setup_blocks(const struct bench_run *run, int me, gboolean in_place, struct benc
     }
     b->refill = in_place && !recv_in_place;
     if (sends && !b->refill)
-        b->send = items_alloc(run, offered);
+        b->send = items_alloc(run, offered, SIM_SCRATCH_SEND);
     if (received > 0 && !(in_place && recv_in_place))
-        b->recv = items_alloc(run, received * n);
+        b->recv = items_alloc(run, received * n, SIM_SCRATCH_RECV);
     if (sends) {
         b->input = b->refill ? item_at(run, b->recv, scatters ? 0 : (gsize)me * n) : b->send;
         b->input_items = offered;
     }
+}
+
+/*
+ * The payload buffers of the rank that holds the most (payload data; none shares scratch),
+ * for the memory check: the root and a non-root rank, whichever holds more. Algorithm
+ * temporaries are not counted (the estimate is a floor).
+ */
+static guint64
+payload_bytes_per_rank(const struct bench_run *run)
+{
+    const struct run_point *point = run->point;
+    if (point->payload == SIM_PAYLOAD_NONE || coll_kind_has(point->kind, COLL_TRAIT_NO_DATA))
+        return 0;
+    guint64 n = (guint64)run->count * run->type->extent, p = (guint64)run->nranks, most = 0;
+    if (coll_kind_reduces(point->kind))
+        return 2 * (guint64)vector_items(run) * run->type->extent;
+    if (!coll_kind_has(point->kind, COLL_TRAIT_MOVES_BLOCKS))
+        return n;
+    int ranks[] = {point->root, (point->root + 1) % run->nranks};
+    for (gsize i = 0; i < G_N_ELEMENTS(ranks); i++) {
+        gboolean scatters = coll_kind_has(point->kind, COLL_TRAIT_SCATTERS);
+        gboolean sends = !coll_kind_has(point->kind, COLL_TRAIT_ROOTED | COLL_TRAIT_SCATTERS) ||
+                         ranks[i] == point->root;
+        guint64 received =
+            (guint64)coll_kind_blocks_received(point->kind, ranks[i], point->root, run->nranks);
+        most = MAX(most, (sends ? (scatters ? p * n : n) : 0) + received * n);
+    }
+    return most;
 }
 
 /* Allocate this rank's buffers and say where its result will lie. */
@@ -388,7 +426,7 @@ setup_buffers(const struct bench_run *run, int me, struct bench_buffers *b,
         setup_blocks(run, me, in_place, b);
     } else if (!coll_kind_has(point->kind, COLL_TRAIT_NO_DATA)) {
         /* Bcast: one buffer, the root's input */
-        b->recv = items_alloc(run, (gsize)run->count);
+        b->recv = items_alloc(run, (gsize)run->count, SIM_SCRATCH_RECV);
         if (me == point->root) {
             b->input = b->recv;
             b->input_items = (gsize)run->count;
@@ -405,6 +443,10 @@ setup_buffers(const struct bench_run *run, int me, struct bench_buffers *b,
 static void
 free_buffers(struct bench_buffers *b, const struct bench_output *kept)
 {
+    if (sim_scratch_contains(b->send))
+        b->send = NULL;
+    if (sim_scratch_contains(b->recv))
+        b->recv = NULL;
     if (kept == NULL || b->send != kept->buffer)
         g_free(b->send);
     if (kept == NULL || b->recv != kept->buffer)
@@ -661,7 +703,8 @@ check_reduction(const struct bench_run *run, gchar **detail)
 {
     int p = run->nranks;
     gsize n = vector_items(run);
-    void *acc = items_alloc(run, n), *next = items_alloc(run, n);
+    void *acc = items_alloc(run, n, SIM_SCRATCH_TEMP);
+    void *next = items_alloc(run, n, SIM_SCRATCH_TEMP);
     struct fold_check check = {&acc, detail};
     gboolean ok = TRUE;
     bench_fill(run->type, run->pattern, 0, p, 0, n, acc);
@@ -760,7 +803,7 @@ measure_accuracy(const struct bench_run *run, struct point_result *result, gchar
     struct exact_sum *sums = g_new(struct exact_sum, MAX(n, 1));
     for (gsize k = 0; k < n; k++)
         exact_sum_init(&sums[k]);
-    void *contribution = items_alloc(run, n);
+    void *contribution = items_alloc(run, n, SIM_SCRATCH_TEMP);
     struct accuracy acc = {.results = g_checksum_new(G_CHECKSUM_SHA256)};
     gboolean is_float = run->type->ctype == BENCH_CT_FLOAT;
 
@@ -808,7 +851,7 @@ check_movement(const struct bench_run *run, gchar **detail)
     const struct run_point *point = run->point;
     int p = run->nranks;
     gsize n = (gsize)run->count;
-    void *expected = items_alloc(run, n);
+    void *expected = items_alloc(run, n, SIM_SCRATCH_TEMP);
     gboolean ok = TRUE;
     for (int r = 0; r < p && ok; r++) {
         char *got = output_of(run, r);
@@ -1038,8 +1081,12 @@ run_collective(const struct run_point *point, struct point_result *result)
     run.error = g_new0(gchar *, p);
     current = &run;
 
+    /* refuse at once what cannot fit, before any host or rank exists */
+    struct sim_memory_need need = {.nranks = (guint64)p, .stack_kib = config.stack_kib,
+                                   .privatize = config.privatize,
+                                   .payload_bytes = payload_bytes_per_rank(&run)};
     if (!choose_algorithm(point, type, run.count, commutative, result, &error) ||
-        !sim_engine_run(&config, &outcome, &error)) {
+        !sim_memory_check(&need, &error) || !sim_engine_run(&config, &outcome, &error)) {
         fail_point(result, 2, error->message);
         g_error_free(error);
         goto out;

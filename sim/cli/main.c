@@ -28,6 +28,7 @@
 #include "sim/cli/check.h"
 #include "sim/cli/explain.h"
 #include "sim/engine/engine.h"
+#include "sim/engine/memory_estimate.h"
 #include "models/model_predict.h"
 #include "sim/order/order.h"
 #include "sim/engine/platform_gen.h"
@@ -227,7 +228,9 @@ command_exec(int argc, char **argv)
     }
     config.stack_kib = (guint)opt.stack_kib;
     GError *memory = NULL;
-    if (!sim_engine_check_memory((guint64)opt.nranks, config.stack_kib, &memory)) {
+    struct sim_memory_need need = {.nranks = (guint64)opt.nranks, .stack_kib = config.stack_kib,
+                                   .privatize = config.privatize};
+    if (!sim_memory_check(&need, &memory)) {
         rc = usage_error("exec: -n %d: %s", opt.nranks, memory->message);
         g_error_free(memory);
         goto out;

@@ -30,6 +30,7 @@
 #include <xbt/sysdep.h>
 
 #include "mpi.h"
+#include "sim/engine/memory_estimate.h"
 #include "sim/engine/compute.h"
 #include "sim/engine/platform_gen.h"
 #include "sim/engine/privatize.h"
@@ -79,31 +80,13 @@ sim_engine_stack_kib(const struct sim_config *config)
                                   : automatic_stack_kib((guint64)config->nranks);
 }
 
-/* What a rank holds at least, beyond its stack: its actor, mailbox, state (measured about
- * 50 KiB with everything; 4 KiB is a floor, so that no feasible run is refused). */
-#define RANK_STATE_FLOOR_KIB 4
-
+/* The floor of what the ranks need (sim/engine/memory_estimate.h has the measured parts);
+ * callers that know more (privatized globals, payload) call sim_memory_check themselves. */
 gboolean
 sim_engine_check_memory(guint64 nranks, guint stack_kib, GError **error)
 {
-    /* up to 16384 ranks stacks are mapped with a guard page and cost the pages touched (at
-     * least two); beyond, SimGrid zeroes each stack, so all of it is resident */
-    guint stack = stack_kib != 0 ? stack_kib : automatic_stack_kib(nranks);
-    guint64 per_rank = (nranks <= GUARDED_RANKS_MAX ? MIN(stack, 8u) : stack) +
-                       RANK_STATE_FLOOR_KIB;
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || page <= 0)
-        return TRUE;
-    guint64 have_kib = (guint64)pages * (guint64)page / 1024;
-    if (nranks > G_MAXUINT64 / per_rank || nranks * per_rank > have_kib) {
-        g_set_error(error, SIM_ERROR, SIM_ERROR_PLACEMENT,
-                    "%" G_GUINT64_FORMAT " ranks need at least %.1f GiB (%" G_GUINT64_FORMAT
-                    " KiB per rank at the least) and this machine has %.1f GiB",
-                    nranks, (double)nranks * (double)per_rank / (1024.0 * 1024.0), per_rank,
-                    (double)have_kib / (1024.0 * 1024.0));
-        return FALSE;
-    }
-    return TRUE;
+    struct sim_memory_need need = {.nranks = nranks, .stack_kib = stack_kib};
+    return sim_memory_check(&need, error);
 }
 
 gboolean
@@ -337,11 +320,19 @@ hook_node_of(int world_rank)
     return world_rank >= 0 && world_rank < world_size ? ranks[world_rank].node : 0;
 }
 
+/* Payload none moves only sizes: src/ then skips applying ops (their time is still charged). */
+static int
+hook_moves_payload(void)
+{
+    return run_config == NULL || run_config->payload == SIM_PAYLOAD_DATA;
+}
+
 static const struct collsim_runtime_hooks sim_hooks = {
     .world_rank = hook_world_rank,
     .world_size = hook_world_size,
     .node_of = hook_node_of,
     .charge_op = hook_charge_op,
+    .moves_payload = hook_moves_payload,
     .coll_served = hook_coll_served,
     .coll_traced = recorder_coll_hook,
     .start_nonblocking = sim_p2p_start_nonblocking,

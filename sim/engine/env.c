@@ -17,11 +17,13 @@
 #include <simgrid/host.h>
 
 #include "mpi.h"
+#include "sim/engine/payload_scratch.h"
 #include "sim/engine/rank.h"
 #include "src/callsite.h"
 #include "src/comm.h"
 #include "src/errhandler.h"
 #include "src/info.h"
+#include "src/runtime.h"
 
 static struct sim_rank *
 self_or_die(const char *call)
@@ -312,7 +314,11 @@ MPI_Is_thread_main(int *flag)
     return MPI_SUCCESS;
 }
 
-/* Plain memory: no info hint changes anything, and MPI_Free_mem is free(). */
+/*
+ * Plain memory, and MPI_Free_mem is free(). One hint is honoured: in a sizes-only run, an info
+ * whose COLLSIM_INFO_PAYLOAD is "none" (the algorithms' temporaries, src/coll/coll_util.c)
+ * gets shared scratch, which MPI_Free_mem leaves alone (sim/engine/payload_scratch.h).
+ */
 int
 MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 {
@@ -328,6 +334,16 @@ MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
     int rc = sim_p2p_check_out(baseptr, "baseptr", "MPI_Alloc_mem");
     if (rc != MPI_SUCCESS)
         return rc;
+    if (info != MPI_INFO_NULL && sim_engine_config() != NULL &&
+        sim_engine_config()->payload == SIM_PAYLOAD_NONE) {
+        char value[8];
+        int flag = 0;
+        MPI_Info_get(info, COLLSIM_INFO_PAYLOAD, (int)sizeof value - 1, value, &flag);
+        if (flag && strcmp(value, "none") == 0) {
+            *(void **)baseptr = sim_scratch_get(SIM_SCRATCH_TEMP, (gsize)MAX(size, 1));
+            return MPI_SUCCESS;
+        }
+    }
     mem = malloc(size > 0 ? (size_t)size : 1);
     if (mem == NULL)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Alloc_mem",
@@ -339,6 +355,8 @@ MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 int
 MPI_Free_mem(void *base)
 {
+    if (base != NULL && sim_scratch_contains(base))
+        return MPI_SUCCESS;
     free(base);
     return MPI_SUCCESS;
 }

@@ -7,6 +7,38 @@
 
 #include "coll_util.h"
 
+/*
+ * `bytes` of temporary payload into *mem, to be released with free(*mem); the address of the
+ * bytes, NULL when out of memory. collsim's sizes-only runs (payload none) move no data:
+ * there MPI_Comm_get_info says "collsim_payload" = "none" (src/runtime.h), and MPI_Alloc_mem
+ * given that info returns shared scratch that nobody frees, so *mem stays NULL and the
+ * callers' free(*mem) does nothing; memory stays O(1) per rank whatever the sizes. Standard
+ * calls only: a real MPI has no such key, and this is malloc.
+ */
+static void *
+tmp_bytes(size_t bytes, void **mem)
+{
+    MPI_Info info;
+    char value[8];
+    int flag = 0;
+    void *scratch = NULL;
+
+    *mem = NULL;
+    if (MPI_Comm_get_info(MPI_COMM_SELF, &info) == MPI_SUCCESS) {
+        if (MPI_Info_get(info, "collsim_payload", (int)sizeof value - 1, value, &flag) !=
+            MPI_SUCCESS)
+            flag = 0;
+        if (flag && strcmp(value, "none") == 0 &&
+            MPI_Alloc_mem((MPI_Aint)(bytes > 0 ? bytes : 1), info, &scratch) != MPI_SUCCESS)
+            scratch = NULL;
+        MPI_Info_free(&info);
+    }
+    if (scratch != NULL)
+        return scratch;
+    *mem = malloc(bytes > 0 ? bytes : 1);
+    return *mem;
+}
+
 void *
 coll_tmp_alloc(int count, MPI_Datatype dt, void **mem)
 {
@@ -17,10 +49,10 @@ coll_tmp_alloc(int count, MPI_Datatype dt, void **mem)
     MPI_Type_get_extent(dt, &lb, &extent);
     MPI_Type_get_true_extent(dt, &true_lb, &true_extent);
     size_t bytes = (size_t)true_extent + (size_t)extent * (size_t)(count - 1);
-    *mem = malloc(bytes > 0 ? bytes : 1);
-    if (*mem == NULL)
+    char *base = tmp_bytes(bytes, mem);
+    if (base == NULL)
         return NULL;
-    return (char *)*mem - true_lb;
+    return base - true_lb;
 }
 
 int
@@ -99,10 +131,10 @@ coll_in_place_copy_blocks(const void *recvbuf, int size, const int counts[], con
     }
     if (!any)
         return MPI_SUCCESS;
-    *mem = malloc(hi > lo ? (size_t)(hi - lo) : 1);
-    if (*mem == NULL)
+    char *base = tmp_bytes(hi > lo ? (size_t)(hi - lo) : 1, mem);
+    if (base == NULL)
         return MPI_ERR_NO_MEM;
-    char *copy = (char *)*mem - lo;
+    char *copy = base - lo;
     for (int i = 0; i < size; i++) {
         MPI_Datatype t = types != NULL ? types[i] : type;
         MPI_Aint at = (MPI_Aint)displs[i] * unit;
