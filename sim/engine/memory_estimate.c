@@ -20,7 +20,7 @@
 /* Measured parts (memory_estimate.h): the low end of what the development machine showed. */
 #define STACK_TOUCHED_KIB 12 /* of a guarded stack, which costs only the pages touched */
 #define RANK_STATE_KIB 4     /* SimGrid actor, host, mailbox; collsim's struct sim_rank */
-#define GLOBALS_KIB 4        /* a small program's writable pages, copied per rank */
+#define GLOBALS_BYTES 128    /* a small program's .data and .bss, copied per rank (privatize.c) */
 #define MARGIN_PERCENT 25    /* real use was up to this much above the estimate */
 
 void
@@ -35,7 +35,7 @@ sim_memory_rank_estimate(const struct sim_memory_need *need, struct sim_memory_r
         stack_kib = MIN(stack_kib, (guint64)STACK_TOUCHED_KIB);
     rank->stack = stack_kib * KIB;
     rank->state = RANK_STATE_KIB * KIB;
-    rank->globals = need->privatize ? GLOBALS_KIB * KIB : 0;
+    rank->globals = need->privatize ? GLOBALS_BYTES : 0;
     rank->payload = need->payload_bytes;
 }
 

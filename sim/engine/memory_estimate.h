@@ -10,7 +10,8 @@
  *   - stack: its whole size when it is not guarded (beyond 16384 ranks SimGrid zeroes it),
  *     else the pages a rank touches (12 KiB, or the whole stack if smaller);
  *   - SimGrid actor and host, mailbox, collsim's rank state: 4 KiB;
- *   - private globals (privatize on): 4 KiB, the writable pages of a small program;
+ *   - private globals (privatize on): 128 B, the .data and .bss of a small program (each
+ *     rank keeps a copy of those bytes only: 96-120 B for the benchmark programs);
  *   - payload: the buffers a benchmark point gives each rank in payload data (0 for a
  *     program, whose buffers are its own; 0 in payload none, which shares scratch).
  * Each part is the low end of what was measured, so the estimate is a floor: real use was

@@ -32,7 +32,7 @@ START_TEST(test_memory_estimate_parts_follow_the_stack_rules)
     struct sim_memory_need mid = {.nranks = 65536, .privatize = TRUE};
     sim_memory_rank_estimate(&mid, &r);
     ck_assert_uint_eq(r.stack, 16 * KIB);
-    ck_assert_uint_eq(r.globals, 4 * KIB);
+    ck_assert_uint_eq(r.globals, 128);
     struct sim_memory_need huge = {.nranks = 1000000000, .payload_bytes = 1000};
     sim_memory_rank_estimate(&huge, &r);
     ck_assert_uint_eq(r.stack, 8 * KIB);
