@@ -36,6 +36,7 @@ struct plot_entry {
     guint64 bytes;    /* 0 for a barrier */
     double time;      /* time_max */
     double predicted; /* NAN when the model has none */
+    gboolean fell_back; /* another algorithm served the calls (result->fallback_reason) */
 };
 
 struct plot_data {
@@ -91,6 +92,7 @@ plot_data_add(struct plot_data *plot, const struct run_point *point,
         .time = result->time_max,
         .predicted = isfinite(result->predicted) && result->predicted > 0 ? result->predicted
                                                                           : NAN,
+        .fell_back = result->fallback_reason != NULL,
     };
     /* other parameters of the sweep (datatypes, roots, ...): the first point stands */
     gchar *key = entry_key(e.kind, e.algorithm, e.nranks, e.bytes);
@@ -181,19 +183,25 @@ find_entry(const struct plot_data *plot, enum coll_kind kind, const char *algori
     return position == 0 ? NULL : &g_array_index(plot->entries, struct plot_entry, position - 1);
 }
 
-/* The fastest algorithm at (P, size), ties to the name that sorts first; NULL for none. */
+/* The fastest algorithm at (P, size); NULL for none. A tie goes to an algorithm that served
+ * its calls itself before one that fell back to another (its time is that other's: the cell
+ * would credit it with a speed it does not have), then to the name that sorts first. */
 static const char *
 winner(const struct plot_data *plot, const struct row *row, int nranks, guint64 bytes)
 {
     const char *best = NULL;
     double best_time = INFINITY;
+    gboolean best_fell_back = FALSE;
     for (guint a = 0; a < row->algorithms->len; a++) {
         const char *name = g_ptr_array_index(row->algorithms, a);
         const struct plot_entry *e = find_entry(plot, row->kind, name, nranks, bytes);
-        /* sorted by name: only a strictly faster one replaces the first */
-        if (e != NULL && e->time < best_time) {
+        if (e == NULL)
+            continue;
+        /* sorted by name: an equal time replaces the first only if that one fell back */
+        if (e->time < best_time || (e->time == best_time && best_fell_back && !e->fell_back)) {
             best = name;
             best_time = e->time;
+            best_fell_back = e->fell_back;
         }
     }
     return best;

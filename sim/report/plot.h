@@ -7,7 +7,8 @@
  * Invariants: the picture is a function of the points and their simulated results only (no
  * wall time, no pointer or hash order): collectives in registry order, algorithms by name, the
  * first point of each (collective, algorithm, P, size) in sweep order; a tie in the winner map
- * goes to the name that sorts first. Programs and points that ended in an error are not drawn.
+ * goes to an algorithm that served its calls itself before one that fell back to another, then
+ * to the name that sorts first. Programs and points that ended in an error are not drawn.
  */
 #ifndef COLLSIM_SIM_PLOT_H
 #define COLLSIM_SIM_PLOT_H

@@ -33,9 +33,11 @@
 #include "sim/engine/proc.h"
 #include "sim/order/order.h"
 #include "sim/report/plot.h"
+#include "sim/report/progress_lines.h"
 #include "sim/report/report.h"
 #include "sim/scenario/run.h"
 #include "sim/scenario/scenario.h"
+#include "sim/trace/point_outputs.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
 
@@ -237,7 +239,15 @@ sweep_work(guint index, gpointer data, int *exit_code)
 {
     const struct sweep *sweep = data;
     struct point_result result = {0};
-    bench_run_point(sweep->scenario->points->pdata[index], &result);
+    const struct run_point *point = sweep->scenario->points->pdata[index];
+    GError *error = NULL;
+    trace_point_begin(point);
+    bench_run_point(point, &result);
+    /* the parent names the missing file after the sweep (trace_points_missing) */
+    if (!trace_point_finish(point, &error)) {
+        fprintf(stderr, "collsim: run: %s\n", error->message);
+        g_error_free(error);
+    }
     GBytes *bytes = point_result_serialize(&result);
     point_result_clear(&result);
     *exit_code = 0;
@@ -308,6 +318,7 @@ struct run_sink_data {
     struct report *report;
     GPtrArray *served; /* gchar *, by point index */
     struct plot_data *plot; /* --plot, or NULL */
+    struct progress_lines *lines; /* progress lines on a stderr that is no terminal, or NULL */
 };
 
 static gboolean
@@ -318,7 +329,9 @@ report_sink(const struct run_point *point, const struct point_result *result, gp
     g_ptr_array_add(sink->served, g_strdup(result->served != NULL ? result->served : ""));
     if (sink->plot != NULL)
         plot_data_add(sink->plot, point, result);
-    return report_add(sink->report, point, result, error);
+    gboolean ok = report_add(sink->report, point, result, error);
+    progress_lines_point(sink->lines);
+    return ok;
 }
 
 /* A point's certificate request; FALSE (with *note) when the point cannot have one. */
@@ -574,6 +587,8 @@ struct run_options {
     gboolean quiet;
     gboolean wide;
     gchar *plot_path;
+    gchar *trace_path;
+    gchar *timeline_path;
 };
 
 /* --against FILE read before anything runs; NULL after printing a message. */
@@ -641,13 +656,17 @@ collsim_command_run(int argc, char **argv)
         {"jobs", 'j', 0, G_OPTION_ARG_INT, &opt.jobs,
          "Simulate up to N points at once (default 1; results are the same for any N)", "N"},
         {"no-progress", 0, 0, G_OPTION_ARG_NONE, &opt.no_progress,
-         "Never draw the progress bar (it is drawn only on a terminal anyway)", NULL},
+         "No progress bar (on a terminal) nor progress lines (elsewhere)", NULL},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &opt.quiet,
-         "No table on standard output (files and exit code only)", NULL},
+         "No table on standard output, no progress lines (files and exit code only)", NULL},
         {"wide", 0, 0, G_OPTION_ARG_NONE, &opt.wide,
          "Every column in the table (the default table fits 100 columns)", NULL},
         {"plot", 0, 0, G_OPTION_ARG_FILENAME, &opt.plot_path,
          "Draw time against P and size, and the winner map, to FILE (.png, .svg, .pdf)", "FILE"},
+        {"trace", 0, 0, G_OPTION_ARG_FILENAME, &opt.trace_path,
+         "A trace per point, FILE-INDEX-LABEL.json (Perfetto) or .paje (ViTE)", "FILE"},
+        {"timeline", 0, 0, G_OPTION_ARG_FILENAME, &opt.timeline_path,
+         "A timeline picture per point, FILE-INDEX-LABEL.png, .svg or .pdf", "FILE"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     static const struct scenario_command_help help = {
@@ -670,6 +689,7 @@ collsim_command_run(int argc, char **argv)
     struct scenario *scenario = NULL;
     struct report *report = NULL;
     struct plot_data *plot = NULL;
+    struct progress_lines *lines = NULL;
     struct order_saved *saved = NULL;
     GPtrArray *served = g_ptr_array_new_with_free_func(g_free);
     gchar *digest = NULL;
@@ -687,6 +707,16 @@ collsim_command_run(int argc, char **argv)
     }
     const char *plot_path = opt.plot_path != NULL ? opt.plot_path : scenario->plot_path;
     if (plot_path != NULL && !plot_check(plot_path, &error)) {
+        fprintf(stderr, "collsim: run: %s\n", error->message);
+        rc = RUN_EXIT_USAGE;
+        goto out;
+    }
+    if (!trace_points_setup(opt.trace_path != NULL ? opt.trace_path : scenario->trace_path,
+                            opt.trace_path != NULL ? "--trace" : "[output] trace",
+                            opt.timeline_path != NULL ? opt.timeline_path
+                                                      : scenario->timeline_path,
+                            opt.timeline_path != NULL ? "--timeline" : "[output] timeline",
+                            scenario->points->len, &error)) {
         fprintf(stderr, "collsim: run: %s\n", error->message);
         rc = RUN_EXIT_USAGE;
         goto out;
@@ -710,7 +740,10 @@ collsim_command_run(int argc, char **argv)
         goto out;
     }
     plot = plot_path != NULL ? plot_data_new() : NULL;
-    struct run_sink_data sink = {report, served, plot};
+    /* elsewhere (a log, CI), plain lines now and then; --quiet silences them too */
+    if (!opt.no_progress && !opt.quiet && !isatty(STDERR_FILENO))
+        lines = progress_lines_new(stderr, scenario->points->len);
+    struct run_sink_data sink = {report, served, plot, lines};
     if (!run_sweep(scenario, opt.jobs, NULL, report_sink, &sink, &error) ||
         (digest = report_finish(report, &error)) == NULL) {
         fprintf(stderr, "collsim: run: %s\n", error->message);
@@ -718,6 +751,8 @@ collsim_command_run(int argc, char **argv)
         goto out;
     }
     rc = report_failures(report) > 0 ? RUN_EXIT_FAILED : 0;
+    if (trace_points_missing(scenario->points, "collsim: run: ") > 0)
+        rc = RUN_EXIT_FAILED;
     if (plot != NULL && !plot_write(plot, plot_path, scenario->name, &error)) {
         fprintf(stderr, "collsim: run: %s\n", error->message);
         rc = RUN_EXIT_FAILED;
@@ -732,6 +767,7 @@ collsim_command_run(int argc, char **argv)
 out:
     g_free(digest);
     plot_data_free(plot);
+    progress_lines_free(lines);
     if (report != NULL)
         report_free(report);
     if (scenario != NULL)
@@ -745,5 +781,8 @@ out:
     g_free(opt.certify_path);
     g_free(opt.against_path);
     g_free(opt.plot_path);
+    g_free(opt.trace_path);
+    g_free(opt.timeline_path);
+    trace_points_reset();
     return rc;
 }

@@ -87,6 +87,8 @@ static const struct key_spec key_specs[] = {
     {"output", "json", "a file path in an existing directory"},
     {"output", "certificates", "a file path in an existing directory"},
     {"output", "plot", "a .png, .svg or .pdf file path in an existing directory"},
+    {"output", "trace", "a .json or .paje file path in an existing directory; a file per point"},
+    {"output", "timeline", "a .png, .svg or .pdf path in an existing directory; a file per point"},
 };
 
 /* Keys that describe a collective benchmark; a program scenario must not give them. */
@@ -779,6 +781,8 @@ struct settings {
     gchar *json_path;
     gchar *certificates_path;
     gchar *plot_path;
+    gchar *trace_path;
+    gchar *timeline_path;
 };
 
 struct inputs_entry {
@@ -816,6 +820,8 @@ settings_clear(struct settings *s)
     g_free(s->json_path);
     g_free(s->certificates_path);
     g_free(s->plot_path);
+    g_free(s->trace_path);
+    g_free(s->timeline_path);
 }
 
 const char *
@@ -1312,6 +1318,10 @@ read_output_group(struct loader *ld, struct settings *s)
     /* its extension is checked by collsim run with --plot's (picture_check) */
     if (!read_output_path(ld, "plot", &s->plot_path))
         return FALSE;
+    /* the stems of files per point (sim/trace/point_outputs.h), checked likewise by collsim run */
+    if (!read_output_path(ld, "trace", &s->trace_path) ||
+        !read_output_path(ld, "timeline", &s->timeline_path))
+        return FALSE;
     return TRUE;
 }
 
@@ -1490,6 +1500,8 @@ build_scenario(struct loader *ld, const char *const *overrides)
     scenario->json_path = g_steal_pointer(&s.json_path);
     scenario->certificates_path = g_steal_pointer(&s.certificates_path);
     scenario->plot_path = g_steal_pointer(&s.plot_path);
+    scenario->trace_path = g_steal_pointer(&s.trace_path);
+    scenario->timeline_path = g_steal_pointer(&s.timeline_path);
 out:
     if (points != NULL)
         g_ptr_array_free(points, TRUE);
@@ -1531,5 +1543,7 @@ scenario_free(struct scenario *scenario)
     g_free(scenario->json_path);
     g_free(scenario->certificates_path);
     g_free(scenario->plot_path);
+    g_free(scenario->trace_path);
+    g_free(scenario->timeline_path);
     g_free(scenario);
 }

@@ -32,6 +32,8 @@ struct scenario {
     gchar *json_path;     /* [output] json, or NULL */
     gchar *plot_path;     /* [output] plot (collsim run --plot), or NULL */
     gchar *certificates_path; /* [output] certificates (collsim run --certify), or NULL */
+    gchar *trace_path;    /* [output] trace (collsim run --trace): a file per point, or NULL */
+    gchar *timeline_path; /* [output] timeline (collsim run --timeline), likewise, or NULL */
 };
 
 /*

@@ -153,9 +153,35 @@ recorder_end(enum recorder_kind kind)
     g_array_set_size(lane->open, lane->open->len - 1);
     struct recorder_span *span = &g_array_index(lane->spans, struct recorder_span, index);
     span->end = simgrid_get_clock();
-    /* a wait that did not wait says nothing; it is the last span when nothing nested in it */
-    if (kind == RECORDER_WAIT && span->end == span->start && index == lane->spans->len - 1)
+    /* the rest is about a wait with nothing nested in it (it is then the last span) */
+    if (kind != RECORDER_WAIT || index != lane->spans->len - 1)
+        return;
+    /* a wait that did not wait says nothing */
+    if (span->end == span->start) {
         g_array_set_size(lane->spans, index);
+        return;
+    }
+    /* A blocking call is one slice, as a reader of the trace thinks of it: the wait inside a
+     * call of its own name (MPI_Sendrecv) adds nothing to it, and the wait that directly
+     * follows the posting of the same call (MPI_Send, MPI_Recv) extends it. Names are
+     * interned, so equal names are equal pointers. */
+    if (lane->open->len > 0) {
+        guint top = g_array_index(lane->open, guint, lane->open->len - 1);
+        const struct recorder_span *parent =
+            &g_array_index(lane->spans, struct recorder_span, top);
+        if (parent->kind == RECORDER_CALL && parent->name == span->name) {
+            g_array_set_size(lane->spans, index);
+            return;
+        }
+    }
+    if (index > 0) {
+        struct recorder_span *post = &g_array_index(lane->spans, struct recorder_span, index - 1);
+        if (post->kind == RECORDER_CALL && post->depth == span->depth &&
+            post->name == span->name && post->end == span->start) {
+            post->end = span->end;
+            g_array_set_size(lane->spans, index);
+        }
+    }
 }
 
 void

@@ -29,8 +29,12 @@ extern gboolean recorder_enabled;
 
 enum recorder_kind {
     RECORDER_COLLECTIVE, /* a collective call, with its collective and algorithm */
-    RECORDER_CALL,       /* a point-to-point call's post (its wait, if any, follows) */
-    RECORDER_WAIT,       /* a blocking wait inside an MPI call (zero-length ones are dropped) */
+    RECORDER_CALL,       /* a point-to-point call: a nonblocking one's post, or the whole of
+                            a blocking one (MPI_Send, MPI_Recv, MPI_Sendrecv), its wait
+                            included */
+    RECORDER_WAIT,       /* a blocking wait inside an MPI call (MPI_Wait...): zero-length ones
+                            are dropped, and a blocking call's own wait is folded into its
+                            RECORDER_CALL span */
     RECORDER_COMPUTE,    /* collsim_compute */
 };
 

@@ -2385,9 +2385,15 @@ sendrecv_run(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest
              MPI_Comm comm, MPI_Status *status, const char *call)
 {
     MPI_Request reqs[2];
+    /* one slice from the posts to the end of the wait (the recorder folds the wait in) */
+    if (RECORDER_ON())
+        recorder_begin(RECORDER_CALL, call, -1, NULL,
+                       collsim_datatype_packed_size(sendcount, sendtype), comm);
     reqs[1] = start_recv(recvbuf, recvcount, recvtype, source, recvtag, comm, comm->context);
     reqs[0] = start_send(sendbuf, sendcount, sendtype, dest, sendtag, comm, comm->context, FALSE);
     progress_wait(reqs, 2, WAIT_ALL, TRUE, call);
+    if (RECORDER_ON())
+        recorder_end(RECORDER_CALL);
     int rc_send = request_retire(&reqs[0], MPI_STATUS_IGNORE, call);
     int rc_recv = request_retire(&reqs[1], status, call);
     return rc_send != MPI_SUCCESS ? rc_send : rc_recv;

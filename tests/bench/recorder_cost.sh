@@ -9,7 +9,9 @@
 #   tests/bench/recorder_cost.sh                      # P = 256, 200 rounds of 8 B, 3 repeats
 #   BENCH_P="64 1024" BENCH_ROUNDS=50 BENCH_REPEAT=5 BASELINE=/path/to/old/collsim \
 #       tests/bench/recorder_cost.sh
-# Run from a built tree (./setup.sh). Each wall time is the best of BENCH_REPEAT runs.
+# Run from a built tree (./setup.sh). Each wall time is the best of BENCH_REPEAT runs, the
+# baseline, off and on runs taking turns. BASELINE may be a build tree's libtool wrapper
+# (/tmp/old/collsim): it runs that tree's own library.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -25,27 +27,28 @@ trap 'rm -rf "$work"' EXIT
 [ -x "$collsim" ] || { echo "build collsim first (./setup.sh)"; exit 1; }
 cc -shared -fPIC -I"$top/src" "$here/nbc_cost.c" -o "$work/prog.so" || exit 1
 
-# best_wall BINARY ARGS... : the least wall time of $repeat runs (collsim's --stats)
-best_wall() {
-    local best="" bin=$1; shift
-    for _ in $(seq "$repeat"); do
-        if ! "$bin" exec "$work/prog.so" --stats "$@" >"$work/out" 2>"$work/err"; then
-            echo "failed: $(head -1 "$work/err")" >&2; echo nan; return
-        fi
-        local w
-        w=$(sed -n 's/.* wall \([0-9.]*\) s.*/\1/p' "$work/err")
-        best=$(awk -v a="$best" -v b="$w" 'BEGIN { print (a == "" || b < a) ? b : a }')
-    done
-    echo "$best"
+# wall BINARY ARGS... : the wall time of one run (collsim's --stats), or nan
+wall() {
+    local bin=$1; shift
+    if ! "$bin" exec "$work/prog.so" --stats "$@" >"$work/out" 2>"$work/err"; then
+        echo "failed: $(head -1 "$work/err")" >&2; echo nan; return
+    fi
+    sed -n 's/.* wall \([0-9.]*\) s.*/\1/p' "$work/err"
 }
+least() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || (b != "nan" && b < a)) ? b : a }'; }
 
 printf '%6s %8s %12s %12s %12s %10s %12s\n' P rounds baseline_s off_s on_s events ns/event
 for p in $ps; do
     args=(-n "$p" -- 0 "$rounds" 1 "$count")
-    base=nan
-    [ -n "$baseline" ] && base=$(best_wall "$baseline" "${args[@]}")
-    off=$(best_wall "$collsim" "${args[@]}")
-    on=$(best_wall "$collsim" --trace "$work/t.json" "${args[@]}")
+    base="" off="" on=""
+    # the three kinds of run take turns, so that a change in the machine's load (other jobs)
+    # weighs on all of them alike rather than on whichever ran last
+    for _ in $(seq "$repeat"); do
+        [ -n "$baseline" ] && base=$(least "$base" "$(wall "$baseline" "${args[@]}")")
+        off=$(least "$off" "$(wall "$collsim" "${args[@]}")")
+        on=$(least "$on" "$(wall "$collsim" --trace "$work/t.json" "${args[@]}")")
+    done
+    [ -n "$base" ] || base=nan
     events=$(grep -o '"ph":"[Xs]"' "$work/t.json" | wc -l)
     awk -v p="$p" -v r="$rounds" -v b="$base" -v off="$off" -v on="$on" -v e="$events" 'BEGIN {
         per = (e > 0) ? 1e9 * (on - off) / e : 0

@@ -9,6 +9,7 @@
  *                                  tick labels, row labels (told apart by their colours,
  *                                  sim/trace/timeline.h)
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,7 @@ inspect_json(const char *path)
     JsonArray *events = json_object_get_array_member(root, "traceEvents");
     GHashTable *pids = g_hash_table_new(g_direct_hash, g_direct_equal);
     GHashTable *open_ids = g_hash_table_new(g_direct_hash, g_direct_equal);
-    /* per track ("pid/tid"): the end times of the slices still open, innermost last */
+    /* per track ("pid/tid"): the end times (ns) of the slices still open, innermost last */
     GHashTable *tracks = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
                                                (GDestroyNotify)g_array_unref);
     guint slices = 0, starts = 0, finishes = 0;
@@ -45,18 +46,20 @@ inspect_json(const char *path)
                                          json_object_get_int_member(e, "tid"));
             GArray *open = g_hash_table_lookup(tracks, key);
             if (open == NULL) {
-                open = g_array_new(FALSE, FALSE, sizeof(double));
-                g_array_append_val(open, (double){-1.0}); /* the last start seen */
+                open = g_array_new(FALSE, FALSE, sizeof(gint64));
+                g_array_append_val(open, (gint64){-1}); /* the last start seen */
                 g_hash_table_insert(tracks, g_strdup(key), open);
             }
             g_free(key);
-            double ts = json_object_get_double_member(e, "ts");
-            double end = ts + json_object_get_double_member(e, "dur");
-            ordered = ordered && ts >= g_array_index(open, double, 0);
-            g_array_index(open, double, 0) = ts;
-            while (open->len > 1 && g_array_index(open, double, open->len - 1) <= ts)
+            /* in whole nanoseconds, the trace's resolution (three decimals of µs): exact, where
+             * ts + dur in doubles may land an ulp past the next slice's ts */
+            gint64 ts = llround(json_object_get_double_member(e, "ts") * 1e3);
+            gint64 end = ts + llround(json_object_get_double_member(e, "dur") * 1e3);
+            ordered = ordered && ts >= g_array_index(open, gint64, 0);
+            g_array_index(open, gint64, 0) = ts;
+            while (open->len > 1 && g_array_index(open, gint64, open->len - 1) <= ts)
                 g_array_set_size(open, open->len - 1);
-            if (open->len > 1 && end > g_array_index(open, double, open->len - 1) + 1e-6)
+            if (open->len > 1 && end > g_array_index(open, gint64, open->len - 1))
                 nested = FALSE;
             g_array_append_val(open, end);
         } else if (strcmp(ph, "s") == 0) {

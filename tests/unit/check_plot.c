@@ -299,6 +299,47 @@ START_TEST(test_plot_same_bytes_from_two_processes)
 }
 END_TEST
 
+/* A tie between an algorithm that fell back to another and one that served its calls itself
+ * goes to the latter, whatever their names: the first name, "alpha", fell back here. */
+START_TEST(test_plot_tie_skips_an_algorithm_that_fell_back)
+{
+    struct plot_data *plot = plot_data_new();
+    static const char *const names[] = {"alpha", "beta"};
+    static const int ranks[] = {4, 8};
+    for (gsize a = 0; a < 2; a++) {
+        for (gsize p = 0; p < 2; p++) {
+            struct run_point point = {.index = (guint)(2 * a + p), .nranks = ranks[p],
+                                      .kind = COLL_ALLREDUCE, .algorithm = (char *)names[a],
+                                      .bytes = 1024};
+            /* P=4: alpha faster; P=8: a tie, alpha fell back */
+            struct point_result result = {
+                .time_max = p == 0 ? (a == 0 ? 1e-6 : 2e-6) : 3e-6,
+                .check = POINT_CHECK_OK,
+                .predicted = NAN,
+                .fallback_reason = a == 0 && p == 1 ? (char *)"needs a power of two" : NULL,
+            };
+            plot_data_add(plot, &point, &result);
+        }
+    }
+    GError *error = NULL;
+    gchar *dir = g_dir_make_tmp("check_plot_XXXXXX", &error);
+    ck_assert_ptr_nonnull(dir);
+    gchar *path = g_build_filename(dir, "tie.svg", NULL);
+    ck_assert_msg(plot_write(plot, path, "tie", &error), "%s",
+                  error != NULL ? error->message : "?");
+    plot_data_free(plot);
+    struct svg_count c;
+    count_svg(path, &c);
+    /* one size: the panel against P only, alpha's line then beta's; a cell per P */
+    ck_assert_uint_eq(c.solid->len, 2);
+    ck_assert_uint_eq(c.cells->len, 2);
+    ck_assert_str_eq(g_ptr_array_index(c.cells, 0), g_ptr_array_index(c.solid, 0));
+    ck_assert_str_eq(g_ptr_array_index(c.cells, 1), g_ptr_array_index(c.solid, 1));
+    svg_count_clear(&c);
+    remove_plot(path, dir);
+}
+END_TEST
+
 START_TEST(test_plot_check_refuses_unknown_extension)
 {
     GError *error = NULL;
@@ -320,6 +361,7 @@ main(void)
     tcase_add_test(tc, test_plot_png_and_pdf_signatures);
     tcase_add_test(tc, test_plot_same_bytes_from_two_processes);
     tcase_add_test(tc, test_plot_check_refuses_unknown_extension);
+    tcase_add_test(tc, test_plot_tie_skips_an_algorithm_that_fell_back);
     suite_add_tcase(suite, tc);
     SRunner *runner = srunner_create(suite);
     srunner_run_all(runner, CK_NORMAL);

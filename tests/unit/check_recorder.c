@@ -225,6 +225,89 @@ START_TEST(test_paje_trace_is_balanced_and_ordered)
 }
 END_TEST
 
+/* The program's own calls (depth 0: not those of a collective) on `rank`'s lane 0 named
+ * `name`: how many, and the last one. */
+static guint
+spans_named(int rank, const char *name, const struct recorder_span **last)
+{
+    guint n, found = 0;
+    const struct recorder_span *s = recorder_spans(rank, 0, &n);
+    for (guint i = 0; i < n; i++) {
+        if (s[i].depth == 0 && strcmp(s[i].name, name) == 0) {
+            found++;
+            *last = &s[i];
+        }
+    }
+    return found;
+}
+
+/* A blocking call is one slice (no posting slice plus a wait slice), from its start to its
+ * return: MPI_Send and MPI_Recv of the big message, and each rank's MPI_Sendrecv, which spans
+ * the message it sends and the one it receives. */
+START_TEST(test_blocking_calls_are_one_slice)
+{
+    run_recorded(TRUE);
+    const struct recorder_span *send = NULL, *recv = NULL;
+    ck_assert_uint_eq(spans_named(0, "MPI_Send", &send), 1);
+    ck_assert_uint_eq(spans_named(1, "MPI_Recv", &recv), 1);
+    ck_assert_int_eq(send->kind, RECORDER_CALL);
+    ck_assert_int_eq(recv->kind, RECORDER_CALL);
+    ck_assert_uint_eq(send->bytes, BIG * sizeof(double));
+    guint n;
+    const struct recorder_message *m = recorder_messages(&n);
+    const struct recorder_message *big = NULL;
+    for (guint i = 0; i < n; i++)
+        if (m[i].bytes == BIG * sizeof(double))
+            big = &m[i];
+    ck_assert_ptr_nonnull(big);
+    /* the rendezvous send returns only once its data has landed; the receive too */
+    ck_assert(send->start <= big->sent && send->end >= big->arrived);
+    ck_assert(recv->end >= big->arrived);
+    for (int r = 0; r < RANKS; r++) {
+        const struct recorder_span *sr = NULL;
+        ck_assert_uint_eq(spans_named(r, "MPI_Sendrecv", &sr), 1);
+        ck_assert_int_eq(sr->kind, RECORDER_CALL);
+        ck_assert_uint_eq(sr->bytes, 4 * sizeof(double));
+        /* the ring's 32-byte messages: the one r sends leaves inside its span, the one it
+         * receives lands inside it */
+        gboolean sent_inside = FALSE, received_inside = FALSE;
+        for (guint i = 0; i < n; i++) {
+            if (m[i].bytes != 4 * sizeof(double))
+                continue;
+            sent_inside |= m[i].src == r && m[i].sent >= sr->start && m[i].sent <= sr->end;
+            received_inside |=
+                m[i].dst == r && m[i].arrived >= sr->start && m[i].arrived <= sr->end;
+        }
+        ck_assert(sent_inside && received_inside);
+    }
+}
+END_TEST
+
+/* Every time in the JSON is microseconds with exactly three decimals. */
+START_TEST(test_json_times_have_three_decimals)
+{
+    run_recorded(TRUE);
+    gchar *text = trace_json_text();
+    GRegex *time = g_regex_new("\"(ts|dur)\":([-0-9.eE+]+)", 0, 0, NULL);
+    GRegex *fixed = g_regex_new("^[0-9]+\\.[0-9]{3}$", 0, 0, NULL);
+    GMatchInfo *match = NULL;
+    guint times = 0;
+    g_regex_match(time, text, 0, &match);
+    while (g_match_info_matches(match)) {
+        gchar *value = g_match_info_fetch(match, 2);
+        ck_assert_msg(g_regex_match(fixed, value, 0, NULL), "time %s", value);
+        g_free(value);
+        times++;
+        g_match_info_next(match, NULL);
+    }
+    g_match_info_free(match);
+    ck_assert_uint_gt(times, 2 * outcome.messages);
+    g_regex_unref(fixed);
+    g_regex_unref(time);
+    g_free(text);
+}
+END_TEST
+
 START_TEST(test_off_records_nothing)
 {
     recorder_clear();
@@ -245,6 +328,8 @@ recorder_suite(void)
     tcase_add_test(tc, test_json_trace_reads_back);
     tcase_add_test(tc, test_paje_trace_is_balanced_and_ordered);
     tcase_add_test(tc, test_off_records_nothing);
+    tcase_add_test(tc, test_blocking_calls_are_one_slice);
+    tcase_add_test(tc, test_json_times_have_three_decimals);
     suite_add_tcase(s, tc);
     return s;
 }
