@@ -30,7 +30,9 @@
 #include "sim/report/shard.h"
 #include "sim/scenario/scenario.h"
 
+/* clang-format off */
 G_DEFINE_QUARK(collsim-shard-error-quark, shard_error)
+/* clang-format on */
 
 /* ---------------------------------------------------------------- slices */
 
@@ -309,10 +311,14 @@ check_whole(struct shard_file *file, const char *digest_hex, GError **error)
 }
 
 /* The end of the CSV record starting at `p` (past its newline): a newline inside quotes is
- * part of a field (check_detail may span lines). */
+ * part of a field (check_detail may span lines); a '#' line is one line, whatever it quotes. */
 static const char *
 csv_record_end(const char *p, const char *end)
 {
+    if (p < end && *p == '#') {
+        const char *nl = memchr(p, '\n', (gsize)(end - p));
+        return nl != NULL ? nl + 1 : end;
+    }
     gboolean quoted = FALSE;
     for (; p < end; p++) {
         if (*p == '"')
@@ -439,7 +445,8 @@ read_csv(struct shard_file *file, const char *text, gsize length, GError **error
         } else if (g_str_has_prefix(line, CSV_OUTPUT_PREFIX)) {
             ok = parse_output_line(file, line, error);
         } else if (line[0] == '#') {
-            ok = read_error(error, file->path, "a line starting with '#' that collsim never writes");
+            ok =
+                read_error(error, file->path, "a line starting with '#' that collsim never writes");
         } else if (names == NULL) {
             names = csv_fields(line, line + strlen(line));
             index_column = column_of(names, "index");
@@ -516,9 +523,9 @@ read_json(struct shard_file *file, const char *text, gsize length, GError **erro
     JsonNode *root = json_parser_get_root(parser);
     JsonObject *object = JSON_NODE_HOLDS_OBJECT(root) ? json_node_get_object(root) : NULL;
     JsonNode *shard_node = object != NULL ? json_object_get_member(object, "shard") : NULL;
-    JsonObject *shard =
-        shard_node != NULL && JSON_NODE_HOLDS_OBJECT(shard_node) ? json_node_get_object(shard_node)
-                                                                 : NULL;
+    JsonObject *shard = shard_node != NULL && JSON_NODE_HOLDS_OBJECT(shard_node)
+                            ? json_node_get_object(shard_node)
+                            : NULL;
     if (shard == NULL) {
         read_error(error, file->path,
                    "no \"shard\" member (was it written by collsim run --shard I/N?)");
@@ -603,8 +610,8 @@ mismatch(GError **error, const struct shard_file *file, const struct shard_file 
          const char *what, const char *mine, const char *theirs)
 {
     g_set_error(error, SHARD_ERROR, SHARD_ERROR_MISMATCH,
-                "%s is not a shard of the same sweep as %s: %s %s, not %s", file->path,
-                first->path, what, mine, theirs);
+                "%s is not a shard of the same sweep as %s: %s %s, not %s", file->path, first->path,
+                what, mine, theirs);
     return FALSE;
 }
 
@@ -617,12 +624,10 @@ same_sweep(const struct shard_file *file, const struct shard_file *first, GError
         return mismatch(error, file, first, "format", formats[file->format],
                         formats[first->format]);
     if (strcmp(a->scenario_sha256, b->scenario_sha256) != 0) {
-        g_autofree gchar *mine =
-            g_strdup_printf("'%s' (sha256 %.12s…)", a->scenario ? a->scenario : "",
-                            a->scenario_sha256);
-        g_autofree gchar *theirs =
-            g_strdup_printf("'%s' (sha256 %.12s…)", b->scenario ? b->scenario : "",
-                            b->scenario_sha256);
+        g_autofree gchar *mine = g_strdup_printf(
+            "'%s' (sha256 %.12s…)", a->scenario ? a->scenario : "", a->scenario_sha256);
+        g_autofree gchar *theirs = g_strdup_printf(
+            "'%s' (sha256 %.12s…)", b->scenario ? b->scenario : "", b->scenario_sha256);
         return mismatch(error, file, first, "scenario (file and --set overrides)", mine, theirs);
     }
     if (strcmp(a->binary, b->binary) != 0)

@@ -55,10 +55,10 @@ gchar *shard_output_path(const char *path, const struct shard_spec *spec);
 /* What a shard says about itself, in its CSV first line and its JSON "shard" member. */
 struct shard_identity {
     struct shard_spec spec;
-    guint total_points;      /* of the whole sweep */
-    gchar *scenario;         /* [scenario] name, or NULL */
-    gchar *scenario_sha256;  /* shard_scenario_sha256 */
-    gchar *binary;           /* shard_binary_id */
+    guint total_points;     /* of the whole sweep */
+    gchar *scenario;        /* [scenario] name, or NULL */
+    gchar *scenario_sha256; /* shard_scenario_sha256 */
+    gchar *binary;          /* shard_binary_id */
 };
 
 void shard_identity_clear(struct shard_identity *identity);
@@ -116,8 +116,8 @@ struct shard_file {
     gchar *path;
     enum shard_format format;
     struct shard_identity identity;
-    gchar *csv_header;  /* CSV: the column line, with its newline */
-    GPtrArray *points;  /* struct shard_point *, file order */
+    gchar *csv_header; /* CSV: the column line, with its newline */
+    GPtrArray *points; /* struct shard_point *, file order */
 };
 
 /*
@@ -133,9 +133,9 @@ struct shard_merge {
     enum shard_format format;
     gchar *scenario;
     gchar *csv_header;
-    GPtrArray *points;  /* struct shard_point * borrowed from the files, index order */
-    gchar *digest_hex;  /* the digest the unsharded run prints */
-    guint checks[4];    /* ok, FAIL, skipped, ERROR (enum point_check order) */
+    GPtrArray *points; /* struct shard_point * borrowed from the files, index order */
+    gchar *digest_hex; /* the digest the unsharded run prints */
+    guint checks[4];   /* ok, FAIL, skipped, ERROR (enum point_check order) */
 };
 
 /*

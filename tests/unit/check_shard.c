@@ -42,11 +42,14 @@ START_TEST(test_shard_spec_refuses_bad_values_saying_why)
         const char *text;
         const char *why;
     } bad[] = {
-        {"0/3", "I counts from 1"},  {"4/3", "I is larger than N"}, {"1/0", "N must be at least 1"},
-        {"0/0", "N must be at least 1"}, {"abc", "not of the form"}, {"", "not of the form"},
-        {"1/", "not of the form"},   {"/3", "not of the form"},     {"-1/3", "not of the form"},
-        {"+1/3", "not of the form"}, {" 1/3", "not of the form"},   {"1/3 ", "not of the form"},
-        {"1/3/4", "not of the form"}, {"1.0/3", "not of the form"}, {"1/9999999999", "not of"},
+        {"0/3", "I counts from 1"},      {"4/3", "I is larger than N"},
+        {"1/0", "N must be at least 1"}, {"0/0", "N must be at least 1"},
+        {"abc", "not of the form"},      {"", "not of the form"},
+        {"1/", "not of the form"},       {"/3", "not of the form"},
+        {"-1/3", "not of the form"},     {"+1/3", "not of the form"},
+        {" 1/3", "not of the form"},     {"1/3 ", "not of the form"},
+        {"1/3/4", "not of the form"},    {"1.0/3", "not of the form"},
+        {"1/9999999999", "not of"},
     };
     for (gsize i = 0; i < G_N_ELEMENTS(bad); i++) {
         struct shard_spec spec = {42, 42};
@@ -121,6 +124,9 @@ END_TEST
 
 static struct run_point points[POINTS];
 static struct point_result results[POINTS];
+/* the scenario the shards name (a test sets an awkward one) */
+static const char *scenario_name = "unit";
+
 
 /* Points that exercise the CSV: quoted details over several lines, programs with and without
  * output (the output holds commas, quotes and newlines; the digest covers it). */
@@ -183,8 +189,8 @@ remove_dir(const char *path)
 static gchar *
 write_report(const char *csv, const char *json, const struct shard_identity *id)
 {
-    struct report_options options = {.csv_path = csv, .json_path = json, .scenario = "unit",
-                                      .shard = id};
+    struct report_options options = {
+        .csv_path = csv, .json_path = json, .scenario = scenario_name, .shard = id};
     GError *error = NULL;
     guint size = id != NULL ? shard_spec_size(&id->spec, POINTS) : POINTS;
     struct report *report = report_open(&options, size, &error);
@@ -211,7 +217,7 @@ write_shards(const char *dir, guint n, const char *scenario_sha256)
     for (guint i = 1; i <= n; i++) {
         struct shard_identity id = {.spec = {i, n},
                                     .total_points = POINTS,
-                                    .scenario = "unit",
+                                    .scenario = (gchar *)scenario_name,
                                     .scenario_sha256 = (gchar *)scenario_sha256,
                                     .binary = "test sha256:00"};
         g_autofree gchar *csv = shard_path(dir, i, n, "csv");
@@ -254,6 +260,8 @@ merged_csv(const struct shard_merge *m)
 START_TEST(test_shard_merge_gives_the_unsharded_csv_and_digest)
 {
     make_points();
+    /* a name the CSV's first line must carry through quotes and separators */
+    scenario_name = _i == 0 ? "unit" : "a \"quoted\", odd; scenario\n";
     g_autofree gchar *dir = g_dir_make_tmp("check_shard_XXXXXX", NULL);
     g_autofree gchar *csv = g_build_filename(dir, "all.csv", NULL);
     g_autofree gchar *digest = write_report(csv, NULL, NULL);
@@ -261,7 +269,10 @@ START_TEST(test_shard_merge_gives_the_unsharded_csv_and_digest)
     ck_assert(g_file_get_contents(csv, &all, NULL, NULL));
     static const guint orders[][12] = {
         /* N, then the slices in the order given; N = 9 > 7 points: slices 8 and 9 are empty */
-        {1, 1, 0}, {2, 2, 1, 0}, {3, 3, 1, 2, 0}, {5, 5, 4, 3, 2, 1, 0},
+        {1, 1, 0},
+        {2, 2, 1, 0},
+        {3, 3, 1, 2, 0},
+        {5, 5, 4, 3, 2, 1, 0},
         {9, 1, 9, 8, 2, 7, 3, 6, 4, 5, 0}};
     for (gsize o = 0; o < G_N_ELEMENTS(orders); o++) {
         guint n = orders[o][0];
@@ -270,10 +281,11 @@ START_TEST(test_shard_merge_gives_the_unsharded_csv_and_digest)
             struct shard_merge m;
             GError *error = NULL;
             GPtrArray *files = NULL;
-            ck_assert_msg(merge_slices(dir, n, json ? "json" : "csv", &orders[o][1], &m, &files,
-                                       &error),
-                          "N=%u: %s", n, error != NULL ? error->message : "?");
+            ck_assert_msg(
+                merge_slices(dir, n, json ? "json" : "csv", &orders[o][1], &m, &files, &error),
+                "N=%u: %s", n, error != NULL ? error->message : "?");
             ck_assert_str_eq(m.digest_hex, digest);
+            ck_assert_str_eq(m.scenario, scenario_name);
             ck_assert_uint_eq(m.points->len, POINTS);
             ck_assert_uint_eq(m.checks[0], 5); /* ok */
             ck_assert_uint_eq(m.checks[1], 1); /* FAIL */
@@ -300,14 +312,14 @@ expect_refusal(const char *dir, guint n, const char *ext, const guint *slices, i
     ck_assert_msg(!merge_slices(dir, n, ext, slices, &m, &files, &error), "merged: %s", words);
     g_ptr_array_free(files, TRUE);
     ck_assert_msg(g_error_matches(error, SHARD_ERROR, code), "%s", error->message);
-    ck_assert_msg(strstr(error->message, words) != NULL, "'%s' not in: %s", words,
-                  error->message);
+    ck_assert_msg(strstr(error->message, words) != NULL, "'%s' not in: %s", words, error->message);
     g_error_free(error);
 }
 
 START_TEST(test_shard_merge_names_missing_repeated_and_foreign_shards)
 {
     make_points();
+    scenario_name = "unit";
     g_autofree gchar *dir = g_dir_make_tmp("check_shard_XXXXXX", NULL);
     write_shards(dir, 4, "abc");
     const char *exts[] = {"csv", "json"};
@@ -364,7 +376,7 @@ shard_suite(void)
     tcase_add_test(spec, test_shard_output_path_marks_the_slice_before_the_extension);
     suite_add_tcase(s, spec);
     TCase *merge = tcase_create("merge");
-    tcase_add_test(merge, test_shard_merge_gives_the_unsharded_csv_and_digest);
+    tcase_add_loop_test(merge, test_shard_merge_gives_the_unsharded_csv_and_digest, 0, 2);
     tcase_add_test(merge, test_shard_merge_names_missing_repeated_and_foreign_shards);
     suite_add_tcase(s, merge);
     return s;
