@@ -33,6 +33,7 @@
 #include "sim/order/order.h"
 #include "sim/engine/platform_gen.h"
 #include "sim/engine/program_check.h"
+#include "sim/cli/merge.h"
 #include "sim/scenario/run.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/outputs.h"
@@ -711,6 +712,7 @@ print_usage(FILE *out)
           "Commands:\n"
           "  run FILE.ini [--set G.K=V]   run a scenario: a sweep of collectives, algorithms, ranks\n"
           "                               and sizes, each point checked; table, CSV, JSON, digest\n"
+          "  merge [-o OUT] SHARD...      join the files of run --shard I/N into the run's own\n"
           "  exec PROG.so -n P [-- ARGS]  run an MPI program (a shared object) on P simulated ranks\n"
           "  list [TOPIC]                 show collectives, algorithms, decisions, models, ops,\n"
           "                               datatypes, platforms, networks, scenarios (all without\n"
@@ -762,6 +764,8 @@ main(int argc, char **argv)
     }
     if (strcmp(command, "run") == 0)
         return collsim_command_run(argc - 1, argv + 1);
+    if (strcmp(command, "merge") == 0)
+        return command_merge(argc - 1, argv + 1);
     if (strcmp(command, "exec") == 0)
         return command_exec(argc - 1, argv + 1);
     if (strcmp(command, "list") == 0)

@@ -518,6 +518,10 @@ struct report {
     GPtrArray *reasons;
     GHashTable *reason_numbers; /* reason -> its footnote number; lookup only */
 
+    /* collsim run --shard, or NULL (borrowed); each point's canonical text for the merge */
+    const struct shard_identity *shard;
+    JsonArray *shard_canonical;
+
     gboolean progress;
     gboolean progress_drawn;
     gboolean erase_before_rows; /* stderr and the table are the same terminal */
@@ -608,6 +612,24 @@ progress_erase(struct report *report)
     report->progress_drawn = FALSE;
 }
 
+/* A shard's JSON: who it is, the canonical text of each point (what the digest covers, which
+ * the points do not hold whole), and, once finished, the digest of its own points. */
+static void
+add_json_shard(struct report *report, JsonObject *root)
+{
+    const struct shard_identity *id = report->shard;
+    JsonObject *shard = json_object_new();
+    g_autofree gchar *slice = g_strdup_printf("%u/%u", id->spec.index, id->spec.count);
+    json_object_set_string_member(shard, "slice", slice);
+    json_object_set_int_member(shard, "points", id->total_points);
+    json_object_set_string_member(shard, "scenario_sha256", id->scenario_sha256);
+    json_object_set_string_member(shard, "binary", id->binary);
+    json_object_set_array_member(shard, "canonical", json_array_ref(report->shard_canonical));
+    if (report->digest_hex != NULL)
+        json_object_set_string_member(shard, "digest", report->digest_hex);
+    json_object_set_object_member(root, "shard", shard);
+}
+
 static gboolean
 write_json(struct report *report, GError **error)
 {
@@ -620,7 +642,9 @@ write_json(struct report *report, GError **error)
     else
         json_object_set_null_member(root, "scenario");
     json_object_set_array_member(root, "points", json_array_ref(report->json_points));
-    if (report->digest_hex != NULL)
+    if (report->shard != NULL)
+        add_json_shard(report, root);
+    else if (report->digest_hex != NULL)
         json_object_set_string_member(root, "digest", report->digest_hex);
 
     JsonNode *node = json_node_init_object(json_node_alloc(), root);
@@ -705,9 +729,15 @@ print_table_header(struct report *report)
 {
     GString *text = g_string_new(NULL);
     if (report->scenario != NULL)
-        g_string_append_printf(text, "scenario %s: ", report->scenario);
-    g_string_append_printf(text, "%u point%s\n\n", report->total_points,
-                           report->total_points == 1 ? "" : "s");
+        g_string_append_printf(text, "scenario %s%s", report->scenario,
+                               report->shard != NULL ? ", " : ": ");
+    if (report->shard != NULL)
+        g_string_append_printf(text, "shard %u/%u: %u of %u points\n\n",
+                               report->shard->spec.index, report->shard->spec.count,
+                               report->total_points, report->shard->total_points);
+    else
+        g_string_append_printf(text, "%u point%s\n\n", report->total_points,
+                               report->total_points == 1 ? "" : "s");
     for (int c = 0; c < COL_COUNT_OF_COLUMNS; c++)
         append_cell(text, c, report, table_columns[c].title);
     if (report->compact)
@@ -891,6 +921,8 @@ report_open(const struct report_options *options, guint total_points, GError **e
     report->progress = options->progress;
     report->compact = options->compact;
     report->started_us = g_get_monotonic_time();
+    report->shard = options->shard;
+    report->shard_canonical = json_array_new();
 
     for (int c = 0; c < COL_COUNT_OF_COLUMNS; c++)
         report->shown[c] = TRUE;
@@ -906,6 +938,10 @@ report_open(const struct report_options *options, guint total_points, GError **e
     g_checksum_update(report->digest, (const guchar *)line->str, (gssize)line->len);
     if (report->csv_fd >= 0) {
         g_string_truncate(line, 0);
+        if (report->shard != NULL) {
+            g_autofree gchar *first = shard_csv_first_line(report->shard);
+            g_string_append(line, first);
+        }
         append_csv_header(line, F_COUNT_OF_FIELDS);
         if (!csv_append(report, line, error)) {
             g_string_free(line, TRUE);
@@ -1122,6 +1158,12 @@ report_add(struct report *report, const struct run_point *point, const struct po
     report->checks[check_of(result)]++;
     update_digest(report, fields, point, result);
     add_json_point(report, fields, point, result);
+    if (report->shard != NULL) {
+        GString *text = g_string_new(NULL);
+        append_canonical_text(text, fields, point, result);
+        json_array_add_string_element(report->shard_canonical, text->str);
+        g_string_free(text, TRUE);
+    }
 
     /* Every output gets its row even if another one fails; the first failure is reported. */
     gboolean ok = TRUE;
@@ -1140,6 +1182,11 @@ report_add(struct report *report, const struct run_point *point, const struct po
     if (report->csv_path != NULL) {
         GString *line = g_string_new(NULL);
         append_csv_line(line, fields, F_COUNT_OF_FIELDS);
+        if (report->shard != NULL && point->program != NULL) {
+            /* with its row, whole or not at all: the digest covers the output */
+            g_autofree gchar *output = shard_csv_output_line(point->index, result->output);
+            g_string_append(line, output);
+        }
         if (!csv_append(report, line, ok ? &first_error : NULL))
             ok = FALSE;
         g_string_free(line, TRUE);
@@ -1182,13 +1229,28 @@ report_finish(struct report *report, GError **error)
                                report->checks[POINT_CHECK_OK], report->checks[POINT_CHECK_FAIL],
                                report->checks[POINT_CHECK_ERROR],
                                report->checks[POINT_CHECK_SKIPPED]);
-        g_string_append_printf(text, "digest sha256:%s\n", report->digest_hex);
+        if (report->shard != NULL)
+            /* not the run's digest: `collsim merge` of every shard prints that one */
+            g_string_append_printf(text, "shard %u/%u digest sha256:%s\n",
+                                   report->shard->spec.index, report->shard->spec.count,
+                                   report->digest_hex);
+        else
+            g_string_append_printf(text, "digest sha256:%s\n", report->digest_hex);
         fputs(text->str, report->table);
         g_string_free(text, TRUE);
         ok = flush_table(report, &first_error);
     }
 
     /* the files are completed even if the table could not be: the first failure is reported */
+    if (report->csv_fd >= 0 && report->shard != NULL) {
+        /* the last line says the shard finished: a merge refuses a shard without it */
+        g_autofree gchar *last =
+            shard_csv_last_line(report->shard, report->added, report->digest_hex);
+        GString *line = g_string_new(last);
+        if (!csv_append(report, line, ok ? &first_error : NULL))
+            ok = FALSE;
+        g_string_free(line, TRUE);
+    }
     if (report->csv_fd >= 0) {
         int csv_fd = report->csv_fd;
         report->csv_fd = -1;
@@ -1220,6 +1282,7 @@ report_free(struct report *report)
     g_checksum_free(report->digest);
     g_free(report->digest_hex);
     json_array_unref(report->json_points);
+    json_array_unref(report->shard_canonical);
     g_hash_table_destroy(report->reason_numbers);
     g_ptr_array_free(report->reasons, TRUE);
     g_free(report);

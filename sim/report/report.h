@@ -21,6 +21,7 @@
 #include <glib.h>
 
 #include "sim/bench/point.h"
+#include "sim/report/shard.h"
 
 struct report_options {
     FILE *table;           /* where the table goes (stdout), or NULL for none */
@@ -34,6 +35,12 @@ struct report_options {
      * them the registry's longest names do. CSV, JSON and digest never depend on it. */
     gboolean compact;
     const GPtrArray *points;
+    /* collsim run --shard (sim/report/shard.h), or NULL: the CSV and JSON then say which shard
+     * they are and carry what a merge needs (the digest's canonical texts, the shard's own
+     * digest at the end); the table's first and last lines say it is a shard. The rows, the
+     * JSON points and the digest of an unsharded run do not change. Borrowed: outlives the
+     * report. */
+    const struct shard_identity *shard;
 };
 
 #define REPORT_COMPACT_COLUMNS 100

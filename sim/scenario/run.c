@@ -35,6 +35,7 @@
 #include "sim/report/plot.h"
 #include "sim/report/progress_lines.h"
 #include "sim/report/report.h"
+#include "sim/report/shard.h"
 #include "sim/scenario/run.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/point_outputs.h"
@@ -589,7 +590,82 @@ struct run_options {
     gchar *plot_path;
     gchar *trace_path;
     gchar *timeline_path;
+    gchar *shard;
 };
+
+/* What --shard I/N changes in a run: the slice of points, the files, what they say. */
+struct shard_run {
+    struct shard_identity identity;
+    struct scenario slice; /* the scenario with the slice's points (borrowed) */
+    gchar *csv_path;
+    gchar *json_path;
+};
+
+/*
+ * Check --shard and what goes with it, and choose the files: -o and --json as given (the caller
+ * names one per shard), the scenario's [output] csv/json with ".shard-I-of-N" (every shard
+ * reads the same names). A shard must write one of them, since a merge reads nothing else;
+ * --plot, --certify and --against cover the whole sweep and are refused (the scenario's own
+ * [output] plot and certificates are left out, with a note). FALSE after printing why.
+ */
+static gboolean
+shard_run_prepare(struct shard_run *shard, const struct run_options *opt,
+                  const struct scenario *scenario)
+{
+    GError *error = NULL;
+    struct shard_spec spec;
+    if (!shard_spec_parse(opt->shard, &spec, &error)) {
+        fprintf(stderr, "collsim: run: %s\n", error->message);
+        g_error_free(error);
+        return FALSE;
+    }
+    const char *whole = opt->plot_path != NULL      ? "--plot"
+                        : opt->certify_path != NULL ? "--certify"
+                        : opt->against_path != NULL ? "--against"
+                                                    : NULL;
+    if (whole != NULL) {
+        fprintf(stderr,
+                "collsim: run: %s covers the whole sweep and cannot go with --shard: use it on "
+                "an unsharded run\n",
+                whole);
+        return FALSE;
+    }
+    shard->csv_path = opt->csv_path != NULL        ? g_strdup(opt->csv_path)
+                      : scenario->csv_path != NULL ? shard_output_path(scenario->csv_path, &spec)
+                                                   : NULL;
+    shard->json_path = opt->json_path != NULL ? g_strdup(opt->json_path)
+                       : scenario->json_path != NULL
+                           ? shard_output_path(scenario->json_path, &spec)
+                           : NULL;
+    if (shard->csv_path == NULL && shard->json_path == NULL) {
+        fprintf(stderr, "collsim: run: --shard %s writes no file for collsim merge: give "
+                        "-o FILE.csv or --json FILE.json (or [output] csv/json in the scenario)\n",
+                opt->shard);
+        return FALSE;
+    }
+    if (scenario->plot_path != NULL || scenario->certificates_path != NULL)
+        fprintf(stderr, "collsim: run: --shard: the scenario's [output] plot and certificates "
+                        "cover the whole sweep; this shard writes neither\n");
+    if (!shard_identity_init(&shard->identity, &spec, scenario,
+                             (const char *const *)opt->overrides, &error)) {
+        fprintf(stderr, "collsim: run: --shard: %s\n", error->message);
+        g_error_free(error);
+        return FALSE;
+    }
+    shard->slice = *scenario;
+    shard->slice.points = shard_select_points(scenario->points, &spec);
+    return TRUE;
+}
+
+static void
+shard_run_clear(struct shard_run *shard)
+{
+    shard_identity_clear(&shard->identity);
+    if (shard->slice.points != NULL)
+        g_ptr_array_free(shard->slice.points, TRUE);
+    g_free(shard->csv_path);
+    g_free(shard->json_path);
+}
 
 /* --against FILE read before anything runs; NULL after printing a message. */
 static struct order_saved *
@@ -667,6 +743,10 @@ collsim_command_run(int argc, char **argv)
          "A trace per point, FILE-INDEX-LABEL.json (Perfetto) or .paje (ViTE)", "FILE"},
         {"timeline", 0, 0, G_OPTION_ARG_FILENAME, &opt.timeline_path,
          "A timeline picture per point, FILE-INDEX-LABEL.png, .svg or .pdf", "FILE"},
+        {"shard", 0, 0, G_OPTION_ARG_STRING, &opt.shard,
+         "Run only slice I of N of the points (point k goes to k mod N + 1) into a CSV/JSON "
+         "for collsim merge",
+         "I/N"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     static const struct scenario_command_help help = {
@@ -692,6 +772,7 @@ collsim_command_run(int argc, char **argv)
     struct progress_lines *lines = NULL;
     struct order_saved *saved = NULL;
     GPtrArray *served = g_ptr_array_new_with_free_func(g_free);
+    struct shard_run shard = {0};
     gchar *digest = NULL;
     (void)argc;
     scenario = scenario_command_load(entries, &help, argv, "run", &opt.jobs, &opt.overrides);
@@ -699,13 +780,23 @@ collsim_command_run(int argc, char **argv)
         rc = RUN_EXIT_USAGE;
         goto out;
     }
+    if (opt.shard != NULL && !shard_run_prepare(&shard, &opt, scenario)) {
+        rc = RUN_EXIT_USAGE;
+        goto out;
+    }
+    /* a shard runs its slice of the sweep; every point keeps its index in the whole one */
+    const struct scenario *swept = opt.shard != NULL ? &shard.slice : scenario;
     const char *certify_path =
         opt.certify_path != NULL ? opt.certify_path : scenario->certificates_path;
+    if (opt.shard != NULL)
+        certify_path = NULL;
     if (opt.against_path != NULL && (saved = load_against(opt.against_path)) == NULL) {
         rc = RUN_EXIT_USAGE;
         goto out;
     }
     const char *plot_path = opt.plot_path != NULL ? opt.plot_path : scenario->plot_path;
+    if (opt.shard != NULL)
+        plot_path = NULL;
     if (plot_path != NULL && !plot_check(plot_path, &error)) {
         fprintf(stderr, "collsim: run: %s\n", error->message);
         rc = RUN_EXIT_USAGE;
@@ -723,7 +814,7 @@ collsim_command_run(int argc, char **argv)
     }
     /* a progress bar only for a person watching: a terminal, outside CI */
     gboolean progress = !opt.no_progress && isatty(STDERR_FILENO) && g_getenv("CI") == NULL &&
-                        scenario->points->len > 1;
+                        swept->points->len > 1;
     struct report_options ropt = {
         .table = opt.quiet ? NULL : stdout,
         .csv_path = opt.csv_path != NULL ? opt.csv_path : scenario->csv_path,
@@ -731,9 +822,14 @@ collsim_command_run(int argc, char **argv)
         .progress = progress,
         .scenario = scenario->name,
         .compact = !opt.wide,
-        .points = scenario->points,
+        .points = swept->points,
     };
-    report = report_open(&ropt, scenario->points->len, &error);
+    if (opt.shard != NULL) {
+        ropt.csv_path = shard.csv_path;
+        ropt.json_path = shard.json_path;
+        ropt.shard = &shard.identity;
+    }
+    report = report_open(&ropt, swept->points->len, &error);
     if (report == NULL) {
         fprintf(stderr, "collsim: run: %s\n", error->message);
         rc = RUN_EXIT_USAGE;
@@ -742,16 +838,16 @@ collsim_command_run(int argc, char **argv)
     plot = plot_path != NULL ? plot_data_new() : NULL;
     /* elsewhere (a log, CI), plain lines now and then; --quiet silences them too */
     if (!opt.no_progress && !opt.quiet && !isatty(STDERR_FILENO))
-        lines = progress_lines_new(stderr, scenario->points->len);
+        lines = progress_lines_new(stderr, swept->points->len);
     struct run_sink_data sink = {report, served, plot, lines};
-    if (!run_sweep(scenario, opt.jobs, NULL, report_sink, &sink, &error) ||
+    if (!run_sweep(swept, opt.jobs, NULL, report_sink, &sink, &error) ||
         (digest = report_finish(report, &error)) == NULL) {
         fprintf(stderr, "collsim: run: %s\n", error->message);
         rc = RUN_EXIT_FAILED;
         goto out;
     }
     rc = report_failures(report) > 0 ? RUN_EXIT_FAILED : 0;
-    if (trace_points_missing(scenario->points, "collsim: run: ") > 0)
+    if (trace_points_missing(swept->points, "collsim: run: ") > 0)
         rc = RUN_EXIT_FAILED;
     if (plot != NULL && !plot_write(plot, plot_path, scenario->name, &error)) {
         fprintf(stderr, "collsim: run: %s\n", error->message);
@@ -765,6 +861,7 @@ collsim_command_run(int argc, char **argv)
         rc = MAX(rc, certificates_rc);
     }
 out:
+    shard_run_clear(&shard);
     g_free(digest);
     plot_data_free(plot);
     progress_lines_free(lines);
@@ -784,5 +881,6 @@ out:
     g_free(opt.trace_path);
     g_free(opt.timeline_path);
     trace_points_reset();
+    g_free(opt.shard);
     return rc;
 }
