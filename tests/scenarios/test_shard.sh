@@ -145,6 +145,22 @@ COLLSIM="$COLLSIM" bash "$slurm/merge.sbatch" "$tmp/slurm" "$tmp/slurm-merged" >
     fail "merge.sbatch: exit $?: $(cat "$tmp/slurm-merged.out")"
 same_as_whole "sweep.sbatch × 3 tasks + merge.sbatch" "$tmp/slurm-merged"
 
+# ---------------------------------------------------------------- GNU parallel
+# The README's one-machine line (setup.sh installs parallel), shards as parallel's jobs.
+if command -v parallel >/dev/null; then
+    mkdir -p "$tmp/par"
+    if parallel --will-cite -j 2 "$COLLSIM" run "$scenario" "${small[@]}" --shard {}/5 -q \
+        -o "$tmp/par/s{}.csv" --json "$tmp/par/s{}.json" ::: $(seq 5) >"$tmp/par.log" 2>&1 &&
+        "$COLLSIM" merge -o "$tmp/par-merged.csv" "$tmp/par"/s*.csv >"$tmp/par-merged.out" &&
+        "$COLLSIM" merge -o "$tmp/par-merged.json" "$tmp/par"/s*.json >/dev/null; then
+        same_as_whole "GNU parallel, 5 shards as 2 jobs at a time" "$tmp/par-merged"
+    else
+        fail "GNU parallel shards: $(tail -3 "$tmp/par.log")"
+    fi
+else
+    echo "note: GNU parallel not installed (setup.sh installs it): its line not run"
+fi
+
 # ---------------------------------------------------------------- refusals
 refused() { # what expected-exit message-words command...
     local what=$1 code=$2 words=$3
