@@ -107,6 +107,11 @@ COLLSIM_PROGRESS_SECONDS=0 "$COLLSIM" run "$tmp/coll.ini" -j 2 -o "$tmp/p1.csv" 
     >"$tmp/p1.out" 2>"$tmp/p1.err" || fail "progress run: exit $?"
 "$COLLSIM" run "$tmp/coll.ini" -j 2 --no-progress -o "$tmp/p0.csv" >"$tmp/p0.out" \
     2>"$tmp/p0.err" || fail "run without progress: exit $?"
+# the sanitizer build runs SimGrid's thread factory, which notes once per point that it
+# ignores collsim's stack size: not collsim's output
+for f in "$tmp/p0.err" "$tmp/p1.err"; do
+    sed -i '/Stack size modifications are ignored by thread factory/d' "$f"
+done
 cmp -s "$tmp/p0.out" "$tmp/p1.out" && pass "stdout unchanged by progress lines" ||
     fail "stdout changed by progress lines"
 diff -q <(strip_wall "$tmp/p0.csv") <(strip_wall "$tmp/p1.csv") >/dev/null &&
@@ -121,6 +126,7 @@ expect "last line without ETA" "$(tail -1 "$tmp/p1.err" |
 expect "points counted in order" "$(sed -E 's/.*point ([0-9]+)\/.*/\1/' "$tmp/p1.err" | tr -d '\n')" \
     12345
 COLLSIM_PROGRESS_SECONDS=0 "$COLLSIM" run "$tmp/coll.ini" -q >"$tmp/q.out" 2>"$tmp/q.err"
+sed -i '/Stack size modifications are ignored by thread factory/d' "$tmp/q.err"
 [ ! -s "$tmp/q.err" ] && pass "--quiet: no lines" || fail "--quiet: stderr not empty"
 
 if [ "$failures" -ne 0 ]; then
