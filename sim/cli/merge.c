@@ -22,6 +22,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sim/cli/merge.h"
+#include "sim/report/report.h"
 #include "sim/report/shard.h"
 
 #define MERGE_EXIT_FAILED 1
@@ -52,20 +53,8 @@ merged_text(const struct shard_merge *merge, gsize *length)
     }
     json_object_set_array_member(root, "points", points);
     json_object_set_string_member(root, "digest", merge->digest_hex);
-    JsonNode *node = json_node_init_object(json_node_alloc(), root);
-    json_object_unref(root);
-    JsonGenerator *generator = json_generator_new();
-    json_generator_set_pretty(generator, TRUE);
-    json_generator_set_indent(generator, 2);
-    json_generator_set_root(generator, node);
-    gsize json_length = 0;
-    gchar *json = json_generator_to_data(generator, &json_length);
-    g_object_unref(generator);
-    json_node_unref(node);
-    gchar *text = g_strconcat(json, "\n", NULL);
-    g_free(json);
-    *length = json_length + 1;
-    return text;
+    /* the run's own serializer: the merge is the unsharded file byte for byte */
+    return report_json_document(root, length);
 }
 
 /* OUT whole or not at all: written beside it, then renamed over it. */

@@ -630,6 +630,25 @@ add_json_shard(struct report *report, JsonObject *root)
     json_object_set_object_member(root, "shard", shard);
 }
 
+gchar *
+report_json_document(JsonObject *root, gsize *length)
+{
+    JsonNode *node = json_node_init_object(json_node_alloc(), root);
+    json_object_unref(root);
+    JsonGenerator *generator = json_generator_new();
+    json_generator_set_pretty(generator, TRUE);
+    json_generator_set_indent(generator, 2);
+    json_generator_set_root(generator, node);
+    gsize json_length = 0;
+    gchar *json = json_generator_to_data(generator, &json_length);
+    g_object_unref(generator);
+    json_node_unref(node);
+    gchar *text = g_strconcat(json, "\n", NULL);
+    g_free(json);
+    *length = json_length + 1;
+    return text;
+}
+
 static gboolean
 write_json(struct report *report, GError **error)
 {
@@ -646,24 +665,15 @@ write_json(struct report *report, GError **error)
         add_json_shard(report, root);
     else if (report->digest_hex != NULL)
         json_object_set_string_member(root, "digest", report->digest_hex);
-
-    JsonNode *node = json_node_init_object(json_node_alloc(), root);
-    json_object_unref(root);
-    JsonGenerator *generator = json_generator_new();
-    json_generator_set_pretty(generator, TRUE);
-    json_generator_set_indent(generator, 2);
-    json_generator_set_root(generator, node);
     gsize length = 0;
-    g_autofree gchar *text = json_generator_to_data(generator, &length);
-    g_object_unref(generator);
-    json_node_unref(node);
+    g_autofree gchar *text = report_json_document(root, &length);
 
     /* a reader (or a crash) never sees a half-written file: write beside it, then rename */
     g_autofree gchar *tmp_path = g_strconcat(report->json_path, ".tmp", NULL);
     FILE *file = fopen(tmp_path, "w");
     if (file == NULL)
         return set_errno_error(error, errno, "write", tmp_path);
-    gboolean written = fwrite(text, 1, length, file) == length && fputc('\n', file) != EOF;
+    gboolean written = fwrite(text, 1, length, file) == length;
     int errsv = errno;
     if (fclose(file) != 0 && written) {
         written = FALSE;

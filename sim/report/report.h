@@ -23,6 +23,12 @@
 #include "sim/bench/point.h"
 #include "sim/report/shard.h"
 
+struct _JsonObject; /* json-glib's JsonObject */
+
+/* The JSON document a report writes for `root` (consumed), with its final newline: collsim
+ * merge writes the merged sweep through it too, so that both are the same bytes. */
+gchar *report_json_document(struct _JsonObject *root, gsize *length);
+
 struct report_options {
     FILE *table;           /* where the table goes (stdout), or NULL for none */
     const char *csv_path;  /* or NULL */
