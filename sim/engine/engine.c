@@ -30,7 +30,6 @@
 #include <xbt/sysdep.h>
 
 #include "mpi.h"
-#include "sim/engine/memory_estimate.h"
 #include "sim/engine/compute.h"
 #include "sim/engine/platform_gen.h"
 #include "sim/engine/privatize.h"
@@ -78,15 +77,6 @@ sim_engine_stack_kib(const struct sim_config *config)
 {
     return config->stack_kib != 0 ? config->stack_kib
                                   : automatic_stack_kib((guint64)config->nranks);
-}
-
-/* The floor of what the ranks need (sim/engine/memory_estimate.h has the measured parts);
- * callers that know more (privatized globals, payload) call sim_memory_check themselves. */
-gboolean
-sim_engine_check_memory(guint64 nranks, guint stack_kib, GError **error)
-{
-    struct sim_memory_need need = {.nranks = nranks, .stack_kib = stack_kib};
-    return sim_memory_check(&need, error);
 }
 
 gboolean

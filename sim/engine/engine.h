@@ -118,13 +118,6 @@ gboolean sim_engine_platform_cores(const char *path, guint64 *cores, GError **er
  */
 gboolean sim_engine_check_platform(const char *path, guint load_seconds, GError **error);
 
-/*
- * Refuse a rank count no machine of this size can hold (its stacks and state, counted at
- * their least), before anything is allocated: `-n 1000000000` fails at once, not after
- * minutes of swapping. stack_kib 0: the automatic size.
- */
-gboolean sim_engine_check_memory(guint64 nranks, guint stack_kib, GError **error);
-
 /* Try SimGrid configuration items ("NAME:VALUE", as given to --cfg) before a run: FALSE with
  * "--cfg ITEM: SimGrid's reason" for the first SimGrid refuses. */
 gboolean sim_engine_check_cfg(gchar **items, GError **error);

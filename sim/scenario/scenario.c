@@ -20,6 +20,7 @@
 #include "sim/bench/bench.h"
 #include "sim/bench/bench_inputs.h"
 #include "sim/engine/engine.h"
+#include "sim/engine/memory_estimate.h"
 #include "sim/scenario/scenario.h"
 
 #include "sim/engine/platform_gen.h"
@@ -996,8 +997,11 @@ read_ranks(struct loader *ld, struct settings *s)
     if (!scenario_parse_ranks(text, s->ranks, &why))
         return fail_value(ld, "run", "ranks", "%s", why);
     for (guint i = 0; i < s->ranks->len; i++) {
+        /* the floor for the rank count alone (automatic stacks); each point checks again
+         * with its payload before it runs */
+        struct sim_memory_need need = {.nranks = (guint64)g_array_index(s->ranks, int, i)};
         GError *memory = NULL;
-        if (!sim_engine_check_memory((guint64)g_array_index(s->ranks, int, i), 0, &memory)) {
+        if (!sim_memory_check(&need, &memory)) {
             gboolean ok = fail_value(ld, "run", "ranks", "%s", memory->message);
             g_error_free(memory);
             return ok;
