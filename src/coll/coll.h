@@ -54,6 +54,7 @@ enum coll_requirement {
     COLL_REQ_EVEN_RANKS = 1 << 4,    /* the communicator size must be even */
     COLL_REQ_NODE_BLOCKS = 1 << 5,   /* a non-commutative op needs each node's ranks
                                       * consecutive (node-aware reductions) */
+    COLL_REQ_TWO_RANKS = 1 << 6,     /* exactly two ranks (the libraries' two_proc forms) */
 };
 
 /* Capabilities. */

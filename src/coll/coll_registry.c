@@ -270,6 +270,7 @@ coll_requirements_describe(unsigned requires, char *buf, size_t size)
         {COLL_REQ_CONTIGUOUS, "contiguous datatype"},
         {COLL_REQ_EVEN_RANKS, "even number of ranks"},
         {COLL_REQ_NODE_BLOCKS, "consecutive ranks per node for a non-commutative op"},
+        {COLL_REQ_TWO_RANKS, "exactly two ranks"},
     };
     size_t used = 0;
     buf[0] = '\0';

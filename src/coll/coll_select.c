@@ -89,6 +89,8 @@ coll_select_unmet(const struct coll_algorithm *row, const struct coll_call *call
         return "requires contiguous datatype";
     if ((row->requires & COLL_REQ_EVEN_RANKS) && call->comm_size % 2 != 0)
         return "requires an even number of ranks";
+    if ((row->requires & COLL_REQ_TWO_RANKS) && call->comm_size != 2)
+        return "requires exactly two ranks";
     if ((row->requires & COLL_REQ_NODE_BLOCKS) && !call->commutative && !call->node_blocks)
         return "requires commutative op, or each node's ranks consecutive (block placement) "
                "to keep rank order";
