@@ -1533,6 +1533,26 @@ scenario_load(const char *path, const char *const *overrides, GError **error)
     return scenario;
 }
 
+struct scenario *
+scenario_load_overrides(const char *name, const char *const *overrides, GError **error)
+{
+    g_return_val_if_fail(name != NULL, NULL);
+    struct loader ld = {
+        .path = name,
+        .dir = g_get_current_dir(),
+        .keys = g_key_file_new(),
+        .lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
+        .set_by = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free),
+        .error = error,
+    };
+    struct scenario *scenario = build_scenario(&ld, overrides);
+    g_hash_table_destroy(ld.set_by);
+    g_hash_table_destroy(ld.lines);
+    g_key_file_free(ld.keys);
+    g_free(ld.dir);
+    return scenario;
+}
+
 void
 scenario_free(struct scenario *scenario)
 {

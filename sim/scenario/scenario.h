@@ -43,6 +43,13 @@ struct scenario {
  * `error` (SCENARIO_ERROR) on the first fault found.
  */
 struct scenario *scenario_load(const char *path, const char *const *overrides, GError **error);
+/*
+ * A scenario made of `overrides` alone, as if they were given with --set to an empty file
+ * named `name` in the current directory (collsim tune builds its sweep so: the same checks,
+ * points and defaults as a scenario file's). Errors name the --set text.
+ */
+struct scenario *scenario_load_overrides(const char *name, const char *const *overrides,
+                                         GError **error);
 void scenario_free(struct scenario *scenario);
 
 /*
