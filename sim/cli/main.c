@@ -6,6 +6,8 @@
  *   collsim list [TOPIC]                             what is available
  *   collsim order COLLECTIVE ALGORITHM -n P [...]    reduction order certificates (order.c)
  *   collsim check FILE.ini [options]                 is a scenario's output deterministic (check.c)
+ *   collsim tune --platform SPEC -n P,... -o PREFIX  the fastest algorithm per point, and Open MPI
+ *                                                    / MPICH tuning files (sim/tune/tune.c)
  *
  * Exit codes of exec: 0 success; 2 bad command line, program or platform (nothing ran; this
  * includes a program that needs MPI functions collsim lacks or was built for another MPI);
@@ -37,6 +39,7 @@
 #include "sim/scenario/run.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/outputs.h"
+#include "sim/tune/tune.h"
 #include "src/coll_check.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
@@ -723,6 +726,9 @@ print_usage(FILE *out)
           "                               factory; report any output that differs\n"
           "  platform describe SPEC       hosts, cores, links, diameter and bisection of a virtual\n"
           "                               cluster (flat, fattree, torus, dragonfly)\n"
+          "  tune --platform SPEC -n P,... --sizes S,... -o PREFIX  the fastest algorithm of\n"
+          "                               each collective per P and size: CSV, winner map, and\n"
+          "                               Open MPI / MPICH tuning files that select it\n"
           "\n"
           "Run 'collsim COMMAND --help' for a command's options.\n",
           out);
@@ -778,6 +784,8 @@ main(int argc, char **argv)
         return collsim_command_check(argc - 1, argv + 1);
     if (strcmp(command, "platform") == 0)
         return command_platform(argc - 1, argv + 1);
+    if (strcmp(command, "tune") == 0)
+        return collsim_command_tune(argc - 1, argv + 1);
     fprintf(stderr, "collsim: unknown command '%s'\n", command);
     print_usage(stderr);
     return EXIT_USAGE;
