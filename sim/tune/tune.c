@@ -137,7 +137,7 @@ csv_time(GString *s, const struct tune_candidate *c)
         return;
     }
     char text[G_ASCII_DTOSTR_BUF_SIZE];
-    g_ascii_formatd(text, sizeof text, "%.9e", c->time);
+    report_format_double_exact(c->time, text, sizeof text);
     g_string_append_printf(s, ",%s,%s", c->algorithm, text);
 }
 

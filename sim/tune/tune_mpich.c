@@ -186,7 +186,18 @@ tune_mpich_write(const struct tune_rules_source *source, const char *path, GErro
         json_generator_set_indent(gen, 2);
         gsize length = 0;
         gchar *text = json_generator_to_data(gen, &length);
-        GString *t = g_string_new(text);
+        /* json-glib pads an empty object with the indentation: write it as {} */
+        GString *t = g_string_new(NULL);
+        for (const char *c = text; *c != '\0'; c++) {
+            g_string_append_c(t, *c);
+            const char *end = c + 1;
+            while (*c == '{' && (*end == ' ' || *end == '\n'))
+                end++;
+            if (*c == '{' && *end == '}') {
+                g_string_append_c(t, '}');
+                c = end;
+            }
+        }
         g_string_append_c(t, '\n');
         ok = g_file_set_contents(path, t->str, (gssize)t->len, error);
         g_string_free(t, TRUE);
@@ -531,14 +542,15 @@ tune_mpich_lookup(const struct tune_mpich_rules *rules, const struct tune_mpich_
             const char *key = m->data;
             gchar *clean = strip_blanks(key);
             struct condition c = classify(clean);
-            g_free(clean);
             if (c.what == COND_CONTAINER) {
                 /* the key's text in the file: strings owned by the tree */
                 leaf = strchr(key, '=') + 1;
                 stop = TRUE;
+                g_free(clean);
                 continue;
             }
-            int h = holds(&c, call);
+            int h = holds(&c, call); /* c.text points into clean */
+            g_free(clean);
             if (h < 0)
                 stop = TRUE;
             else if (h > 0)

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim/report/report.h"
 #include "sim/tune/tune_plan.h"
 #include "sim/tune/tune_rules.h"
 #include "src/coll/coll_kinds.h"
@@ -277,7 +278,7 @@ tune_table_write_times(const struct tune_table *table, const char *path, GError 
             const struct tune_candidate *cand =
                 &g_array_index(p->candidates, struct tune_candidate, c);
             char time[G_ASCII_DTOSTR_BUF_SIZE];
-            g_ascii_formatd(time, sizeof time, "%.9e", cand->time);
+            report_format_double_exact(cand->time, time, sizeof time);
             g_string_append_printf(text, "%s,%d,%" G_GUINT64_FORMAT ",%u,%s,%s\n",
                                    coll_kind_name(p->kind), p->nranks, p->bytes, p->type_size,
                                    cand->algorithm, time);
