@@ -240,6 +240,7 @@ parse_condition(struct reader *rd, const char *text, struct coll_decision_rule *
         {"pof2", COLL_DECISION_IF_POF2},
         {"not_pof2", COLL_DECISION_IF_NOT_POF2},
         {"count_below_pof2", COLL_DECISION_IF_COUNT_BELOW_POF2},
+        {"count_below_ranks", COLL_DECISION_IF_COUNT_BELOW_RANKS},
     };
     static const char *const variables[] = {"ranks", "bytes", "total_bytes", "count",
                                             "block_bytes"};
@@ -259,7 +260,7 @@ parse_condition(struct reader *rd, const char *text, struct coll_decision_rule *
     if (v == G_N_ELEMENTS(variables))
         return fail(rd, "unknown condition '%s' (ranks, bytes, total_bytes, block_bytes or "
                         "count OP N; commutative, noncommutative, pof2, not_pof2, "
-                        "count_below_pof2)", text);
+                        "count_below_pof2, count_below_ranks)", text);
     if (g_strv_length(words) != 3)
         return fail(rd, "condition '%s' is not '%s OP N'", text, variables[v]);
     gsize r = 0;
@@ -549,6 +550,8 @@ coll_decision_rule_matches(const struct coll_decision_rule *rule, const struct c
         ((rule->flags & COLL_DECISION_IF_POF2) && !pof2) ||
         ((rule->flags & COLL_DECISION_IF_NOT_POF2) && pof2))
         return FALSE;
+    if ((rule->flags & COLL_DECISION_IF_COUNT_BELOW_RANKS) && call->count >= call->comm_size)
+        return FALSE;
     if (rule->flags & COLL_DECISION_IF_COUNT_BELOW_POF2) {
         int below = 1; /* the largest power of two <= ranks */
         while (below <= call->comm_size / 2)
@@ -660,6 +663,7 @@ coll_decision_rule_conditions(const struct coll_decision_rule *rule)
         {COLL_DECISION_IF_POF2, "pof2"},
         {COLL_DECISION_IF_NOT_POF2, "not_pof2"},
         {COLL_DECISION_IF_COUNT_BELOW_POF2, "count_below_pof2"},
+        {COLL_DECISION_IF_COUNT_BELOW_RANKS, "count_below_ranks"},
     };
     GString *text = g_string_new(NULL);
     for (gsize i = 0; i < G_N_ELEMENTS(flags); i++)

@@ -23,7 +23,8 @@
  * `bytes OP N`, `total_bytes OP N` (bytes × ranks), `block_bytes OP N` (bytes / ranks, rounded
  * down: Reduce_scatter_block's one block), `count OP N` (OP one of < <= > >= ==),
  * `commutative`, `noncommutative`, `pof2`, `not_pof2`, `count_below_pof2` (count is less than the
- * largest power of two <= ranks: MPICH's `count<pow2`). `bytes` is coll_call.bytes.
+ * largest power of two <= ranks: MPICH's `count<pow2`), `count_below_ranks`. `bytes` is
+ * coll_call.bytes.
  *
  * Invariants of a loaded decision: every section has at least one catalogue entry and ends
  * with an unconditional rule; every rule names an entry of its own section; no two sections of
@@ -76,6 +77,7 @@ enum coll_decision_flag_condition {
     COLL_DECISION_IF_POF2 = 1 << 2,
     COLL_DECISION_IF_NOT_POF2 = 1 << 3,
     COLL_DECISION_IF_COUNT_BELOW_POF2 = 1 << 4,
+    COLL_DECISION_IF_COUNT_BELOW_RANKS = 1 << 5,
 };
 
 struct coll_decision_condition {
