@@ -441,6 +441,8 @@ coll_decision_load(const char *path, unsigned flags, GError **error)
     g_free(text);
     gboolean ok = TRUE;
     for (gchar **l = lines; ok && *l != NULL; l++) {
+        if (l[1] == NULL && **l == '\0')
+            break; /* the piece after the last newline: not a line of the file */
         rd.line++;
         ok = read_line(&rd, *l);
     }
