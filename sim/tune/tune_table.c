@@ -118,7 +118,15 @@ competes(const struct tune_point *point, const struct tune_candidate *c,
 {
     if (library >= TUNE_LIBRARY_COUNT || mapping == NULL)
         return TRUE;
-    return mapping->library_id(library, point->kind, c->algorithm, mapping->data) != NULL;
+    const char *id = mapping->library_id(library, point->kind, c->algorithm, mapping->data);
+    if (id == NULL || *id == '\0')
+        return FALSE;
+    /* Open MPI's rules file holds numbers only: an algorithm of another component (a catalogue
+     * id such as "basic") cannot be selected by it */
+    for (const char *d = id; library == TUNE_LIBRARY_OMPI && *d != '\0'; d++)
+        if (!g_ascii_isdigit(*d))
+            return FALSE;
+    return TRUE;
 }
 
 const struct tune_candidate *

@@ -72,7 +72,8 @@ void tune_table_finish(struct tune_table *table);
 
 /* The fastest candidate of `point`, or NULL if it has none. With `library` < TUNE_LIBRARY_COUNT
  * and a mapping, only the candidates that library has (mapping->library_id not NULL) compete;
- * with library == TUNE_LIBRARY_COUNT (or mapping NULL) all do. `second` (or NULL) receives the
+ * with library == TUNE_LIBRARY_COUNT (or mapping NULL) all do. For Open MPI only ids that are
+ * numbers compete (its file names coll_tuned algorithms by number). `second` (or NULL) receives the
  * runner-up among the same, or NULL. */
 const struct tune_candidate *tune_point_fastest(const struct tune_point *point,
                                                 enum tune_library library,

@@ -84,27 +84,29 @@ test_library_key(enum tune_library library, const struct tune_point *p)
  * (nothing to check) or the library has no rules for the collective.
  */
 static const char *
-test_expected(const struct tune_table *table, enum tune_library library, const struct tune_point *p)
+test_expected(const struct tune_table *table, const struct tune_mapping *mapping,
+              enum tune_library library, const struct tune_point *p)
 {
     if (library == TUNE_LIBRARY_OMPI && tune_ompi_collective_id(p->kind) < 0)
         return NULL;
-    if (tune_point_fastest(p, library, &test_mapping, NULL) == NULL)
+    if (tune_point_fastest(p, library, mapping, NULL) == NULL)
         return NULL;
     guint64 key = test_library_key(library, p);
     for (guint i = 0; i < table->points->len; i++) {
         const struct tune_point *q = g_ptr_array_index(table->points, i);
         if (q->kind != p->kind || q->nranks != p->nranks || q->bytes >= p->bytes)
             continue;
-        const struct tune_candidate *w = tune_point_fastest(q, library, &test_mapping, NULL);
+        const struct tune_candidate *w = tune_point_fastest(q, library, mapping, NULL);
         if (w != NULL && test_library_key(library, q) == key)
             return w->algorithm;
     }
-    return tune_point_fastest(p, library, &test_mapping, NULL)->algorithm;
+    return tune_point_fastest(p, library, mapping, NULL)->algorithm;
 }
 
 /* What the file selects at `p`, as a collsim name ("(fixed)" / "(none)" when it names none). */
 static const char *
-test_selected_ompi(const struct tune_ompi_rules *rules, const struct tune_point *p)
+test_selected_ompi(const struct tune_ompi_rules *rules, const struct tune_mapping *mapping,
+                   const struct tune_point *p)
 {
     struct tune_ompi_choice choice;
     if (!tune_ompi_lookup(rules, tune_ompi_collective_id(p->kind), p->nranks,
@@ -115,12 +117,13 @@ test_selected_ompi(const struct tune_ompi_rules *rules, const struct tune_point 
         return "(fixed)";
     char id[32];
     snprintf(id, sizeof id, "%d", choice.algorithm);
-    const char *name = test_mapping.collsim_name(TUNE_LIBRARY_OMPI, p->kind, id, NULL);
+    const char *name = mapping->collsim_name(TUNE_LIBRARY_OMPI, p->kind, id, mapping->data);
     return name != NULL ? name : "(unknown id)";
 }
 
 static const char *
-test_selected_mpich(const struct tune_mpich_rules *rules, const struct tune_point *p)
+test_selected_mpich(const struct tune_mpich_rules *rules, const struct tune_mapping *mapping,
+                    const struct tune_point *p)
 {
     struct tune_mpich_call call = {.kind = p->kind,
                                    .comm_size = p->nranks,
@@ -130,28 +133,22 @@ test_selected_mpich(const struct tune_mpich_rules *rules, const struct tune_poin
     const char *id = tune_mpich_lookup(rules, &call);
     if (id == NULL)
         return "(none)";
-    const char *name = test_mapping.collsim_name(TUNE_LIBRARY_MPICH, p->kind, id, NULL);
+    const char *name = mapping->collsim_name(TUNE_LIBRARY_MPICH, p->kind, id, mapping->data);
     return name != NULL ? name : "(unknown id)";
 }
 
-/* Write both files from `table` under `prefix`, read them back, and count the measured points
- * where a file does not select its expected winner (each printed on stderr); -1 if a file could
- * not be written or read. */
+/* Read the two files back and count the measured points where one does not select its
+ * expected winner under `mapping` (each printed on stderr); -1 if a file cannot be read. */
 static int
-test_round_trip(const struct tune_table *table, const char *prefix, int *checked)
+test_check_files(const struct tune_table *table, const struct tune_mapping *mapping,
+                 const char *ompi_path, const char *mpich_path, int *checked)
 {
-    gchar *ompi_path = g_strdup_printf("%s-ompi.rules", prefix);
-    gchar *mpich_path = g_strdup_printf("%s-mpich.json", prefix);
-    struct tune_rules_source source = {table, &test_mapping, "the test mapping"};
     GError *error = NULL;
+    struct tune_ompi_rules *ompi = tune_ompi_load(ompi_path, &error);
+    struct tune_mpich_rules *mpich = ompi != NULL ? tune_mpich_load(mpich_path, &error) : NULL;
     int wrong = -1;
-    struct tune_ompi_rules *ompi = NULL;
-    struct tune_mpich_rules *mpich = NULL;
-    if (!tune_ompi_write(&source, ompi_path, &error) ||
-        !tune_mpich_write(&source, mpich_path, &error) ||
-        (ompi = tune_ompi_load(ompi_path, &error)) == NULL ||
-        (mpich = tune_mpich_load(mpich_path, &error)) == NULL) {
-        fprintf(stderr, "round trip: %s\n", error->message);
+    if (ompi == NULL || mpich == NULL) {
+        fprintf(stderr, "read back: %s\n", error->message);
         g_error_free(error);
         goto out;
     }
@@ -160,11 +157,11 @@ test_round_trip(const struct tune_table *table, const char *prefix, int *checked
     for (guint i = 0; i < table->points->len; i++) {
         const struct tune_point *p = g_ptr_array_index(table->points, i);
         for (int l = 0; l < TUNE_LIBRARY_COUNT; l++) {
-            const char *want = test_expected(table, l, p);
+            const char *want = test_expected(table, mapping, l, p);
             if (want == NULL)
                 continue;
-            const char *got = l == TUNE_LIBRARY_OMPI ? test_selected_ompi(ompi, p)
-                                                     : test_selected_mpich(mpich, p);
+            const char *got = l == TUNE_LIBRARY_OMPI ? test_selected_ompi(ompi, mapping, p)
+                                                     : test_selected_mpich(mpich, mapping, p);
             (*checked)++;
             if (strcmp(want, got) != 0) {
                 wrong++;
@@ -178,6 +175,25 @@ test_round_trip(const struct tune_table *table, const char *prefix, int *checked
 out:
     tune_ompi_rules_free(ompi);
     tune_mpich_rules_free(mpich);
+    return wrong;
+}
+
+/* Write both files from `table` under `prefix` through the test mapping and check them. */
+static int
+test_round_trip(const struct tune_table *table, const char *prefix, int *checked)
+{
+    gchar *ompi_path = g_strdup_printf("%s-ompi.rules", prefix);
+    gchar *mpich_path = g_strdup_printf("%s-mpich.json", prefix);
+    struct tune_rules_source source = {table, &test_mapping, "the test mapping"};
+    GError *error = NULL;
+    int wrong = -1;
+    if (!tune_ompi_write(&source, ompi_path, &error) ||
+        !tune_mpich_write(&source, mpich_path, &error)) {
+        fprintf(stderr, "round trip: %s\n", error->message);
+        g_error_free(error);
+    } else {
+        wrong = test_check_files(table, &test_mapping, ompi_path, mpich_path, checked);
+    }
     g_free(ompi_path);
     g_free(mpich_path);
     return wrong;
