@@ -57,10 +57,14 @@ static const struct {
     const char *key;
     const char *option;
 } option_keys[] = {
-    {"platform.file", "--platform"},       {"platform.placement", "--placement"},
-    {"platform.network", "--network"},     {"platform.oversubscribe", "--oversubscribe"},
-    {"run.ranks", "-n"},                   {"run.sizes", "--sizes"},
-    {"run.collectives", "--collectives"},  {"run.payload", "--payload"},
+    {"platform.file", "--platform"},
+    {"platform.placement", "--placement"},
+    {"platform.network", "--network"},
+    {"platform.oversubscribe", "--oversubscribe"},
+    {"run.ranks", "-n"},
+    {"run.sizes", "--sizes"},
+    {"run.collectives", "--collectives"},
+    {"run.payload", "--payload"},
 };
 
 static void
@@ -77,9 +81,9 @@ option_message(const char *message)
     for (gsize i = 0; i < G_N_ELEMENTS(option_keys); i++) {
         gchar *prefix = g_strdup_printf("--set %s=", option_keys[i].key);
         gboolean match = g_str_has_prefix(message, prefix);
-        gchar *text = match ? g_strdup_printf("%s %s", option_keys[i].option,
-                                              message + strlen(prefix))
-                            : NULL;
+        gchar *text =
+            match ? g_strdup_printf("%s %s", option_keys[i].option, message + strlen(prefix))
+                  : NULL;
         g_free(prefix);
         if (match)
             return text;
@@ -91,8 +95,8 @@ struct tune_state {
     struct tune_table *table;
     struct plot_data *plot;
     guint done, total;
-    guint skipped;        /* algorithm could not serve the point */
-    guint failed;         /* the simulation ended in an error */
+    guint skipped; /* algorithm could not serve the point */
+    guint failed;  /* the simulation ended in an error */
     gboolean progress;
 };
 
@@ -143,8 +147,8 @@ csv_time(GString *s, const struct tune_candidate *c)
 
 /* PREFIX-winners.csv: a row per point, the fastest, the runner-up, each library's fastest. */
 static gboolean
-write_winners(const struct tune_table *table, const struct tune_mapping *mapping,
-              const char *path, GError **error)
+write_winners(const struct tune_table *table, const struct tune_mapping *mapping, const char *path,
+              GError **error)
 {
     GString *s = g_string_new("collective,ranks,bytes,winner,time_s,runner_up,runner_up_time_s");
     for (int l = 0; l < TUNE_LIBRARY_COUNT; l++)
@@ -236,10 +240,8 @@ collsim_command_tune(int argc, char **argv)
          "PREFIX"},
         {"picture", 0, 0, G_OPTION_ARG_STRING, &opt.picture,
          "Format of the winner map: svg (default), png or pdf", "FORMAT"},
-        {"jobs", 'j', 0, G_OPTION_ARG_INT, &opt.jobs, "Simulate N points at once (default 1)",
-         "N"},
-        {"quiet", 'q', 0, G_OPTION_ARG_NONE, &opt.quiet, "No progress count on a terminal",
-         NULL},
+        {"jobs", 'j', 0, G_OPTION_ARG_INT, &opt.jobs, "Simulate N points at once (default 1)", "N"},
+        {"quiet", 'q', 0, G_OPTION_ARG_NONE, &opt.quiet, "No progress count on a terminal", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionContext *context =
@@ -302,8 +304,8 @@ collsim_command_tune(int argc, char **argv)
     add_override(overrides, "run.algorithms", "all");
     add_override(overrides, "run.payload", opt.payload);
     g_ptr_array_add(overrides, NULL);
-    scenario = scenario_load_overrides("collsim tune", (const char *const *)overrides->pdata,
-                                       &error);
+    scenario =
+        scenario_load_overrides("collsim tune", (const char *const *)overrides->pdata, &error);
     if (scenario == NULL) {
         gchar *msg = option_message(error->message);
         fprintf(stderr, "collsim: tune: %s\n", msg);

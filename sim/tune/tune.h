@@ -11,9 +11,10 @@
 /* argv[0] is "tune"; returns the process exit code. */
 int collsim_command_tune(int argc, char **argv);
 
-/* The libraries' catalogues (collsim algorithm <-> library id) for the rules files, or NULL
- * while this build has none (sim/tune/tune_glue.c): collsim tune then writes the CSV and the
- * picture only and says why the rules files are missing. */
+/* The libraries' catalogues (collsim algorithm <-> library id) for the rules files, from
+ * models/decisions/{ompi,mpich}.rules (sim/tune/tune_glue.c). A build without them would return
+ * NULL: collsim tune then writes the CSV and the picture only and says why the rules files are
+ * missing (exit 1). */
 const struct tune_mapping *tune_library_mapping(void);
 
 #endif

@@ -52,13 +52,16 @@ tune_mpich_size_key(enum coll_kind kind)
     case COLL_ALLREDUCE:
     case COLL_BCAST:
     case COLL_REDUCE:
-    case COLL_ALLTOALL: return "avg_msg_size";
+    case COLL_ALLTOALL:
+        return "avg_msg_size";
     case COLL_BARRIER:
     case COLL_GATHERV:
     case COLL_SCATTERV:
     case COLL_SCAN:
-    case COLL_EXSCAN: return NULL;
-    default: return "total_msg_size";
+    case COLL_EXSCAN:
+        return NULL;
+    default:
+        return "total_msg_size";
     }
 }
 
@@ -68,10 +71,13 @@ total_msg_size(enum coll_kind kind, int nranks, guint64 bytes, guint type_size)
     guint64 p = (guint64)nranks;
     switch (kind) {
     case COLL_GATHER:
-    case COLL_SCATTER: return bytes / (type_size > 0 ? type_size : 1) * p;
+    case COLL_SCATTER:
+        return bytes / (type_size > 0 ? type_size : 1) * p;
     case COLL_REDUCE_SCATTER:
-    case COLL_REDUCE_SCATTER_BLOCK: return bytes;
-    default: return bytes * p;
+    case COLL_REDUCE_SCATTER_BLOCK:
+        return bytes;
+    default:
+        return bytes * p;
     }
 }
 
@@ -147,8 +153,7 @@ tune_mpich_write(const struct tune_rules_source *source, const char *path, GErro
                                    tune_mpich_message_size);
     if (plan->len == 0) {
         g_set_error(error, TUNE_RULES_ERROR, TUNE_RULES_ERROR_READ,
-                    "%s: not written: no collective of the sweep has an algorithm of MPICH",
-                    path);
+                    "%s: not written: no collective of the sweep has an algorithm of MPICH", path);
         tune_plan_free(plan);
         return FALSE;
     }
@@ -163,13 +168,13 @@ tune_mpich_write(const struct tune_rules_source *source, const char *path, GErro
         g_free(key);
         json_builder_begin_object(b);
         for (guint m = 0; m < coll->comms->len && ok; m++) {
-            const struct tune_plan_comm *comm = &g_array_index(coll->comms, struct tune_plan_comm, m);
+            const struct tune_plan_comm *comm =
+                &g_array_index(coll->comms, struct tune_plan_comm, m);
             gchar *ckey =
                 m + 1 < coll->comms->len
-                    ? g_strdup_printf("comm_size<=%d",
-                                      g_array_index(coll->comms, struct tune_plan_comm, m + 1)
-                                              .nranks -
-                                          1)
+                    ? g_strdup_printf(
+                          "comm_size<=%d",
+                          g_array_index(coll->comms, struct tune_plan_comm, m + 1).nranks - 1)
                     : g_strdup("comm_size=any");
             json_builder_set_member_name(b, ckey);
             g_free(ckey);
@@ -254,8 +259,8 @@ enum cond {
 
 struct condition {
     enum cond what;
-    gint64 value;       /* the number of a comparison; 1/0 for yes/no */
-    const char *text;   /* what follows '=' (collective, comm_type, hierarchy) */
+    gint64 value;     /* the number of a comparison; 1/0 for yes/no */
+    const char *text; /* what follows '=' (collective, comm_type, hierarchy) */
 };
 
 /* A number as csel.c's atoi would read it, but only digits are accepted. */
@@ -278,10 +283,10 @@ classify(const char *key)
         enum cond what;
     } numbers[] = {
         /* longest first: "comm_size<=" before "comm_size<" */
-        {"comm_size<=", COND_COMM_LE},         {"comm_size<", COND_COMM_LT},
-        {"count<=", COND_COUNT_LE},            {"avg_msg_size<=", COND_AVG_LE},
-        {"avg_msg_size<", COND_AVG_LT},        {"total_msg_size<=", COND_TOTAL_LE},
-        {"total_msg_size<", COND_TOTAL_LT},    {"comm_avg_ppn<=", COND_PPN_LE},
+        {"comm_size<=", COND_COMM_LE},      {"comm_size<", COND_COMM_LT},
+        {"count<=", COND_COUNT_LE},         {"avg_msg_size<=", COND_AVG_LE},
+        {"avg_msg_size<", COND_AVG_LT},     {"total_msg_size<=", COND_TOTAL_LE},
+        {"total_msg_size<", COND_TOTAL_LT}, {"comm_avg_ppn<=", COND_PPN_LE},
         {"comm_avg_ppn<", COND_PPN_LT},
     };
     static const struct {
@@ -473,10 +478,14 @@ call_count(const struct tune_mpich_call *call)
     case COLL_ALLREDUCE:
     case COLL_REDUCE:
     case COLL_ALLGATHER:
-    case COLL_REDUCE_SCATTER: return (gint64)elements;
-    case COLL_ALLGATHERV: return (gint64)elements * call->comm_size;
-    case COLL_REDUCE_SCATTER_BLOCK: return (gint64)elements / call->comm_size;
-    default: return -1;
+    case COLL_REDUCE_SCATTER:
+        return (gint64)elements;
+    case COLL_ALLGATHERV:
+        return (gint64)elements * call->comm_size;
+    case COLL_REDUCE_SCATTER_BLOCK:
+        return (gint64)elements / call->comm_size;
+    default:
+        return -1;
     }
 }
 
@@ -487,16 +496,24 @@ holds(const struct condition *c, const struct tune_mpich_call *call)
     gint64 p = call->comm_size;
     gint64 v;
     switch (c->what) {
-    case COND_ANY: return 1;
-    case COND_THREADED: return c->value == 0;
-    case COND_COMM_TYPE: return c->value == 1;
-    case COND_COLLECTIVE: return strcmp(c->text, tune_mpich_collective(call->kind)) == 0;
-    case COND_COMM_POW2: return (p & (p - 1)) == 0;
-    case COND_COMM_NODE: return p == 1; /* one process per node */
-    case COND_COMM_LE: return p <= c->value;
+    case COND_ANY:
+        return 1;
+    case COND_THREADED:
+        return c->value == 0;
+    case COND_COMM_TYPE:
+        return c->value == 1;
+    case COND_COLLECTIVE:
+        return strcmp(c->text, tune_mpich_collective(call->kind)) == 0;
+    case COND_COMM_POW2:
+        return (p & (p - 1)) == 0;
+    case COND_COMM_NODE:
+        return p == 1; /* one process per node */
+    case COND_COMM_LE:
+        return p <= c->value;
     /* prune_tree (run when the communicator is made) compares with <; the later search
      * compares with <=, but the pruned tree no longer holds the node */
-    case COND_COMM_LT: return p < c->value;
+    case COND_COMM_LT:
+        return p < c->value;
     case COND_COUNT_LE:
         v = call_count(call);
         return v < 0 ? -1 : v <= c->value;
@@ -516,15 +533,22 @@ holds(const struct condition *c, const struct tune_mpich_call *call)
             return -1;
         v = (gint64)total_msg_size(call->kind, call->comm_size, call->bytes, call->type_size);
         return c->what == COND_TOTAL_LE ? v <= c->value : v < c->value;
-    case COND_COMMUTATIVE: return c->value == (call->commutative ? 1 : 0);
-    case COND_INPLACE: return c->value == (call->in_place ? 1 : 0);
+    case COND_COMMUTATIVE:
+        return c->value == (call->commutative ? 1 : 0);
+    case COND_INPLACE:
+        return c->value == (call->in_place ? 1 : 0);
     case COND_BUILTIN:
     case COND_REGULAR:
-    case COND_CONSECUTIVE: return c->value == 1;
-    case COND_PPN_LE: return 1 <= c->value;
-    case COND_PPN_LT: return 1 < c->value;
-    case COND_HIERARCHY: return strcmp(c->text, "flat") == 0;
-    default: return 0;
+    case COND_CONSECUTIVE:
+        return c->value == 1;
+    case COND_PPN_LE:
+        return 1 <= c->value;
+    case COND_PPN_LT:
+        return 1 < c->value;
+    case COND_HIERARCHY:
+        return strcmp(c->text, "flat") == 0;
+    default:
+        return 0;
     }
 }
 

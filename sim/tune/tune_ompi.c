@@ -40,21 +40,36 @@ int
 tune_ompi_collective_id(enum coll_kind kind)
 {
     switch (kind) {
-    case COLL_ALLGATHER: return 0;
-    case COLL_ALLGATHERV: return 1;
-    case COLL_ALLREDUCE: return 2;
-    case COLL_ALLTOALL: return 3;
-    case COLL_ALLTOALLV: return 4;
-    case COLL_BARRIER: return 6;
-    case COLL_BCAST: return 7;
-    case COLL_EXSCAN: return 8;
-    case COLL_GATHER: return 9;
-    case COLL_REDUCE: return 11;
-    case COLL_REDUCE_SCATTER: return 12;
-    case COLL_REDUCE_SCATTER_BLOCK: return 13;
-    case COLL_SCAN: return 14;
-    case COLL_SCATTER: return 15;
-    default: return -1;
+    case COLL_ALLGATHER:
+        return 0;
+    case COLL_ALLGATHERV:
+        return 1;
+    case COLL_ALLREDUCE:
+        return 2;
+    case COLL_ALLTOALL:
+        return 3;
+    case COLL_ALLTOALLV:
+        return 4;
+    case COLL_BARRIER:
+        return 6;
+    case COLL_BCAST:
+        return 7;
+    case COLL_EXSCAN:
+        return 8;
+    case COLL_GATHER:
+        return 9;
+    case COLL_REDUCE:
+        return 11;
+    case COLL_REDUCE_SCATTER:
+        return 12;
+    case COLL_REDUCE_SCATTER_BLOCK:
+        return 13;
+    case COLL_SCAN:
+        return 14;
+    case COLL_SCATTER:
+        return 15;
+    default:
+        return -1;
     }
 }
 
@@ -78,12 +93,16 @@ tune_ompi_message_size(enum coll_kind kind, int nranks, guint64 bytes, guint typ
     case COLL_ALLGATHER:
     case COLL_ALLTOALL:
     case COLL_GATHER:
-    case COLL_SCATTER: return bytes * p;
+    case COLL_SCATTER:
+        return bytes * p;
     case COLL_SCAN:
-    case COLL_EXSCAN: return (guint64)type_size * p;
+    case COLL_EXSCAN:
+        return (guint64)type_size * p;
     case COLL_ALLTOALLV:
-    case COLL_BARRIER: return 0;
-    default: return bytes;
+    case COLL_BARRIER:
+        return 0;
+    default:
+        return bytes;
     }
 }
 
@@ -102,15 +121,22 @@ size_meaning(enum coll_kind kind)
     case COLL_ALLGATHER:
     case COLL_ALLTOALL:
     case COLL_GATHER:
-    case COLL_SCATTER: return "datatype size x count per rank x comm size";
+    case COLL_SCATTER:
+        return "datatype size x count per rank x comm size";
     case COLL_SCAN:
-    case COLL_EXSCAN: return "datatype size x comm size (Open MPI ignores the count)";
+    case COLL_EXSCAN:
+        return "datatype size x comm size (Open MPI ignores the count)";
     case COLL_ALLTOALLV:
-    case COLL_BARRIER: return "not used: always 0";
-    case COLL_ALLGATHERV: return "datatype size x sum of recvcounts / comm size";
-    case COLL_REDUCE_SCATTER: return "datatype size x sum of recvcounts";
-    case COLL_REDUCE_SCATTER_BLOCK: return "datatype size x recvcount x comm size";
-    default: return "datatype size x count";
+    case COLL_BARRIER:
+        return "not used: always 0";
+    case COLL_ALLGATHERV:
+        return "datatype size x sum of recvcounts / comm size";
+    case COLL_REDUCE_SCATTER:
+        return "datatype size x sum of recvcounts";
+    case COLL_REDUCE_SCATTER_BLOCK:
+        return "datatype size x recvcount x comm size";
+    default:
+        return "datatype size x count";
     }
 }
 
@@ -159,7 +185,8 @@ tune_ompi_write(const struct tune_rules_source *source, const char *path, GError
                                size_meaning(coll->kind));
         g_string_append_printf(t, "%u # comm sizes\n", coll->comms->len);
         for (guint m = 0; m < coll->comms->len; m++) {
-            const struct tune_plan_comm *comm = &g_array_index(coll->comms, struct tune_plan_comm, m);
+            const struct tune_plan_comm *comm =
+                &g_array_index(coll->comms, struct tune_plan_comm, m);
             if (m + 1 < coll->comms->len)
                 g_string_append_printf(
                     t, "%d # comm size (serves %d to %d ranks)\n", comm->nranks,
@@ -172,8 +199,7 @@ tune_ompi_write(const struct tune_rules_source *source, const char *path, GError
             for (guint r = 0; r < comm->rules->len; r++) {
                 const struct tune_plan_rule *rule =
                     &g_array_index(comm->rules, struct tune_plan_rule, r);
-                const struct coll_algorithm *row =
-                    coll_registry_find(coll->kind, rule->algorithm);
+                const struct coll_algorithm *row = coll_registry_find(coll->kind, rule->algorithm);
                 int faninout = row != NULL && (row->caps & COLL_RADIX) ? row->defaults.radix : 0;
                 int segsize =
                     row != NULL && (row->caps & COLL_SEGMENTED) ? row->defaults.segment_bytes : 0;
@@ -270,8 +296,8 @@ next_number(struct lexer *lx, const char *what, gint64 max, gint64 *value)
     skip_blanks(lx, FALSE);
     if (*lx->at == '\0') {
         g_set_error(lx->error, TUNE_RULES_ERROR, TUNE_RULES_ERROR_SYNTAX,
-                    "%s:%d:%d: the file ends where %s was expected", lx->name, lx->line,
-                    column(lx), what);
+                    "%s:%d:%d: the file ends where %s was expected", lx->name, lx->line, column(lx),
+                    what);
         return FALSE;
     }
     const char *start = lx->at;
@@ -290,10 +316,10 @@ next_number(struct lexer *lx, const char *what, gint64 max, gint64 *value)
         while (*end != '\0' && !g_ascii_isspace(*end) && *end != '#')
             end++;
         gchar *token = g_strndup(start, (gsize)(end - start));
-        g_set_error(lx->error, TUNE_RULES_ERROR, TUNE_RULES_ERROR_SYNTAX,
-                    "%s:%d:%d: '%s' where %s was expected (a whole number from 0 to %" G_GINT64_FORMAT
-                    ")",
-                    lx->name, lx->line, (int)(start - lx->line_start) + 1, token, what, max);
+        g_set_error(
+            lx->error, TUNE_RULES_ERROR, TUNE_RULES_ERROR_SYNTAX,
+            "%s:%d:%d: '%s' where %s was expected (a whole number from 0 to %" G_GINT64_FORMAT ")",
+            lx->name, lx->line, (int)(start - lx->line_start) + 1, token, what, max);
         g_free(token);
         return FALSE;
     }
@@ -301,8 +327,8 @@ next_number(struct lexer *lx, const char *what, gint64 max, gint64 *value)
     return TRUE;
 }
 
-static gboolean
-syntax_error_at(struct lexer *lx, int line, int col, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
+static gboolean syntax_error_at(struct lexer *lx, int line, int col, const char *fmt, ...)
+    G_GNUC_PRINTF(4, 5);
 
 static gboolean
 syntax_error_at(struct lexer *lx, int line, int col, const char *fmt, ...)
@@ -428,8 +454,7 @@ tune_ompi_parse(const char *text, const char *name, GError **error)
     if (!next_number(&lx, "the number of collectives", G_MAXINT, &ncoll))
         goto fail;
     if (ncoll > OMPI_MAX_ID + 1) {
-        syntax_error_at(&lx, line, col, "%" G_GINT64_FORMAT " collectives: more than exist",
-                        ncoll);
+        syntax_error_at(&lx, line, col, "%" G_GINT64_FORMAT " collectives: more than exist", ncoll);
         goto fail;
     }
     for (gint64 c = 0; c < ncoll; c++)

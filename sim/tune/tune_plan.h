@@ -35,13 +35,11 @@ struct tune_plan_collective {
 /* Whether the library's file can hold rules for the collective. */
 typedef gboolean (*tune_plan_has)(enum coll_kind kind);
 /* The library's size of the call. */
-typedef guint64 (*tune_plan_key)(enum coll_kind kind, int nranks, guint64 bytes,
-                                 guint type_size);
+typedef guint64 (*tune_plan_key)(enum coll_kind kind, int nranks, guint64 bytes, guint type_size);
 
 /* The plan (GArray of struct tune_plan_collective, registry order of kinds). */
 GArray *tune_plan_build(const struct tune_table *table, enum tune_library library,
-                        const struct tune_mapping *mapping, tune_plan_has has,
-                        tune_plan_key key);
+                        const struct tune_mapping *mapping, tune_plan_has has, tune_plan_key key);
 void tune_plan_free(GArray *plan);
 
 #endif

@@ -56,8 +56,7 @@ guint64 tune_ompi_message_size(enum coll_kind kind, int nranks, guint64 bytes, g
 
 /* Write the rules file; FALSE with an error if no collective of the table has an Open MPI
  * algorithm, or the file cannot be written. */
-gboolean tune_ompi_write(const struct tune_rules_source *source, const char *path,
-                         GError **error);
+gboolean tune_ompi_write(const struct tune_rules_source *source, const char *path, GError **error);
 
 struct tune_ompi_rules;
 /* Parse `text` (`name` in messages) strictly: whole numbers and # comments only, every count
@@ -88,11 +87,9 @@ const char *tune_mpich_collective(enum coll_kind kind);
 const char *tune_mpich_size_key(enum coll_kind kind);
 /* The value csel.c's get_avg_msgsize / get_total_msgsize computes for the call (0 without a
  * key). */
-guint64 tune_mpich_message_size(enum coll_kind kind, int nranks, guint64 bytes,
-                                guint type_size);
+guint64 tune_mpich_message_size(enum coll_kind kind, int nranks, guint64 bytes, guint type_size);
 
-gboolean tune_mpich_write(const struct tune_rules_source *source, const char *path,
-                          GError **error);
+gboolean tune_mpich_write(const struct tune_rules_source *source, const char *path, GError **error);
 
 struct tune_mpich_rules;
 /* Parse with json-glib; every key must be one csel.c knows. Errors name the line and column

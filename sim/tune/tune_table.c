@@ -113,8 +113,8 @@ tune_table_finish(struct tune_table *table)
 }
 
 static gboolean
-competes(const struct tune_point *point, const struct tune_candidate *c,
-         enum tune_library library, const struct tune_mapping *mapping)
+competes(const struct tune_point *point, const struct tune_candidate *c, enum tune_library library,
+         const struct tune_mapping *mapping)
 {
     if (library >= TUNE_LIBRARY_COUNT || mapping == NULL)
         return TRUE;
@@ -207,8 +207,9 @@ plan_comm(struct tune_plan_comm *comm, GPtrArray *points, enum tune_library libr
         const char *id = mapping->library_id(library, p->kind, best->algorithm, mapping->data);
         if (last != NULL && (last->key == k || strcmp(last->id, id) == 0)) {
             if (last->key == k && strcmp(last->id, id) != 0)
-                g_string_append_printf(last->note, "; %s (same size key %" G_GUINT64_FORMAT
-                                                   ", cannot be told apart): %s was fastest",
+                g_string_append_printf(last->note,
+                                       "; %s (same size key %" G_GUINT64_FORMAT
+                                       ", cannot be told apart): %s was fastest",
                                        size, k, best->algorithm);
             else
                 g_string_append_printf(last->note, "; %s also", size);

@@ -35,8 +35,8 @@ const char *tune_library_name(enum tune_library library);
 struct tune_mapping {
     /* The library's identifier of collsim's algorithm `algorithm` of `kind`, or NULL when the
      * library has no such algorithm. */
-    const char *(*library_id)(enum tune_library library, enum coll_kind kind,
-                              const char *algorithm, gpointer data);
+    const char *(*library_id)(enum tune_library library, enum coll_kind kind, const char *algorithm,
+                              gpointer data);
     /* Back: the collsim algorithm (registry name) the library's `id` runs, or NULL. */
     const char *(*collsim_name)(enum tune_library library, enum coll_kind kind, const char *id,
                                 gpointer data);
@@ -51,8 +51,8 @@ struct tune_candidate {
 struct tune_point {
     enum coll_kind kind;
     int nranks;
-    guint64 bytes;     /* collsim's bytes of the call (model_predict.h); 0 for a barrier */
-    guint type_size;   /* bytes of one element of the datatype the sweep used */
+    guint64 bytes;      /* collsim's bytes of the call (model_predict.h); 0 for a barrier */
+    guint type_size;    /* bytes of one element of the datatype the sweep used */
     GArray *candidates; /* struct tune_candidate, registry order */
 };
 

@@ -25,7 +25,8 @@ done
 grep -q '^collsim tune: 27 points of' "$tmp/a.out" && grep -q 'runs skipped' "$tmp/a.out" &&
     pass "summary line counts points and skipped runs" || fail "summary: $(cat "$tmp/a.out")"
 if [ -e "$tmp/a-ompi.rules" ] && [ -e "$tmp/a-mpich.json" ]; then
-    [ $status -eq 0 ] && pass "rules files written (exit 0)" || fail "rules written but exit $status"
+    [ $status -eq 0 ] && pass "rules files written (exit 0)" ||
+        fail "rules written but exit $status"
 elif grep -q 'a-ompi.rules and .*a-mpich.json NOT written' "$tmp/a.err"; then
     [ $status -eq 1 ] && pass "rules files refused with a message (exit 1)" ||
         fail "refused rules: exit $status"
@@ -45,7 +46,8 @@ EOF
 # collsim run's rows that served the requested algorithm: collective,ranks,bytes,algorithm,time
 awk -F, 'NR > 1 && $5 == "" { print $2 "," $6 "," $7 "," $3 "," $14 }' "$tmp/s.csv" |
     sort >"$tmp/run.times"
-awk -F, 'NR > 1 { print $1 "," $2 "," $3 "," $5 "," $6 }' "$tmp/a-times.csv" | sort >"$tmp/tune.times"
+awk -F, 'NR > 1 { print $1 "," $2 "," $3 "," $5 "," $6 }' "$tmp/a-times.csv" |
+    sort >"$tmp/tune.times"
 if [ -s "$tmp/run.times" ] && cmp -s "$tmp/run.times" "$tmp/tune.times"; then
     pass "every time equals collsim run's ($(wc -l <"$tmp/tune.times") runs)"
 else
@@ -53,13 +55,14 @@ else
 fi
 
 if "$verify" "$tmp/a" >"$tmp/verify.out" 2>"$tmp/verify.err"; then
-    pass "$(cat "$tmp/verify.out")"
+    pass "$(tr '\n' ' ' <"$tmp/verify.out")"
 else
     fail "tune_verify: $(cat "$tmp/verify.out" "$tmp/verify.err" | head -20)"
 fi
 
 "$COLLSIM" tune "${sweep[@]}" -j 1 -o "$tmp/b" >/dev/null 2>&1
-if cmp -s "$tmp/a-times.csv" "$tmp/b-times.csv" && cmp -s "$tmp/a-winners.csv" "$tmp/b-winners.csv"; then
+if cmp -s "$tmp/a-times.csv" "$tmp/b-times.csv" &&
+    cmp -s "$tmp/a-winners.csv" "$tmp/b-winners.csv"; then
     pass "the same CSVs with -j 1 and -j 2"
 else
     fail "-j 1 and -j 2 differ"
@@ -73,9 +76,11 @@ fi
 [ $? -eq 2 ] && grep -q -- '-n P1,P2' "$tmp/d.err" && pass "-n is required" ||
     fail "missing -n: $(cat "$tmp/d.err")"
 "$COLLSIM" tune -n 4 --collectives allreduc -o "$tmp/e" >/dev/null 2>"$tmp/e.err"
-[ $? -eq 2 ] && grep -q -- '--collectives allreduc' "$tmp/e.err" && pass "a bad --collectives is named" ||
+[ $? -eq 2 ] && grep -q -- '--collectives allreduc' "$tmp/e.err" &&
+    pass "a bad --collectives is named" ||
     fail "bad --collectives: $(cat "$tmp/e.err")"
-[ ! -e "$tmp/c-times.csv" ] && [ ! -e "$tmp/e-times.csv" ] && pass "nothing written after a bad option" ||
+[ ! -e "$tmp/c-times.csv" ] && [ ! -e "$tmp/e-times.csv" ] &&
+    pass "nothing written after a bad option" ||
     fail "files written after a bad option"
 
 [ $failures -eq 0 ] && echo "all tune checks passed" || echo "$failures failure(s)"

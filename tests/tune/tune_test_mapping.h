@@ -165,8 +165,9 @@ test_check_files(const struct tune_table *table, const struct tune_mapping *mapp
             (*checked)++;
             if (strcmp(want, got) != 0) {
                 wrong++;
-                fprintf(stderr, "%s: %s P=%d bytes=%" G_GUINT64_FORMAT ": file selects %s, "
-                                "the fastest of the library's is %s\n",
+                fprintf(stderr,
+                        "%s: %s P=%d bytes=%" G_GUINT64_FORMAT ": file selects %s, "
+                        "the fastest of the library's is %s\n",
                         tune_library_name(l), coll_kind_name(p->kind), p->nranks, p->bytes, got,
                         want);
             }

@@ -49,16 +49,16 @@ check_winners(const struct tune_table *table, const char *path)
             continue;
         }
         rows++;
-        const struct tune_point *p = tune_table_find(table, kind, atoi(f[1]),
-                                                     g_ascii_strtoull(f[2], NULL, 10));
+        const struct tune_point *p =
+            tune_table_find(table, kind, atoi(f[1]), g_ascii_strtoull(f[2], NULL, 10));
         const struct tune_candidate *second = NULL;
         const struct tune_candidate *best =
             p != NULL ? tune_point_fastest(p, TUNE_LIBRARY_COUNT, NULL, &second) : NULL;
         if (best == NULL || strcmp(best->algorithm, f[3]) != 0 ||
             g_ascii_strtod(f[4], NULL) != best->time ||
             strcmp(second != NULL ? second->algorithm : "", f[5]) != 0) {
-            fprintf(stderr, "%s:%u: winner %s / runner-up %s, the times say %s / %s\n", path,
-                    n + 1, f[3], f[5], best != NULL ? best->algorithm : "(none)",
+            fprintf(stderr, "%s:%u: winner %s / runner-up %s, the times say %s / %s\n", path, n + 1,
+                    f[3], f[5], best != NULL ? best->algorithm : "(none)",
                     second != NULL ? second->algorithm : "(none)");
             bad++;
         }

@@ -156,7 +156,8 @@ static const char mpich_example[] =
     "  },\n"
     "  \"collective=allreduce\": {\n"
     "    \"is_commutative=no\": { \"algorithm=MPIR_Allreduce_intra_recursive_doubling\": {} },\n"
-    "    \"total_msg_size<=65536\": { \"algorithm=MPIR_Allreduce_intra_recursive_doubling\": {} },\n"
+    "    \"total_msg_size<=65536\": { \"algorithm=MPIR_Allreduce_intra_recursive_doubling\": {} "
+    "},\n"
     "    \"any\": { \"algorithm=MPIR_Allreduce_intra_tree\": { \"k=4\": {} } }\n"
     "  }\n"
     "}\n";
@@ -165,11 +166,8 @@ static const char *
 mpich_pick(const struct tune_mpich_rules *rules, enum coll_kind kind, int p, guint64 bytes,
            gboolean commutative)
 {
-    struct tune_mpich_call call = {.kind = kind,
-                                   .comm_size = p,
-                                   .bytes = bytes,
-                                   .type_size = 8,
-                                   .commutative = commutative};
+    struct tune_mpich_call call = {
+        .kind = kind, .comm_size = p, .bytes = bytes, .type_size = 8, .commutative = commutative};
     return tune_mpich_lookup(rules, &call);
 }
 
@@ -259,7 +257,7 @@ END_TEST
 static struct tune_table *
 synthetic_table(void)
 {
-    static const enum coll_kind kinds[] = {COLL_BARRIER, COLL_BCAST,     COLL_GATHER,
+    static const enum coll_kind kinds[] = {COLL_BARRIER,   COLL_BCAST,     COLL_GATHER,
                                            COLL_ALLGATHER, COLL_ALLREDUCE, COLL_SCAN};
     static const int ranks[] = {4, 8, 16, 64};
     static const guint64 sizes[] = {8, 1024, 65536, 1 << 20};
