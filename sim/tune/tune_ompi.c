@@ -19,7 +19,10 @@
  *
  * Selection (v5.0.9 coll_tuned_dynamic_rules.c): the comm-size set is the last whose COMSIZE
  * is <= the communicator's size (the first set when none is); in it the rule is the last whose
- * MSGSIZE is <= the call's message size. ALG 0 means "use the fixed decision". Open MPI's own
+ * MSGSIZE is <= the call's message size. ALG 0 means "use the fixed decision". (Open MPI's
+ * unreleased main branch, 6.0, converts a classic file's comm sizes to ranges ending at the
+ * next COMSIZE - 1 instead, commit e973840e2b: there a set serves the sizes below its COMSIZE;
+ * collsim follows the released readers, 4.1 to 5.0.9.) Open MPI's own
  * reader skips any character it cannot read as a number; collsim's reader refuses it instead,
  * with its line and column, so that a typo is not silently read as a different table.
  */
