@@ -44,6 +44,7 @@
 #include "models/model_predict.h"
 #include "sim/engine/rank.h"
 #include "src/coll/coll_registry.h"
+#include "src/coll/coll_decision.h"
 #include "src/coll/coll_select.h"
 #include "src/errhandler.h"
 #include "src/op.h"
@@ -1122,11 +1123,18 @@ run_collective(const struct run_point *point, struct point_result *result)
     const struct coll_algorithm *row = coll_registry_find(point->kind, result->served);
     if (row != NULL) {
         struct coll_params params = row->defaults;
+        struct coll_decision_choice choice;
+        struct coll_call call;
+        describe_point_call(point, type, run.count, commutative, &call);
         if (coll_select_forced(point->kind) == row) {
             if (point->params.segment_bytes > 0)
                 params.segment_bytes = point->params.segment_bytes;
             if (point->params.radix > 0)
                 params.radix = point->params.radix;
+        } else if (coll_select_decision() != NULL &&
+                   coll_decision_choose(coll_select_decision(), &call, &choice) &&
+                   choice.row == row) {
+            params = choice.params; /* a library's decision may set a segment or a radix */
         }
         result->predicted = predict(&run, row->name, &params);
     }

@@ -6,6 +6,9 @@
  *   collsim list [TOPIC]                             what is available
  *   collsim order COLLECTIVE ALGORITHM -n P [...]    reduction order certificates (order.c)
  *   collsim check FILE.ini [options]                 is a scenario's output deterministic (check.c)
+ *   collsim decide COLLECTIVE -n P --bytes B [...]   a library's default decision (decide.c)
+ *   collsim tune --platform SPEC -n P,... -o PREFIX  the fastest algorithm per point, and Open MPI
+ *                                                    / MPICH tuning files (sim/tune/tune.c)
  *
  * Exit codes of exec: 0 success; 2 bad command line, program or platform (nothing ran; this
  * includes a program that needs MPI functions collsim lacks or was built for another MPI);
@@ -26,6 +29,7 @@
 #include "sim/cli/algorithm_option.h"
 #include "sim/bench/bench.h"
 #include "sim/cli/check.h"
+#include "sim/cli/decide.h"
 #include "sim/cli/explain.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/memory_estimate.h"
@@ -37,7 +41,9 @@
 #include "sim/scenario/run.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/outputs.h"
+#include "sim/tune/tune.h"
 #include "src/coll_check.h"
+#include "src/coll/coll_decision.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
 
@@ -91,6 +97,7 @@ struct exec_options {
     gchar *progress;
     gchar **simgrid_cfg;
     gchar **algorithms;
+    gchar *decision;
     gboolean stats;
     gchar *trace;
     gchar *timeline;
@@ -171,6 +178,11 @@ command_exec(int argc, char **argv)
         {"gap", 0, 0, G_OPTION_ARG_STRING, &opt.gap,
          "Time between two message starts of one NIC, e.g. 5ns (default: the preset's)",
          "SECONDS"},
+        {"decision", 0, 0, G_OPTION_ARG_STRING, &opt.decision,
+         "Choose algorithms as a library's default decision does: ompi, mpich, mvapich2, impi, "
+         "collsim (default) or FILE.rules (collsim decide shows a choice); --algorithm wins for "
+         "its collective",
+         "LIB"},
         {"algorithm", 'a', 0, G_OPTION_ARG_STRING_ARRAY, &opt.algorithms,
          "Force an algorithm: COLLECTIVE=NAME[,segment_bytes=B][,radix=K] (repeatable), or "
          "'reproducible': every reduction in one order fixed by P and count",
@@ -288,6 +300,14 @@ command_exec(int argc, char **argv)
             goto out;
         }
     }
+    if (opt.decision != NULL) {
+        GError *decision_error = NULL;
+        if (!decide_option_install(opt.decision, &decision_error)) {
+            rc = usage_error("exec: --decision: %s", decision_error->message);
+            g_error_free(decision_error);
+            goto out;
+        }
+    }
     for (gchar **a = opt.algorithms; a != NULL && *a != NULL; a++) {
         GError *algorithm_error = NULL;
         if (!algorithm_option_force(*a, &algorithm_error)) {
@@ -402,6 +422,7 @@ out:
     g_free(opt.gap);
     g_free(opt.progress);
     g_strfreev(opt.algorithms);
+    g_free(opt.decision);
     g_free(opt.platform);
     g_free(opt.placement);
     g_free(opt.payload);
@@ -496,6 +517,12 @@ list_decisions(void)
                    kind->rules[i].algorithm);
         }
     }
+    gchar **libraries = coll_decision_libraries();
+    gchar *names = g_strjoinv(", ", libraries);
+    printf("libraries' decisions (--decision LIB, scenario key run.decision; collsim decide "
+           "COLLECTIVE -n P --bytes B shows a choice): %s (in %s)\n", names, coll_decision_dir());
+    g_free(names);
+    g_strfreev(libraries);
 }
 
 static void
@@ -719,10 +746,15 @@ print_usage(FILE *out)
           "                               TOPIC)\n"
           "  order COLLECTIVE ALGORITHM -n P  in which order a reduction combines the ranks\n"
           "  explain COLLECTIVE ALGORITHM -n P  a walk through the algorithm's rounds, for class\n"
+          "  decide COLLECTIVE -n P --bytes B  what Open MPI, MPICH, MVAPICH2, Intel MPI and\n"
+          "                               collsim pick for a call (--decision LIB: one, and why)\n"
           "  check FILE.ini [--set G.K=V] run a scenario twice and under each SimGrid context\n"
           "                               factory; report any output that differs\n"
           "  platform describe SPEC       hosts, cores, links, diameter and bisection of a virtual\n"
           "                               cluster (flat, fattree, torus, dragonfly)\n"
+          "  tune --platform SPEC -n P,... --sizes S,... -o PREFIX  the fastest algorithm of\n"
+          "                               each collective per P and size: CSV, winner map, and\n"
+          "                               Open MPI / MPICH tuning files that select it\n"
           "\n"
           "Run 'collsim COMMAND --help' for a command's options.\n",
           out);
@@ -774,10 +806,14 @@ main(int argc, char **argv)
         return command_order(argc - 1, argv + 1);
     if (strcmp(command, "explain") == 0)
         return command_explain(argc - 1, argv + 1);
+    if (strcmp(command, "decide") == 0)
+        return command_decide(argc - 1, argv + 1);
     if (strcmp(command, "check") == 0)
         return collsim_command_check(argc - 1, argv + 1);
     if (strcmp(command, "platform") == 0)
         return command_platform(argc - 1, argv + 1);
+    if (strcmp(command, "tune") == 0)
+        return collsim_command_tune(argc - 1, argv + 1);
     fprintf(stderr, "collsim: unknown command '%s'\n", command);
     print_usage(stderr);
     return EXIT_USAGE;

@@ -185,23 +185,30 @@ find_entry(const struct plot_data *plot, enum coll_kind kind, const char *algori
 
 /* The fastest algorithm at (P, size); NULL for none. A tie goes to an algorithm that served
  * its calls itself before one that fell back to another (its time is that other's: the cell
- * would credit it with a speed it does not have), then to the name that sorts first. */
+ * would credit it with a speed it does not have), then to the name that sorts first — or, with
+ * `added_first`, to the algorithm whose point was added first (collsim tune: registry order). */
 static const char *
-winner(const struct plot_data *plot, const struct row *row, int nranks, guint64 bytes)
+winner(const struct plot_data *plot, const struct row *row, int nranks, guint64 bytes,
+       gboolean added_first)
 {
     const char *best = NULL;
     double best_time = INFINITY;
     gboolean best_fell_back = FALSE;
+    const struct plot_entry *best_entry = NULL;
     for (guint a = 0; a < row->algorithms->len; a++) {
         const char *name = g_ptr_array_index(row->algorithms, a);
         const struct plot_entry *e = find_entry(plot, row->kind, name, nranks, bytes);
         if (e == NULL)
             continue;
         /* sorted by name: an equal time replaces the first only if that one fell back */
-        if (e->time < best_time || (e->time == best_time && best_fell_back && !e->fell_back)) {
+        gboolean earlier = added_first && best_entry != NULL && e < best_entry;
+        if (e->time < best_time ||
+            (e->time == best_time && ((best_fell_back && !e->fell_back) ||
+                                      (best_fell_back == e->fell_back && earlier)))) {
             best = name;
             best_time = e->time;
             best_fell_back = e->fell_back;
+            best_entry = e;
         }
     }
     return best;
@@ -449,7 +456,7 @@ draw_line_panel(cairo_t *cr, const struct plot_data *plot, const struct row *row
 
 static void
 draw_winner_map(cairo_t *cr, const struct plot_data *plot, const struct row *row, double x0,
-                double y0)
+                double y0, gboolean added_first)
 {
     double px = x0 + PANEL_LEFT, py = y0 + PANEL_TOP;
     guint nr = row->ranks->len, ns = row->sizes->len;
@@ -462,7 +469,7 @@ draw_winner_map(cairo_t *cr, const struct plot_data *plot, const struct row *row
         double y = py + PANEL_H - (s + 1) * ch; /* the smallest size at the bottom */
         for (guint r = 0; r < nr; r++) {
             int p = g_array_index(row->ranks, int, r);
-            const char *best = winner(plot, row, p, b);
+            const char *best = winner(plot, row, p, b, added_first);
             guint index = 0;
             while (best != NULL && strcmp(g_ptr_array_index(row->algorithms, index), best) != 0)
                 index++;
@@ -509,11 +516,13 @@ draw_winner_map(cairo_t *cr, const struct plot_data *plot, const struct row *row
 
 static void
 draw_legend(cairo_t *cr, const struct plot_data *plot, const struct row *row, double x0,
-            double y0)
+            double y0, gboolean winners_only)
 {
     double y = y0 + PANEL_TOP;
-    plain_text(cr, x0, y, 0, 0.5, 11, "algorithm (solid: simulated,");
-    plain_text(cr, x0, y + 14, 0, 0.5, 11, "dashed: analytic prediction)");
+    plain_text(cr, x0, y, 0, 0.5, 11,
+               winners_only ? "algorithm (the colour of the cells" : "algorithm (solid: simulated,");
+    plain_text(cr, x0, y + 14, 0, 0.5, 11,
+               winners_only ? "where it is the fastest)" : "dashed: analytic prediction)");
     y += 34;
     for (guint a = 0; a < row->algorithms->len; a++) {
         const char *name = g_ptr_array_index(row->algorithms, a);
@@ -521,15 +530,19 @@ draw_legend(cairo_t *cr, const struct plot_data *plot, const struct row *row, do
         cairo_rectangle(cr, x0, y - 5, 18, 10);
         cairo_fill(cr);
         g_autofree gchar *label =
-            has_prediction(plot, row->kind, name) ? g_strdup(name)
-                                                  : g_strdup_printf("%s (no prediction)", name);
+            winners_only || has_prediction(plot, row->kind, name)
+                ? g_strdup(name)
+                : g_strdup_printf("%s (no prediction)", name);
         plain_text(cr, x0 + 24, y, 0, 0.5, 10, label);
         y += 15;
     }
 }
 
-gboolean
-plot_write(const struct plot_data *plot, const char *path, const char *scenario, GError **error)
+/* The picture: with `winners_only`, the winner maps alone (ties to the point added first) under
+ * `title`; else every panel, titled after `scenario`. */
+static gboolean
+draw(const struct plot_data *plot, const char *path, const char *scenario, const char *title_text,
+     gboolean winners_only, GError **error)
 {
     GArray *rows = g_array_new(FALSE, FALSE, sizeof(struct row));
     for (int k = 0; k < COLL_KIND_COUNT; k++) {
@@ -546,7 +559,8 @@ plot_write(const struct plot_data *plot, const char *path, const char *scenario,
     double legend_rows = 0;
     for (guint r = 0; r < rows->len; r++) {
         const struct row *row = &g_array_index(rows, struct row, r);
-        columns = MAX(columns, 1u + (row->ranks->len > 1) + (row->sizes->len > 1));
+        if (!winners_only)
+            columns = MAX(columns, 1u + (row->ranks->len > 1) + (row->sizes->len > 1));
         legend_rows = MAX(legend_rows, row->algorithms->len);
     }
     double row_h = MAX(ROW_H, PANEL_TOP + 34 + 15 * legend_rows + 10);
@@ -563,9 +577,10 @@ plot_write(const struct plot_data *plot, const char *path, const char *scenario,
     cairo_t *cr = picture_cairo(picture);
     cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     g_autofree gchar *title =
-        g_strdup_printf("collsim run %s: simulated time per call against P and message size, "
-                        "and the fastest algorithm",
-                        scenario != NULL ? scenario : "");
+        winners_only ? g_strdup(title_text)
+                     : g_strdup_printf("collsim run %s: simulated time per call against P and "
+                                       "message size, and the fastest algorithm",
+                                       scenario != NULL ? scenario : "");
     plain_text(cr, MARGIN, MARGIN + 12, 0, 0.5, 15, title);
     if (rows->len == 0)
         plain_text(cr, MARGIN, MARGIN + TITLE_H + 20, 0, 0.5, 12,
@@ -576,7 +591,7 @@ plot_write(const struct plot_data *plot, const char *path, const char *scenario,
         double y0 = MARGIN + TITLE_H + r * row_h;
         double x0 = MARGIN;
         gboolean one_p = row->ranks->len == 1, one_size = row->sizes->len == 1;
-        if (one_p || one_size) {
+        if (!winners_only && (one_p || one_size)) {
             /* say why a panel is missing: the sweep has one value there */
             GString *note = g_string_new(coll_kind_name(row->kind));
             g_string_append(note, ":");
@@ -594,19 +609,32 @@ plot_write(const struct plot_data *plot, const char *path, const char *scenario,
             plain_text(cr, MARGIN, y0 + 10, 0, 0.5, 11, note->str);
             g_string_free(note, TRUE);
         }
-        if (!one_p) {
+        if (!winners_only && !one_p) {
             draw_line_panel(cr, plot, row, PANEL_BY_RANKS, x0, y0);
             x0 += COL_W;
         }
-        if (!one_size) {
+        if (!winners_only && !one_size) {
             draw_line_panel(cr, plot, row, PANEL_BY_SIZE, x0, y0);
             x0 += COL_W;
         }
-        draw_winner_map(cr, plot, row, x0, y0);
-        draw_legend(cr, plot, row, MARGIN + columns * COL_W, y0);
+        draw_winner_map(cr, plot, row, x0, y0, winners_only);
+        draw_legend(cr, plot, row, MARGIN + columns * COL_W, y0, winners_only);
     }
     for (guint r = 0; r < rows->len; r++)
         row_clear(&g_array_index(rows, struct row, r));
     g_array_free(rows, TRUE);
     return picture_end(picture, error);
+}
+
+gboolean
+plot_write(const struct plot_data *plot, const char *path, const char *scenario, GError **error)
+{
+    return draw(plot, path, scenario, NULL, FALSE, error);
+}
+
+gboolean
+plot_write_winner_maps(const struct plot_data *plot, const char *path, const char *title,
+                       GError **error)
+{
+    return draw(plot, path, NULL, title, TRUE, error);
 }

@@ -30,6 +30,10 @@ void plot_data_add(struct plot_data *plot, const struct run_point *point,
  * (may be NULL). FALSE and an error if it cannot be written. */
 gboolean plot_write(const struct plot_data *plot, const char *path, const char *scenario,
                     GError **error);
+/* The winner maps alone, one per collective, under `title` (collsim tune): a tie goes to the
+ * algorithm whose point was added first, not to the name that sorts first. */
+gboolean plot_write_winner_maps(const struct plot_data *plot, const char *path,
+                                const char *title, GError **error);
 void plot_data_free(struct plot_data *plot);
 
 #endif

@@ -150,6 +150,12 @@ format_double_exact(double value, char *buf, gsize size)
     }
 }
 
+void
+report_format_double_exact(double value, char *buf, gsize size)
+{
+    format_double_exact(value, buf, size);
+}
+
 /* ---------------------------------------------------------------- one point as fields */
 
 enum field_type { FIELD_MISSING, FIELD_STRING, FIELD_INT, FIELD_UINT, FIELD_DOUBLE };

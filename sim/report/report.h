@@ -101,6 +101,9 @@ gchar *report_format_seconds(double seconds);
 /* Bytes in binary units: "1023 B", "1 KiB", "64 KiB", "1.5 MiB" (exact multiples without
  * decimals, others with one). */
 gchar *report_format_bytes(guint64 bytes);
+/* A double as the CSV writes it: exponent notation with the fewest digits that read back as
+ * the same double ("" for NAN); `buf` of G_ASCII_DTOSTR_BUF_SIZE bytes. */
+void report_format_double_exact(double value, char *buf, gsize size);
 /* The progress bar's text without the leading "\r": "[#####-----...] 12/40 points  0:12
  * elapsed  ~0:30 left" (no estimate before the first point). */
 gchar *report_format_progress(guint done, guint total, double elapsed_seconds);

@@ -41,6 +41,7 @@
 #include "sim/trace/point_outputs.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
+#include "sim/cli/decide.h"
 
 #define RUN_EXIT_FAILED 1
 #define RUN_EXIT_USAGE 2
@@ -579,6 +580,7 @@ out:
 
 struct run_options {
     gchar **overrides;
+    gchar *decision;
     gchar *csv_path;
     gchar *json_path;
     gchar *certify_path;
@@ -707,6 +709,9 @@ scenario_command_load(const GOptionEntry *entries, const struct scenario_command
         gchar *shown = g_utf8_make_valid(error->message, -1);
         fprintf(stderr, "collsim: %s\n", shown);
         g_free(shown);
+    } else {
+        /* every point (a forked child) inherits it; scenario_free uninstalls it */
+        coll_select_set_decision(scenario->decision);
     }
     g_clear_error(&error);
     g_strfreev(args);
@@ -720,6 +725,10 @@ collsim_command_run(int argc, char **argv)
     struct run_options opt = {.jobs = 1};
     GOptionEntry entries[] = {
         SCENARIO_OPTION_SET(&opt.overrides),
+        {"decision", 0, 0, G_OPTION_ARG_STRING, &opt.decision,
+         "Choose algorithms as a library's default decision does: ompi, mpich, mvapich2, impi, "
+         "collsim or FILE.rules (wins over the scenario's run.decision)",
+         "LIB"},
         {"output", 'o', 0, G_OPTION_ARG_FILENAME, &opt.csv_path,
          "Write one CSV row per point to FILE as points finish", "FILE"},
         {"json", 0, 0, G_OPTION_ARG_FILENAME, &opt.json_path,
@@ -777,6 +786,12 @@ collsim_command_run(int argc, char **argv)
     (void)argc;
     scenario = scenario_command_load(entries, &help, argv, "run", &opt.jobs, &opt.overrides);
     if (scenario == NULL) {
+        rc = RUN_EXIT_USAGE;
+        goto out;
+    }
+    if (opt.decision != NULL && !decide_option_install(opt.decision, &error)) {
+        fprintf(stderr, "collsim: run: --decision: %s\n", error->message);
+        g_clear_error(&error);
         rc = RUN_EXIT_USAGE;
         goto out;
     }
@@ -882,5 +897,6 @@ out:
     g_free(opt.timeline_path);
     trace_points_reset();
     g_free(opt.shard);
+    g_free(opt.decision);
     return rc;
 }

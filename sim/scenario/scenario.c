@@ -24,6 +24,7 @@
 #include "sim/scenario/scenario.h"
 
 #include "sim/engine/platform_gen.h"
+#include "src/coll/coll_decision.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
 
@@ -68,6 +69,9 @@ static const struct key_spec key_specs[] = {
     {"run", "algorithms",
      "default, all, reproducible, or NAME and COLLECTIVE:NAME entries as collsim list "
      "algorithms shows"},
+    {"run", "decision",
+     "ompi, mpich, mvapich2, impi, collsim (the default) or a FILE.rules: whose default decision "
+     "chooses the algorithm of each call the scenario leaves to the decision table"},
     {"run", "segment_bytes", "bytes > 0, or 0 for each algorithm's default"},
     {"run", "radix", "an integer >= 2, or 0 for each algorithm's default"},
     {"run", "sizes", "bytes and ranges of bytes with units: 8,1KiB..1MiB*4"},
@@ -777,6 +781,7 @@ struct settings {
     gchar *program;
     gchar **program_args;
     gchar *expected_output;
+    struct coll_decision *decision; /* [run] decision, NULL: collsim's own rules */
 
     gchar *csv_path;
     gchar *json_path;
@@ -794,6 +799,7 @@ struct inputs_entry {
 static void
 settings_clear(struct settings *s)
 {
+    coll_decision_free(s->decision);
     g_free(s->name);
     g_free(s->description);
     g_free(s->platform);
@@ -1213,6 +1219,32 @@ reduces_any(const struct settings *s)
     return FALSE;
 }
 
+/* [run] decision: a library's name, or a FILE.rules (relative: to the current directory, then
+ * to the scenario's), read and checked now so that a bad file is reported before anything runs. */
+static gboolean
+read_decision(struct loader *ld, struct settings *s)
+{
+    g_autofree gchar *spec = NULL;
+    if (!get_text(ld, "run", "decision", FALSE, &spec))
+        return FALSE;
+    if (spec == NULL || strcmp(spec, COLL_DECISION_COLLSIM) == 0)
+        return TRUE;
+    g_autofree gchar *beside = g_build_filename(ld->dir, spec, NULL);
+    const char *path = spec;
+    if ((g_str_has_suffix(spec, ".rules") || strchr(spec, '/') != NULL) &&
+        !g_path_is_absolute(spec) && !g_file_test(spec, G_FILE_TEST_EXISTS) &&
+        g_file_test(beside, G_FILE_TEST_EXISTS))
+        path = beside;
+    GError *error = NULL;
+    s->decision = coll_decision_open(path, 0, &error);
+    if (s->decision == NULL) {
+        gboolean ok = fail_value(ld, "run", "decision", "%s", error->message);
+        g_error_free(error);
+        return ok;
+    }
+    return TRUE;
+}
+
 static gboolean
 read_run_group(struct loader *ld, struct settings *s)
 {
@@ -1245,6 +1277,8 @@ read_run_group(struct loader *ld, struct settings *s)
         !get_bool(ld, "run", "check", &s->check) ||
         !get_text(ld, "run", "args", TRUE, &args) ||
         !get_text(ld, "run", "expected_output", FALSE, &s->expected_output))
+        return FALSE;
+    if (!read_decision(ld, s))
         return FALSE;
     s->params.segment_bytes = (int)segment_bytes;
     if (s->params.radix == 1)
@@ -1506,6 +1540,7 @@ build_scenario(struct loader *ld, const char *const *overrides)
     scenario->plot_path = g_steal_pointer(&s.plot_path);
     scenario->trace_path = g_steal_pointer(&s.trace_path);
     scenario->timeline_path = g_steal_pointer(&s.timeline_path);
+    scenario->decision = g_steal_pointer(&s.decision);
 out:
     if (points != NULL)
         g_ptr_array_free(points, TRUE);
@@ -1533,6 +1568,26 @@ scenario_load(const char *path, const char *const *overrides, GError **error)
     return scenario;
 }
 
+struct scenario *
+scenario_load_overrides(const char *name, const char *const *overrides, GError **error)
+{
+    g_return_val_if_fail(name != NULL, NULL);
+    struct loader ld = {
+        .path = name,
+        .dir = g_get_current_dir(),
+        .keys = g_key_file_new(),
+        .lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
+        .set_by = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free),
+        .error = error,
+    };
+    struct scenario *scenario = build_scenario(&ld, overrides);
+    g_hash_table_destroy(ld.set_by);
+    g_hash_table_destroy(ld.lines);
+    g_key_file_free(ld.keys);
+    g_free(ld.dir);
+    return scenario;
+}
+
 void
 scenario_free(struct scenario *scenario)
 {
@@ -1549,5 +1604,8 @@ scenario_free(struct scenario *scenario)
     g_free(scenario->plot_path);
     g_free(scenario->trace_path);
     g_free(scenario->timeline_path);
+    if (coll_select_decision() == scenario->decision)
+        coll_select_set_decision(NULL);
+    coll_decision_free(scenario->decision);
     g_free(scenario);
 }

@@ -34,6 +34,8 @@ struct scenario {
     gchar *certificates_path; /* [output] certificates (collsim run --certify), or NULL */
     gchar *trace_path;    /* [output] trace (collsim run --trace): a file per point, or NULL */
     gchar *timeline_path; /* [output] timeline (collsim run --timeline), likewise, or NULL */
+    struct coll_decision *decision; /* [run] decision (src/coll/coll_decision.h), or NULL for
+                                     * collsim's own rules; installed by scenario_command_load */
 };
 
 /*
@@ -43,6 +45,13 @@ struct scenario {
  * `error` (SCENARIO_ERROR) on the first fault found.
  */
 struct scenario *scenario_load(const char *path, const char *const *overrides, GError **error);
+/*
+ * A scenario made of `overrides` alone, as if they were given with --set to an empty file
+ * named `name` in the current directory (collsim tune builds its sweep so: the same checks,
+ * points and defaults as a scenario file's). Errors name the --set text.
+ */
+struct scenario *scenario_load_overrides(const char *name, const char *const *overrides,
+                                         GError **error);
 void scenario_free(struct scenario *scenario);
 
 /*

@@ -5,16 +5,31 @@
  * src/coll/<collective>/<collective>.c, each file's header says what they follow); this file
  * only walks them. `collsim list decisions` prints them all. If the rules' choice cannot serve
  * the call, the first applicable row of the kind serves. The reproducible mode (coll_select.h)
- * replaces the rules for the reductions.
+ * replaces the rules for the reductions; an installed library decision (coll_decision.h)
+ * replaces them for the kinds its file covers.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "coll_decision.h"
 #include "coll_select.h"
 
 static const struct coll_algorithm *forced[COLL_KIND_COUNT];
 static struct coll_params forced_params[COLL_KIND_COUNT];
 static int reproducible;
+static const struct coll_decision *installed_decision;
+
+void
+coll_select_set_decision(const struct coll_decision *decision)
+{
+    installed_decision = decision;
+}
+
+const struct coll_decision *
+coll_select_decision(void)
+{
+    return installed_decision;
+}
 
 void
 coll_select_reset(void)
@@ -194,19 +209,35 @@ coll_select(const struct coll_call *call, struct coll_params *params, const char
         *params = row->defaults;
         return *refusal == NULL ? row : NULL;
     }
-    const char *choice = coll_rules_choice(call);
-    row = choice != NULL ? coll_registry_find(call->kind, choice) : NULL;
-    if (row == NULL || coll_select_unmet(row, call) != NULL) {
-        row = NULL;
-        for (size_t i = 0; i < coll_registry_count(call->kind); i++) {
-            const struct coll_algorithm *candidate = coll_registry_nth(call->kind, i);
-            if (coll_select_unmet(candidate, call) == NULL) {
-                row = candidate;
-                break;
+    if (installed_decision != NULL) {
+        struct coll_decision_choice choice;
+        if (coll_decision_choose(installed_decision, call, &choice)) {
+            if (choice.row != NULL && coll_select_unmet(choice.row, call) == NULL) {
+                *params = choice.params;
+                return choice.row;
             }
+            row = coll_select_fallback(call);
+            if (row != NULL)
+                *params = row->defaults;
+            return row;
         }
     }
+    const char *choice = coll_rules_choice(call);
+    row = choice != NULL ? coll_registry_find(call->kind, choice) : NULL;
+    if (row == NULL || coll_select_unmet(row, call) != NULL)
+        row = coll_select_fallback(call);
     if (row != NULL)
         *params = row->defaults;
     return row;
+}
+
+const struct coll_algorithm *
+coll_select_fallback(const struct coll_call *call)
+{
+    for (size_t i = 0; i < coll_registry_count(call->kind); i++) {
+        const struct coll_algorithm *candidate = coll_registry_nth(call->kind, i);
+        if (coll_select_unmet(candidate, call) == NULL)
+            return candidate;
+    }
+    return NULL;
 }

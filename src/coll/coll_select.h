@@ -21,6 +21,14 @@
  * Collectives that move data unchanged are left to the decision table (or a forced choice):
  * any of their algorithms gives the same bits. A choice forced for one collective wins over
  * the mode for that collective.
+ *
+ * A library's decision (collsim --decision ompi|mpich|mvapich2|impi|FILE.rules, scenario key
+ * `[run] decision`; src/coll/coll_decision.h) replaces the kinds' default rules for every
+ * collective its file has a section for. Precedence, strongest first: a forced algorithm (for
+ * its collective), the reproducible mode (for the reductions it pins: the bits must not depend
+ * on the library emulated), the installed decision, collsim's own rules. When the decision's
+ * algorithm cannot serve the call (a requirement unmet, or not in this build), collsim's
+ * fallback serves: the first registry row of the kind that can.
  */
 #ifndef COLLSIM_COLL_SELECT_H
 #define COLLSIM_COLL_SELECT_H
@@ -53,6 +61,15 @@ int coll_select_reproducible(void);
 /* The algorithm the mode pins for a kind, or NULL for the kinds that do not reduce. */
 const char *coll_select_reproducible_choice(enum coll_kind kind);
 
+struct coll_decision;
+/* Install a library's decision (NULL: collsim's own rules). The caller keeps it alive while it
+ * is installed; coll_select_reset() does not remove it (it is a setting of the whole run, like
+ * the platform, not a per-point choice). */
+void coll_select_set_decision(const struct coll_decision *decision);
+const struct coll_decision *coll_select_decision(void);
+/* collsim's fallback: the first registry row of the call's kind that can serve it, or NULL. */
+const struct coll_algorithm *coll_select_fallback(const struct coll_call *call);
+
 /* Forget every forced choice and the mode (a new simulation). */
 void coll_select_reset(void);
 /* The forced row of a kind, or NULL. */
@@ -73,7 +90,7 @@ const char *coll_rules_choice(const struct coll_call *call);
 
 /*
  * Choose the algorithm for `call`: the forced one, else the reproducible mode's pinned one,
- * else the default rules'. When the forced
+ * else the installed decision's, else the default rules'. When the forced
  * or pinned one cannot serve the call, returns NULL and points *refusal at the unmet
  * requirement.
  * *params receives the parameters to pass.
