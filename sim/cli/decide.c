@@ -84,7 +84,9 @@ decide_one(const struct coll_decision *d, const struct coll_call *call)
         return 0;
     }
     char params[64];
-    printf("rule:      %s:%d: %s\n", d->path, choice.rule->line, choice.rule->text);
+    gchar *base = g_path_get_basename(d->path); /* the library line gave the whole path */
+    printf("rule:      %s:%d: %s\n", base, choice.rule->line, choice.rule->text);
+    g_free(base);
     printf("algorithm: %s %s\n", choice.entry->id, choice.entry->short_name);
     params_text(choice.row, &choice.params, params, sizeof params);
     printf("collsim:   %s%s\n", choice.entry->collsim, params);
@@ -108,7 +110,7 @@ decide_all(const struct coll_call *call)
     const struct coll_algorithm *row = own != NULL ? coll_registry_find(call->kind, own) : NULL;
     const struct coll_algorithm *runs =
         row != NULL && coll_select_unmet(row, call) == NULL ? row : coll_select_fallback(call);
-    printf("  %-9s %-60s runs %s  (collsim list decisions)\n", COLL_DECISION_COLLSIM,
+    printf("  %-9s %-48s runs %s  (collsim list decisions)\n", COLL_DECISION_COLLSIM,
            own != NULL ? own : "-", runs != NULL ? runs->name : "nothing");
     gchar **libraries = coll_decision_libraries();
     for (gchar **lib = libraries; *lib != NULL; lib++) {
@@ -126,9 +128,13 @@ decide_all(const struct coll_call *call)
                    coll_kind_name(call->kind));
         } else {
             gchar *why = NULL;
-            gchar *what = g_strdup_printf("%s %s", choice.entry->id, choice.entry->short_name);
+            /* a long id (MPICH's MPIR_..._intra_NAME) already holds the short name */
+            gchar *what = strlen(choice.entry->id) > 8
+                              ? g_strdup(choice.entry->id)
+                              : g_strdup_printf("%s %s", choice.entry->id,
+                                                choice.entry->short_name);
             runs = served(&choice, call, &why);
-            printf("  %-9s %-60s runs %s%s  (%s:%d)\n", *lib, what,
+            printf("  %-9s %-48s runs %s%s  (%s:%d)\n", *lib, what,
                    runs != NULL ? runs->name : "nothing", why != NULL ? " (fallback)" : "",
                    d->name, choice.rule->line);
             g_free(what);

@@ -11,7 +11,8 @@
 # Only library names are compared in 1, so it passes in a build that lacks some of the collsim
 # algorithms the files name (test_decide_registry.sh checks that every name resolves).
 set -u
-: "${COLLSIM:?}" "${top_srcdir:?}"
+: "${COLLSIM:?}" "${top_srcdir:?}" "${top_builddir:?}"
+seeds="$top_builddir/scenarios/seeds"
 failures=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -82,7 +83,7 @@ for lib in ompi mpich; do
         fail "run.decision = $lib and --decision $lib give different tables"
 
     # a program: par_blas1 calls MPI_Allreduce and MPI_Reduce on one float
-    if ! "$COLLSIM" exec "$top_srcdir/scenarios/seeds/par_blas1.so" -n 6 --decision "$lib" \
+    if ! "$COLLSIM" exec "$seeds/par_blas1.so" -n 6 --decision "$lib" \
         --stats >"$tmp/exec.$lib" 2>"$tmp/exec.$lib.err"; then
         fail "exec --decision $lib: $(head -3 "$tmp/exec.$lib.err")"
         continue
@@ -97,7 +98,7 @@ done
 echo "ok: the entry points choose as collsim decide says (run, scenario key, exec)"
 
 # a forced algorithm still wins for its collective
-"$COLLSIM" exec "$top_srcdir/scenarios/seeds/par_blas1.so" -n 6 --decision ompi \
+"$COLLSIM" exec "$seeds/par_blas1.so" -n 6 --decision ompi \
     --algorithm allreduce=reduce_bcast --stats >/dev/null 2>"$tmp/forced.err"
 grep -q "MPI_Allreduce: 1 call served by reduce_bcast" "$tmp/forced.err" ||
     fail "--algorithm allreduce=reduce_bcast lost to --decision ompi: $(grep Allreduce "$tmp/forced.err")"
@@ -131,7 +132,7 @@ refuse "bad bytes" allreduce -n 4 --bytes 12x --decision ompi
 refuse "negative bytes" allreduce -n 4 --bytes -8
 refuse "no ranks" allreduce --bytes 8
 refuse "bad count" allreduce -n 4 --bytes 8 --count many
-if "$COLLSIM" exec "$top_srcdir/scenarios/seeds/par_blas1.so" -n 2 --decision nosuchmpi \
+if "$COLLSIM" exec "$seeds/par_blas1.so" -n 2 --decision nosuchmpi \
     >/dev/null 2>"$tmp/exec.err"; then
     fail "exec --decision nosuchmpi accepted"
 else
