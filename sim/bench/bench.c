@@ -80,6 +80,9 @@ struct bench_run {
     struct bench_output *output;
     gchar **error; /* per rank: the MPI error that stopped it, or NULL */
     struct bench_route route;
+    /* what the selection picks for the point's call when no algorithm is forced (a library's
+     * decision may pick a node-aware one), or NULL */
+    const struct coll_algorithm *selected;
 };
 
 static struct bench_run *current;
@@ -213,7 +216,8 @@ bench_point_invalid(const struct run_point *point, const char **key)
         *key = "inputs";
         return inputs_why;
     }
-    if (point->algorithm != NULL && strcmp(point->algorithm, COLL_SELECT_REPRODUCIBLE) != 0) {
+    if (point->algorithm != NULL && strcmp(point->algorithm, COLL_SELECT_REPRODUCIBLE) != 0 &&
+        !coll_decision_is_library(point->algorithm)) {
         const struct coll_algorithm *row = coll_registry_find(point->kind, point->algorithm);
         *key = "algorithms";
         if (row == NULL)
@@ -559,6 +563,8 @@ bench_rank_main(int argc, char **argv)
     int warmup = point->warmup;
     const struct coll_algorithm *row =
         point->algorithm != NULL ? coll_registry_find(point->kind, point->algorithm) : NULL;
+    if (row == NULL)
+        row = run->selected;
     if (row != NULL && (row->caps & COLL_NODE_AWARE) && warmup == 0)
         warmup = 1;
     for (int it = 0; it < warmup + point->iterations && rc == MPI_SUCCESS; it++) {
@@ -969,6 +975,18 @@ served_algorithm(const struct sim_outcome *outcome, enum coll_kind kind)
     return best != NULL ? best->algorithm : "";
 }
 
+/* What the selection picks for the call (run->selected, NULL if nothing can serve it: the
+ * call then fails when it runs, with the reason), once choose_algorithm has set it up. */
+static void
+select_for_warmup(struct bench_run *run, gboolean commutative)
+{
+    struct coll_call call;
+    struct coll_params params;
+    const char *refusal = NULL;
+    describe_point_call(run->point, run->type, run->count, commutative, &call);
+    run->selected = coll_select(&call, &params, &refusal);
+}
+
 /* Force the requested algorithm, unless it cannot serve the point's call. */
 static gboolean
 choose_algorithm(const struct run_point *point, const struct bench_datatype *type, int count,
@@ -979,6 +997,15 @@ choose_algorithm(const struct run_point *point, const struct bench_datatype *typ
         return TRUE;
     if (strcmp(point->algorithm, COLL_SELECT_REPRODUCIBLE) == 0) {
         coll_select_set_reproducible(1);
+        return TRUE;
+    }
+    if (coll_decision_is_library(point->algorithm)) {
+        /* the point runs in its own child: the library's decision stays installed until it
+         * ends, in place of the scenario's run.decision */
+        struct coll_decision *decision = coll_decision_open(point->algorithm, 0, error);
+        if (decision == NULL)
+            return FALSE;
+        coll_select_set_decision(decision);
         return TRUE;
     }
     const struct coll_algorithm *row = coll_registry_find(point->kind, point->algorithm);
@@ -1086,8 +1113,11 @@ run_collective(const struct run_point *point, struct point_result *result)
     struct sim_memory_need need = {.nranks = (guint64)p, .stack_kib = config.stack_kib,
                                    .privatize = config.privatize,
                                    .payload_bytes = payload_bytes_per_rank(&run)};
-    if (!choose_algorithm(point, type, run.count, commutative, result, &error) ||
-        !sim_memory_check(&need, &error) || !sim_engine_run(&config, &outcome, &error)) {
+    gboolean chosen = choose_algorithm(point, type, run.count, commutative, result, &error);
+    if (chosen)
+        select_for_warmup(&run, commutative);
+    if (!chosen || !sim_memory_check(&need, &error) ||
+        !sim_engine_run(&config, &outcome, &error)) {
         fail_point(result, 2, error->message);
         g_error_free(error);
         goto out;

@@ -31,7 +31,9 @@
 #include <json-glib/json-glib.h>
 
 #include "sim/bench/bench_inputs.h"
+#include "sim/report/decision_summary.h"
 #include "sim/report/report.h"
+#include "src/coll/coll_decision.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
 
@@ -524,6 +526,9 @@ struct report {
     GPtrArray *reasons;
     GHashTable *reason_numbers; /* reason -> its footnote number; lookup only */
 
+    /* libraries' choices against the fastest algorithm, after the table */
+    struct decision_summary *decisions;
+
     /* collsim run --shard, or NULL (borrowed); each point's canonical text for the merge */
     const struct shard_identity *shard;
     JsonArray *shard_canonical;
@@ -848,8 +853,11 @@ compact_columns(struct report *report, const GPtrArray *points)
         int served = longest_algorithm(point->kind);
         if (point->algorithm == NULL) {
             possible = MAX(possible, served + FOOTNOTE_MARK_WIDTH);
-        } else if (strcmp(point->algorithm, COLL_SELECT_REPRODUCIBLE) == 0) {
-            possible = MAX(possible, served + (int)strlen(" (" COLL_SELECT_REPRODUCIBLE ")"));
+        } else if (strcmp(point->algorithm, COLL_SELECT_REPRODUCIBLE) == 0 ||
+                   coll_decision_is_library(point->algorithm)) {
+            /* "served (reproducible)", "served (ompi)" */
+            int mode = (int)strlen(point->algorithm) + 3;
+            possible = MAX(possible, served + mode + FOOTNOTE_MARK_WIDTH);
         } else {
             int length = (int)g_utf8_strlen(point->algorithm, -1);
             named = MAX(named, length);
@@ -933,6 +941,7 @@ report_open(const struct report_options *options, guint total_points, GError **e
     report->digest = g_checksum_new(G_CHECKSUM_SHA256);
     report->json_points = json_array_new();
     report->reasons = g_ptr_array_new_with_free_func(g_free);
+    report->decisions = decision_summary_new();
     report->reason_numbers = g_hash_table_new(g_str_hash, g_str_equal);
     report->progress = options->progress;
     report->compact = options->compact;
@@ -1004,10 +1013,12 @@ algorithm_cell(struct report *report, const struct run_point *point,
     if (point->program != NULL)
         return g_strdup(program_name);
     const char *served = served_name(result) != NULL ? served_name(result) : "?";
-    gboolean reproducible =
-        point->algorithm != NULL && strcmp(point->algorithm, COLL_SELECT_REPRODUCIBLE) == 0;
-    if (result->fallback_reason == NULL && reproducible)
-        return g_strdup_printf("%s (%s)", served, COLL_SELECT_REPRODUCIBLE);
+    /* a mode or a library's decision chose: name it beside what it chose */
+    gboolean chooser = point->algorithm != NULL &&
+                       (strcmp(point->algorithm, COLL_SELECT_REPRODUCIBLE) == 0 ||
+                        coll_decision_is_library(point->algorithm));
+    if (result->fallback_reason == NULL && chooser)
+        return g_strdup_printf("%s (%s)", served, point->algorithm);
     if (result->fallback_reason == NULL)
         return g_strdup(served);
     guint number = reason_number(report, result->fallback_reason);
@@ -1172,6 +1183,7 @@ report_add(struct report *report, const struct run_point *point, const struct po
 
     report->added++;
     report->checks[check_of(result)]++;
+    decision_summary_add(report->decisions, point, result);
     update_digest(report, fields, point, result);
     add_json_point(report, fields, point, result);
     if (report->shard != NULL) {
@@ -1233,6 +1245,10 @@ report_finish(struct report *report, GError **error)
 
     if (report->table != NULL) {
         GString *text = g_string_new("\n");
+        gsize before = text->len;
+        decision_summary_write(report->decisions, text);
+        if (text->len > before)
+            g_string_append_c(text, '\n');
         for (guint i = 0; i < report->reasons->len; i++)
             g_string_append_printf(text, "[%u] %s\n", i + 1,
                                    (const char *)g_ptr_array_index(report->reasons, i));
@@ -1301,6 +1317,7 @@ report_free(struct report *report)
     json_array_unref(report->shard_canonical);
     g_hash_table_destroy(report->reason_numbers);
     g_ptr_array_free(report->reasons, TRUE);
+    decision_summary_free(report->decisions);
     g_free(report);
 }
 

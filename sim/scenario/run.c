@@ -39,6 +39,7 @@
 #include "sim/scenario/run.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/point_outputs.h"
+#include "src/coll/coll_decision.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
 #include "sim/cli/decide.h"
@@ -344,7 +345,8 @@ certificate_request(const struct run_point *point, const char *served, GStringCh
     *note = NULL;
     /* the reproducible mode is a request, not an algorithm: certify what it pinned */
     gboolean named = point->algorithm != NULL &&
-                     strcmp(point->algorithm, COLL_SELECT_REPRODUCIBLE) != 0;
+                     strcmp(point->algorithm, COLL_SELECT_REPRODUCIBLE) != 0 &&
+                     !coll_decision_is_library(point->algorithm);
     const char *algorithm = named ? point->algorithm : served;
     int p = point->nranks;
     /* Reduce_scatter: MPI_Reduce_scatter's blocks differ by one at most; the witness gives

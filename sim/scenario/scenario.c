@@ -67,8 +67,8 @@ static const struct key_spec key_specs[] = {
     {"run", "ranks", "counts >= 1 and ranges A..B*K (K >= 2) or A..B+K (K >= 1): 2,3,4..64*2"},
     {"run", "collectives", "collective names, e.g. bcast, reduce, allreduce, or all"},
     {"run", "algorithms",
-     "default, all, reproducible, or NAME and COLLECTIVE:NAME entries as collsim list "
-     "algorithms shows"},
+     "default, all, reproducible, a library whose default decision picks (ompi, mpich, "
+     "mvapich2, impi), or NAME and COLLECTIVE:NAME entries as collsim list algorithms shows"},
     {"run", "decision",
      "ompi, mpich, mvapich2, impi, collsim (the default) or a FILE.rules: whose default decision "
      "chooses the algorithm of each call the scenario leaves to the decision table"},
@@ -1059,8 +1059,9 @@ add_algorithm(GPtrArray *list, const char *name)
     g_ptr_array_add(list, (gpointer)name);
 }
 
-/* Apply one algorithm name ("default", "all", "reproducible" or a registry name) to one
- * collective; FALSE if the collective has no such algorithm. */
+/* Apply one algorithm name ("default", "all", "reproducible", a library whose decision picks
+ * (ompi, mpich, ...) or a registry name) to one collective; FALSE if the collective has no
+ * such algorithm. */
 static gboolean
 apply_algorithm(GPtrArray *list, enum coll_kind kind, const char *name)
 {
@@ -1070,6 +1071,11 @@ apply_algorithm(GPtrArray *list, enum coll_kind kind, const char *name)
     }
     if (strcmp(name, COLL_SELECT_REPRODUCIBLE) == 0) {
         add_algorithm(list, COLL_SELECT_REPRODUCIBLE);
+        return TRUE;
+    }
+    if (coll_decision_is_library(name)) {
+        /* what that library's default decision picks for each point (coll_decision.h) */
+        add_algorithm(list, g_intern_string(name));
         return TRUE;
     }
     if (strcmp(name, "all") == 0) {

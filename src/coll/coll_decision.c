@@ -499,6 +499,13 @@ coll_decision_libraries(void)
     return (gchar **)g_ptr_array_free(names, FALSE);
 }
 
+gboolean
+coll_decision_is_library(const char *name)
+{
+    g_auto(GStrv) known = coll_decision_libraries();
+    return name != NULL && g_strv_contains((const gchar *const *)known, name);
+}
+
 gchar *
 coll_decision_find(const char *spec, GError **error)
 {

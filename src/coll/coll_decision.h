@@ -137,6 +137,8 @@ struct coll_decision *coll_decision_open(const char *spec, unsigned flags, GErro
 const char *coll_decision_dir(void);
 /* The library names with a file in coll_decision_dir(), sorted (free with g_strfreev). */
 gchar **coll_decision_libraries(void);
+/* Whether `name` is one of them ("ompi", ...): a scenario's algorithm entry may name one. */
+gboolean coll_decision_is_library(const char *name);
 
 /*
  * The choice of `decision` for `call`: the first rule of the call's kind that matches. FALSE
