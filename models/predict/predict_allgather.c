@@ -1,8 +1,9 @@
 /*
  * predict_allgather.c — α-β predictions of allgather and allgatherv
  * (src/coll/allgather/, src/coll/allgatherv/): ring, recursive_doubling, bruck,
- * neighbor_exchange, gather_bcast, and allgather's smp on single-core hosts. n is one rank's
- * block; allgatherv's rows take equal blocks and share allgather's formulas.
+ * neighbor_exchange, gather_bcast, two_proc, pair, direct, sparbit and k_bruck, and
+ * allgather's smp on single-core hosts. n is one rank's block; allgatherv's rows take equal
+ * blocks and share allgather's formulas.
  *
  * Invariants (as in every file of models/predict/): each formula is a pure function of its
  * struct ctx, written with the primitives of predict_core.h, and its comment gives the
@@ -69,6 +70,99 @@ allgather_gather_bcast(const struct ctx *c)
     return gather_binomial(c) + knomial_down(c, c->p, 2, c->p * c->n, -1);
 }
 
+/* two_proc (p = 2, refused otherwise): one exchange, xmsg(n); TEXTBOOK α + nβ. Exact. At
+ * other p the ring's formula stands in. */
+static double
+allgather_two_proc(const struct ctx *c)
+{
+    return allgather_ring(c);
+}
+
+/* pair (p a power of two, refused otherwise): p-1 exchanges of the own block with r xor k,
+ * (p-1)·xmsg(n); TEXTBOOK (p-1)α + (p-1)nβ. Exact. */
+static double
+allgather_pair(const struct ctx *c)
+{
+    return allgather_ring(c);
+}
+
+/* k messages of m bytes each rank posts at once to k different ranks, receiving as many from
+ * k others, every rank alike (alltoall linear's round): eager α + k·max(m,1)β(1+x) (the NIC
+ * sends them back to back, the i-th one arriving as the (i+1)-th leaves); rendezvous their
+ * data flows share the sender's link (isend_rendezvous). TEXTBOOK k(α + mβ). */
+static double
+posted_round(const struct ctx *c, double k, double m)
+{
+    if (k <= 0)
+        return 0.0;
+    if (c->textbook)
+        return k * (c->a + m * c->b);
+    if (is_eager(c, m))
+        return c->a + k * wire(c, m) * c->b * (1.0 + c->x) + (k - 1) * (c->os + c->orr);
+    return isend_rendezvous(c, (guint)k, m, c->b * (1.0 + c->x));
+}
+
+/* direct: every rank posts p-1 receives and p-1 sends of its block at once, to r+1, r+2 …:
+ * one posted round of p-1 messages. TEXTBOOK (p-1)(α + nβ). Exact (as alltoall linear). */
+static double
+allgather_direct(const struct ctx *c)
+{
+    return posted_round(c, c->p - 1, c->n);
+}
+
+/* sparbit: L rounds at distances 2^(L-1) … 1; in each a rank posts one message per block it
+ * sends (h of them, fewer by one where Open MPI's mask excludes a block), all to r+d, and
+ * receives as many from r-d: a posted round of h messages of n. TEXTBOOK (one port, every
+ * message α + nβ) (p-1)(α + nβ). COLLSIM exact: every rank does the same, and the h messages
+ * into a rank come from one sender's NIC one after the other. */
+static double
+allgather_sparbit(const struct ctx *c)
+{
+    int rounds = ceil_log2(c->p), low = 0;
+    double time = 0.0;
+    while ((((unsigned)c->p >> low) & 1u) == 0)
+        low++;
+    unsigned ignore = (~((unsigned)c->p >> low) | 1u) << low;
+    long long expected = 1;
+    for (int i = rounds - 1; i >= 0; i--) {
+        unsigned d = 1u << i;
+        int exclusion = (d & ignore) == d;
+        time += posted_round(c, (double)(expected - exclusion), c->n);
+        expected = 2 * expected - exclusion;
+    }
+    return time;
+}
+
+/* k_bruck (radix k): rounds d = 1, k, k², … < p; in each a rank posts k-1 sends (fewer in the
+ * last round) of min(d, p - j·d) blocks to r - j·d and as many receives from r + j·d.
+ * TEXTBOOK Σ rounds Σ_j (α + m_j β). COLLSIM: a posted round; where the messages of a round
+ * differ in size (p not a power of k), their total is spread evenly over them: exact when
+ * eager (the NIC sends them back to back, only the total counts), an approximation when
+ * rendezvous. */
+static double
+allgather_k_bruck(const struct ctx *c)
+{
+    double time = 0.0;
+    for (long long d = 1; d < c->p; d *= c->radix) {
+        double k = 0, blocks = 0;
+        for (long long j = 1; j < c->radix && j * d < c->p; j++) {
+            k++;
+            blocks += (double)MIN(d, c->p - j * d);
+        }
+        if (c->textbook || is_eager(c, blocks / k * c->n)) {
+            double eager_part = 0.0;
+            for (long long j = 1; j < c->radix && j * d < c->p; j++)
+                eager_part += wire(c, (double)MIN(d, c->p - j * d) * c->n);
+            time += c->textbook ? k * c->a + eager_part * c->b
+                                : c->a + eager_part * c->b * (1.0 + c->x) +
+                                      (k - 1) * (c->os + c->orr);
+        } else {
+            time += posted_round(c, k, blocks / k * c->n);
+        }
+    }
+    return time;
+}
+
 /* smp on single-core hosts: the inter-node algorithm it picks (predict_bcast.c, bcast_smp,
  * says why). */
 static double
@@ -92,7 +186,13 @@ allgather_smp(const struct ctx *c)
     {kind, "neighbor_exchange", allgather_neighbor_exchange, SYMMETRIC | RETURNS_AT_ZERO,          \
      "(p/2) a + (p-1) n b"},                                                                       \
     {kind, "gather_bcast", allgather_gather_bcast, RETURNS_AT_ZERO | ONE_WAY,                      \
-     "lg p a + (p-1) n b + lg p (a + p n b)"}
+     "lg p a + (p-1) n b + lg p (a + p n b)"},                                                     \
+    {kind, "two_proc", allgather_two_proc, SYMMETRIC | RETURNS_AT_ZERO, "a + n b"},                \
+    {kind, "pair", allgather_pair, SYMMETRIC | RETURNS_AT_ZERO, "(p-1) a + (p-1) n b"},            \
+    {kind, "direct", allgather_direct, SYMMETRIC | RETURNS_AT_ZERO, "(p-1) a + (p-1) n b"},        \
+    {kind, "sparbit", allgather_sparbit, SYMMETRIC | RETURNS_AT_ZERO, "(p-1) a + (p-1) n b"},      \
+    {kind, "k_bruck", allgather_k_bruck, NEEDS_RADIX | SYMMETRIC | RETURNS_AT_ZERO | APPROXIMATE,  \
+     "ceil(log_k p)(k-1) a + (p-1) n b"}
 
 const struct predict_row predict_rows_allgather[] = {
     ALLGATHER_COMMON_ROWS("allgather"),

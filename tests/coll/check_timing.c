@@ -298,6 +298,12 @@ static const struct {
      "non-pof2: fix-up and exchange messages arriving together"},
     {COLL_ALLGATHERV, "recursive_doubling", 1 - EXACT, 1.15,
      "non-pof2: fix-up and exchange messages arriving together"},
+    {COLL_ALLGATHER, "k_bruck", 1 - EXACT, 1 + EXACT,
+     "exact at these p with radix 4; a rendezvous round of unequal messages (p not a power of "
+     "k) is taken at their mean size"},
+    {COLL_ALLGATHERV, "k_bruck", 1 - EXACT, 1 + EXACT,
+     "exact at these p with radix 4; a rendezvous round of unequal messages (p not a power of "
+     "k) is taken at their mean size"},
     {COLL_BCAST, "smp", 1 - EXACT, 1.1,
      "one rank per node: scatter_ring_allgather's non-pof2 start (binomial is exact)"},
     {COLL_ALLGATHER, "smp", 1 - EXACT, 1.15,
