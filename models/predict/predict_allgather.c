@@ -1,9 +1,9 @@
 /*
  * predict_allgather.c — α-β predictions of allgather and allgatherv
  * (src/coll/allgather/, src/coll/allgatherv/): ring, recursive_doubling, bruck,
- * neighbor_exchange, gather_bcast, two_proc, pair, direct, sparbit and k_bruck, and
- * allgather's smp on single-core hosts. n is one rank's block; allgatherv's rows take equal
- * blocks and share allgather's formulas.
+ * neighbor_exchange, gather_bcast, two_proc, pair, direct, sparbit and k_bruck for both;
+ * allgather's linear, recexch, 2dmesh and 3dmesh, and its smp on single-core hosts. n is one
+ * rank's block; allgatherv's rows take equal blocks and share allgather's formulas.
  *
  * Invariants (as in every file of models/predict/): each formula is a pure function of its
  * struct ctx, written with the primitives of predict_core.h, and its comment gives the
@@ -163,6 +163,112 @@ allgather_k_bruck(const struct ctx *c)
     return time;
 }
 
+/* linear: rank 0 posts p-1 receives, every other rank sends its block (fan_in_posted); then
+ * rank 0 sends all p blocks to each other rank in turn with blocking sends (bcast linear's
+ * fan_out_equal), the others already waiting. TEXTBOOK (p-1)(α + nβ) + (p-1)(α + pnβ).
+ * Exact. */
+static double
+allgather_linear(const struct ctx *c)
+{
+    return fan_in_posted(c, c->p - 1, c->n) + fan_out_equal(c, c->p - 1, c->p * c->n);
+}
+
+/* recexch (radix k): q = k^F ranks (F = ⌊log_k p⌋) exchange, the p - q others folded in by
+ * sets of k (MPICH's recursive exchange). Steps: a folded rank's block to its set's last rank
+ * (up to k-1 arriving together: fan_in_posted); F rounds, each a posted round of k-1
+ * messages of a group's blocks; all p blocks back to the folded ranks (fan_out_posted).
+ * TEXTBOOK at p = k^F: F(k-1)α + (p-1)nβ (round i: k-1 messages of k^i·n, one port).
+ * COLLSIM: exact at p = k^F (every rank alike); otherwise the groups hold different numbers
+ * of blocks and a round is taken at its largest group: an approximation. */
+static double
+allgather_recexch(const struct ctx *c)
+{
+    int k = c->radix, q = 1, phases = 0;
+    while ((long long)q * k <= c->p) {
+        q *= k;
+        phases++;
+    }
+    int rem = c->p - q;
+    int t = (int)((long long)rem * k / (k - 1));
+    int sets = t / k;
+    double time = 0.0;
+    if (rem > 0)
+        time += fan_in_posted(c, MIN(k - 1, t), c->n);
+    for (long long group = 1, i = 0; i < phases; i++, group *= k) {
+        long long most = 0;
+        for (long long g = 0; g < q; g += group) {
+            long long first = g <= sets ? g * k : g + rem;
+            long long end = g + group <= sets ? (g + group) * k : g + group + rem;
+            most = MAX(most, end - first);
+        }
+        time += posted_round(c, k - 1, (double)most * c->n);
+    }
+    if (rem > 0)
+        time += fan_out_posted(c, (guint)MIN(k - 1, t), c->p * c->n);
+    return time;
+}
+
+/* One phase of SMPI's 2dmesh/3dmesh: each of `members` ranks posts its receives, then sends
+ * m bytes to every other member in the same order (blocking sends), so that the members'
+ * messages all head for the same rank first. Eager: every link carries k = members-1
+ * messages in and out, taken as the fan-in of k messages into one rank (the first target's
+ * incast delays the rest a little). Rendezvous: a blocking send waits for its transfer, so
+ * the members meet the targets in turn: the k others' data into the first target, then the
+ * k-1 still behind into the second, and so on: about (k+1)/2 fans-in of k messages.
+ * TEXTBOOK (members-1)(α + mβ). An approximation either way: the bands of
+ * tests/coll/check_timing.c and tests/validation/test_validation.sh give how far off. */
+static double
+mesh_phase(const struct ctx *c, int members, double m)
+{
+    double k = members - 1;
+    if (k <= 0)
+        return 0.0;
+    if (c->textbook)
+        return k * (c->a + m * c->b);
+    if (is_eager(c, m))
+        return fan_in_posted(c, k, m);
+    return (k + 1) / 2.0 * fan_in_posted(c, k, m);
+}
+
+/* 2dmesh: p = X·Y as SMPI's is_2dmesh factors it (X = 1, Y = p when it finds nothing): a phase
+ * of Y members and one block, then one of X members and Y blocks. TEXTBOOK
+ * (Y-1)(α + nβ) + (X-1)(α + Ynβ). Approximate (see mesh_phase). */
+static double
+allgather_2dmesh(const struct ctx *c)
+{
+    int root = 0, x = 1, y = c->p;
+    while ((long long)(root + 1) * (root + 1) <= c->p)
+        root++;
+    for (int d = MAX(root, 1); d <= c->p / 2; d++) {
+        if (c->p % d == 0) {
+            x = MIN(d, c->p / d);
+            y = c->p / x;
+            break;
+        }
+    }
+    return mesh_phase(c, y, c->n) + mesh_phase(c, x, y * c->n);
+}
+
+/* 3dmesh: p = X·X·Z as SMPI's is_3dmesh factors it (X = 1, Z = p when it finds nothing): phases
+ * of X members and one block, X members and X blocks, Z members and X² blocks. TEXTBOOK
+ * (X-1)(α + nβ) + (X-1)(α + Xnβ) + (Z-1)(α + X²nβ). Approximate (see mesh_phase). */
+static double
+allgather_3dmesh(const struct ctx *c)
+{
+    int root = 0, x = 1, z = c->p;
+    while ((long long)(root + 1) * (root + 1) * (root + 1) <= c->p)
+        root++;
+    for (int d = MAX(root, 1); d <= c->p / 3; d++) {
+        if (c->p % (d * d) == 0) {
+            x = d;
+            z = c->p / (d * d);
+            break;
+        }
+    }
+    return mesh_phase(c, x, c->n) + mesh_phase(c, x, x * c->n) +
+           mesh_phase(c, z, (double)x * x * c->n);
+}
+
 /* smp on single-core hosts: the inter-node algorithm it picks (predict_bcast.c, bcast_smp,
  * says why). */
 static double
@@ -196,6 +302,14 @@ allgather_smp(const struct ctx *c)
 
 const struct predict_row predict_rows_allgather[] = {
     ALLGATHER_COMMON_ROWS("allgather"),
+    {"allgather", "linear", allgather_linear, RETURNS_AT_ZERO | ONE_WAY,
+     "(p-1)(a + n b) + (p-1)(a + p n b)"},
+    {"allgather", "recexch", allgather_recexch, NEEDS_RADIX | RETURNS_AT_ZERO | APPROXIMATE,
+     "floor(log_k p)(k-1) a + (p-1) n b"},
+    {"allgather", "2dmesh", allgather_2dmesh, RETURNS_AT_ZERO | APPROXIMATE,
+     "(X+Y-2) a + (p-1) n b, p = X Y"},
+    {"allgather", "3dmesh", allgather_3dmesh, RETURNS_AT_ZERO | APPROXIMATE,
+     "(2X+Z-3) a + (p-1) n b, p = X X Z"},
     {"allgather", "smp", allgather_smp,
      NODE_AWARE | SYMMETRIC | RETURNS_AT_ZERO | APPROXIMATE_NON_POF2,
      "allgatherv recursive_doubling, bruck or ring by total size (one rank per node)"},

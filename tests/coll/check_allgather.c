@@ -409,9 +409,13 @@ static const struct {
     {"bruck", 18},              /* P·⌈lg P⌉ */
     {"neighbor_exchange", 18},  /* P·P/2 */
     {"gather_bcast", 10},       /* 2(P-1) */
+    {"linear", 10},             /* 2(P-1) */
     {"k_bruck", 24},            /* radix 4: P·(3 + 1) */
+    {"recexch", 16},            /* radix 4: 2 folded in, 4·3 exchanges' halves, 2 back */
     {"direct", 30},             /* P(P-1) */
     {"sparbit", 30},            /* P(P-1): one message per block */
+    {"2dmesh", 18},             /* 2 x 3: P·2 in rows, P·1 in columns */
+    {"3dmesh", 30},             /* 1 x 1 x 6: P·5 along z */
 };
 
 static int figure_got[6][6];
