@@ -239,12 +239,15 @@ allgather_2dmesh(const struct ctx *c)
     int root = 0, x = 1, y = c->p;
     while ((long long)(root + 1) * (root + 1) <= c->p)
         root++;
-    for (int d = MAX(root, 1); d <= c->p / 2; d++) {
-        if (c->p % d == 0) {
-            x = MIN(d, c->p / d);
-            y = c->p / x;
-            break;
-        }
+    /* the least divisor d >= root is root itself or p/e, e the largest divisor below root */
+    int d = root, e = root;
+    while (e > 1 && c->p % e != 0)
+        e--;
+    if (root > 0 && c->p % root != 0)
+        d = c->p / e;
+    if (root > 0 && d <= c->p / 2) {
+        x = MIN(d, c->p / d);
+        y = c->p / x;
     }
     return mesh_phase(c, y, c->n) + mesh_phase(c, x, y * c->n);
 }
@@ -258,10 +261,10 @@ allgather_3dmesh(const struct ctx *c)
     int root = 0, x = 1, z = c->p;
     while ((long long)(root + 1) * (root + 1) * (root + 1) <= c->p)
         root++;
-    for (int d = MAX(root, 1); d <= c->p / 3; d++) {
+    for (long long d = MAX(root, 1); d <= c->p / 3 && d * d <= c->p; d++) {
         if (c->p % (d * d) == 0) {
-            x = d;
-            z = c->p / (d * d);
+            x = (int)d;
+            z = (int)(c->p / (d * d));
             break;
         }
     }

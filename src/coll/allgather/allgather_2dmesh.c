@@ -3,7 +3,7 @@
  *
  * Origin:   SMPI's allgather "2dmesh" (src/smpi/colls/allgather/allgather-2dmesh.cpp, Faraj &
  *           Yuan's generated routines, ICS 2005): p = X·Y with X <= Y found as SMPI's
- *           is_2dmesh does (the least divisor x >= ⌊√p⌋, x <= p/2, and p/x, ordered).
+ *           is_2dmesh finds it (the least divisor x >= ⌊√p⌋, x <= p/2, and p/x, ordered).
  * Requires: nothing. SMPI refuses a p it cannot factor that way (p = 1 and the primes above
  *           3); here such a p runs as the degenerate mesh of one row of p ranks (X = 1), which
  *           is the direct algorithm with blocking sends. Any datatypes. Handles MPI_IN_PLACE:
@@ -69,22 +69,33 @@ mesh_phase(const struct coll_blocks *recv, int rank, int size, int start, int st
     return wait_all(rc, nreq, reqs);
 }
 
-/* SMPI's factorisation p = x·y, x <= y; FALSE when it finds none. */
+/*
+ * SMPI's factorisation p = x·y, x <= y: its is_2dmesh takes the least divisor d of p with
+ * ⌊√p⌋ <= d <= p/2, then x = min(d, p/d). That divisor is ⌊√p⌋ itself or p/e, e the largest
+ * divisor below ⌊√p⌋ (none lies strictly between ⌊√p⌋ and √p): found in O(√p) steps where
+ * SMPI's search takes O(p). FALSE when there is none (p = 1, and the primes above 3).
+ */
 static int
 factor_2d(int p, int *x, int *y)
 {
-    int root = 0;
+    int root = 0, d;
 
     while ((long long)(root + 1) * (root + 1) <= p)
         root++;
-    for (int d = root; d <= p / 2; d++) {
-        if (d > 0 && p % d == 0) {
-            *x = d < p / d ? d : p / d;
-            *y = p / *x;
-            return 1;
-        }
+    if (root == 0)
+        return 0;
+    d = root;
+    if (p % root != 0) {
+        int e = root - 1;
+        while (p % e != 0)
+            e--;
+        d = p / e;
     }
-    return 0;
+    if (d > p / 2)
+        return 0;
+    *x = d < p / d ? d : p / d;
+    *y = p / *x;
+    return 1;
 }
 
 int

@@ -3,10 +3,12 @@
  *
  * Origin:   SMPI's allgather "3dmesh" (src/smpi/colls/allgather/allgather-3dmesh.cpp, Faraj &
  *           Yuan's generated routines, ICS 2005): p = X·X·Z with X the least x >= ⌊∛p⌋,
- *           x <= p/3, such that x² divides p, as SMPI's is_3dmesh finds it (X = 1, Z = p when
- *           nothing larger divides: a degenerate mesh).
- * Requires: nothing. SMPI refuses p = 1 and p = 2 (no x <= p/3); here they run as the
- *           degenerate mesh X = 1, Z = p. Any datatypes. Handles MPI_IN_PLACE: sendbuf ==
+ *           x <= p/3, such that x² divides p, as SMPI's is_3dmesh finds it (for p < 8 that
+ *           is X = 1, Z = p: a mesh of one column of planes).
+ * Requires: nothing. SMPI refuses a p without such an x (p = 1, 2, and e.g. 11, 13, 17, 19:
+ *           any p >= 8 with no square x² dividing it for ⌊∛p⌋ <= x <= p/3); here such a p runs
+ *           as the degenerate mesh X = 1, Z = p (every rank its own plane: the direct
+ *           algorithm with blocking sends). Any datatypes. Handles MPI_IN_PLACE: sendbuf ==
  *           MPI_IN_PLACE means the rank's own block is already in place in recvbuf.
  * Cost:     (X-1)(α + nβ) (row) + (X-1)(α + Xnβ) (column) + (Z-1)(α + X²nβ) (z) on a one-port
  *           model, n the bytes of one block: (2X+Z-3)α + (p-1)nβ.
@@ -70,7 +72,11 @@ mesh_phase(const struct coll_blocks *recv, int rank, int size, int start, int st
     return wait_all(rc, nreq, reqs);
 }
 
-/* SMPI's factorisation p = x·x·z; FALSE when it finds none. */
+/*
+ * SMPI's factorisation p = x·x·z: its is_3dmesh takes the least x with ⌊∛p⌋ <= x <= p/3
+ * whose square divides p. The search stops once x² > p (no larger square can divide p), so
+ * it takes O(√p) steps. FALSE when there is none.
+ */
 static int
 factor_3d(int p, int *x, int *z)
 {
@@ -78,10 +84,10 @@ factor_3d(int p, int *x, int *z)
 
     while ((long long)(root + 1) * (root + 1) * (root + 1) <= p)
         root++;
-    for (int d = root; d <= p / 3; d++) {
-        if (d > 0 && p % (d * d) == 0) {
-            *x = d;
-            *z = p / (d * d);
+    for (long long d = root > 0 ? root : 1; d <= p / 3 && d * d <= p; d++) {
+        if (p % (d * d) == 0) {
+            *x = (int)d;
+            *z = (int)(p / (d * d));
             return 1;
         }
     }
