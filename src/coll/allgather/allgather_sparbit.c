@@ -6,8 +6,9 @@
  *           and ompi_coll_base_allgatherv_intra_sparbit.
  * Requires: nothing (any number of ranks, any datatypes). Handles MPI_IN_PLACE: sendbuf ==
  *           MPI_IN_PLACE means the rank's own block is already in place in recvbuf.
- * Cost:     ⌈lg p⌉α + (p-1)nβ on a one-port model (n the bytes of one block), every block
- *           sent as its own message: p-1 messages per rank in ⌈lg p⌉ rounds.
+ * Cost:     p-1 messages per rank (every block its own) in ⌈lg p⌉ rounds: (p-1)(α + nβ) on
+ *           a one-port model, n the bytes of one block; ⌈lg p⌉α + (p-1)nβ where the messages
+ *           of a round leave back to back and their latencies overlap.
  * Steps:    L = ⌈lg p⌉ rounds with distance d = 2^(L-1), 2^(L-2), … 1. A rank holding h
  *           blocks (h = 1 at first: its own) sends, in round d, the blocks r, r-2d, r-4d, …
  *           (h of them, mod p) to r+d and receives r-d, r-3d, … from r-d, each block straight

@@ -5,7 +5,8 @@
  * Requires: nothing (any number of ranks, any counts including zeros, any displacements).
  *           Handles MPI_IN_PLACE: sendbuf == MPI_IN_PLACE means the rank's own block is
  *           already in place in recvbuf (recvcounts[r] items at displs[r]).
- * Cost:     ⌈lg p⌉α + (p-1)nβ one-port for equal blocks, one message per block.
+ * Cost:     for equal blocks, (p-1)(α + nβ) one-port (one message per block); ⌈lg p⌉α +
+ *           (p-1)nβ where the messages of a round overlap their latencies.
  * Steps:    as allgather_sparbit.c, each block straight between displs[b] of the two
  *           recvbufs; a block of no bytes is neither sent nor received.
  */
