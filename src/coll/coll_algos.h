@@ -48,11 +48,25 @@ coll_allgather_fn coll_allgather_bruck;
 coll_allgather_fn coll_allgather_neighbor_exchange;
 coll_allgather_fn coll_allgather_gather_bcast;
 coll_allgather_fn coll_allgather_smp;
+coll_allgather_fn coll_allgather_linear;
+coll_allgather_fn coll_allgather_two_proc;
+coll_allgather_fn coll_allgather_k_bruck;
+coll_allgather_fn coll_allgather_recexch;
+coll_allgather_fn coll_allgather_direct;
+coll_allgather_fn coll_allgather_pair;
+coll_allgather_fn coll_allgather_sparbit;
+coll_allgather_fn coll_allgather_2dmesh;
+coll_allgather_fn coll_allgather_3dmesh;
 coll_allgatherv_fn coll_allgatherv_ring;
 coll_allgatherv_fn coll_allgatherv_recursive_doubling;
 coll_allgatherv_fn coll_allgatherv_bruck;
 coll_allgatherv_fn coll_allgatherv_neighbor_exchange;
 coll_allgatherv_fn coll_allgatherv_gather_bcast;
+coll_allgatherv_fn coll_allgatherv_two_proc;
+coll_allgatherv_fn coll_allgatherv_pair;
+coll_allgatherv_fn coll_allgatherv_direct;
+coll_allgatherv_fn coll_allgatherv_sparbit;
+coll_allgatherv_fn coll_allgatherv_k_bruck;
 
 /* Alltoall / Alltoallv / Alltoallw */
 coll_alltoall_fn coll_alltoall_pairwise;

@@ -201,6 +201,23 @@ int coll_allgather_schedule(const void *sendbuf, int sendcount, MPI_Datatype sen
                             enum coll_allgather_schedule schedule, int tag, MPI_Comm comm);
 
 /*
+ * The libraries' allgather schedules that allgatherv shares, each defined in its allgather
+ * file (src/coll/allgather/allgather_<name>.c, whose header gives the steps) and run on uniform
+ * or v blocks alike: block 0 of `own` is the caller's block (MPI_IN_PLACE: already in place
+ * in `recv`). Empty messages are left out, both ends knowing their sizes.
+ */
+int coll_allgather_two_proc_blocks(const struct coll_blocks *own, const struct coll_blocks *recv,
+                                   int tag, MPI_Comm comm);
+int coll_allgather_pair_blocks(const struct coll_blocks *own, const struct coll_blocks *recv,
+                               int tag, MPI_Comm comm);
+int coll_allgather_direct_blocks(const struct coll_blocks *own, const struct coll_blocks *recv,
+                                 int tag, MPI_Comm comm);
+int coll_allgather_sparbit_blocks(const struct coll_blocks *own, const struct coll_blocks *recv,
+                                  int tag, MPI_Comm comm);
+int coll_allgather_k_bruck_blocks(const struct coll_blocks *own, const struct coll_blocks *recv,
+                                  int radix, int tag, MPI_Comm comm);
+
+/*
  * A rank's place in the binomial tree of a rooted collective, ranks taken relative to the
  * root: relative = (rank - root) mod p, lowbit its lowest set bit (0 at the root), subtree the
  * number of ranks [relative, relative + lowbit) cut at p, parent the rank relative - lowbit.

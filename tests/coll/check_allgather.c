@@ -14,9 +14,11 @@
  *    between them (the gaps and the items after the buffer stay untouched), all counts zero,
  *    the datatype mix above and MPI_IN_PLACE;
  * and, with the row forced (coll_select_force), MPI_Allgather(v) with MPI_IN_PLACE through
- * the entry point. A row whose requirements P does not meet is refused by the entry point
+ * the entry point. A row that uses a radix runs the direct calls with radix 2, 3, 4 or 7 (one
+ * per variant). A row whose requirements P does not meet is refused by the entry point
  * instead (MPI_ERR_OTHER under MPI_ERRORS_RETURN) — and run directly where the requirement
- * is violated (neighbor_exchange at odd P) it does fail, which proves the flag honest.
+ * is violated (neighbor_exchange, pair and two_proc at odd P) it does fail, which proves the
+ * flag honest.
  *
  * Figure 5.1 ("allgather", six processes): rank r holds item X0 (X = A + r); afterwards every
  * rank holds A0 B0 C0 D0 E0 F0, for every row, through MPI_Allgather and MPI_Allgatherv with
@@ -144,6 +146,10 @@ recv_is_vector(enum variant v, int rank)
     return v == V_TYPES && rank % 3 == 0;
 }
 
+/* A row that uses a radix runs each direct call with one of these, by variant, so that every
+ * radix meets several shapes of block without more calls (the entry point uses the default). */
+static const int radices[] = {2, 3, 4, 7};
+
 /* One Allgather or Allgatherv call of variant v, checked. */
 static void
 allgather_once(const struct coll_algorithm *row, int rank, int size, enum variant v,
@@ -153,6 +159,9 @@ allgather_once(const struct coll_algorithm *row, int rank, int size, enum varian
     int allgatherv = row->kind == COLL_ALLGATHERV;
     int svec = send_is_vector(v, rank), rvec = recv_is_vector(v, rank);
     int in_place = v == V_IN_PLACE || v == V_ENTRY_IN_PLACE;
+    struct coll_params params = row->defaults;
+    if (row->caps & COLL_RADIX)
+        params.radix = radices[v % (int)(sizeof radices / sizeof radices[0])];
     MPI_Datatype sendtype = svec ? vec : MPI_INT, recvtype = rvec ? vec : MPI_INT;
     size_t items = 0; /* of recvtype in recvbuf */
 
@@ -207,20 +216,20 @@ allgather_once(const struct coll_algorithm *row, int rank, int size, enum varian
         rc = MPI_Allgather(sbuf, scount, stype, recv, counts[0], recvtype, MPI_COMM_WORLD);
     else if (allgatherv)
         rc = row->fn.allgatherv(sbuf, scount, stype, recv, counts, displs, recvtype, MPI_COMM_WORLD,
-                                &row->defaults);
+                                &params);
     else
         rc = row->fn.allgather(sbuf, scount, stype, recv, counts[0], recvtype, MPI_COMM_WORLD,
-                               &row->defaults);
+                               &params);
     calls_done[rank]++;
 
     if (rc != MPI_SUCCESS) {
-        note_failure(rank, "%s: rc %d", variant_names[v], rc);
+        note_failure(rank, "%s (radix %d): rc %d", variant_names[v], params.radix, rc);
         goto out;
     }
     for (size_t k = 0; k < rlen; k++) {
         if (recv[k] != want[k]) {
-            note_failure(rank, "%s: recvbuf int %zu is %d, want %d", variant_names[v], k, recv[k],
-                         want[k]);
+            note_failure(rank, "%s (radix %d): recvbuf int %zu is %d, want %d", variant_names[v],
+                         params.radix, k, recv[k], want[k]);
             goto out;
         }
     }
@@ -325,10 +334,13 @@ START_TEST(test_allgather_row_matches_reference)
 END_TEST
 
 /*
- * The requirement flags are honest: a row that declares COLL_REQ_EVEN_RANKS, run directly at
- * an odd P, deadlocks or gives a wrong result (buffers have a spare block, so that it cannot
- * write out of bounds). One simulation per (row, odd P); rows without the flag pass at once.
+ * The requirement flags are honest: a row that declares COLL_REQ_EVEN_RANKS,
+ * COLL_REQ_POWER_OF_TWO or COLL_REQ_TWO_RANKS, run directly at an odd P (which breaks each of
+ * them), deadlocks, fails or gives a wrong result (buffers have a spare block, so that it
+ * cannot write out of bounds). One simulation per (row, odd P); rows without a rank-count
+ * flag pass at once.
  */
+#define RANK_COUNT_FLAGS (COLL_REQ_EVEN_RANKS | COLL_REQ_POWER_OF_TWO | COLL_REQ_TWO_RANKS)
 static const int odd_sizes[] = {3, 5};
 #define NODD ((int)(sizeof odd_sizes / sizeof odd_sizes[0]))
 
@@ -336,7 +348,7 @@ START_TEST(test_allgather_even_ranks_flag_is_needed)
 {
     const struct coll_algorithm *row = rows[_i / NODD];
     struct ag_case c = {row, odd_sizes[_i % NODD], 1};
-    if (!(row->requires & COLL_REQ_EVEN_RANKS))
+    if (!(row->requires & RANK_COUNT_FLAGS))
         return;
     memset(failure, 0, sizeof failure);
     memset(calls_done, 0, sizeof calls_done);
@@ -345,7 +357,8 @@ START_TEST(test_allgather_even_ranks_flag_is_needed)
     int wrong = 0;
     for (int r = 0; r < c.size; r++)
         wrong |= failure[r][0] != '\0';
-    ck_assert_msg(exit_code != 0 || wrong, "%s %s works at P=%d: COLL_REQ_EVEN_RANKS is not needed",
+    ck_assert_msg(exit_code != 0 || wrong,
+                  "%s %s works at P=%d: its rank-count requirement is not needed",
                   coll_kind_name(row->kind), row->name, c.size);
 }
 END_TEST
@@ -357,6 +370,17 @@ START_TEST(test_allgather_neighbor_exchange_declares_even_ranks)
               COLL_REQ_EVEN_RANKS);
     ck_assert(coll_registry_find(COLL_ALLGATHERV, "neighbor_exchange")->requires &
               COLL_REQ_EVEN_RANKS);
+}
+END_TEST
+
+/* The same for the pair rows (power of two) and the two_proc rows (two ranks). */
+START_TEST(test_allgather_pair_and_two_proc_declare_rank_counts)
+{
+    enum coll_kind kinds[] = {COLL_ALLGATHER, COLL_ALLGATHERV};
+    for (size_t k = 0; k < 2; k++) {
+        ck_assert(coll_registry_find(kinds[k], "pair")->requires & COLL_REQ_POWER_OF_TWO);
+        ck_assert(coll_registry_find(kinds[k], "two_proc")->requires & COLL_REQ_TWO_RANKS);
+    }
 }
 END_TEST
 
@@ -385,6 +409,13 @@ static const struct {
     {"bruck", 18},              /* P·⌈lg P⌉ */
     {"neighbor_exchange", 18},  /* P·P/2 */
     {"gather_bcast", 10},       /* 2(P-1) */
+    {"linear", 10},             /* 2(P-1) */
+    {"k_bruck", 24},            /* radix 4: P·(3 + 1) */
+    {"recexch", 16},            /* radix 4: 2 folded in, 4·3 exchanges' halves, 2 back */
+    {"direct", 30},             /* P(P-1) */
+    {"sparbit", 30},            /* P(P-1): one message per block */
+    {"2dmesh", 18},             /* 2 x 3: P·2 in rows, P·1 in columns */
+    {"3dmesh", 30},             /* 1 x 1 x 6: P·5 along z */
 };
 
 static int figure_got[6][6];
@@ -412,6 +443,8 @@ START_TEST(test_allgather_figure_5_1)
     const struct coll_algorithm *row = rows[_i];
     struct sim_config config;
     struct sim_outcome outcome;
+    if (unmet_at(row, 6) != NULL)
+        return; /* two_proc, pair: P = 6 is refused (the rows test checks the refusal) */
     force(row);
     sim_config_defaults(&config);
     config.nranks = 6;
@@ -537,6 +570,7 @@ allgather_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_allgather_even_ranks_flag_is_needed, 0, nrows * NODD);
     tcase_add_test(tc, test_allgather_neighbor_exchange_declares_even_ranks);
+    tcase_add_test(tc, test_allgather_pair_and_two_proc_declare_rank_counts);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("figure 5.1");

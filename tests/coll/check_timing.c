@@ -298,6 +298,23 @@ static const struct {
      "non-pof2: fix-up and exchange messages arriving together"},
     {COLL_ALLGATHERV, "recursive_doubling", 1 - EXACT, 1.15,
      "non-pof2: fix-up and exchange messages arriving together"},
+    {COLL_ALLGATHER, "k_bruck", 1 - 1e-4, 1 + 1e-4,
+     "exact at these p with radix 4 but for SimGrid's 1 ns timing of NIC starts (what "
+     "CLOCK_SLACK allows the exact rows); a rendezvous round of unequal messages (p not a power "
+     "of k) is taken at their mean size"},
+    {COLL_ALLGATHERV, "k_bruck", 1 - 1e-4, 1 + 1e-4,
+     "exact at these p with radix 4 but for SimGrid's 1 ns timing of NIC starts (what "
+     "CLOCK_SLACK allows the exact rows); a rendezvous round of unequal messages (p not a power "
+     "of k) is taken at their mean size"},
+    {COLL_ALLGATHER, "recexch", 0.8, 1.05,
+     "p not a power of k: a folded rank's block delays only its set's last rank, and a round "
+     "of groups of unequal size is taken at the largest"},
+    {COLL_ALLGATHER, "2dmesh", 1 - EXACT, 1.45,
+     "every member sends to the same rank first: the incast at each target in turn, taken as "
+     "one fan-in per phase (eager) or (k+1)/2 of them (rendezvous)"},
+    {COLL_ALLGATHER, "3dmesh", 0.55, 1 + EXACT,
+     "every member sends to the same rank first: the incast at each target in turn, taken as "
+     "one fan-in per phase (eager) or (k+1)/2 of them (rendezvous)"},
     {COLL_BCAST, "smp", 1 - EXACT, 1.1,
      "one rank per node: scatter_ring_allgather's non-pof2 start (binomial is exact)"},
     {COLL_ALLGATHER, "smp", 1 - EXACT, 1.15,
