@@ -15,6 +15,10 @@ coll_barrier_fn coll_barrier_binomial;
 coll_barrier_fn coll_barrier_recursive_doubling;
 coll_barrier_fn coll_barrier_double_ring;
 coll_barrier_fn coll_barrier_smp;
+coll_barrier_fn coll_barrier_two_proc;
+coll_barrier_fn coll_barrier_tree;
+coll_barrier_fn coll_barrier_k_dissemination;
+coll_barrier_fn coll_barrier_recexch;
 
 /* Bcast */
 coll_bcast_fn coll_bcast_linear;

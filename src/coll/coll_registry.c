@@ -29,6 +29,14 @@ static const struct coll_algorithm rows[] = {
     {COLL_BARRIER, "smp", {.barrier = coll_barrier_smp}, 0, COLL_NODE_AWARE | COLL_READS_DATA,
      NO_PARAMS,
      "node-aware: fan-in to each node's leader, leaders' dissemination, fan-out"},
+    {COLL_BARRIER, "two_proc", {.barrier = coll_barrier_two_proc}, COLL_REQ_TWO_RANKS, 0,
+     NO_PARAMS, "two ranks: one exchange of empty messages (Open MPI)"},
+    {COLL_BARRIER, "tree", {.barrier = coll_barrier_tree}, 0, 0, NO_PARAMS,
+     "Open MPI's tree: fan-in to rank 0 over partners rank xor 2^j, then fan-out"},
+    {COLL_BARRIER, "k_dissemination", {.barrier = coll_barrier_k_dissemination}, 0, COLL_RADIX,
+     {0, 4}, "dissemination with radix k: ceil(log_k P) rounds of k-1 shifted messages (MPICH)"},
+    {COLL_BARRIER, "recexch", {.barrier = coll_barrier_recexch}, 0, COLL_RADIX, {0, 4},
+     "recursive exchange with radix k; ranks beyond a power of k folded in (MPICH)"},
 
     /* Bcast */
     {COLL_BCAST, "linear", {.bcast = coll_bcast_linear}, 0, 0, NO_PARAMS,

@@ -286,6 +286,9 @@ static const struct {
      * eager, rendezvous and segmented sizes of this test, with a margin. */
     {COLL_BARRIER, "recursive_doubling", 1 - EXACT, 1.001,
      "non-pof2: one-byte messages of two rounds landing together at a rank (a beta each)"},
+    {COLL_BARRIER, "recexch", 0.6, 1.01,
+     "p not a power of k: the participants without a step-1 sender exchange early, which the "
+     "formula's sequence of steps does not follow"},
     {COLL_BCAST, "split_binary", 0.75, 1.25,
      "a partner's eager half arriving while a rank still receives its own segment; the NIC "
      "overlapping the swap with the pipeline's last sends"},

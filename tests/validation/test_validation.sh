@@ -32,6 +32,7 @@ TOLERANCE=0.02
 # collective algorithm low high why (approximate formulas only; see models/predict/ per row)
 cat >"$tmp/bands.txt" <<'BANDS'
 barrier recursive_doubling 0.98 1.02 non-pof2: one-byte messages of two rounds landing together at a rank
+barrier recexch 0.64 1.02 p not a power of k: participants without a step-1 sender exchange early; the formula runs the three steps one after the other
 bcast split_binary 0.78 1.04 a partner's half arriving while a rank still receives its own segment; NIC overlapping the swap with the last sends
 bcast scatter_ring_allgather 0.92 1.10 non-pof2 or rendezvous scatter: the root's blocking rendezvous send holds its later sends, the ring starts unevenly
 bcast scatter_recursive_doubling_allgather 0.63 1.07 non-pof2: blocks of unequal size and fix-up messages; at 8 B most of the P blocks are empty and travel as one byte
