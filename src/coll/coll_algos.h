@@ -30,6 +30,11 @@ coll_bcast_fn coll_bcast_split_binary;
 coll_bcast_fn coll_bcast_scatter_ring_allgather;
 coll_bcast_fn coll_bcast_scatter_recursive_doubling_allgather;
 coll_bcast_fn coll_bcast_smp;
+coll_bcast_fn coll_bcast_chain;
+coll_bcast_fn coll_bcast_kary;
+coll_bcast_fn coll_bcast_pipelined_tree;
+coll_bcast_fn coll_bcast_flattree_pipeline;
+coll_bcast_fn coll_bcast_segmented_binomial;
 
 /* Gather / Scatter */
 coll_gather_fn coll_gather_linear;

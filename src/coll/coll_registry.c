@@ -60,6 +60,18 @@ static const struct coll_algorithm rows[] = {
     {COLL_BCAST, "smp", {.bcast = coll_bcast_smp}, 0, COLL_NODE_AWARE | COLL_READS_DATA,
      NO_PARAMS,
      "node-aware: root to its node's leader, bcast among leaders, binomial in each node"},
+    {COLL_BCAST, "chain", {.bcast = coll_bcast_chain}, 0, COLL_RADIX | COLL_SEGMENTED,
+     {SEG_DEFAULT, 4}, "root heads radix chains of consecutive ranks, in segments (Open MPI)"},
+    {COLL_BCAST, "kary", {.bcast = coll_bcast_kary}, 0, COLL_RADIX, {0, 4},
+     "k-ary tree (children kr+1 ... kr+k), whole buffer per message (MPICH)"},
+    {COLL_BCAST, "pipelined_tree", {.bcast = coll_bcast_pipelined_tree}, 0,
+     COLL_RADIX | COLL_SEGMENTED, {SEG_DEFAULT, 4}, "k-ary tree in segments, pipelined (MPICH)"},
+    {COLL_BCAST, "flattree_pipeline", {.bcast = coll_bcast_flattree_pipeline}, 0,
+     COLL_SEGMENTED, {SEG_DEFAULT, 0},
+     "root sends each rank all its segments in turn into pre-posted receives (SMPI)"},
+    {COLL_BCAST, "segmented_binomial", {.bcast = coll_bcast_segmented_binomial}, 0,
+     COLL_SEGMENTED, {SEG_DEFAULT, 0},
+     "Open MPI's binomial tree (children nearest first) in segments, pipelined"},
 
     /* Gather / Scatter */
     {COLL_GATHER, "linear", {.gather = coll_gather_linear}, 0, COLL_IN_PLACE, NO_PARAMS,

@@ -69,6 +69,11 @@ static const struct {
     {COLL_BCAST, "split_binary"},      /* a rank's swap partner sends while its parent does */
     {COLL_BCAST, "linear"},            {COLL_BCAST, "knomial"},
     {COLL_BCAST, "pipeline_binary"},
+    /* the libraries' broadcasts: a rank sends to its children (the root to every rank, in
+     * flattree_pipeline) back to back */
+    {COLL_BCAST, "chain"},             {COLL_BCAST, "kary"},
+    {COLL_BCAST, "pipelined_tree"},    {COLL_BCAST, "flattree_pipeline"},
+    {COLL_BCAST, "segmented_binomial"},
 };
 
 static gboolean
