@@ -40,13 +40,16 @@ coll_bcast_fn coll_bcast_segmented_binomial;
 coll_gather_fn coll_gather_linear;
 coll_gather_fn coll_gather_binomial;
 coll_gather_fn coll_gather_smp;
+coll_gather_fn coll_gather_linear_sync;
 coll_scatter_fn coll_scatter_linear;
 coll_scatter_fn coll_scatter_binomial;
 coll_scatter_fn coll_scatter_smp;
+coll_scatter_fn coll_scatter_linear_nb;
 
 /* Scatterv / Gatherv */
 coll_scatterv_fn coll_scatterv_linear;
 coll_scatterv_fn coll_scatterv_binomial;
+coll_scatterv_fn coll_scatterv_linear_nb;
 coll_gatherv_fn coll_gatherv_linear;
 coll_gatherv_fn coll_gatherv_binomial;
 

@@ -81,6 +81,9 @@ static const struct coll_algorithm rows[] = {
     {COLL_GATHER, "smp", {.gather = coll_gather_smp}, 0,
      COLL_IN_PLACE | COLL_NODE_AWARE | COLL_READS_DATA, NO_PARAMS,
      "node-aware: gather at each node's leader, leaders' gatherv of whole nodes to the root"},
+    {COLL_GATHER, "linear_sync", {.gather = coll_gather_linear_sync}, 0,
+     COLL_IN_PLACE | COLL_SEGMENTED, {SEG_DEFAULT, 0},
+     "root invites each rank in turn; a small first segment, then the rest (Open MPI)"},
     {COLL_SCATTER, "linear", {.scatter = coll_scatter_linear}, 0, COLL_IN_PLACE, NO_PARAMS,
      "root sends each rank its block"},
     {COLL_SCATTER, "binomial", {.scatter = coll_scatter_binomial}, 0, COLL_IN_PLACE,
@@ -88,6 +91,8 @@ static const struct coll_algorithm rows[] = {
     {COLL_SCATTER, "smp", {.scatter = coll_scatter_smp}, 0,
      COLL_IN_PLACE | COLL_NODE_AWARE | COLL_READS_DATA, NO_PARAMS,
      "node-aware: leaders' scatterv of whole nodes from the root, scatter in each node"},
+    {COLL_SCATTER, "linear_nb", {.scatter = coll_scatter_linear_nb}, 0, COLL_IN_PLACE,
+     NO_PARAMS, "root posts a non-blocking send to each rank in rank order (Open MPI)"},
 
     /* Scatterv / Gatherv */
     {COLL_SCATTERV, "linear", {.scatterv = coll_scatterv_linear}, 0, COLL_IN_PLACE, NO_PARAMS,
@@ -95,6 +100,8 @@ static const struct coll_algorithm rows[] = {
     {COLL_SCATTERV, "binomial", {.scatterv = coll_scatterv_binomial}, 0,
      COLL_IN_PLACE | COLL_READS_DATA,
      NO_PARAMS, "binomial tree; each subtree's block sizes sent ahead of its blocks"},
+    {COLL_SCATTERV, "linear_nb", {.scatterv = coll_scatterv_linear_nb}, 0, COLL_IN_PLACE,
+     NO_PARAMS, "root posts a non-blocking send to each rank in rank order (Open MPI)"},
     {COLL_GATHERV, "linear", {.gatherv = coll_gatherv_linear}, 0, COLL_IN_PLACE, NO_PARAMS,
      "root receives each rank's block"},
     {COLL_GATHERV, "binomial", {.gatherv = coll_gatherv_binomial}, 0,

@@ -306,6 +306,8 @@ static const struct {
      "non-pof2: fix-up and exchange messages arriving together"},
     {COLL_ALLGATHERV, "recursive_doubling", 1 - EXACT, 1.15,
      "non-pof2: fix-up and exchange messages arriving together"},
+    {COLL_GATHER, "linear_sync", 1 - EXACT, 1.05,
+     "the rests of the blocks and the next ranks' first segments sharing the root's link"},
     {COLL_BCAST, "smp", 1 - EXACT, 1.1,
      "one rank per node: scatter_ring_allgather's non-pof2 start (binomial is exact)"},
     {COLL_ALLGATHER, "smp", 1 - EXACT, 1.15,

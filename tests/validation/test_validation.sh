@@ -38,6 +38,7 @@ bcast scatter_ring_allgather 0.92 1.10 non-pof2 or rendezvous scatter: the root'
 bcast scatter_recursive_doubling_allgather 0.63 1.07 non-pof2: blocks of unequal size and fix-up messages; at 8 B most of the P blocks are empty and travel as one byte
 allgather recursive_doubling 0.98 1.18 non-pof2: fix-up and exchange messages arriving together
 allgatherv recursive_doubling 0.98 1.18 non-pof2: fix-up and exchange messages arriving together
+gather linear_sync 0.98 1.03 the rests of the blocks and the next ranks' first segments share the root's link (the formula takes the larger of the two bounds)
 reduce in_order_binary 0.74 1.02 two children sending at once share the parent's link, rank order of folding
 reduce knomial 0.70 1.02 k-1 children fanning in at once share the link; the formula serialises them
 reduce pipeline_chain 0.51 1.11 reductions between forwards and the rendezvous round trip per segment overlap differently than the formula's stages
