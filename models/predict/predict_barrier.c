@@ -1,8 +1,9 @@
 /*
  * predict_barrier.c — α-β predictions of the barrier algorithms (src/coll/barrier/):
- * linear, dissemination, binomial, recursive_doubling, double_ring, and smp on single-core
- * hosts (the dissemination barrier's). A barrier moves no data: n is ignored and every
- * message is empty (one byte on collsim's wire).
+ * linear, dissemination, binomial, recursive_doubling, double_ring, the libraries' two_proc,
+ * tree, k_dissemination and recexch, and smp on single-core hosts (the dissemination
+ * barrier's). A barrier moves no data: n is ignored and every message is empty (one byte on
+ * collsim's wire).
  *
  * Invariants (as in every file of models/predict/): each formula is a pure function of its
  * struct ctx, written with the primitives of predict_core.h, and its comment gives the
@@ -99,6 +100,66 @@ barrier_double_ring(const struct ctx *c)
     return 2.0 * c->p * msg(c, 0);
 }
 
+/* two_proc: both ranks send an empty message to the other at once: xmsg(0). TEXTBOOK α.
+ * Exact. */
+static double
+barrier_two_proc(const struct ctx *c)
+{
+    return xmsg(c, 0);
+}
+
+/*
+ * One round of k-1 empty messages out of every rank and k-1 into it, all ranks alike: a
+ * rank's messages leave one after the other (each once the NIC has sent the previous one's
+ * byte, or after o_s), the last landing xmsg(0) after it left; the k-1 arriving at a rank
+ * come from k-1 senders each at a different place in its queue, so they do not overlap.
+ * TEXTBOOK (k-1)α (one port).
+ */
+static double
+round_of_k(const struct ctx *c, int k)
+{
+    if (c->textbook)
+        return (k - 1) * c->a;
+    return xmsg(c, 0) + (k - 2) * MAX(c->os, inject(c, 0));
+}
+
+/* k_dissemination: k cut to p; ⌈log_k p⌉ rounds of round_of_k (a round's sends leave once
+ * the previous round's messages are in). k = 2 is the dissemination barrier. Exact. */
+static double
+barrier_k_dissemination(const struct ctx *c)
+{
+    int k = MIN(c->radix, c->p), phases = 0;
+    for (long long pk = 1; pk < c->p; pk *= k)
+        phases++;
+    return phases * round_of_k(c, k);
+}
+
+/*
+ * recexch: k cut to max(p, 2) when p < k; m the largest power of k not above p, r = p - m.
+ * log_k m rounds of round_of_k among the m participants; when r > 0, before them the
+ * participants wait for up to k-1 empty messages sent together (fan_in_posted), and after
+ * them they release those ranks (fan_out_posted). TEXTBOOK log_k m·(k-1)α + 2(k-1)α when
+ * r > 0. COLLSIM approximate when r > 0: participants without a step-1 sender start their
+ * exchanges early and some of the groups are smaller than k-1.
+ */
+static double
+barrier_recexch(const struct ctx *c)
+{
+    int k = c->p < c->radix ? MAX(c->p, 2) : c->radix, phases = 0;
+    long long m = 1;
+    while (m * k <= c->p) {
+        m *= k;
+        phases++;
+    }
+    double t = phases * round_of_k(c, k);
+    if (c->p == m)
+        return t;
+    if (c->textbook)
+        return t + 2.0 * (k - 1) * c->a;
+    guint senders = (guint)MIN((long long)k - 1, c->p - m);
+    return fan_in_posted(c, senders, 0) + t + fan_out_posted(c, senders, 0);
+}
+
 /* ---------------------------------------------------------------- rows */
 
 const struct predict_row predict_rows_barrier[] = {
@@ -108,6 +169,12 @@ const struct predict_row predict_rows_barrier[] = {
     {"barrier", "recursive_doubling", barrier_recursive_doubling, SYMMETRIC | APPROXIMATE_NON_POF2,
      "lg p a (pof2); (floor(lg p) + 2) a otherwise"},
     {"barrier", "double_ring", barrier_double_ring, ONE_WAY, "2p a"},
+    {"barrier", "two_proc", barrier_two_proc, SYMMETRIC, "a (p = 2)"},
+    {"barrier", "tree", barrier_binomial, ONE_WAY, "2 ceil(lg p) a"},
+    {"barrier", "k_dissemination", barrier_k_dissemination, NEEDS_RADIX | SYMMETRIC,
+     "ceil(log_k p)(k-1) a"},
+    {"barrier", "recexch", barrier_recexch, NEEDS_RADIX | APPROXIMATE,
+     "log_k m (k-1) a, plus 2(k-1) a when p is not a power of k (m = k^floor(log_k p))"},
     {"barrier", "smp", barrier_dissemination, NODE_AWARE | SYMMETRIC,
      "ceil(lg p) a (one rank per node)"},
 };

@@ -1,7 +1,8 @@
 /*
  * predict_bcast.c — α-β predictions of the broadcast algorithms (src/coll/bcast/): linear,
  * trees (binomial, k-nomial), pipelines (chain, heap binary tree, Open MPI's split binary
- * tree), the two scatter-allgather schemes of van de Geijn, and smp on single-core hosts.
+ * tree), the two scatter-allgather schemes of van de Geijn, the libraries' chain, kary,
+ * pipelined_tree, flattree_pipeline and segmented_binomial, and smp on single-core hosts.
  * n is the whole buffer.
  *
  * Invariants (as in every file of models/predict/): each formula is a pure function of its
@@ -225,6 +226,174 @@ bcast_scatter_recursive_doubling_allgather(const struct ctx *c)
     return end;
 }
 
+/* ---------------------------------------------------------------- the libraries' trees */
+
+/* A tree over relative ranks 0 … p-1 in which every child has a higher number than its
+ * parent: fills children[] (in the order the parent serves them) and returns how many. */
+typedef int links_fn(const struct ctx *c, long long v, long long *children);
+
+/* Open MPI's chains (ompi_coll_base_topo_build_chain): f = min(radix, p-1) chains of
+ * consecutive ranks 1 … p-1, the first (p-1) mod f one rank longer; the root serves their
+ * heads in order, every other rank the next rank of its chain. */
+static int
+chain_links(const struct ctx *c, long long v, long long *children)
+{
+    long long f = MIN(c->radix, c->p - 1), maxlen = (c->p - 1) / f, mark = (c->p - 1) % f;
+    if (mark != 0)
+        maxlen++;
+    else
+        mark = f;
+    if (v == 0) {
+        long long head = 1;
+        for (long long i = 0; i < f; head += i < mark ? maxlen : maxlen - 1, i++)
+            children[i] = head;
+        return (int)f;
+    }
+    long long before = mark * maxlen, head, len;
+    if (v - 1 < before) {
+        head = 1 + (v - 1) / maxlen * maxlen;
+        len = maxlen;
+    } else {
+        head = 1 + before + (v - 1 - before) / (maxlen - 1) * (maxlen - 1);
+        len = maxlen - 1;
+    }
+    if (v + 1 < head + len) {
+        children[0] = v + 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* MPICH's k-ary tree: children v·k + 1 … v·k + k. */
+static int
+kary_links(const struct ctx *c, long long v, long long *children)
+{
+    int n = 0;
+    for (long long ch = v * c->radix + 1; ch <= v * c->radix + c->radix && ch < c->p; ch++)
+        children[n++] = ch;
+    return n;
+}
+
+/* Open MPI's binomial tree (ompi_coll_base_topo_build_bmtree): children v + 2^j for every
+ * 2^j above v, nearest first. */
+static int
+bmtree_links(const struct ctx *c, long long v, long long *children)
+{
+    int n = 0;
+    long long mask = 1;
+    while (mask <= v)
+        mask <<= 1;
+    for (; v + mask < c->p; mask <<= 1)
+        children[n++] = v + mask;
+    return n;
+}
+
+/*
+ * A broadcast of m bytes in segments down a tree given by `links`, each rank posting the
+ * receive of segment s+1 before it waits for segment s and then sending s to its children
+ * with blocking sends (coll_tree_forward_segments). COLLSIM: rank by rank and segment by
+ * segment with the rules of pipelined_tree (predict_core.c), whose loop this is for any
+ * tree: exact, as there. TEXTBOOK: the one-port full-duplex pipeline, every send α + sβ
+ * after the previous one of the same rank, a rank's receives overlapping its sends.
+ */
+static double
+pipelined_links(const struct ctx *c, links_fn *links, double m)
+{
+    int p = c->p;
+    double last;
+    double S = segment_count(c, m, &last);
+    double *arrival = g_new0(double, p), *now = g_new0(double, p), *port = g_new0(double, p);
+    double *posted = g_new0(double, p), *waits = g_new0(double, p);
+    long long *children = g_new(long long, p);
+    for (double s = 0; s < S; s++) {
+        double len = s + 1 < S ? c->seg : last;
+        for (int v = 0; v < p; v++) {
+            posted[v] = waits[v];
+            waits[v] = now[v];
+            now[v] = MAX(now[v], arrival[v]);
+            int k = links(c, v, children);
+            for (int i = 0; i < k; i++) {
+                long long ch = children[i];
+                if (c->textbook) {
+                    now[v] += msg(c, len);
+                    arrival[ch] = now[v];
+                } else {
+                    arrival[ch] = pipeline_send(c, len, &now[v], &port[v], posted[ch], c->os);
+                }
+            }
+        }
+    }
+    double end = 0.0;
+    for (int v = 0; v < p; v++)
+        end = MAX(end, MAX(now[v], arrival[v]));
+    g_free(arrival);
+    g_free(now);
+    g_free(port);
+    g_free(posted);
+    g_free(waits);
+    g_free(children);
+    return end;
+}
+
+/* chain (Open MPI): pipelined_links over the chains. TEXTBOOK at most
+ * (f(S-1) + f + L - 1)(α + sβ), chains of L ranks. COLLSIM exact. */
+static double
+bcast_chain(const struct ctx *c)
+{
+    return pipelined_links(c, chain_links, c->n);
+}
+
+/* kary (MPICH, not pipelined): one segment down the k-ary tree: a node's children get the
+ * buffer one after the other. TEXTBOOK at most D·k(α + nβ). COLLSIM exact. */
+static double
+bcast_kary(const struct ctx *c)
+{
+    struct ctx whole = *c;
+    whole.seg = MAX(c->n, 1.0);
+    return pipelined_links(&whole, kary_links, c->n);
+}
+
+/* pipelined_tree (MPICH): the k-ary tree in segments. COLLSIM exact. */
+static double
+bcast_pipelined_tree(const struct ctx *c)
+{
+    return pipelined_links(c, kary_links, c->n);
+}
+
+/* segmented_binomial (Open MPI): the binomial tree whose children are served nearest first,
+ * in segments. COLLSIM exact. */
+static double
+bcast_segmented_binomial(const struct ctx *c)
+{
+    return pipelined_links(c, bmtree_links, c->n);
+}
+
+/*
+ * flattree_pipeline (SMPI): the root sends rank after rank all of its S segments with
+ * blocking sends, every receive posted from the start: (p-1)S messages out of one NIC.
+ * TEXTBOOK (p-1)(S(α + sβ)) = (p-1)(Sα + nβ). COLLSIM: pipeline_send with the receivers
+ * always ready: eager segments leave back to back, rendezvous ones follow each other. Exact.
+ */
+static double
+bcast_flattree_pipeline(const struct ctx *c)
+{
+    double last, now = 0.0, port = 0.0, end = 0.0;
+    double S = segment_count(c, c->n, &last);
+    for (int r = 1; r < c->p; r++)
+        for (double s = 0; s < S; s++) {
+            double len = s + 1 < S ? c->seg : last;
+            if (c->textbook) {
+                now += msg(c, len);
+                end = now;
+            } else {
+                /* not inside MAX(), which would evaluate the send twice */
+                double arrival = pipeline_send(c, len, &now, &port, 0.0, c->os);
+                end = MAX(end, arrival);
+            }
+        }
+    return MAX(end, now);
+}
+
 /*
  * The node-aware (smp) algorithms on single-core hosts: every node is one rank, so the
  * intra-node steps send nothing and the time is that of the inter-node algorithm each one
@@ -255,6 +424,17 @@ const struct predict_row predict_rows_bcast[] = {
      "(lg p + p - 1) a + 2 ((p-1)/p) n b"},
     {"bcast", "scatter_recursive_doubling_allgather", bcast_scatter_recursive_doubling_allgather,
      ROOTED | RETURNS_AT_ZERO | APPROXIMATE_NON_POF2, "2 lg p a + 2 ((p-1)/p) n b"},
+    {"bcast", "chain", bcast_chain, ROOTED | NEEDS_SEGMENT | NEEDS_RADIX | RETURNS_AT_ZERO,
+     "(f(S - 1) + f + L - 1)(a + s b) at most, f = radix chains of L = ceil((p-1)/f)"},
+    {"bcast", "kary", bcast_kary, ROOTED | NEEDS_RADIX | RETURNS_AT_ZERO | ONE_WAY,
+     "D k (a + n b) at most, D the depth of the k-ary tree"},
+    {"bcast", "pipelined_tree", bcast_pipelined_tree,
+     ROOTED | NEEDS_SEGMENT | NEEDS_RADIX | RETURNS_AT_ZERO,
+     "(k(S - 1) + D k)(a + s b) at most, D the depth of the k-ary tree"},
+    {"bcast", "flattree_pipeline", bcast_flattree_pipeline,
+     ROOTED | NEEDS_SEGMENT | RETURNS_AT_ZERO | ONE_WAY, "(p-1)(S a + n b)"},
+    {"bcast", "segmented_binomial", bcast_segmented_binomial,
+     ROOTED | NEEDS_SEGMENT | RETURNS_AT_ZERO, "(L S + L - 1)(a + s b) at most, L = ceil(lg p)"},
     {"bcast", "smp", bcast_smp,
      NODE_AWARE | ROOTED | RETURNS_AT_ZERO | APPROXIMATE_NON_POF2,
      "binomial below 12 KiB or p < 8, else scatter_ring_allgather (one rank per node)"},

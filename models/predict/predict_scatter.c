@@ -1,7 +1,8 @@
 /*
  * predict_scatter.c — α-β predictions of scatter and scatterv (src/coll/scatter/,
- * src/coll/scatterv/): linear, binomial, and scatter's smp on single-core hosts (the
- * binomial scatterv's). n is one rank's block; the v variants take equal blocks.
+ * src/coll/scatterv/): linear, binomial, Open MPI's linear_nb (the linear formula: the same
+ * sends in the same order), and scatter's smp on single-core hosts (the binomial
+ * scatterv's). n is one rank's block; the v variants take equal blocks.
  *
  * Invariants (as in every file of models/predict/): each formula is a pure function of its
  * struct ctx, written with the primitives of predict_core.h, and its comment gives the
@@ -43,6 +44,7 @@ scatterv_binomial(const struct ctx *c)
 const struct predict_row predict_rows_scatter[] = {
     {"scatter", "linear", scatter_linear, ROOTED | RETURNS_AT_ZERO | ONE_WAY, LIN},
     {"scatter", "binomial", scatter_binomial, ROOTED | RETURNS_AT_ZERO | ONE_WAY, "lg p a + (p-1) n b"},
+    {"scatter", "linear_nb", scatter_linear, ROOTED | RETURNS_AT_ZERO | ONE_WAY, LIN},
     {"scatter", "smp", scatterv_binomial,
      NODE_AWARE | ROOTED | RETURNS_AT_ZERO | ONE_WAY,
      "lg p a + (p-1) n b, plus (a + 4 j b) before each subtree of j > 1 ranks (one rank per node)"},
@@ -53,5 +55,6 @@ const struct predict_row predict_rows_scatterv[] = {
     {"scatterv", "linear", scatter_linear, ROOTED | RETURNS_AT_ZERO | ONE_WAY, LIN},
     {"scatterv", "binomial", scatterv_binomial, ROOTED | ONE_WAY,
      "lg p a + (p-1) n b, plus (a + 4 j b) before each subtree of j > 1 ranks"},
+    {"scatterv", "linear_nb", scatter_linear, ROOTED | RETURNS_AT_ZERO | ONE_WAY, LIN},
 };
 const gsize predict_rows_scatterv_count = G_N_ELEMENTS(predict_rows_scatterv);

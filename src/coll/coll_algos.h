@@ -15,6 +15,10 @@ coll_barrier_fn coll_barrier_binomial;
 coll_barrier_fn coll_barrier_recursive_doubling;
 coll_barrier_fn coll_barrier_double_ring;
 coll_barrier_fn coll_barrier_smp;
+coll_barrier_fn coll_barrier_two_proc;
+coll_barrier_fn coll_barrier_tree;
+coll_barrier_fn coll_barrier_k_dissemination;
+coll_barrier_fn coll_barrier_recexch;
 
 /* Bcast */
 coll_bcast_fn coll_bcast_linear;
@@ -26,18 +30,26 @@ coll_bcast_fn coll_bcast_split_binary;
 coll_bcast_fn coll_bcast_scatter_ring_allgather;
 coll_bcast_fn coll_bcast_scatter_recursive_doubling_allgather;
 coll_bcast_fn coll_bcast_smp;
+coll_bcast_fn coll_bcast_chain;
+coll_bcast_fn coll_bcast_kary;
+coll_bcast_fn coll_bcast_pipelined_tree;
+coll_bcast_fn coll_bcast_flattree_pipeline;
+coll_bcast_fn coll_bcast_segmented_binomial;
 
 /* Gather / Scatter */
 coll_gather_fn coll_gather_linear;
 coll_gather_fn coll_gather_binomial;
 coll_gather_fn coll_gather_smp;
+coll_gather_fn coll_gather_linear_sync;
 coll_scatter_fn coll_scatter_linear;
 coll_scatter_fn coll_scatter_binomial;
 coll_scatter_fn coll_scatter_smp;
+coll_scatter_fn coll_scatter_linear_nb;
 
 /* Scatterv / Gatherv */
 coll_scatterv_fn coll_scatterv_linear;
 coll_scatterv_fn coll_scatterv_binomial;
+coll_scatterv_fn coll_scatterv_linear_nb;
 coll_gatherv_fn coll_gatherv_linear;
 coll_gatherv_fn coll_gatherv_binomial;
 

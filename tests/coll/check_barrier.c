@@ -12,6 +12,8 @@
  * descending ranks (rank 0, where tree barriers gather, arrives last), and a rotation whose
  * last rank is P/2. A control case runs the same check on a barrier that does nothing and
  * expects it to fail, which shows that the staggering is wide enough to notice.
+ * A row whose rank-count requirement P does not meet (two_proc) is skipped at that P; a row
+ * with a radix (COLL_RADIX) runs with its default and with radix 2, 3 and 8.
  */
 #include "config.h"
 
@@ -21,11 +23,15 @@
 #include <string.h>
 
 #include "coll/coll_registry.h"
+#include "coll/coll_select.h"
 #include "mpi.h"
 #include "sim_harness.h"
 
 static const int sizes[] = {1, 2, 3, 4, 5, 7, 8, 13, 16, 31, 64};
 #define N_SIZES ((int)(sizeof sizes / sizeof sizes[0]))
+/* COLL_RADIX rows: the default radix (0 here), then these; one simulation each */
+static const int radices[] = {0, 2, 3, 8};
+#define N_RADICES ((int)(sizeof radices / sizeof radices[0]))
 #define MAX_RANKS 64
 #define CHAIN_BYTES 65536
 #define TAG_CHAIN 77
@@ -121,12 +127,21 @@ barrier_holds(struct barrier_run *run, char *why, size_t why_size)
 
 START_TEST(test_barrier_nobody_leaves_before_the_last_arrives)
 {
-    const struct coll_algorithm *row = coll_registry_nth(COLL_BARRIER, (size_t)_i / N_SIZES);
+    const struct coll_algorithm *row =
+        coll_registry_nth(COLL_BARRIER, (size_t)_i / (N_SIZES * N_RADICES));
+    int radix = radices[_i % (N_SIZES * N_RADICES) / N_SIZES];
     ck_assert_ptr_nonnull(row);
     struct barrier_run run = {row->fn.barrier, row->defaults, sizes[_i % N_SIZES]};
+    struct coll_call call = {COLL_BARRIER, run.size, 0, 0, 1, 1, 1};
+    if (coll_select_unmet(row, &call) != NULL)
+        return; /* the dispatcher refuses it at this P */
+    if (radix > 0 && !(row->caps & COLL_RADIX))
+        return; /* no radix to vary */
+    if (radix > 0)
+        run.params.radix = radix;
     char why[256];
-    ck_assert_msg(barrier_holds(&run, why, sizeof why), "barrier %s, P = %d: %s", row->name,
-                  run.size, why);
+    ck_assert_msg(barrier_holds(&run, why, sizeof why), "barrier %s, radix %d, P = %d: %s",
+                  row->name, run.params.radix, run.size, why);
 }
 END_TEST
 
@@ -154,7 +169,7 @@ barrier_suite(void)
     TCase *tc = tcase_create("registry");
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_barrier_nobody_leaves_before_the_last_arrives, 0,
-                        (int)coll_registry_count(COLL_BARRIER) * N_SIZES);
+                        (int)coll_registry_count(COLL_BARRIER) * N_SIZES * N_RADICES);
     tcase_add_test(tc, test_barrier_check_catches_a_missing_barrier);
     suite_add_tcase(s, tc);
     return s;

@@ -11,6 +11,8 @@
  *    ints 1 and 2 of every 4) counting c items, the others' 2c MPI_INTs; the root's own block
  *    goes from one type to the other locally;
  *  - leaf vector: the other way round.
+ * A row with segments (COLL_SEGMENTED: gather's linear_sync) runs with its default
+ * segment_bytes at even roots and with 8 bytes (two ints, one vector) at odd roots.
  * Everything the root must not touch stays untouched (holes, the items after the buffer, the
  * send buffers); arguments significant only at the root are NULL / MPI_DATATYPE_NULL / -1
  * elsewhere, and the receive (Gather: send) arguments of an in-place root likewise.
@@ -158,8 +160,8 @@ check_buffer(const int *buf, const struct side *s, int blocks, int first_rank, i
 }
 
 static void
-gather_once(const struct coll_algorithm *row, int rank, int size, int root, int c,
-            enum variant v, MPI_Datatype vec, MPI_Comm comm)
+gather_once(const struct coll_algorithm *row, const struct coll_params *params, int rank,
+            int size, int root, int c, enum variant v, MPI_Datatype vec, MPI_Comm comm)
 {
     struct side rs, ls;
     sides(v, c, vec, &rs, &ls);
@@ -178,8 +180,7 @@ gather_once(const struct coll_algorithm *row, int rank, int size, int root, int 
     int rc = row->fn.gather(in_place ? MPI_IN_PLACE : send, in_place ? -1 : mine->count,
                             in_place ? MPI_DATATYPE_NULL : mine->type, recv,
                             rank == root ? rs.count : -1,
-                            rank == root ? rs.type : MPI_DATATYPE_NULL, root, comm,
-                            &row->defaults);
+                            rank == root ? rs.type : MPI_DATATYPE_NULL, root, comm, params);
     calls_done[rank]++;
     if (rc != MPI_SUCCESS)
         note_failure(rank, "gather %s, root %d, count %d: rc %d", variant_names[v], root, c, rc);
@@ -194,8 +195,8 @@ gather_once(const struct coll_algorithm *row, int rank, int size, int root, int 
 }
 
 static void
-scatter_once(const struct coll_algorithm *row, int rank, int size, int root, int c,
-             enum variant v, MPI_Datatype vec, MPI_Comm comm)
+scatter_once(const struct coll_algorithm *row, const struct coll_params *params, int rank,
+             int size, int root, int c, enum variant v, MPI_Datatype vec, MPI_Comm comm)
 {
     struct side rs, ls;
     sides(v, c, vec, &rs, &ls);
@@ -208,8 +209,7 @@ scatter_once(const struct coll_algorithm *row, int rank, int size, int root, int
     int rc = row->fn.scatter(send, rank == root ? rs.count : -1,
                              rank == root ? rs.type : MPI_DATATYPE_NULL,
                              in_place ? MPI_IN_PLACE : recv, in_place ? -1 : ls.count,
-                             in_place ? MPI_DATATYPE_NULL : ls.type, root, comm,
-                             &row->defaults);
+                             in_place ? MPI_DATATYPE_NULL : ls.type, root, comm, params);
     calls_done[rank]++;
     if (rc != MPI_SUCCESS)
         note_failure(rank, "scatter %s, root %d, count %d: rc %d", variant_names[v], root, c,
@@ -242,12 +242,17 @@ gs_rank(int rank, void *arg)
     for (int root = 0; root < run->size; root++) {
         if (!root_tested(root, run->size))
             continue;
+        struct coll_params params = run->row->defaults;
+        if ((run->row->caps & COLL_SEGMENTED) && root % 2 == 1)
+            params.segment_bytes = 8;
         for (int k = 0; k < N_COUNTS; k++)
             for (int v = 0; v < N_VARIANTS; v++) {
                 if (run->row->kind == COLL_GATHER)
-                    gather_once(run->row, rank, run->size, root, counts[k], v, vec, comm);
+                    gather_once(run->row, &params, rank, run->size, root, counts[k], v, vec,
+                                comm);
                 else
-                    scatter_once(run->row, rank, run->size, root, counts[k], v, vec, comm);
+                    scatter_once(run->row, &params, rank, run->size, root, counts[k], v, vec,
+                                 comm);
             }
     }
     MPI_Comm_free(&comm);

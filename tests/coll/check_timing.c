@@ -69,6 +69,11 @@ static const struct {
     {COLL_BCAST, "split_binary"},      /* a rank's swap partner sends while its parent does */
     {COLL_BCAST, "linear"},            {COLL_BCAST, "knomial"},
     {COLL_BCAST, "pipeline_binary"},
+    /* the libraries' broadcasts: a rank sends to its children (the root to every rank, in
+     * flattree_pipeline) back to back */
+    {COLL_BCAST, "chain"},             {COLL_BCAST, "kary"},
+    {COLL_BCAST, "pipelined_tree"},    {COLL_BCAST, "flattree_pipeline"},
+    {COLL_BCAST, "segmented_binomial"},
 };
 
 static gboolean
@@ -286,6 +291,9 @@ static const struct {
      * eager, rendezvous and segmented sizes of this test, with a margin. */
     {COLL_BARRIER, "recursive_doubling", 1 - EXACT, 1.001,
      "non-pof2: one-byte messages of two rounds landing together at a rank (a beta each)"},
+    {COLL_BARRIER, "recexch", 0.6, 1.01,
+     "p not a power of k: the participants without a step-1 sender exchange early, which the "
+     "formula's sequence of steps does not follow"},
     {COLL_BCAST, "split_binary", 0.75, 1.25,
      "a partner's eager half arriving while a rank still receives its own segment; the NIC "
      "overlapping the swap with the pipeline's last sends"},
@@ -315,6 +323,8 @@ static const struct {
     {COLL_ALLGATHER, "3dmesh", 0.55, 1 + EXACT,
      "every member sends to the same rank first: the incast at each target in turn, taken as "
      "one fan-in per phase (eager) or (k+1)/2 of them (rendezvous)"},
+    {COLL_GATHER, "linear_sync", 1 - EXACT, 1.05,
+     "the rests of the blocks and the next ranks' first segments sharing the root's link"},
     {COLL_BCAST, "smp", 1 - EXACT, 1.1,
      "one rank per node: scatter_ring_allgather's non-pof2 start (binomial is exact)"},
     {COLL_ALLGATHER, "smp", 1 - EXACT, 1.15,
