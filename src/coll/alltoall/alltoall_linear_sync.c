@@ -59,7 +59,7 @@ int
 coll_alltoall_linear_sync_blocks(const struct coll_blocks *send, const struct coll_blocks *recv,
                                  int max_requests, int tag, MPI_Comm comm)
 {
-    int rc, rank, size, nrecv, nsend, window, next_recv, next_send, done, empty;
+    int rc, wrc, rank, size, nrecv, nsend, window, next_recv, next_send, done, empty;
     int *recv_peers = NULL, *send_peers = NULL;
     MPI_Request *reqs = NULL;
 
@@ -112,12 +112,11 @@ coll_alltoall_linear_sync_blocks(const struct coll_blocks *send, const struct co
         if (rc != MPI_SUCCESS)
             break;
     }
-out_wait : {
+out_wait:
     /* also after an error, so that no request is left behind */
-    int wrc = MPI_Waitall(2 * window, reqs, MPI_STATUSES_IGNORE);
+    wrc = MPI_Waitall(2 * window, reqs, MPI_STATUSES_IGNORE);
     if (rc == MPI_SUCCESS)
         rc = wrc;
-}
 out_free:
     free(reqs);
     free(send_peers);
