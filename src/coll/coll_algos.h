@@ -85,11 +85,42 @@ coll_alltoall_fn coll_alltoall_pairwise;
 coll_alltoall_fn coll_alltoall_bruck;
 coll_alltoall_fn coll_alltoall_linear;
 coll_alltoall_fn coll_alltoall_ring;
+coll_alltoall_fn coll_alltoall_linear_sync;
+coll_alltoall_fn coll_alltoall_two_proc;
+coll_alltoall_fn coll_alltoall_scattered;
+coll_alltoall_fn coll_alltoall_k_bruck;
+coll_alltoall_fn coll_alltoall_pairwise_sendrecv_replace;
+coll_alltoall_fn coll_alltoall_2dmesh;
+coll_alltoall_fn coll_alltoall_3dmesh;
+coll_alltoall_fn coll_alltoall_pair_mpi_barrier;
+coll_alltoall_fn coll_alltoall_ring_mpi_barrier;
 coll_alltoallv_fn coll_alltoallv_pairwise;
 coll_alltoallv_fn coll_alltoallv_linear;
 coll_alltoallv_fn coll_alltoallv_ring;
+coll_alltoallv_fn coll_alltoallv_scattered;
+coll_alltoallv_fn coll_alltoallv_pairwise_sendrecv_replace;
+coll_alltoallv_fn coll_alltoallv_linear_sync;
+coll_alltoallv_fn coll_alltoallv_pair_mpi_barrier;
+coll_alltoallv_fn coll_alltoallv_ring_mpi_barrier;
 coll_alltoallw_fn coll_alltoallw_pairwise;
 coll_alltoallw_fn coll_alltoallw_linear;
+coll_alltoallw_fn coll_alltoallw_scattered;
+coll_alltoallw_fn coll_alltoallw_pairwise_sendrecv_replace;
+/* The schedules the alltoall, alltoallv and alltoallw forms share, on blocks (coll_blocks.h),
+ * each defined in the alltoall algorithm's file: tag and communicator as the caller's. */
+struct coll_blocks;
+int coll_alltoall_linear_sync_blocks(const struct coll_blocks *send,
+                                     const struct coll_blocks *recv, int max_requests, int tag,
+                                     MPI_Comm comm);
+int coll_alltoall_scattered_blocks(const struct coll_blocks *send, const struct coll_blocks *recv,
+                                   int batch, int tag, MPI_Comm comm);
+int coll_alltoall_pairwise_sendrecv_replace_blocks(const struct coll_blocks *send,
+                                                   const struct coll_blocks *recv, int tag,
+                                                   MPI_Comm comm);
+/* by_xor: partner r xor i at step i (pair_mpi_barrier), else r+i and r-i (ring_mpi_barrier) */
+int coll_alltoall_barrier_steps_blocks(const struct coll_blocks *send,
+                                       const struct coll_blocks *recv, int by_xor, int tag,
+                                       MPI_Comm comm);
 
 /* Reduce */
 coll_reduce_fn coll_reduce_chain;

@@ -15,7 +15,10 @@
  *  - Alltoallw: the irregular counts with a datatype per peer (int or the vector type, chosen
  *    differently on the two sides of every pair) and byte displacements with gaps;
  * and, with the row forced (coll_select_force), MPI_IN_PLACE through MPI_Alltoall(v,w), which
- * the dispatcher turns into an ordinary call for rows without COLL_IN_PLACE.
+ * the dispatcher turns into an ordinary call for rows without COLL_IN_PLACE. A row that takes a
+ * radix runs with its default, 2 and 3. A row whose requirements P does not meet is refused by
+ * the entry point when forced; run directly at such a P it must fail (so that the flag is
+ * needed).
  *
  * Figure 5.1 ("complete exchange", six processes): process r holds X0 … X5 (X = A + r);
  * afterwards process r holds Ar Br Cr Dr Er Fr, for every row, through MPI_Alltoall(v,w)
@@ -59,7 +62,12 @@ static int calls_done[MAXR];
 struct a2a_case {
     const struct coll_algorithm *row;
     int size;
+    int violate; /* run directly although the requirements are not met */
 };
+
+/* What a direct call passes the row: its defaults, or another radix (see radices). */
+static struct coll_params call_params;
+static const int radices[] = {2, 3};
 
 enum variant {
     V_ONE,            /* 1 int per block (v, w: the irregular counts) */
@@ -206,19 +214,19 @@ call_row(const struct coll_algorithm *row, enum variant v, const void *sbuf, con
             return MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, rbuf, rcv->count[0],
                                 rcv->type[0], comm);
         return row->fn.alltoall(sbuf, snd->count[0], snd->type[0], rbuf, rcv->count[0],
-                                rcv->type[0], comm, &row->defaults);
+                                rcv->type[0], comm, &call_params);
     case COLL_ALLTOALLV:
         if (entry)
             return MPI_Alltoallv(MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, rbuf, rcv->count,
                                  rcv->displ, rcv->type[0], comm);
         return row->fn.alltoallv(sbuf, snd->count, snd->displ, snd->type[0], rbuf, rcv->count,
-                                 rcv->displ, rcv->type[0], comm, &row->defaults);
+                                 rcv->displ, rcv->type[0], comm, &call_params);
     default:
         if (entry)
             return MPI_Alltoallw(MPI_IN_PLACE, NULL, NULL, NULL, rbuf, rcv->count, rcv->displ,
                                  rcv->type, comm);
         return row->fn.alltoallw(sbuf, snd->count, snd->displ, snd->type, rbuf, rcv->count,
-                                 rcv->displ, rcv->type, comm, &row->defaults);
+                                 rcv->displ, rcv->type, comm, &call_params);
     }
 }
 
@@ -302,10 +310,54 @@ rows_rank(int rank, void *arg)
     MPI_Datatype vec;
     MPI_Type_vector(2, 1, 2, MPI_INT, &vec);
     MPI_Type_commit(&vec);
-    for (int v = 0; v < VARIANT_COUNT; v++)
+    if (c->violate) /* an error is a result to record, not the end of the test */
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    for (int v = 0; v < VARIANT_COUNT; v++) {
+        if (c->violate && v == V_ENTRY_IN_PLACE)
+            continue; /* the entry point refuses it: see refusal_rank */
         if (variant_runs(c->row, (enum variant)v, c->size))
             alltoall_once(c->row, rank, c->size, (enum variant)v, vec);
+    }
     MPI_Type_free(&vec);
+}
+
+/* A forced row whose requirements are not met is refused, not replaced. */
+static void
+refusal_rank(int rank, void *arg)
+{
+    const struct a2a_case *c = arg;
+    int out[MAXR], in[MAXR], counts[MAXR], displs[MAXR], bytes[MAXR], rc;
+    MPI_Datatype types[MAXR];
+    for (int i = 0; i < c->size; i++) {
+        out[i] = rank;
+        counts[i] = 1;
+        displs[i] = i;
+        bytes[i] = i * (int)sizeof(int);
+        types[i] = MPI_INT;
+    }
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    switch (c->row->kind) {
+    case COLL_ALLTOALL:
+        rc = MPI_Alltoall(out, 1, MPI_INT, in, 1, MPI_INT, MPI_COMM_WORLD);
+        break;
+    case COLL_ALLTOALLV:
+        rc = MPI_Alltoallv(out, counts, displs, MPI_INT, in, counts, displs, MPI_INT,
+                           MPI_COMM_WORLD);
+        break;
+    default:
+        rc = MPI_Alltoallw(out, counts, bytes, types, in, counts, bytes, types, MPI_COMM_WORLD);
+        break;
+    }
+    calls_done[rank]++;
+    if (rc != MPI_ERR_OTHER)
+        note_failure(rank, "the forced row was not refused: rc %d", rc);
+}
+
+static const char *
+unmet_at(const struct coll_algorithm *row, int size)
+{
+    struct coll_call call = {row->kind, size, 4, 1, 1, 1, 1};
+    return coll_select_unmet(row, &call);
 }
 
 static void
@@ -316,25 +368,73 @@ force(const struct coll_algorithm *row)
     ck_assert_msg(coll_select_force(row->kind, row->name, NULL, why, sizeof why), "%s", why);
 }
 
+/* Loop index: (row, P, k), k = 0 the row's defaults, k > 0 radices[k-1] (radix rows only). */
+#define NPARAMS (1 + (int)(sizeof radices / sizeof radices[0]))
+
 START_TEST(test_alltoall_row_matches_reference)
 {
-    const struct coll_algorithm *row = rows[_i / NSIZES];
-    struct a2a_case c = {row, sizes[_i % NSIZES]};
-    struct coll_call call = {row->kind, c.size, 4, 1, 1, 1, 1};
-    /* no Alltoall row has a requirement yet; one that has must get a violating test */
-    ck_assert_ptr_null(coll_select_unmet(row, &call));
+    const struct coll_algorithm *row = rows[_i / (NSIZES * NPARAMS)];
+    struct a2a_case c = {row, sizes[_i / NPARAMS % NSIZES], 0};
+    int k = _i % NPARAMS;
+    if (k > 0 && !(row->caps & COLL_RADIX))
+        return;
     memset(failure, 0, sizeof failure);
     memset(calls_done, 0, sizeof calls_done);
     force(row);
+    if (unmet_at(row, c.size) != NULL) {
+        if (k > 0)
+            return;
+        ck_assert_int_eq(collsim_test_run_ranks(c.size, refusal_rank, &c), 0);
+        for (int r = 0; r < c.size; r++)
+            ck_assert_msg(failure[r][0] == '\0' && calls_done[r] == 1, "%s %s, P=%d, rank %d: %s",
+                          coll_kind_name(row->kind), row->name, c.size, r, failure[r]);
+        return;
+    }
+    /* one simulation per process: each radix is a loop index of its own (the entry-point
+     * variant keeps the row's defaults) */
+    call_params = row->defaults;
+    if (k > 0)
+        call_params.radix = radices[k - 1];
     int expected_calls = 0;
     for (int v = 0; v < VARIANT_COUNT; v++)
         expected_calls += variant_runs(row, (enum variant)v, c.size);
     ck_assert_int_eq(collsim_test_run_ranks(c.size, rows_rank, &c), 0);
     for (int r = 0; r < c.size; r++) {
-        ck_assert_msg(failure[r][0] == '\0', "%s %s, P=%d, rank %d: %s", coll_kind_name(row->kind),
-                      row->name, c.size, r, failure[r]);
+        ck_assert_msg(failure[r][0] == '\0', "%s %s, P=%d, radix %d, rank %d: %s",
+                      coll_kind_name(row->kind), row->name, c.size, call_params.radix, r,
+                      failure[r]);
         ck_assert_int_eq(calls_done[r], expected_calls);
     }
+}
+END_TEST
+
+/*
+ * The requirement flags are honest: a row that declares COLL_REQ_POWER_OF_TWO or
+ * COLL_REQ_TWO_RANKS, run directly at a P that violates it, fails or gives a wrong result.
+ * One simulation per (row, P); rows without a requirement pass at once.
+ */
+static const int violating_sizes[] = {3, 6};
+#define NVIOLATING ((int)(sizeof violating_sizes / sizeof violating_sizes[0]))
+
+START_TEST(test_alltoall_requirement_flags_are_needed)
+{
+    const struct coll_algorithm *row = rows[_i / NVIOLATING];
+    struct a2a_case c = {row, violating_sizes[_i % NVIOLATING], 1};
+    if (row->requires == 0)
+        return;
+    ck_assert_msg((row->requires & ~(unsigned)(COLL_REQ_POWER_OF_TWO | COLL_REQ_TWO_RANKS)) == 0,
+                  "%s %s: a requirement without a violating case here", coll_kind_name(row->kind),
+                  row->name);
+    memset(failure, 0, sizeof failure);
+    memset(calls_done, 0, sizeof calls_done);
+    call_params = row->defaults;
+    ck_assert_ptr_nonnull(unmet_at(row, c.size));
+    int exit_code = collsim_test_run_ranks(c.size, rows_rank, &c);
+    int wrong = 0;
+    for (int r = 0; r < c.size; r++)
+        wrong |= failure[r][0] != '\0';
+    ck_assert_msg(exit_code != 0 || wrong, "%s %s works at P=%d: its requirement is not needed",
+                  coll_kind_name(row->kind), row->name, c.size);
 }
 END_TEST
 
@@ -366,6 +466,13 @@ static const struct {
     {"bruck", 18},    /* P·⌈lg P⌉ */
     {"linear", 30},   /* P(P-1) */
     {"ring", 30},     /* P(P-1) */
+    {"linear_sync", 30},
+    {"scattered", 30},
+    {"k_bruck", 24},                   /* radix 4: 6·(3 + 1), slots 1, 2, 3 then 4, 5 */
+    {"pairwise_sendrecv_replace", 30}, /* P(P-1) */
+    {"2dmesh", 18},                    /* 2 × 3: 6·(2 + 1) */
+    {"3dmesh", 30},                    /* x = 1: six planes of one rank, 6·5 */
+    {"ring_mpi_barrier", 6 * 3 * 6 + 30}, /* P barriers of P·⌈lg P⌉ messages, then P(P-1) */
 };
 
 static int figure_got[6][6];
@@ -407,6 +514,8 @@ START_TEST(test_alltoall_figure_5_1)
     const struct coll_algorithm *row = rows[_i];
     struct sim_config config;
     struct sim_outcome outcome;
+    if (unmet_at(row, 6) != NULL)
+        return; /* two ranks or a power of two only: refused at P = 6 (see the rows test) */
     force(row);
     sim_config_defaults(&config);
     config.nranks = 6;
@@ -531,7 +640,8 @@ alltoall_suite(void)
     Suite *s = suite_create("alltoall");
     TCase *tc = tcase_create("rows");
     tcase_set_timeout(tc, 300);
-    tcase_add_loop_test(tc, test_alltoall_row_matches_reference, 0, nrows * NSIZES);
+    tcase_add_loop_test(tc, test_alltoall_row_matches_reference, 0, nrows * NSIZES * NPARAMS);
+    tcase_add_loop_test(tc, test_alltoall_requirement_flags_are_needed, 0, nrows * NVIOLATING);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("figure 5.1");
