@@ -136,6 +136,57 @@ struct tally {
     const struct call *worst_call;
 };
 
+/* Per collective (in order of first appearance) and library: the geometric mean of the ratios
+ * and the largest, "-" where no call of that collective was compared. */
+static void
+write_per_collective(const struct decision_summary *summary, GString *text)
+{
+    guint nlib = summary->libraries->len;
+    gboolean listed[COLL_KIND_COUNT] = {FALSE};
+    int w_kind = (int)strlen("collective");
+    for (guint i = 0; i < summary->calls->len; i++) {
+        const struct call *c = g_ptr_array_index(summary->calls, i);
+        w_kind = MAX(w_kind, (int)strlen(coll_kind_name(c->kind)));
+    }
+    g_string_append(text, "per collective, each library's choice / the fastest: geometric mean "
+                          "over the calls (largest)\n");
+    g_string_append_printf(text, "%-*s", w_kind, "collective");
+    for (guint l = 0; l < nlib; l++)
+        g_string_append_printf(text, "  %15s", (const char *)g_ptr_array_index(summary->libraries, l));
+    g_string_append_c(text, '\n');
+    for (guint i = 0; i < summary->calls->len; i++) {
+        enum coll_kind kind = ((const struct call *)g_ptr_array_index(summary->calls, i))->kind;
+        if (listed[kind])
+            continue;
+        listed[kind] = TRUE;
+        g_string_append_printf(text, "%-*s", w_kind, coll_kind_name(kind));
+        for (guint l = 0; l < nlib; l++) {
+            const char *library = g_ptr_array_index(summary->libraries, l);
+            double log_sum = 0, largest = 0;
+            guint n = 0;
+            for (guint j = i; j < summary->calls->len; j++) {
+                const struct call *c = g_ptr_array_index(summary->calls, j);
+                const struct choice *choice = g_hash_table_lookup(c->choices, library);
+                if (c->kind != kind || choice == NULL || !isfinite(c->best_time) ||
+                    c->best_time <= 0)
+                    continue;
+                double ratio = choice->time / c->best_time;
+                log_sum += log(ratio);
+                largest = MAX(largest, ratio);
+                n++;
+            }
+            if (n == 0) {
+                g_string_append_printf(text, "  %15s", "-");
+                continue;
+            }
+            char cell[32];
+            snprintf(cell, sizeof cell, "%.3f (%.3f)", exp(log_sum / n), largest);
+            g_string_append_printf(text, "  %15s", cell);
+        }
+        g_string_append_c(text, '\n');
+    }
+}
+
 void
 decision_summary_write(const struct decision_summary *summary, GString *text)
 {
@@ -200,6 +251,7 @@ decision_summary_write(const struct decision_summary *summary, GString *text)
         }
         g_string_append_c(text, '\n');
     }
+    write_per_collective(summary, text);
     for (guint l = 0; l < nlib; l++) {
         const char *library = g_ptr_array_index(summary->libraries, l);
         const struct tally *t = &tallies[l];

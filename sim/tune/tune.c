@@ -27,12 +27,14 @@
 #include <glib.h>
 
 #include "sim/bench/bench_ops.h"
+#include "sim/report/decision_summary.h"
 #include "sim/report/plot.h"
 #include "sim/report/report.h"
 #include "sim/scenario/run.h"
 #include "sim/scenario/scenario.h"
 #include "sim/tune/tune.h"
 #include "sim/tune/tune_rules.h"
+#include "src/coll/coll_decision.h"
 #include "src/coll/coll_kinds.h"
 
 #define EXIT_USAGE 2
@@ -94,6 +96,7 @@ option_message(const char *message)
 struct tune_state {
     struct tune_table *table;
     struct plot_data *plot;
+    struct decision_summary *decisions; /* the libraries' defaults against the winners */
     guint done, total;
     guint skipped; /* algorithm could not serve the point */
     guint failed;  /* the simulation ended in an error */
@@ -119,6 +122,9 @@ collect(const struct run_point *point, const struct point_result *result, gpoint
                 result->check_detail != NULL ? result->check_detail : "error");
         return TRUE;
     }
+    decision_summary_add(st->decisions, point, result);
+    if (point->algorithm != NULL && coll_decision_is_library(point->algorithm))
+        return TRUE; /* what a library's default picks: measured, never a candidate */
     if (result->fallback_reason != NULL) {
         st->skipped++;
         return TRUE;
@@ -254,7 +260,7 @@ collsim_command_tune(int argc, char **argv)
     GPtrArray *overrides = g_ptr_array_new_with_free_func(g_free);
     struct scenario *scenario = NULL;
     struct tune_state st = {0};
-    gchar *svg = NULL, *times = NULL, *winners = NULL, *rules = NULL;
+    gchar *svg = NULL, *times = NULL, *winners = NULL, *decisions = NULL, *rules = NULL;
 
     if (!g_option_context_parse_strv(context, &args, &error)) {
         fprintf(stderr, "collsim: tune: %s\n", error->message);
@@ -287,6 +293,7 @@ collsim_command_tune(int argc, char **argv)
     svg = g_strdup_printf("%s-winners.%s", opt.prefix, format);
     times = g_strdup_printf("%s-times.csv", opt.prefix);
     winners = g_strdup_printf("%s-winners.csv", opt.prefix);
+    decisions = g_strdup_printf("%s-decisions.txt", opt.prefix);
     if (!plot_check(svg, &error)) {
         fprintf(stderr, "collsim: tune: -o: %s\n", error->message);
         rc = EXIT_USAGE;
@@ -301,7 +308,14 @@ collsim_command_tune(int argc, char **argv)
     add_override(overrides, "run.ranks", opt.ranks);
     add_override(overrides, "run.sizes", opt.sizes);
     add_override(overrides, "run.collectives", opt.collectives != NULL ? opt.collectives : "all");
-    add_override(overrides, "run.algorithms", "all");
+    /* every algorithm, and what each library's default decision picks (for PREFIX-decisions) */
+    gchar **libraries = coll_decision_libraries();
+    gchar *library_list = g_strjoinv(",", libraries);
+    gchar *algorithms = g_strdup_printf("all%s%s", *library_list != '\0' ? "," : "", library_list);
+    add_override(overrides, "run.algorithms", algorithms);
+    g_free(algorithms);
+    g_free(library_list);
+    g_strfreev(libraries);
     add_override(overrides, "run.payload", opt.payload);
     g_ptr_array_add(overrides, NULL);
     scenario =
@@ -316,6 +330,7 @@ collsim_command_tune(int argc, char **argv)
 
     st.table = tune_table_new();
     st.plot = plot_data_new();
+    st.decisions = decision_summary_new();
     st.total = scenario->points->len;
     st.progress = !opt.quiet && isatty(STDERR_FILENO);
     if (!run_sweep(scenario, opt.jobs, NULL, collect, &st, &error)) {
@@ -333,12 +348,16 @@ collsim_command_tune(int argc, char **argv)
     GError *werror = NULL;
     gchar *title = g_strdup_printf("collsim tune on %s: the fastest algorithm per P and size",
                                    opt.platform != NULL ? opt.platform : "a flat cluster");
+    GString *against = g_string_new(NULL);
+    decision_summary_write(st.decisions, against);
     if (!tune_table_write_times(st.table, times, &werror) ||
         !write_winners(st.table, mapping, winners, &werror) ||
+        !g_file_set_contents(decisions, against->str, (gssize)against->len, &werror) ||
         !plot_write_winner_maps(st.plot, svg, title, &werror)) {
         fprintf(stderr, "collsim: tune: %s\n", werror->message);
         g_error_free(werror);
         g_free(title);
+        g_string_free(against, TRUE);
         rc = 1;
         goto out;
     }
@@ -355,15 +374,21 @@ collsim_command_tune(int argc, char **argv)
     }
     printf("collsim tune: %u points of %u collective runs; %u runs skipped (the algorithm "
            "cannot serve the call: a requirement unmet, or it needs --payload data), %u failed; "
-           "wrote %s, %s, %s%s\n",
-           st.table->points->len, st.total, st.skipped, st.failed, times, winners, svg,
+           "wrote %s, %s, %s, %s%s\n",
+           st.table->points->len, st.total, st.skipped, st.failed, times, winners, decisions, svg,
            rules != NULL ? rules : "");
+    /* how much the tuned choice gains over each library's default, per collective */
+    const char *per_collective = strstr(against->str, "per collective");
+    if (per_collective != NULL && !opt.quiet)
+        fputs(per_collective, stdout);
+    g_string_free(against, TRUE);
     if (st.failed > 0)
         rc = 1;
 out:
     if (st.table != NULL)
         tune_table_free(st.table);
     plot_data_free(st.plot);
+    decision_summary_free(st.decisions);
     scenario_free(scenario);
     g_ptr_array_free(overrides, TRUE);
     g_clear_error(&error);
@@ -371,6 +396,7 @@ out:
     g_free(svg);
     g_free(times);
     g_free(winners);
+    g_free(decisions);
     g_free(rules);
     g_free(opt.platform);
     g_free(opt.ranks);

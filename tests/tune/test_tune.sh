@@ -4,7 +4,8 @@
 # the same points; PREFIX-winners.csv names the fastest and the runner-up of PREFIX-times.csv;
 # rules files written from those times (through a test-only library mapping) and read back with
 # collsim's readers select each library's fastest at every measured point (tests/tune/
-# tune_verify); the outputs are the same with -j 1 and -j 2; the rules files are either written
+# tune_verify); PREFIX-decisions.txt divides each library's default choice, as `collsim run`
+# times it, by the winner; the outputs are the same with -j 1 and -j 2; the rules files are either written
 # and readable, or refused with a message naming them (a build without the libraries'
 # catalogues), never missing silently; bad options end in exit 2 naming the option.
 set -u
@@ -52,6 +53,31 @@ if [ -s "$tmp/run.times" ] && cmp -s "$tmp/run.times" "$tmp/tune.times"; then
     pass "every time equals collsim run's ($(wc -l <"$tmp/tune.times") runs)"
 else
     fail "times differ from collsim run's: $(diff "$tmp/run.times" "$tmp/tune.times" | head -5)"
+fi
+
+# PREFIX-decisions.txt: each library's default choice (collsim run with the library as the
+# algorithm) divided by the winner of PREFIX-winners.csv, recomputed here
+sed -i 's/^algorithms = all$/algorithms = impi, mpich, mvapich2, ompi/' "$tmp/s.ini"
+"$COLLSIM" run "$tmp/s.ini" -j 2 -o "$tmp/libs.csv" >/dev/null 2>&1
+awk -F, 'FNR == NR { if (FNR > 1) { key = $1 " " $2 " " $3; win[key] = $5; name[key] = $4 }
+                     next }
+         FNR > 1 { key = $2 " " $6 " " $7
+                   if (!(key in seen)) { seen[key] = 1; order[++n] = key }
+                   ratio[key] = ratio[key] " " sprintf("%.3f", $14 / win[key]) }
+         END { for (i = 1; i <= n; i++) print order[i], name[order[i]] ratio[order[i]] }' \
+    "$tmp/a-winners.csv" "$tmp/libs.csv" >"$tmp/decisions.expected"
+awk 'function bytes(v, u) { return u == "B" ? v : u == "KiB" ? v * 1024 : v * 1048576 }
+     /^libraries/ { on = 1; getline; next }
+     /^per collective/ { on = 0 }
+     on { line = $1 " " $2 " " bytes($3, $4) " " $5
+          for (i = 8; i <= NF; i++) line = line " " $i
+          print line }' "$tmp/a-decisions.txt" >"$tmp/decisions.printed"
+# the printed columns are the libraries in name order (collsim tune's order), as listed above
+if [ "$(wc -l <"$tmp/decisions.expected")" -eq 27 ] &&
+    cmp -s "$tmp/decisions.expected" "$tmp/decisions.printed"; then
+    pass "PREFIX-decisions.txt: the four libraries' defaults / the winner at all 27 points"
+else
+    fail "PREFIX-decisions.txt: $(diff "$tmp/decisions.expected" "$tmp/decisions.printed" | head)"
 fi
 
 if "$verify" "$tmp/a" >"$tmp/verify.out" 2>"$tmp/verify.err"; then
