@@ -75,6 +75,8 @@ coll_reduce_fn coll_reduce_knomial;
 coll_reduce_fn coll_reduce_pipeline_chain;
 coll_reduce_fn coll_reduce_pipeline_binary;
 coll_reduce_fn coll_reduce_rabenseifner;
+coll_reduce_fn coll_reduce_binary;
+coll_reduce_fn coll_reduce_fanout_chain;
 
 /* Allreduce */
 coll_allreduce_fn coll_allreduce_reduce_bcast;
@@ -84,6 +86,9 @@ coll_allreduce_fn coll_allreduce_ring;
 coll_allreduce_fn coll_allreduce_ring_segmented;
 coll_allreduce_fn coll_allreduce_rabenseifner;
 coll_allreduce_fn coll_allreduce_smp;
+coll_allreduce_fn coll_allreduce_linear;
+coll_allreduce_fn coll_allreduce_nonoverlapping;
+coll_allreduce_fn coll_allreduce_allgather_reduce;
 
 /* Reduce_scatter */
 coll_reduce_scatter_fn coll_reduce_scatter_reduce_scatterv;
