@@ -96,6 +96,8 @@ coll_reduce_scatter_fn coll_reduce_scatter_recursive_halving;
 coll_reduce_scatter_fn coll_reduce_scatter_pairwise;
 coll_reduce_scatter_fn coll_reduce_scatter_ring;
 coll_reduce_scatter_fn coll_reduce_scatter_recursive_doubling;
+coll_reduce_scatter_fn coll_reduce_scatter_butterfly;
+coll_reduce_scatter_fn coll_reduce_scatter_noncommutative;
 
 /* Reduce_scatter_block */
 coll_reduce_scatter_block_fn coll_reduce_scatter_block_reduce_scatter;
@@ -103,6 +105,8 @@ coll_reduce_scatter_block_fn coll_reduce_scatter_block_recursive_halving;
 coll_reduce_scatter_block_fn coll_reduce_scatter_block_pairwise;
 coll_reduce_scatter_block_fn coll_reduce_scatter_block_ring;
 coll_reduce_scatter_block_fn coll_reduce_scatter_block_recursive_doubling;
+coll_reduce_scatter_block_fn coll_reduce_scatter_block_butterfly;
+coll_reduce_scatter_block_fn coll_reduce_scatter_block_noncommutative;
 
 /* Scan / Exscan */
 coll_scan_fn coll_scan_linear;

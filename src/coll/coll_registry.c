@@ -201,6 +201,12 @@ static const struct coll_algorithm rows[] = {
     {COLL_REDUCE_SCATTER, "recursive_doubling",
      {.reduce_scatter = coll_reduce_scatter_recursive_doubling}, 0, COLL_IN_PLACE, NO_PARAMS,
      "recursive doubling keeping rank order (non-commutative safe)"},
+    {COLL_REDUCE_SCATTER, "butterfly", {.reduce_scatter = coll_reduce_scatter_butterfly}, 0,
+     COLL_IN_PLACE, NO_PARAMS,
+     "Open MPI's butterfly: vector halving, distance doubling, mirror exchange (rank order kept)"},
+    {COLL_REDUCE_SCATTER, "noncommutative",
+     {.reduce_scatter = coll_reduce_scatter_noncommutative}, COLL_REQ_POWER_OF_TWO, COLL_IN_PLACE,
+     NO_PARAMS, "MPICH's: blocks in mirror order, vector halving, distance doubling (rank order)"},
 
     /* Reduce_scatter_block */
     {COLL_REDUCE_SCATTER_BLOCK, "reduce_scatter",
@@ -217,6 +223,13 @@ static const struct coll_algorithm rows[] = {
     {COLL_REDUCE_SCATTER_BLOCK, "recursive_doubling",
      {.reduce_scatter_block = coll_reduce_scatter_block_recursive_doubling}, 0, COLL_IN_PLACE,
      NO_PARAMS, "recursive doubling keeping rank order (non-commutative safe)"},
+    {COLL_REDUCE_SCATTER_BLOCK, "butterfly",
+     {.reduce_scatter_block = coll_reduce_scatter_block_butterfly}, 0, COLL_IN_PLACE, NO_PARAMS,
+     "Open MPI's butterfly: vector halving, distance doubling, mirror exchange (rank order kept)"},
+    {COLL_REDUCE_SCATTER_BLOCK, "noncommutative",
+     {.reduce_scatter_block = coll_reduce_scatter_block_noncommutative}, COLL_REQ_POWER_OF_TWO,
+     COLL_IN_PLACE, NO_PARAMS,
+     "MPICH's: blocks in mirror order, vector halving, distance doubling (rank order)"},
 
     /* Scan / Exscan */
     {COLL_SCAN, "linear", {.scan = coll_scan_linear}, 0, COLL_IN_PLACE, NO_PARAMS,
