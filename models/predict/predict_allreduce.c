@@ -87,7 +87,8 @@ allreduce_smp(const struct ctx *c)
 
 /* linear (Open MPI's basic_linear): rank 0 receives and folds p-1 vectors, then sends the
  * result to p-1 ranks one after the other. TEXTBOOK (p-1)(α + nβ + nγ) + (p-1)(α + nβ).
- * COLLSIM (approximate): the fans of collsim's transport (fan_in_equal, fan_out_equal). */
+ * COLLSIM: the fans of collsim's transport (fan_in_equal, fan_out_equal), one after the other
+ * (the bcast starts once rank 0 has folded the last vector): exact without cross traffic. */
 static double
 allreduce_linear(const struct ctx *c)
 {
@@ -95,8 +96,9 @@ allreduce_linear(const struct ctx *c)
 }
 
 /* nonoverlapping (Open MPI): binomial reduce to rank 0, then binomial bcast from 0.
- * TEXTBOOK ⌈lg p⌉(α + nβ + nγ) + ⌈lg p⌉(α + nβ). COLLSIM (approximate): the two trees
- * evaluated one after the other (children arriving together share a link). */
+ * TEXTBOOK ⌈lg p⌉(α + nβ + nγ) + ⌈lg p⌉(α + nβ). COLLSIM: the two trees evaluated one after
+ * the other (the bcast starts when rank 0 has the result), each as reduce and bcast binomial
+ * are: exact without cross traffic. */
 static double
 allreduce_nonoverlapping(const struct ctx *c)
 {
@@ -137,9 +139,9 @@ const struct predict_row predict_rows_allreduce[] = {
     {"allreduce", "rabenseifner", allreduce_rabenseifner, RETURNS_AT_ZERO | APPROXIMATE_NON_POF2,
      "2 lg p a + 2((p-1)/p) n b + ((p-1)/p) n c (pof2); "
      "(2 floor(lg p) + 2) a + (2(p-1)/p + 2) n b + (1 + (p-1)/p) n c otherwise"},
-    {"allreduce", "linear", allreduce_linear, RETURNS_AT_ZERO | APPROXIMATE,
+    {"allreduce", "linear", allreduce_linear, RETURNS_AT_ZERO,
      "(p-1)(a + n b + n c) + (p-1)(a + n b)"},
-    {"allreduce", "nonoverlapping", allreduce_nonoverlapping, RETURNS_AT_ZERO | APPROXIMATE,
+    {"allreduce", "nonoverlapping", allreduce_nonoverlapping, RETURNS_AT_ZERO,
      "ceil(lg p)(a + n b + n c) + ceil(lg p)(a + n b)"},
     {"allreduce", "allgather_reduce", allreduce_allgather_reduce,
      RETURNS_AT_ZERO | APPROXIMATE_NON_POF2, "lg p a + (p-1) n b + (p-1) n c (pof2)"},

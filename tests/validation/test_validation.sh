@@ -49,8 +49,6 @@ allreduce recursive_doubling 0.64 1.10 non-pof2: extra ranks folded in first; co
 allreduce halving_doubling 0.48 1.02 non-pof2 and count < P: halves of zero elements travel as one byte
 allreduce ring_segmented 0.93 1.02 segments of each block pipelined around the ring, reductions between them
 allreduce rabenseifner 0.98 1.15 non-pof2: the extra ranks' fold-in and unequal halves
-allreduce linear 0.98 1.02 fans into and out of rank 0 (exact on this grid)
-allreduce nonoverlapping 0.98 1.02 binomial reduce then binomial bcast (exact on this grid)
 allreduce allgather_reduce 0.98 1.17 non-pof2: the allgather's fix-up messages arriving together
 reduce_scatter reduce_scatterv 0.64 1.02 in-order reduce to rank 0 (fan-in sharing), then a linear scatterv
 reduce_scatter recursive_halving 0.64 1.15 non-pof2: fold-in of the extra ranks; count < P at 8 B
