@@ -1,8 +1,8 @@
 /*
  * predict_allreduce.c — α-β-γ predictions of the allreduce algorithms
  * (src/coll/allreduce/): reduce_bcast, recursive_doubling, halving_doubling, ring,
- * ring_segmented, rabenseifner, Open MPI's linear, nonoverlapping and allgather_reduce, and smp
- * on single-core hosts. n is the whole buffer.
+ * ring_segmented, rabenseifner, Open MPI's linear, nonoverlapping and allgather_reduce, MPICH's
+ * tree, and smp on single-core hosts. n is the whole buffer.
  *
  * Invariants (as in every file of models/predict/): each formula is a pure function of its
  * struct ctx, written with the primitives of predict_core.h, and its comment gives the
@@ -124,6 +124,31 @@ allreduce_allgather_reduce(const struct ctx *c)
     return end + fold;
 }
 
+/*
+ * tree (MPICH): each of S segments of s bytes goes up the k-nomial tree rooted at 0 and back
+ * down; the segments pipeline behind the root, which per segment receives, reduces and sends
+ * to each of its f children. TEXTBOOK (an upper bound: the segments one after the other)
+ * S·L(k-1)(α + sβ + sγ) + S·L(k-1)(α + sβ), L = ⌈log_k p⌉. COLLSIM (approximate): one
+ * segment's trip up and down, then (S - 1) root stages of f(msg(s) + sγ) + f·msg(s).
+ */
+static double
+allreduce_tree(const struct ctx *c)
+{
+    double s;
+    double S = segments(c, c->n, &s);
+    int k = c->radix >= 2 ? c->radix : 2, L = 0, f = 0;
+    for (long long span = 1; span < c->p; span *= k)
+        L++;
+    for (long long span = 1; span < c->p; span *= k)
+        for (int j = 1; j < k && span * j < c->p; j++)
+            f++;
+    if (c->textbook)
+        return S * L * (k - 1.0) * (2.0 * (c->a + s * c->b) + s * c->g);
+    double up = tree_up_time(c, TREE_KNOMIAL, c->p, k, s, -1, s * c->g);
+    double down = knomial_down(c, c->p, k, s, -1);
+    return up + down + (S - 1.0) * f * (2.0 * msg(c, s) + s * c->g);
+}
+
 /* ---------------------------------------------------------------- rows */
 
 const struct predict_row predict_rows_allreduce[] = {
@@ -145,6 +170,9 @@ const struct predict_row predict_rows_allreduce[] = {
      "ceil(lg p)(a + n b + n c) + ceil(lg p)(a + n b)"},
     {"allreduce", "allgather_reduce", allreduce_allgather_reduce,
      RETURNS_AT_ZERO | APPROXIMATE_NON_POF2, "lg p a + (p-1) n b + (p-1) n c (pof2)"},
+    {"allreduce", "tree", allreduce_tree,
+     RETURNS_AT_ZERO | NEEDS_SEGMENT | NEEDS_RADIX | APPROXIMATE,
+     "S ceil(log_k p)(k-1)(2a + 2 s b + s c) (segments one after the other: an upper bound)"},
     {"allreduce", "smp", allreduce_smp,
      NODE_AWARE | RETURNS_AT_ZERO | APPROXIMATE,
      "recursive_doubling up to 2 KiB, else rabenseifner (one rank per node)"},

@@ -172,8 +172,8 @@ reduce_binary(const struct ctx *c)
  * fanout_chain (Open MPI's chain: k = min(radix, p-1) chains of h = ⌈(p-1)/k⌉ ranks into the
  * root, in segments): a segment climbs h hops, reduced at each; the root receives and reduces
  * k segments per step. TEXTBOOK: (h - 1 + S)(α + sβ + sγ) + (k - 1)S(α + sβ + sγ).
- * COLLSIM (approximate): the heads' streams share the root's link, rendezvous segments
- * (h - 1 + S)(msg(s) + sγ) + (k - 1)S·s(β + γ), eager ones h(msg(n) + nγ) + (k - 1)n(β + γ).
+ * COLLSIM (approximate): the segments pipeline along the chains and the heads' streams share
+ * the root's link: (h - 1 + S)(msg(s) + sγ) + (k - 1)S·s(β + γ).
  */
 static double
 reduce_fanout_chain(const struct ctx *c)
@@ -186,9 +186,6 @@ reduce_fanout_chain(const struct ctx *c)
         return 0.0;
     if (c->textbook)
         return (h - 1.0 + S + (k - 1.0) * S) * (c->a + s * c->b + s * c->g);
-    if (is_eager(c, s))
-        return h * (msg(c, c->n) + reduce_gamma(c)) +
-               (k - 1.0) * (wire(c, c->n) * c->b + reduce_gamma(c));
     /* the heads' segments share the root's link */
     return (h - 1.0 + S) * (msg(c, s) + s * c->g) + (k - 1.0) * S * s * (c->b + c->g);
 }

@@ -186,6 +186,9 @@ static const struct coll_algorithm rows[] = {
     {COLL_ALLREDUCE, "allgather_reduce", {.allreduce = coll_allreduce_allgather_reduce}, 0,
      COLL_IN_PLACE, NO_PARAMS,
      "recursive-doubling allgather of every vector, then a local fold in rank order"},
+    {COLL_ALLREDUCE, "tree", {.allreduce = coll_allreduce_tree}, 0,
+     COLL_IN_PLACE | COLL_SEGMENTED | COLL_RADIX, {SEG_DEFAULT, 2},
+     "MPICH's tree: k-nomial reduce to rank 0 and bcast, segment by segment (rank order kept)"},
 
     /* Reduce_scatter */
     {COLL_REDUCE_SCATTER, "reduce_scatterv",

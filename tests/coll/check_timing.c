@@ -70,7 +70,7 @@ static const struct {
     {COLL_BCAST, "linear"},            {COLL_BCAST, "knomial"},
     {COLL_BCAST, "pipeline_binary"},
     {COLL_REDUCE, "binary"},           {COLL_REDUCE, "fanout_chain"}, /* the root: radix heads */
-    {COLL_ALLREDUCE, "linear"},
+    {COLL_ALLREDUCE, "linear"},         {COLL_ALLREDUCE, "tree"}, /* k-nomial: k-1 per level */
 };
 
 /* Algorithms whose messages are larger than the vector (allgather_reduce gathers p vectors
