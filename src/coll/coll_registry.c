@@ -187,7 +187,7 @@ static const struct coll_algorithm rows[] = {
      COLL_IN_PLACE, NO_PARAMS,
      "recursive-doubling allgather of every vector, then a local fold in rank order"},
     {COLL_ALLREDUCE, "tree", {.allreduce = coll_allreduce_tree}, 0,
-     COLL_IN_PLACE | COLL_SEGMENTED | COLL_RADIX, {SEG_DEFAULT, 2},
+     COLL_IN_PLACE | COLL_SEGMENTED | COLL_RADIX, {SEG_DEFAULT, 4},
      "MPICH's tree: k-nomial reduce to rank 0 and bcast, segment by segment (rank order kept)"},
 
     /* Reduce_scatter */

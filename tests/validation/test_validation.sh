@@ -50,7 +50,7 @@ allreduce halving_doubling 0.48 1.02 non-pof2 and count < P: halves of zero elem
 allreduce ring_segmented 0.93 1.02 segments of each block pipelined around the ring, reductions between them
 allreduce rabenseifner 0.98 1.15 non-pof2: the extra ranks' fold-in and unequal halves
 allreduce allgather_reduce 0.98 1.17 non-pof2: the allgather's fix-up messages arriving together
-allreduce tree 0.96 1.02 children fanning in at once share the link; segments pipeline behind the root
+allreduce tree 0.94 1.02 children fanning in at once share the link; segments pipeline behind the root
 reduce_scatter reduce_scatterv 0.64 1.02 in-order reduce to rank 0 (fan-in sharing), then a linear scatterv
 reduce_scatter recursive_halving 0.64 1.15 non-pof2: fold-in of the extra ranks; count < P at 8 B
 reduce_scatter recursive_doubling 0.98 1.26 non-pof2: forwarded halves may share a link with an exchange (the formula runs rank by rank, links unshared)

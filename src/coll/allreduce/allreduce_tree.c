@@ -12,7 +12,8 @@
  *           subtree is the contiguous rank range just above its left sibling's, and a node
  *           computes own ∘ child_1 ∘ child_2 ∘ … (children ascending); every rank receives
  *           rank 0's bits, so all results are bitwise identical. Handles MPI_IN_PLACE.
- * Params:   radix (the tree's k, >= 2), segment_bytes (> 0; the chunk size).
+ * Params:   radix (the tree's k, >= 2; default 4 as collsim's other k-nomial rows, where
+ *           MPICH's MPIR_CVAR_ALLREDUCE_TREE_KVAL defaults to 2), segment_bytes (> 0).
  * Cost:     with L = ⌈log_k P⌉ levels and S segments of m = n/S bytes, about
  *           (L + S - 1)(k-1)(α + mβ + mγ) up and (L + S - 1)(k-1)(α + mβ) down.
  * Steps (P = 5, k = 2, segments a, b): children of 0: 1, 2, 4; of 2: 3.
