@@ -360,7 +360,7 @@ static const struct {
      "the chain heads' streams into the root overlap the chains' own hops"},
     {COLL_ALLREDUCE, "allgather_reduce", 1 - EXACT, 1.15,
      "non-pof2: the allgather's fix-up messages arriving together (pof2 is exact)"},
-    {COLL_ALLREDUCE, "tree", 0.85, 1 + EXACT,
+    {COLL_ALLREDUCE, "tree", 0.7, 1 + EXACT,
      "k-1 children fanning in at once share the link; segments pipeline behind the root"},
     {COLL_REDUCE_SCATTER, "butterfly", 0.55, 1.1,
      "count < P: empty halves not sent; non-pof2: the folded ranks' blocks and the mirror swaps "
