@@ -1,7 +1,8 @@
 /*
  * predict_allreduce.c — α-β-γ predictions of the allreduce algorithms
  * (src/coll/allreduce/): reduce_bcast, recursive_doubling, halving_doubling, ring,
- * ring_segmented, rabenseifner, and smp on single-core hosts. n is the whole buffer.
+ * ring_segmented, rabenseifner, Open MPI's linear, nonoverlapping and allgather_reduce, MPICH's
+ * tree, and smp on single-core hosts. n is the whole buffer.
  *
  * Invariants (as in every file of models/predict/): each formula is a pure function of its
  * struct ctx, written with the primitives of predict_core.h, and its comment gives the
@@ -84,6 +85,70 @@ allreduce_smp(const struct ctx *c)
     return c->n > 2048 ? allreduce_rabenseifner(c) : allreduce_recursive_doubling(c);
 }
 
+/* linear (Open MPI's basic_linear): rank 0 receives and folds p-1 vectors, then sends the
+ * result to p-1 ranks one after the other. TEXTBOOK (p-1)(α + nβ + nγ) + (p-1)(α + nβ).
+ * COLLSIM: the fans of collsim's transport (fan_in_equal, fan_out_equal), one after the other
+ * (the bcast starts once rank 0 has folded the last vector): exact without cross traffic. */
+static double
+allreduce_linear(const struct ctx *c)
+{
+    return fan_in_equal(c, c->p - 1, c->n, reduce_gamma(c)) + fan_out_equal(c, c->p - 1, c->n);
+}
+
+/* nonoverlapping (Open MPI): binomial reduce to rank 0, then binomial bcast from 0.
+ * TEXTBOOK ⌈lg p⌉(α + nβ + nγ) + ⌈lg p⌉(α + nβ). COLLSIM: the two trees evaluated one after
+ * the other (the bcast starts when rank 0 has the result), each as reduce and bcast binomial
+ * are: exact without cross traffic. */
+static double
+allreduce_nonoverlapping(const struct ctx *c)
+{
+    return tree_up_time(c, TREE_KNOMIAL, c->p, 2, c->n, -1, reduce_gamma(c)) +
+           knomial_down(c, c->p, 2, c->n, -1);
+}
+
+/* allgather_reduce (Open MPI 5): recursive-doubling allgather of the p vectors, then p-1 local
+ * reductions of n bytes. TEXTBOOK (p = 2^F) Fα + (p-1)nβ + (p-1)nγ. COLLSIM: the allgather
+ * as predict_allgather.c evaluates it (rank by rank with MPICH's fix-up messages at non-pof2
+ * p, approximate), then the fold. */
+static double
+allreduce_allgather_reduce(const struct ctx *c)
+{
+    double fold = (c->p - 1) * reduce_gamma(c);
+    if (c->textbook || is_pof2(c->p))
+        return recursive_doubling_allgather(c, c->n) + fold;
+    struct rank_clocks rc;
+    clocks_init(&rc, c->p);
+    clocks_recursive_doubling_allgather(c, &rc, c->n);
+    double end = clocks_max(&rc);
+    clocks_free(&rc);
+    return end + fold;
+}
+
+/*
+ * tree (MPICH): each of S segments of s bytes goes up the k-nomial tree rooted at 0 and back
+ * down; the segments pipeline behind the root, which per segment receives, reduces and sends
+ * to each of its f children. TEXTBOOK (an upper bound: the segments one after the other)
+ * S·L(k-1)(α + sβ + sγ) + S·L(k-1)(α + sβ), L = ⌈log_k p⌉. COLLSIM (approximate): one
+ * segment's trip up and down, then (S - 1) root stages of f(msg(s) + sγ) + f·msg(s).
+ */
+static double
+allreduce_tree(const struct ctx *c)
+{
+    double s;
+    double S = segments(c, c->n, &s);
+    int k = c->radix >= 2 ? c->radix : 2, L = 0, f = 0;
+    for (long long span = 1; span < c->p; span *= k)
+        L++;
+    for (long long span = 1; span < c->p; span *= k)
+        for (int j = 1; j < k && span * j < c->p; j++)
+            f++;
+    if (c->textbook)
+        return S * L * (k - 1.0) * (2.0 * (c->a + s * c->b) + s * c->g);
+    double up = tree_up_time(c, TREE_KNOMIAL, c->p, k, s, -1, s * c->g);
+    double down = knomial_down(c, c->p, k, s, -1);
+    return up + down + (S - 1.0) * f * (2.0 * msg(c, s) + s * c->g);
+}
+
 /* ---------------------------------------------------------------- rows */
 
 const struct predict_row predict_rows_allreduce[] = {
@@ -99,6 +164,15 @@ const struct predict_row predict_rows_allreduce[] = {
     {"allreduce", "rabenseifner", allreduce_rabenseifner, RETURNS_AT_ZERO | APPROXIMATE_NON_POF2,
      "2 lg p a + 2((p-1)/p) n b + ((p-1)/p) n c (pof2); "
      "(2 floor(lg p) + 2) a + (2(p-1)/p + 2) n b + (1 + (p-1)/p) n c otherwise"},
+    {"allreduce", "linear", allreduce_linear, RETURNS_AT_ZERO,
+     "(p-1)(a + n b + n c) + (p-1)(a + n b)"},
+    {"allreduce", "nonoverlapping", allreduce_nonoverlapping, RETURNS_AT_ZERO,
+     "ceil(lg p)(a + n b + n c) + ceil(lg p)(a + n b)"},
+    {"allreduce", "allgather_reduce", allreduce_allgather_reduce,
+     RETURNS_AT_ZERO | APPROXIMATE_NON_POF2, "lg p a + (p-1) n b + (p-1) n c (pof2)"},
+    {"allreduce", "tree", allreduce_tree,
+     RETURNS_AT_ZERO | NEEDS_SEGMENT | NEEDS_RADIX | APPROXIMATE,
+     "S ceil(log_k p)(k-1)(2a + 2 s b + s c) (segments one after the other: an upper bound)"},
     {"allreduce", "smp", allreduce_smp,
      NODE_AWARE | RETURNS_AT_ZERO | APPROXIMATE,
      "recursive_doubling up to 2 KiB, else rabenseifner (one rank per node)"},

@@ -1,7 +1,7 @@
 /*
  * predict_reduce.c — α-β-γ predictions of the reduce algorithms (src/coll/reduce/): chain,
  * linear, trees (binomial, k-nomial, in-order binary), pipelines (chain, binary), rabenseifner,
- * and smp on single-core hosts. n is the whole buffer; γ is charged n·γ per fold.
+ * Open MPI's segmented binary tree and fan-out chains, and smp on single-core hosts. n is the whole buffer; γ is charged n·γ per fold.
  * reduce_in_order_binary_to also serves allreduce's reduce_bcast and reduce_scatter's
  * reduce_scatterv (declared in predict_core.h).
  *
@@ -145,6 +145,51 @@ reduce_smp(const struct ctx *c)
     return c->n > 2048 ? reduce_rabenseifner(c) : reduce_binomial(c);
 }
 
+/*
+ * binary (Open MPI's binary tree rooted at the root, in segments): F = ⌊lg p⌋ levels below the
+ * root, f = min(2, p-1) children per node, S segments of s bytes; per segment a node receives
+ * and reduces each child's. No trip to the root: the tree's top is the root.
+ * TEXTBOOK: (F + S - 1)·f(α + sβ + sγ).
+ * COLLSIM (approximate): rendezvous segments: (F + S - 1)(msg(s) + (f-1)sβ + f·sγ), the
+ * children's segments sharing the node's link; eager segments travel together:
+ * F(α + f·nβ + f·nγ).
+ */
+static double
+reduce_binary(const struct ctx *c)
+{
+    double s;
+    double S = segments(c, c->n, &s);
+    double f = MIN(2, c->p - 1), H = floor_log2(c->p);
+    if (c->textbook)
+        return (H + S - 1.0) * f * (c->a + s * c->b + s * c->g);
+    if (is_eager(c, s))
+        return H * (c->a + f * wire(c, c->n) * c->b + f * c->n * c->g);
+    /* both children's receives are posted ahead: their segments share the node's link */
+    return (H + S - 1.0) * (msg(c, s) + (f - 1.0) * s * c->b + f * s * c->g);
+}
+
+/*
+ * fanout_chain (Open MPI's chain: k = min(radix, p-1) chains of h = ⌈(p-1)/k⌉ ranks into the
+ * root, in segments): a segment climbs h hops, reduced at each; the root receives and reduces
+ * k segments per step. TEXTBOOK: (h - 1 + S)(α + sβ + sγ) + (k - 1)S(α + sβ + sγ).
+ * COLLSIM (approximate): the segments pipeline along the chains and the heads' streams share
+ * the root's link: (h - 1 + S)(msg(s) + sγ) + (k - 1)S·s(β + γ).
+ */
+static double
+reduce_fanout_chain(const struct ctx *c)
+{
+    double s;
+    double S = segments(c, c->n, &s);
+    int k = MAX(1, MIN(c->radix > 0 ? c->radix : 1, c->p - 1));
+    double h = c->p > 1 ? (double)((c->p - 1 + k - 1) / k) : 0.0;
+    if (c->p <= 1)
+        return 0.0;
+    if (c->textbook)
+        return (h - 1.0 + S + (k - 1.0) * S) * (c->a + s * c->b + s * c->g);
+    /* the heads' segments share the root's link */
+    return (h - 1.0 + S) * (msg(c, s) + s * c->g) + (k - 1.0) * S * s * (c->b + c->g);
+}
+
 /* ---------------------------------------------------------------- rows */
 
 const struct predict_row predict_rows_reduce[] = {
@@ -163,6 +208,11 @@ const struct predict_row predict_rows_reduce[] = {
     {"reduce", "rabenseifner", reduce_rabenseifner, RETURNS_AT_ZERO | ROOTED | APPROXIMATE_NON_POF2,
      "2 lg p a + 2((p-1)/p) n b + ((p-1)/p) n c (pof2); "
      "(2 floor(lg p) + 1) a + (2(p-1)/p + 1) n b + (1 + (p-1)/p) n c otherwise"},
+    {"reduce", "binary", reduce_binary, RETURNS_AT_ZERO | ROOTED | NEEDS_SEGMENT | APPROXIMATE,
+     "2(floor(lg p) + S - 1)(a + s b + s c)"},
+    {"reduce", "fanout_chain", reduce_fanout_chain,
+     RETURNS_AT_ZERO | ROOTED | NEEDS_SEGMENT | NEEDS_RADIX | APPROXIMATE,
+     "(h - 1 + k S)(a + s b + s c), k = min(radix, p-1) chains of h = ceil((p-1)/k) ranks"},
     {"reduce", "smp", reduce_smp,
      NODE_AWARE | RETURNS_AT_ZERO | ROOTED | APPROXIMATE,
      "binomial up to 2 KiB, else rabenseifner (one rank per node)"},

@@ -1,7 +1,8 @@
 /*
  * predict_reduce_scatter.c — α-β-γ predictions of reduce_scatter and
  * reduce_scatter_block (src/coll/reduce_scatter/, reduce_scatter_block/): reduce then
- * scatter, recursive_halving, pairwise, ring, recursive_doubling. n is the whole vector each rank contributes (p blocks
+ * scatter, recursive_halving, pairwise, ring, recursive_doubling, Open MPI's butterfly and
+ * MPICH's noncommutative. n is the whole vector each rank contributes (p blocks
  * of n/p); reduce_scatter_block's rows share reduce_scatter's formulas.
  *
  * Invariants (as in every file of models/predict/): each formula is a pure function of its
@@ -115,6 +116,34 @@ reduce_scatter_recursive_doubling(const struct ctx *c)
     return time;
 }
 
+/* butterfly (Open MPI, Träff): non-pof2: the 2r lowest ranks fold pairwise first
+ * (msg(n) + nγ); halving with distance doubling among p2 ranks, the same volumes as
+ * recursive_halving; then, once p2 >= 4, the ranks whose mirror rank is another one swap a
+ * block (xmsg(n/p)), and a survivor standing for a folded rank sends it its block first
+ * (msg(n/p)). TEXTBOOK (p = 2^F >= 4) Fα + ((p-1)/p)n(β + γ) + α + (n/p)β. COLLSIM
+ * approximate: with fewer items than ranks most halves are empty and not sent; non-pof2: the
+ * folded ranks' blocks and the swaps overlap differently. */
+static double
+reduce_scatter_butterfly(const struct ctx *c)
+{
+    int p = c->p, q = 1 << floor_log2(p);
+    double time = recursive_halving(c, q, c->n);
+    if (q >= 4)
+        time += xmsg(c, c->n / p);
+    if (!is_pof2(p))
+        time += msg(c, c->n) + reduce_gamma(c) + msg(c, c->n / p);
+    return time;
+}
+
+/* noncommutative (MPICH, p = 2^F only): halving with distance doubling on blocks in mirror
+ * order, no final exchange: recursive_halving's volumes, Σ_{k=1..F} (xmsg(n/2^k) + (n/2^k)γ);
+ * TEXTBOOK Fα + ((p-1)/p)n(β + γ). */
+static double
+reduce_scatter_noncommutative(const struct ctx *c)
+{
+    return recursive_halving(c, 1 << floor_log2(c->p), c->n);
+}
+
 /* ---------------------------------------------------------------- rows */
 
 const struct predict_row predict_rows_reduce_scatter[] = {
@@ -128,6 +157,10 @@ const struct predict_row predict_rows_reduce_scatter[] = {
     {"reduce_scatter", "recursive_doubling", reduce_scatter_recursive_doubling,
      RETURNS_AT_ZERO | APPROXIMATE_NON_POF2,
      "lg p a + (lg p - (p-1)/p) n (b + c)"},
+    {"reduce_scatter", "butterfly", reduce_scatter_butterfly, RETURNS_AT_ZERO | APPROXIMATE,
+     "lg p a + ((p-1)/p) n (b + c) + [p >= 4](a + (n/p) b) (pof2)"},
+    {"reduce_scatter", "noncommutative", reduce_scatter_noncommutative,
+     RETURNS_AT_ZERO | APPROXIMATE_NON_POF2, "lg p a + ((p-1)/p) n (b + c) (pof2 only)"},
 };
 const gsize predict_rows_reduce_scatter_count = G_N_ELEMENTS(predict_rows_reduce_scatter);
 
@@ -143,5 +176,9 @@ const struct predict_row predict_rows_reduce_scatter_block[] = {
     {"reduce_scatter_block", "recursive_doubling", reduce_scatter_recursive_doubling,
      RETURNS_AT_ZERO | APPROXIMATE_NON_POF2,
      "lg p a + (lg p - (p-1)/p) n (b + c)"},
+    {"reduce_scatter_block", "butterfly", reduce_scatter_butterfly, RETURNS_AT_ZERO | APPROXIMATE,
+     "lg p a + ((p-1)/p) n (b + c) + [p >= 4](a + (n/p) b) (pof2)"},
+    {"reduce_scatter_block", "noncommutative", reduce_scatter_noncommutative,
+     RETURNS_AT_ZERO | APPROXIMATE_NON_POF2, "lg p a + ((p-1)/p) n (b + c) (pof2 only)"},
 };
 const gsize predict_rows_reduce_scatter_block_count = G_N_ELEMENTS(predict_rows_reduce_scatter_block);

@@ -132,6 +132,8 @@ coll_reduce_fn coll_reduce_knomial;
 coll_reduce_fn coll_reduce_pipeline_chain;
 coll_reduce_fn coll_reduce_pipeline_binary;
 coll_reduce_fn coll_reduce_rabenseifner;
+coll_reduce_fn coll_reduce_binary;
+coll_reduce_fn coll_reduce_fanout_chain;
 
 /* Allreduce */
 coll_allreduce_fn coll_allreduce_reduce_bcast;
@@ -141,6 +143,10 @@ coll_allreduce_fn coll_allreduce_ring;
 coll_allreduce_fn coll_allreduce_ring_segmented;
 coll_allreduce_fn coll_allreduce_rabenseifner;
 coll_allreduce_fn coll_allreduce_smp;
+coll_allreduce_fn coll_allreduce_linear;
+coll_allreduce_fn coll_allreduce_nonoverlapping;
+coll_allreduce_fn coll_allreduce_allgather_reduce;
+coll_allreduce_fn coll_allreduce_tree;
 
 /* Reduce_scatter */
 coll_reduce_scatter_fn coll_reduce_scatter_reduce_scatterv;
@@ -148,6 +154,8 @@ coll_reduce_scatter_fn coll_reduce_scatter_recursive_halving;
 coll_reduce_scatter_fn coll_reduce_scatter_pairwise;
 coll_reduce_scatter_fn coll_reduce_scatter_ring;
 coll_reduce_scatter_fn coll_reduce_scatter_recursive_doubling;
+coll_reduce_scatter_fn coll_reduce_scatter_butterfly;
+coll_reduce_scatter_fn coll_reduce_scatter_noncommutative;
 
 /* Reduce_scatter_block */
 coll_reduce_scatter_block_fn coll_reduce_scatter_block_reduce_scatter;
@@ -155,6 +163,8 @@ coll_reduce_scatter_block_fn coll_reduce_scatter_block_recursive_halving;
 coll_reduce_scatter_block_fn coll_reduce_scatter_block_pairwise;
 coll_reduce_scatter_block_fn coll_reduce_scatter_block_ring;
 coll_reduce_scatter_block_fn coll_reduce_scatter_block_recursive_doubling;
+coll_reduce_scatter_block_fn coll_reduce_scatter_block_butterfly;
+coll_reduce_scatter_block_fn coll_reduce_scatter_block_noncommutative;
 
 /* Scan / Exscan */
 coll_scan_fn coll_scan_linear;

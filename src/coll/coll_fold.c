@@ -268,3 +268,55 @@ out_free:
     free(partial_mem);
     return rc;
 }
+
+int
+coll_fold_mirror(int i, int k)
+{
+    int m = 0;
+    for (int b = 0; b < k; b++)
+        m |= ((i >> b) & 1) << (k - 1 - b);
+    return m;
+}
+
+int
+coll_fold_mirror_halving(void **work, void **spare, const int poscounts[],
+                         const int posdispls[], int n, int vrank, const int real[],
+                         MPI_Datatype datatype, MPI_Op op, int in_order, int tag, MPI_Comm comm)
+{
+    int lo = 0, width = n, rc = MPI_SUCCESS;
+
+    for (int mask = 1; mask < n; mask <<= 1) {
+        int peer = vrank ^ mask, half = width / 2;
+        int keep = vrank < peer ? lo : lo + half, give = vrank < peer ? lo + half : lo;
+        int keep_cnt = 0, give_cnt = 0;
+        for (int i = 0; i < half; i++) {
+            keep_cnt += poscounts[keep + i];
+            give_cnt += poscounts[give + i];
+        }
+        void *send_at = coll_item(*work, posdispls[give], datatype);
+        void *recv_at = coll_item(*spare, posdispls[keep], datatype);
+        void *own_at = coll_item(*work, posdispls[keep], datatype);
+        /* Both partners know both counts, so they skip the same empty halves. */
+        rc = coll_sendrecv_nonempty(send_at, give_cnt, datatype, real[peer], tag, recv_at,
+                                    keep_cnt, datatype, real[peer], tag, comm);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        if (keep_cnt > 0) {
+            if (!in_order || vrank > peer) {
+                /* received ∘ own: the partner is the lower group (or the op commutes) */
+                rc = MPI_Reduce_local(recv_at, own_at, keep_cnt, datatype, op);
+            } else {
+                /* own ∘ received lands in the spare buffer, which becomes the working one */
+                rc = MPI_Reduce_local(own_at, recv_at, keep_cnt, datatype, op);
+                void *t = *work;
+                *work = *spare;
+                *spare = t;
+            }
+            if (rc != MPI_SUCCESS)
+                return rc;
+        }
+        lo = keep;
+        width = half;
+    }
+    return rc;
+}

@@ -153,4 +153,25 @@ int coll_fold_ring_pass(void *buf, const int counts[], const int displs[], int f
 int coll_fold_prefix_doubling(const void *input, void *recvbuf, int count, MPI_Datatype datatype,
                               MPI_Op op, int inclusive, int tag, MPI_Comm comm);
 
+/*
+ * Recursive vector halving with distance doubling (Open MPI's butterfly, MPICH's
+ * non-commutative reduce_scatter): among n = 2^k ranks `vrank` 0 … n-1 (real rank
+ * real[vrank]) a vector cut into n positions, position i being poscounts[i] items at item
+ * posdispls[i]. With mask = 1, 2, … n/2 the rank exchanges with vrank ^ mask: of its current
+ * window of positions the lower rank keeps the lower half and sends the upper, the higher rank
+ * the converse (empty halves are not sent), and the received half is combined into the kept
+ * one: in_order puts the lower rank's data first (its data covers the aligned group of ranks
+ * just below the partner's, so rank order is kept for any op); !in_order puts the received data
+ * first (commutative ops). The rank ends with position mirror(vrank) (coll_fold_mirror, k bits)
+ * fully reduced. *work holds the rank's data on entry and the result on return; *spare is
+ * scratch of the same size; the two may be swapped (no local copy).
+ */
+int coll_fold_mirror_halving(void **work, void **spare, const int poscounts[],
+                             const int posdispls[], int n, int vrank, const int real[],
+                             MPI_Datatype datatype, MPI_Op op, int in_order, int tag,
+                             MPI_Comm comm);
+
+/* The k-bit reversal of i (0 <= i < 2^k): position i of coll_fold_mirror_halving's layout. */
+int coll_fold_mirror(int i, int k);
+
 #endif

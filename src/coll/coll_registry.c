@@ -251,6 +251,12 @@ static const struct coll_algorithm rows[] = {
      0, NO_PARAMS, "reduce-scatter by recursive halving (rank order kept), then binomial gather"},
     {COLL_REDUCE, "smp", {.reduce = coll_reduce_smp}, COLL_REQ_NODE_BLOCKS,
      COLL_NODE_AWARE | COLL_READS_DATA, NO_PARAMS, "node-aware: binomial reduce in each node, then among the nodes' leaders"},
+    {COLL_REDUCE, "binary", {.reduce = coll_reduce_binary}, COLL_REQ_COMMUTATIVE,
+     COLL_SEGMENTED, {SEG_DEFAULT, 0},
+     "Open MPI's binary tree rooted at the root (children s + 2^l, s + 2^(l+1)), in segments"},
+    {COLL_REDUCE, "fanout_chain", {.reduce = coll_reduce_fanout_chain}, COLL_REQ_COMMUTATIVE,
+     COLL_SEGMENTED | COLL_RADIX, {SEG_DEFAULT, 4},
+     "Open MPI's chain: radix chains of consecutive ranks into the root, in segments"},
 
     /* Allreduce */
     {COLL_ALLREDUCE, "reduce_bcast", {.allreduce = coll_allreduce_reduce_bcast}, 0,
@@ -272,6 +278,16 @@ static const struct coll_algorithm rows[] = {
     {COLL_ALLREDUCE, "smp", {.allreduce = coll_allreduce_smp}, COLL_REQ_NODE_BLOCKS,
      COLL_IN_PLACE | COLL_NODE_AWARE | COLL_READS_DATA, NO_PARAMS,
      "node-aware: reduce in each node, allreduce among leaders, bcast in each node"},
+    {COLL_ALLREDUCE, "linear", {.allreduce = coll_allreduce_linear}, 0, COLL_IN_PLACE,
+     NO_PARAMS, "linear reduce to rank 0 (rank order kept), then linear bcast"},
+    {COLL_ALLREDUCE, "nonoverlapping", {.allreduce = coll_allreduce_nonoverlapping}, 0,
+     COLL_IN_PLACE, NO_PARAMS, "binomial reduce to rank 0 (rank order kept), then binomial bcast"},
+    {COLL_ALLREDUCE, "allgather_reduce", {.allreduce = coll_allreduce_allgather_reduce}, 0,
+     COLL_IN_PLACE, NO_PARAMS,
+     "recursive-doubling allgather of every vector, then a local fold in rank order"},
+    {COLL_ALLREDUCE, "tree", {.allreduce = coll_allreduce_tree}, 0,
+     COLL_IN_PLACE | COLL_SEGMENTED | COLL_RADIX, {SEG_DEFAULT, 4},
+     "MPICH's tree: k-nomial reduce to rank 0 and bcast, segment by segment (rank order kept)"},
 
     /* Reduce_scatter */
     {COLL_REDUCE_SCATTER, "reduce_scatterv",
@@ -287,6 +303,12 @@ static const struct coll_algorithm rows[] = {
     {COLL_REDUCE_SCATTER, "recursive_doubling",
      {.reduce_scatter = coll_reduce_scatter_recursive_doubling}, 0, COLL_IN_PLACE, NO_PARAMS,
      "recursive doubling keeping rank order (non-commutative safe)"},
+    {COLL_REDUCE_SCATTER, "butterfly", {.reduce_scatter = coll_reduce_scatter_butterfly}, 0,
+     COLL_IN_PLACE, NO_PARAMS,
+     "Open MPI's butterfly: vector halving, distance doubling, mirror exchange (rank order kept)"},
+    {COLL_REDUCE_SCATTER, "noncommutative",
+     {.reduce_scatter = coll_reduce_scatter_noncommutative}, COLL_REQ_POWER_OF_TWO, COLL_IN_PLACE,
+     NO_PARAMS, "MPICH's: blocks in mirror order, vector halving, distance doubling (rank order)"},
 
     /* Reduce_scatter_block */
     {COLL_REDUCE_SCATTER_BLOCK, "reduce_scatter",
@@ -303,6 +325,13 @@ static const struct coll_algorithm rows[] = {
     {COLL_REDUCE_SCATTER_BLOCK, "recursive_doubling",
      {.reduce_scatter_block = coll_reduce_scatter_block_recursive_doubling}, 0, COLL_IN_PLACE,
      NO_PARAMS, "recursive doubling keeping rank order (non-commutative safe)"},
+    {COLL_REDUCE_SCATTER_BLOCK, "butterfly",
+     {.reduce_scatter_block = coll_reduce_scatter_block_butterfly}, 0, COLL_IN_PLACE, NO_PARAMS,
+     "Open MPI's butterfly: vector halving, distance doubling, mirror exchange (rank order kept)"},
+    {COLL_REDUCE_SCATTER_BLOCK, "noncommutative",
+     {.reduce_scatter_block = coll_reduce_scatter_block_noncommutative}, COLL_REQ_POWER_OF_TWO,
+     COLL_IN_PLACE, NO_PARAMS,
+     "MPICH's: blocks in mirror order, vector halving, distance doubling (rank order)"},
 
     /* Scan / Exscan */
     {COLL_SCAN, "linear", {.scan = coll_scan_linear}, 0, COLL_IN_PLACE, NO_PARAMS,

@@ -415,3 +415,105 @@ coll_tree_reduce_segmented(const void *sendbuf, void *recvbuf, int count, MPI_Da
     shape(rank, size, &node.parent, &node.low, &node.high);
     return reduce_segmented(sendbuf, recvbuf, count, datatype, op, root, comm, params, &node);
 }
+
+int
+coll_tree_reduce_rooted_segmented(const void *sendbuf, void *recvbuf, int count,
+                                  MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                                  const struct coll_params *params, int parent,
+                                  const int children[], int nchildren, int tag)
+{
+    struct coll_segments sg;
+    int rank, size, rc = coll_tree_ranks(comm, root, &rank, &size, NULL);
+    void **mem = NULL, **rbuf = NULL;
+    MPI_Request *rreq = NULL, sreq = MPI_REQUEST_NULL;
+    void *amem[2] = {NULL, NULL}, *abuf[2] = {NULL, NULL};
+
+    if (rc != MPI_SUCCESS || count == 0)
+        return rc;
+    if (size == 1)
+        return coll_copy(sendbuf, recvbuf, count, datatype);
+
+    coll_segments_init(&sg, recvbuf, count, datatype, params);
+    int seg = sg.items, nseg = sg.nsegs;
+
+    /* rbuf[2c + parity], rreq[2c + parity]: child c's segments of that parity */
+    if (nchildren > 0) {
+        mem = calloc((size_t)(2 * nchildren), sizeof *mem);
+        rbuf = calloc((size_t)(2 * nchildren), sizeof *rbuf);
+        rreq = malloc((size_t)(2 * nchildren) * sizeof *rreq);
+        if (mem == NULL || rbuf == NULL || rreq == NULL) {
+            rc = MPI_ERR_NO_MEM;
+            goto out_free;
+        }
+        for (int b = 0; b < 2 * nchildren; b++) {
+            rreq[b] = MPI_REQUEST_NULL;
+            rbuf[b] = coll_tmp_alloc(seg, datatype, &mem[b]);
+            if (rbuf[b] == NULL) {
+                rc = MPI_ERR_NO_MEM;
+                goto out_free;
+            }
+        }
+        for (int b = 0; b < 2 && parent >= 0; b++) {
+            abuf[b] = coll_tmp_alloc(seg, datatype, &amem[b]);
+            if (abuf[b] == NULL) {
+                rc = MPI_ERR_NO_MEM;
+                goto out_free;
+            }
+        }
+        for (int c = 0; c < nchildren; c++) {
+            rc = MPI_Irecv(rbuf[2 * c], coll_segment_len(&sg, 0), datatype, children[c], tag,
+                           comm, &rreq[2 * c]);
+            if (rc != MPI_SUCCESS)
+                goto out_free;
+        }
+    }
+
+    for (int s = 0; s < nseg; s++) {
+        int off = s * seg, len = coll_segment_len(&sg, s), par = s & 1;
+        const void *out = coll_citem(sendbuf, off, datatype);
+        if (nchildren > 0) {
+            if (s + 1 < nseg) {
+                for (int c = 0; c < nchildren; c++) {
+                    rc = MPI_Irecv(rbuf[2 * c + (par ^ 1)], coll_segment_len(&sg, s + 1), datatype,
+                                   children[c], tag, comm, &rreq[2 * c + (par ^ 1)]);
+                    if (rc != MPI_SUCCESS)
+                        goto out_free;
+                }
+            }
+            void *acc = parent < 0 ? coll_item(recvbuf, off, datatype) : abuf[par];
+            rc = coll_copy(out, acc, len, datatype);
+            if (rc != MPI_SUCCESS)
+                goto out_free;
+            for (int c = 0; c < nchildren; c++) {
+                rc = coll_tree_wait_fold(&rreq[2 * c + par], rbuf[2 * c + par], acc, len, datatype,
+                                         op);
+                if (rc != MPI_SUCCESS)
+                    goto out_free;
+            }
+            out = acc;
+        } else if (parent < 0) {
+            rc = coll_copy(out, coll_item(recvbuf, off, datatype), len, datatype);
+            if (rc != MPI_SUCCESS)
+                goto out_free;
+        }
+        if (parent >= 0) {
+            rc = MPI_Wait(&sreq, MPI_STATUS_IGNORE); /* frees the other accumulation buffer */
+            if (rc != MPI_SUCCESS)
+                goto out_free;
+            rc = MPI_Isend(out, len, datatype, parent, tag, comm, &sreq);
+            if (rc != MPI_SUCCESS)
+                goto out_free;
+        }
+    }
+    rc = MPI_Wait(&sreq, MPI_STATUS_IGNORE);
+
+out_free:
+    for (int b = 0; mem != NULL && b < 2 * nchildren; b++)
+        free(mem[b]);
+    free(mem);
+    free(rbuf);
+    free(rreq);
+    free(amem[0]);
+    free(amem[1]);
+    return rc;
+}

@@ -157,4 +157,19 @@ int coll_tree_reduce_segmented(const void *sendbuf, void *recvbuf, int count, MP
                                MPI_Op op, int root, MPI_Comm comm, const struct coll_params *params,
                                coll_tree_shape_fn *shape, int tag, int result_tag);
 
+/*
+ * Reduce in segments up a tree rooted at `root` whose nodes have any number of children, as
+ * Open MPI's ompi_coll_base_reduce_generic runs its binary and chain trees: `parent` is -1 at
+ * the root, children[0 … nchildren-1] in the order the node folds them. Each node keeps one
+ * receive per child posted ahead (two buffers per child) and, for each segment, copies its own
+ * items, folds every child's segment in on the left in that order (acc = child ∘ acc, so the
+ * fold is out of rank order: commutative ops only), and sends the segment to its parent (one
+ * send in flight, two accumulation buffers; the root folds straight into recvbuf). Nothing is
+ * sent when count is 0; a single rank copies sendbuf to recvbuf.
+ */
+int coll_tree_reduce_rooted_segmented(const void *sendbuf, void *recvbuf, int count,
+                                      MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                                      const struct coll_params *params, int parent,
+                                      const int children[], int nchildren, int tag);
+
 #endif

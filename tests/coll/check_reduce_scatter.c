@@ -12,7 +12,10 @@
  *  - MPI_SUM on doubles twice: identical bits;
  *  - the items after the rank's block and the send buffer are left alone.
  * A separate case proves each COLL_REQ_COMMUTATIVE flag honest: at P = 5 the row's result
- * with a witness op differs from the rank-order fold on some rank.
+ * with a witness op differs from the rank-order fold on some rank. A row declaring
+ * COLL_REQ_POWER_OF_TWO runs only at the power-of-two P of the list, and another case proves
+ * that flag needed: run directly at P = 3 and 5 it fails somewhere (an error, a wrong result
+ * or an aborted simulation).
  *
  * The rank functions only record what they see; assertions run after the simulation.
  * The witness ops and types are created once per test process, before the simulation (the
@@ -246,6 +249,8 @@ START_TEST(test_reduce_scatter_row_matches_reference)
 {
     const struct coll_algorithm *row = rows[_i / NSIZES];
     struct rs_case c = {row, sizes[_i % NSIZES]};
+    if ((row->requires & COLL_REQ_POWER_OF_TWO) && (c.size & (c.size - 1)) != 0)
+        return; /* refused at this P: test_reduce_scatter_power_of_two_flag_is_needed */
     memset(failure, 0, sizeof failure);
     memset(calls_done, 0, sizeof calls_done);
     witness_setup();
@@ -292,6 +297,29 @@ START_TEST(test_reduce_scatter_commutative_flag_is_honest)
 }
 END_TEST
 
+static const int odd_sizes[] = {3, 5};
+#define NODD ((int)(sizeof odd_sizes / sizeof odd_sizes[0]))
+
+START_TEST(test_reduce_scatter_power_of_two_flag_is_needed)
+{
+    const struct coll_algorithm *row = rows[_i / NODD];
+    if (!(row->requires & COLL_REQ_POWER_OF_TWO))
+        return;
+    struct rs_case c = {row, odd_sizes[_i % NODD]};
+    memset(failure, 0, sizeof failure);
+    memset(calls_done, 0, sizeof calls_done);
+    witness_setup();
+    int exit_code = collsim_test_run_ranks(c.size, rs_rank, &c);
+    int wrong = 0;
+    for (int r = 0; r < c.size; r++)
+        wrong |= failure[r][0] != '\0';
+    witness_teardown();
+    ck_assert_msg(exit_code != 0 || wrong,
+                  "%s %s works at P=%d: COLL_REQ_POWER_OF_TWO is not needed",
+                  coll_kind_name(row->kind), row->name, c.size);
+}
+END_TEST
+
 static Suite *
 reduce_scatter_suite(void)
 {
@@ -308,6 +336,7 @@ reduce_scatter_suite(void)
     TCase *flags = tcase_create("flags");
     tcase_set_timeout(flags, 60);
     tcase_add_loop_test(flags, test_reduce_scatter_commutative_flag_is_honest, 0, nrows);
+    tcase_add_loop_test(flags, test_reduce_scatter_power_of_two_flag_is_needed, 0, nrows * NODD);
     suite_add_tcase(s, flags);
     return s;
 }

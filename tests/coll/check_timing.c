@@ -74,7 +74,30 @@ static const struct {
     {COLL_BCAST, "chain"},             {COLL_BCAST, "kary"},
     {COLL_BCAST, "pipelined_tree"},    {COLL_BCAST, "flattree_pipeline"},
     {COLL_BCAST, "segmented_binomial"},
+    {COLL_REDUCE, "binary"},           {COLL_REDUCE, "fanout_chain"}, /* the root: radix heads */
+    {COLL_ALLREDUCE, "linear"},         {COLL_ALLREDUCE, "tree"}, /* k-nomial: k-1 per level */
 };
+
+/* Algorithms whose messages are larger than the vector (allgather_reduce gathers p vectors
+ * by recursive doubling, up to p/2 of them in one message): at 64 KiB per rank those go by
+ * rendezvous, whose handshake the textbook's α + nβ does not count. The ceiling of the ratio
+ * for them, what p = 8 and 16 measure (1.17) with a margin. */
+static const struct {
+    enum coll_kind kind;
+    const char *name;
+    double ceiling;
+} larger_messages[] = {
+    {COLL_ALLREDUCE, "allgather_reduce", 1.2},
+};
+
+static double
+textbook_ceiling(const struct coll_algorithm *row)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(larger_messages); i++)
+        if (larger_messages[i].kind == row->kind && strcmp(larger_messages[i].name, row->name) == 0)
+            return larger_messages[i].ceiling;
+    return 1 + EXACT;
+}
 
 static gboolean
 fans_in(const struct coll_algorithm *row)
@@ -237,7 +260,7 @@ START_TEST(test_simulated_time_matches_textbook_formula)
     printf("%-20s %-20s P=%-3d n=%-7zu simulated %.3e s  formula %.3e s  ratio %.3f\n",
            coll_kind_name(row->kind), row->name, p, (size_t)mp.bytes, simulated, predicted,
            ratio);
-    ck_assert_msg(ratio <= 1 + EXACT,
+    ck_assert_msg(ratio <= textbook_ceiling(row),
                   "%s %s P=%d n=%.0f: simulated %.6e s is slower than the formula's %.6e s",
                   coll_kind_name(row->kind), row->name, p, mp.bytes, simulated, predicted);
     double floor = fans_in(row) ? FAN_IN_FLOOR : 1 - EXACT;
@@ -358,6 +381,20 @@ static const struct {
      "non-pof2: forwarded halves sharing a link with an exchange (formula rank by rank)"},
     {COLL_SCAN, "recursive_doubling", 0.9, 1.05, "reduction: approximate formula"},
     {COLL_EXSCAN, "recursive_doubling", 0.9, 1.05, "reduction: approximate formula"},
+    {COLL_REDUCE, "binary", 0.55, 1 + EXACT,
+     "a node's two children sending at once share its link; reductions between forwards"},
+    {COLL_REDUCE, "fanout_chain", 0.55, 1 + EXACT,
+     "the chain heads' streams into the root overlap the chains' own hops"},
+    {COLL_ALLREDUCE, "allgather_reduce", 1 - EXACT, 1.15,
+     "non-pof2: the allgather's fix-up messages arriving together (pof2 is exact)"},
+    {COLL_ALLREDUCE, "tree", 0.7, 1 + EXACT,
+     "k-1 children fanning in at once share the link; segments pipeline behind the root"},
+    {COLL_REDUCE_SCATTER, "butterfly", 0.55, 1.1,
+     "count < P: empty halves not sent; non-pof2: the folded ranks' blocks and the mirror swaps "
+     "overlap"},
+    {COLL_REDUCE_SCATTER_BLOCK, "butterfly", 0.55, 1.1,
+     "count < P: empty halves not sent; non-pof2: the folded ranks' blocks and the mirror swaps "
+     "overlap"},
 };
 
 struct collsim_case {

@@ -104,7 +104,7 @@ commutative_only=$(awk '$1 ~ /^(reduce|allreduce|reduce_scatter|reduce_scatter_b
 [ -n "$commutative_only" ] || fail "collsim list algorithms names no commutative-only reduction"
 while read -r kind name; do
     [ -n "$kind" ] || continue
-    lines=$(grep -c "^$kind $name P=[0-9]* count=3 \(segment_bytes=[0-9]* \)\?op=noncommutative fallback: [a-z_]* (requires commutative op) order=rank " "$tmp/golden.txt")
+    lines=$(grep -c "^$kind $name P=[0-9]* count=3 \(root=0 \)\?\(segment_bytes=[0-9]* \)\?\(radix=[0-9]* \)\?op=noncommutative fallback: [a-z_]* (requires commutative op) order=rank " "$tmp/golden.txt")
     if [ "$lines" -eq 7 ]; then pass "$kind $name: fallback recorded at all 7 P"; else
         fail "$kind $name: $lines of 7 non-commutative points record the fallback"; fi
 done <<<"$commutative_only"
