@@ -11,7 +11,9 @@
  * unmet, or it needs payload data when the payload is none) is skipped and counted, never
  * credited with the time of the algorithm that served instead.
  *
- * Outputs: PREFIX-times.csv (every candidate's time), PREFIX-winners.csv, PREFIX-winners.svg
+ * Outputs: PREFIX-times.csv (every candidate's time), PREFIX-winners.csv, PREFIX-decisions.txt
+ * (what each library's default decision picks at each point, run beside the candidates but never
+ * one of them, divided by the winner: decision_summary.h), PREFIX-winners.svg
  * (or .png / .pdf with --picture), PREFIX-ompi.rules and PREFIX-mpich.json (tune_rules.h; only
  * when the build has the libraries' catalogues, tune_library_mapping()).
  *
@@ -241,8 +243,9 @@ collsim_command_tune(int argc, char **argv)
          "algorithms that need data are skipped)",
          "MODE"},
         {"output", 'o', 0, G_OPTION_ARG_FILENAME, &opt.prefix,
-         "Prefix of the files written: PREFIX-times.csv, PREFIX-winners.csv, PREFIX-winners.svg, "
-         "PREFIX-ompi.rules, PREFIX-mpich.json (required)",
+         "Prefix of the files written: PREFIX-times.csv, PREFIX-winners.csv, "
+         "PREFIX-decisions.txt, PREFIX-winners.svg, PREFIX-ompi.rules, PREFIX-mpich.json "
+         "(required)",
          "PREFIX"},
         {"picture", 0, 0, G_OPTION_ARG_STRING, &opt.picture,
          "Format of the winner map: svg (default), png or pdf", "FORMAT"},

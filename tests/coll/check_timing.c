@@ -346,6 +346,27 @@ static const struct {
     {COLL_ALLGATHER, "3dmesh", 0.55, 1 + EXACT,
      "every member sends to the same rank first: the incast at each target in turn, taken as "
      "one fan-in per phase (eager) or (k+1)/2 of them (rendezvous)"},
+    {COLL_ALLTOALL, "linear_sync", 1 - 1e-4, 1 + 1e-4,
+     "a freed request is replaced at once: the formula's waves of radix transfers overlap (at "
+     "these p the waves line up, to SimGrid's 1 ns timing of NIC starts)"},
+    {COLL_ALLTOALLV, "linear_sync", 1 - 1e-4, 1 + 1e-4,
+     "a freed request is replaced at once: the formula's waves of radix transfers overlap (at "
+     "these p the waves line up, to SimGrid's 1 ns timing of NIC starts)"},
+    {COLL_ALLTOALL, "k_bruck", 1 - 1e-4, 1 + 1e-4,
+     "a round's k-1 messages of different sizes or protocols leave one NIC together"},
+    {COLL_ALLTOALL, "3dmesh", 1 - 1e-4, 1 + 1e-4,
+     "the transfers sharing a receiver in a row or column step end at different times"},
+    {COLL_ALLTOALL, "2dmesh", 0.98, 1.6,
+     "eager: messages into one receiver share its link; the formula takes one per step"},
+    {COLL_ALLTOALL, "pairwise_sendrecv_replace", 1 - EXACT, 1.1,
+     "eager: every rank's first message goes to rank 0 at once and shares its link; the "
+     "wavefront formula takes one exchange per step"},
+    {COLL_ALLTOALLV, "pairwise_sendrecv_replace", 1 - EXACT, 1.1,
+     "eager: every rank's first message goes to rank 0 at once and shares its link; the "
+     "wavefront formula takes one exchange per step"},
+    {COLL_ALLTOALLW, "pairwise_sendrecv_replace", 1 - EXACT, 1.1,
+     "eager: every rank's first message goes to rank 0 at once and shares its link; the "
+     "wavefront formula takes one exchange per step"},
     {COLL_GATHER, "linear_sync", 1 - EXACT, 1.05,
      "the rests of the blocks and the next ranks' first segments sharing the root's link"},
     {COLL_BCAST, "smp", 1 - EXACT, 1.1,
