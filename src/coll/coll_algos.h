@@ -147,6 +147,7 @@ coll_allreduce_fn coll_allreduce_linear;
 coll_allreduce_fn coll_allreduce_nonoverlapping;
 coll_allreduce_fn coll_allreduce_allgather_reduce;
 coll_allreduce_fn coll_allreduce_tree;
+coll_allreduce_fn coll_allreduce_recexch;
 
 /* Reduce_scatter */
 coll_reduce_scatter_fn coll_reduce_scatter_reduce_scatterv;
