@@ -57,8 +57,7 @@ step2_real_rank(long long n, int k, int rem)
  * reductions; the result ends in `own`.
  */
 static int
-fold_in_order(void **nbr, void *own, int k, int below, int count, MPI_Datatype datatype,
-              MPI_Op op)
+fold_in_order(void **nbr, void *own, int k, int below, int count, MPI_Datatype datatype, MPI_Op op)
 {
     int rc = MPI_SUCCESS;
 
@@ -120,8 +119,7 @@ coll_allreduce_recexch(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
             sendto = T;
         rc = MPI_Send(recvbuf, count, datatype, sendto, TAG_RECEXCH, comm);
         if (rc == MPI_SUCCESS)
-            rc = MPI_Recv(recvbuf, count, datatype, sendto, TAG_RECEXCH, comm,
-                          MPI_STATUS_IGNORE);
+            rc = MPI_Recv(recvbuf, count, datatype, sendto, TAG_RECEXCH, comm, MPI_STATUS_IGNORE);
         return rc;
     }
 
@@ -186,11 +184,9 @@ coll_allreduce_recexch(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
                 digit[phase] = own;
                 int peer = step2_real_rank(partner, k, rem);
                 if (pass == 0)
-                    rc = MPI_Irecv(nbr[n++], count, datatype, peer, TAG_RECEXCH, comm,
-                                   &reqs[nreq]);
+                    rc = MPI_Irecv(nbr[n++], count, datatype, peer, TAG_RECEXCH, comm, &reqs[nreq]);
                 else
-                    rc = MPI_Isend(recvbuf, count, datatype, peer, TAG_RECEXCH, comm,
-                                   &reqs[nreq]);
+                    rc = MPI_Isend(recvbuf, count, datatype, peer, TAG_RECEXCH, comm, &reqs[nreq]);
                 nreq += rc == MPI_SUCCESS;
             }
         rc = wait_all(rc, nreq, reqs);
