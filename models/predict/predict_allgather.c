@@ -90,7 +90,7 @@ allgather_pair(const struct ctx *c)
  * k others, every rank alike (alltoall linear's round): eager α + k·max(m,1)β(1+x) (the NIC
  * sends them back to back, the i-th one arriving as the (i+1)-th leaves); rendezvous their
  * data flows share the sender's link (isend_rendezvous). TEXTBOOK k(α + mβ). */
-static double
+double
 posted_round(const struct ctx *c, double k, double m)
 {
     if (k <= 0)

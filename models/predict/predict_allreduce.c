@@ -2,7 +2,8 @@
  * predict_allreduce.c — α-β-γ predictions of the allreduce algorithms
  * (src/coll/allreduce/): reduce_bcast, recursive_doubling, halving_doubling, ring,
  * ring_segmented, rabenseifner, Open MPI's linear, nonoverlapping and allgather_reduce, MPICH's
- * tree, and smp on single-core hosts. n is the whole buffer.
+ * tree, recexch and k_reduce_scatter_allgather, and smp on single-core hosts. n is the whole
+ * buffer.
  *
  * Invariants (as in every file of models/predict/): each formula is a pure function of its
  * struct ctx, written with the primitives of predict_core.h, and its comment gives the
@@ -149,6 +150,93 @@ allreduce_tree(const struct ctx *c)
     return up + down + (S - 1.0) * f * (2.0 * msg(c, s) + s * c->g);
 }
 
+/* MPICH's recursive exchange at p ranks and radix k (MPII_Recexchalgo_get_neighbors): k
+ * lowered to max(p, 2) when p < k; q = k^F participants; `senders`, the most ranks folded
+ * into one participant (0 when p = q: k-1 when a whole set of k exists, else p - q). */
+struct recexch_shape {
+    int k, F, q, senders;
+};
+
+static void
+recexch_shape(const struct ctx *c, struct recexch_shape *x)
+{
+    x->k = c->p < c->radix ? MAX(c->p, 2) : c->radix;
+    x->q = 1;
+    x->F = 0;
+    while ((long long)x->q * x->k <= c->p) {
+        x->q *= x->k;
+        x->F++;
+    }
+    x->senders = MIN(x->k - 1, c->p - x->q);
+}
+
+/*
+ * recexch (MPICH, radix k): up to s = k-1 vectors into a participant at once (fan_in_posted)
+ * and folded (s·nγ); F phases, each a posted round of k-1 whole vectors out and in
+ * (posted_round) and k-1 reductions; the result back to the s senders (fan_out_posted).
+ * TEXTBOOK s(α + nβ + nγ) + F(k-1)(α + nβ + nγ) + s(α + nβ). COLLSIM: exact at p = k^F (every
+ * rank alike); otherwise approximate: participants without senders start step 2 early, and
+ * the formula runs the three steps one after the other.
+ */
+static double
+allreduce_recexch(const struct ctx *c)
+{
+    struct recexch_shape x;
+    recexch_shape(c, &x);
+    double s = x.senders, fold = reduce_gamma(c);
+    return fan_in_posted(c, s, c->n) + s * fold +
+           x.F * (posted_round(c, x.k - 1, c->n) + (x.k - 1) * fold) +
+           fan_out_posted(c, (guint)x.senders, c->n);
+}
+
+/* The critical path, in exchanges, of k ranks that each exchange with the k-1 others one after
+ * the other in ascending order (each exchange needing both sides): the pairs (a, b) taken in
+ * lexicographic order, each done one exchange after the later of its two ranks is free
+ * (1 for k = 2, 3 for k = 3, 5 for k = 4). O(k²). */
+static int
+ascending_exchanges(int k)
+{
+    int *clock = g_new0(int, k), most = 0;
+    for (int a = 0; a < k; a++)
+        for (int b = a + 1; b < k; b++) {
+            clock[a] = clock[b] = MAX(clock[a], clock[b]) + 1;
+            most = MAX(most, clock[a]);
+        }
+    g_free(clock);
+    return most;
+}
+
+/*
+ * k_reduce_scatter_allgather (MPICH, radix k): q = k^F participants, blocks of n/q. Up to
+ * s = k-1 vectors into a participant, received and folded one after the other
+ * (fan_in_equal); reduce-scatter phase i: k-1 exchanges of m_i = n/k^(i+1) bytes, each
+ * folded, partners in ascending order, so that one waits for a partner busy with another:
+ * U_k exchanges on the critical path (ascending_exchanges); allgather phase j: a posted round
+ * of k-1 messages of n·k^j/q; the result back to the s senders (fan_out_posted).
+ * TEXTBOOK (one port, the same schedule) s(α + nβ + nγ) + Σ_i U_k(α + m_iβ + m_iγ) +
+ * Σ_j (k-1)(α + (n·k^j/q)β) + s(α + nβ). COLLSIM approximate: an exchange whose partner's
+ * eager message has already arrived costs less than a round trip, and a phase's ranks do not
+ * all start it together.
+ */
+static double
+allreduce_k_reduce_scatter_allgather(const struct ctx *c)
+{
+    struct recexch_shape x;
+    recexch_shape(c, &x);
+    double time = fan_in_equal(c, x.senders, c->n, reduce_gamma(c));
+    int U = ascending_exchanges(x.k);
+    double m = c->n;
+    for (int i = 0; i < x.F; i++) {
+        m /= x.k;
+        time += U * (xmsg(c, m) + m * c->g);
+    }
+    for (int j = 0; j < x.F; j++) {
+        time += posted_round(c, x.k - 1, m);
+        m *= x.k;
+    }
+    return time + fan_out_posted(c, (guint)x.senders, c->n);
+}
+
 /* ---------------------------------------------------------------- rows */
 
 const struct predict_row predict_rows_allreduce[] = {
@@ -173,6 +261,12 @@ const struct predict_row predict_rows_allreduce[] = {
     {"allreduce", "tree", allreduce_tree,
      RETURNS_AT_ZERO | NEEDS_SEGMENT | NEEDS_RADIX | APPROXIMATE,
      "S ceil(log_k p)(k-1)(2a + 2 s b + s c) (segments one after the other: an upper bound)"},
+    {"allreduce", "recexch", allreduce_recexch, RETURNS_AT_ZERO | NEEDS_RADIX | APPROXIMATE,
+     "floor(log_k p)(k-1)(a + n b + n c) (p = k^F); + s(2a + 2n b + n c), s = min(k-1, p - k^F)"},
+    {"allreduce", "k_reduce_scatter_allgather", allreduce_k_reduce_scatter_allgather,
+     RETURNS_AT_ZERO | NEEDS_RADIX | APPROXIMATE,
+     "sum_i U_k(a + n/k^(i+1)(b + c)) + (k-1) floor(log_k p) a + ((q-1)/q) n b, q = k^F, "
+     "U_k = 1, 3, 5 for k = 2, 3, 4; + s(2a + 2n b + n c), s = min(k-1, p - q)"},
     {"allreduce", "smp", allreduce_smp,
      NODE_AWARE | RETURNS_AT_ZERO | APPROXIMATE,
      "recursive_doubling up to 2 KiB, else rabenseifner (one rank per node)"},

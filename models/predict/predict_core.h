@@ -243,6 +243,9 @@ G_GNUC_INTERNAL double pipelined_tree(const struct ctx *c, enum pipe_tree shape,
 
 /* ---------------------------------------------------------------- formulas of two collectives */
 
+/* predict_allgather.c: a round of k messages of m bytes every rank posts at once, receiving as
+ * many (allreduce's recexch swaps its vectors with it) */
+G_GNUC_INTERNAL double posted_round(const struct ctx *c, double k, double m);
 /* predict_gather.c: binomial gather (allgather's gather_bcast gathers with it) */
 G_GNUC_INTERNAL double gather_binomial(const struct ctx *c);
 /* predict_reduce.c: the in-order binary reduce to `root` (allreduce's reduce_bcast and

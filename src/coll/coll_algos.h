@@ -147,6 +147,8 @@ coll_allreduce_fn coll_allreduce_linear;
 coll_allreduce_fn coll_allreduce_nonoverlapping;
 coll_allreduce_fn coll_allreduce_allgather_reduce;
 coll_allreduce_fn coll_allreduce_tree;
+coll_allreduce_fn coll_allreduce_recexch;
+coll_allreduce_fn coll_allreduce_k_reduce_scatter_allgather;
 
 /* Reduce_scatter */
 coll_reduce_scatter_fn coll_reduce_scatter_reduce_scatterv;

@@ -288,6 +288,13 @@ static const struct coll_algorithm rows[] = {
     {COLL_ALLREDUCE, "tree", {.allreduce = coll_allreduce_tree}, 0,
      COLL_IN_PLACE | COLL_SEGMENTED | COLL_RADIX, {SEG_DEFAULT, 4},
      "MPICH's tree: k-nomial reduce to rank 0 and bcast, segment by segment (rank order kept)"},
+    {COLL_ALLREDUCE, "recexch", {.allreduce = coll_allreduce_recexch}, 0,
+     COLL_IN_PLACE | COLL_RADIX, {0, 4},
+     "MPICH's recursive exchange: whole vectors with k-1 partners per phase (rank order kept)"},
+    {COLL_ALLREDUCE, "k_reduce_scatter_allgather",
+     {.allreduce = coll_allreduce_k_reduce_scatter_allgather}, COLL_REQ_COMMUTATIVE,
+     COLL_IN_PLACE | COLL_RADIX, {0, 4},
+     "MPICH's radix-k reduce-scatter then allgather by recursive exchange"},
 
     /* Reduce_scatter */
     {COLL_REDUCE_SCATTER, "reduce_scatterv",

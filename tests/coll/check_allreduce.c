@@ -13,7 +13,8 @@
  *    COLL_REQ_COMMUTATIVE misses it somewhere at p >= 3 (so the flag is needed);
  *  - every rank holds bitwise the same result for every case, floats included, and a second
  *    call (and the in-place call) with the same input gives the same bits.
- * Rows requiring count >= p run only counts >= p.
+ * Rows requiring count >= p run only counts >= p. Rows with a radix run the same checks again
+ * at radices 2, 3 and 5 on a few rank counts.
  */
 #include "config.h"
 
@@ -170,14 +171,17 @@ plan_double_case(struct plan *plan, struct test_case *c)
     }
 }
 
+/* radix 0: the row's default */
 static void
-plan_build(struct plan *plan, const struct coll_algorithm *row, int size)
+plan_build(struct plan *plan, const struct coll_algorithm *row, int size, int radix)
 {
     int counts[N_BASE_COUNTS + 1], ncounts = 0;
     memset(plan, 0, sizeof *plan);
     plan->row = row;
     plan->size = size;
     plan->params = row->defaults;
+    if (radix > 0)
+        plan->params.radix = radix;
     if (row->caps & COLL_SEGMENTED)
         plan->params.segment_bytes = SEGMENT_BYTES;
 
@@ -346,20 +350,18 @@ allreduce_rank(int rank, void *arg)
 
 /* ---------------------------------------------------------------- the test */
 
-START_TEST(test_allreduce_matches_rank_order_fold)
+/* Every case of `row` at p ranks with `radix` (0: the row's default) against the fold. */
+static void
+check_row(const struct coll_algorithm *row, int p, int radix)
 {
-    size_t nrows = coll_registry_count(COLL_ALLREDUCE);
-    const struct coll_algorithm *row = coll_registry_nth(COLL_ALLREDUCE, (size_t)_i / N_SIZES);
-    int p = sizes[_i % N_SIZES];
     int commutative_only = (row->requires & COLL_REQ_COMMUTATIVE) != 0;
     static struct plan plan;
-    ck_assert_uint_gt(nrows, 0);
     ck_assert_ptr_nonnull(row);
     ck_assert_msg(row->caps & COLL_IN_PLACE, "%s: every allreduce row handles MPI_IN_PLACE",
                   row->name);
 
     memset(seen, 0, sizeof seen);
-    plan_build(&plan, row, p);
+    plan_build(&plan, row, p, radix);
     ck_assert_msg(collsim_test_run_ranks(p, allreduce_rank, &plan) == 0,
                   "allreduce %s, p = %d: the simulation failed", row->name, p);
 
@@ -403,6 +405,32 @@ START_TEST(test_allreduce_matches_rank_order_fold)
                       row->name, p);
     plan_free(&plan);
 }
+
+START_TEST(test_allreduce_matches_rank_order_fold)
+{
+    ck_assert_uint_gt(coll_registry_count(COLL_ALLREDUCE), 0);
+    check_row(coll_registry_nth(COLL_ALLREDUCE, (size_t)_i / N_SIZES), sizes[_i % N_SIZES], 0);
+}
+END_TEST
+
+/* The rows with a radix at radices other than their default: sets of k ranks folded into one,
+ * k larger than p, non-powers of k. */
+static const int radices[] = {2, 3, 5};
+static const int radix_sizes[] = {2, 5, 7, 9, 13, 16};
+#define N_RADICES ((int)(sizeof radices / sizeof radices[0]))
+#define N_RADIX_SIZES ((int)(sizeof radix_sizes / sizeof radix_sizes[0]))
+#define N_RADIX_CASES (N_RADICES * N_RADIX_SIZES)
+
+START_TEST(test_allreduce_other_radices)
+{
+    const struct coll_algorithm *row =
+        coll_registry_nth(COLL_ALLREDUCE, (size_t)_i / N_RADIX_CASES);
+    int at = _i % N_RADIX_CASES;
+    ck_assert_ptr_nonnull(row);
+    if (!(row->caps & COLL_RADIX))
+        return;
+    check_row(row, radix_sizes[at % N_RADIX_SIZES], radices[at / N_RADIX_SIZES]);
+}
 END_TEST
 
 static Suite *
@@ -413,6 +441,8 @@ allreduce_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_allreduce_matches_rank_order_fold, 0,
                         (int)coll_registry_count(COLL_ALLREDUCE) * N_SIZES);
+    tcase_add_loop_test(tc, test_allreduce_other_radices, 0,
+                        (int)coll_registry_count(COLL_ALLREDUCE) * N_RADIX_CASES);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -76,6 +76,9 @@ static const struct {
     {COLL_BCAST, "segmented_binomial"},
     {COLL_REDUCE, "binary"},           {COLL_REDUCE, "fanout_chain"}, /* the root: radix heads */
     {COLL_ALLREDUCE, "linear"},         {COLL_ALLREDUCE, "tree"}, /* k-nomial: k-1 per level */
+    {COLL_ALLREDUCE, "recexch"}, /* k-1 partners' vectors in and out of a rank at once */
+    /* the set's vectors fan in; a partner's eager piece may be in before the exchange starts */
+    {COLL_ALLREDUCE, "k_reduce_scatter_allgather"},
 };
 
 /* Algorithms whose messages are larger than the vector (allgather_reduce gathers p vectors
@@ -410,6 +413,13 @@ static const struct {
      "non-pof2: the allgather's fix-up messages arriving together (pof2 is exact)"},
     {COLL_ALLREDUCE, "tree", 0.7, 1 + EXACT,
      "k-1 children fanning in at once share the link; segments pipeline behind the root"},
+    {COLL_ALLREDUCE, "recexch", 0.75, 1.05,
+     "p not a power of k: participants without step-1 senders start exchanging early, and "
+     "vectors of unequal runs arrive together; exact at p = k^F"},
+    {COLL_ALLREDUCE, "k_reduce_scatter_allgather", 0.85, 1.15,
+     "the reduce-scatter's exchanges in ascending partner order: the first messages of a "
+     "group converge on its lowest rank and share its link, while a partner's eager piece "
+     "already in makes an exchange cheaper than the formula's round trip"},
     {COLL_REDUCE_SCATTER, "butterfly", 0.55, 1.1,
      "count < P: empty halves not sent; non-pof2: the folded ranks' blocks and the mirror swaps "
      "overlap"},

@@ -23,11 +23,11 @@ dir=$top_srcdir/tests/validation
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Rows the grids give: the sum over the .ini files of |ranks| x |sizes| x |algorithms|
-# (barrier: no sizes), 3946, of which 355 fall back (node-aware rows need payload data;
+# (barrier: no sizes), 4018, of which 355 fall back (node-aware rows need payload data;
 # power-of-two, even-rank or two-rank rows at P = 3, 5, 16; two-rank rows at every P but 2;
 # commutative-only rows with a non-commutative op) and are not checked under their own name.
-EXPECTED_ROWS=3946
-EXPECTED_POINTS=3591
+EXPECTED_ROWS=4018
+EXPECTED_POINTS=3663
 TOLERANCE=0.02
 
 # collective algorithm low high why (approximate formulas only; see models/predict/ per row)
@@ -67,6 +67,8 @@ allreduce ring_segmented 0.93 1.02 segments of each block pipelined around the r
 allreduce rabenseifner 0.98 1.15 non-pof2: the extra ranks' fold-in and unequal halves
 allreduce allgather_reduce 0.98 1.17 non-pof2: the allgather's fix-up messages arriving together
 allreduce tree 0.94 1.02 children fanning in at once share the link; segments pipeline behind the root
+allreduce recexch 0.64 1.17 p not a power of k: participants without step-1 senders exchange early; the formula runs the three steps one after the other
+allreduce k_reduce_scatter_allgather 0.85 1.36 exchanges in ascending partner order: a group's first messages converge on its lowest rank and share its link; an eager piece already in makes an exchange cheaper
 reduce_scatter reduce_scatterv 0.64 1.02 in-order reduce to rank 0 (fan-in sharing), then a linear scatterv
 reduce_scatter recursive_halving 0.64 1.15 non-pof2: fold-in of the extra ranks; count < P at 8 B
 reduce_scatter recursive_doubling 0.98 1.26 non-pof2: forwarded halves may share a link with an exchange (the formula runs rank by rank, links unshared)
