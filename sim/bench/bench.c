@@ -975,6 +975,31 @@ served_algorithm(const struct sim_outcome *outcome, enum coll_kind kind)
     return best != NULL ? best->algorithm : "";
 }
 
+/* A library's decision whose choice could not serve the point (a requirement unmet, or data it
+ * needs in a sizes-only run) was served by collsim's fallback: say so, as for a forced one. */
+static void
+note_decision_fallback(const struct run_point *point, const struct bench_run *run,
+                       gboolean commutative, struct point_result *result)
+{
+    const struct coll_decision *decision = coll_select_decision();
+    if (point->algorithm == NULL || !coll_decision_is_library(point->algorithm) ||
+        decision == NULL || result->served == NULL || result->served[0] == '\0')
+        return;
+    struct coll_call call;
+    struct coll_decision_choice choice;
+    describe_point_call(point, run->type, run->count, commutative, &call);
+    call.sizes_only = point->payload == SIM_PAYLOAD_NONE;
+    if (!coll_decision_choose(decision, &call, &choice) ||
+        (choice.row != NULL && strcmp(choice.row->name, result->served) == 0))
+        return;
+    const char *unmet = choice.row != NULL ? coll_select_unmet(choice.row, &call) : NULL;
+    result->fallback_reason =
+        g_strdup_printf("%s's choice %s: %s", point->algorithm, choice.entry->collsim,
+                        choice.row == NULL ? "not in this build"
+                        : unmet != NULL    ? unmet
+                                           : "did not serve the call");
+}
+
 /* What the selection picks for the call (run->selected, NULL if nothing can serve it: the
  * call then fails when it runs, with the reason), once choose_algorithm has set it up. */
 static void
@@ -984,6 +1009,7 @@ select_for_warmup(struct bench_run *run, gboolean commutative)
     struct coll_params params;
     const char *refusal = NULL;
     describe_point_call(run->point, run->type, run->count, commutative, &call);
+    call.sizes_only = run->point->payload == SIM_PAYLOAD_NONE; /* as the entry points see it */
     run->selected = coll_select(&call, &params, &refusal);
 }
 
@@ -1124,6 +1150,7 @@ run_collective(const struct run_point *point, struct point_result *result)
     }
     result->exit_code = outcome.exit_code;
     result->served = g_strdup(served_algorithm(&outcome, point->kind));
+    note_decision_fallback(point, &run, commutative, result);
     summarise_ranks(&run, result);
     for (int r = 0; r < p && result->exit_code == 0; r++)
         if (run.error[r] != NULL)

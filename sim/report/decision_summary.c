@@ -191,7 +191,10 @@ void
 decision_summary_write(const struct decision_summary *summary, GString *text)
 {
     guint nlib = summary->libraries->len;
-    if (nlib == 0)
+    gboolean compared = FALSE; /* some call ran an algorithm to hold the choices against */
+    for (guint i = 0; i < summary->calls->len && !compared; i++)
+        compared = ((const struct call *)g_ptr_array_index(summary->calls, i))->best != NULL;
+    if (nlib == 0 || !compared)
         return;
     int w_kind = (int)strlen("collective"), w_p = 1, w_bytes = (int)strlen("bytes");
     int w_best = (int)strlen("fastest"), w_time = (int)strlen("time");

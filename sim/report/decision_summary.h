@@ -8,7 +8,7 @@
  * Invariants: the text depends only on the points added and their order (calls in order of
  * first appearance, libraries in order of first appearance); ties for the fastest go to the
  * first point added. A point that failed (exit code, check FAIL) is left out. Without any
- * library point the summary is empty.
+ * library point, or without any algorithm point to hold them against, the summary is empty.
  */
 #ifndef COLLSIM_SIM_REPORT_DECISION_SUMMARY_H
 #define COLLSIM_SIM_REPORT_DECISION_SUMMARY_H

@@ -331,6 +331,9 @@ coll_entry_describe(struct coll_call *call, enum coll_kind kind, MPI_Comm comm, 
     call->contiguous = collsim_datatype_is_contiguous(dt);
     /* only a non-commutative op asks (it costs a pass over the members, once per comm) */
     call->node_blocks = commutative || collsim_comm_node_blocks(comm);
+    /* a library's decision may pick a node-aware algorithm, which needs real data */
+    call->sizes_only =
+        collsim_runtime->moves_payload != NULL && !collsim_runtime->moves_payload();
 }
 
 static int

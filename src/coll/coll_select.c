@@ -106,6 +106,8 @@ coll_select_unmet(const struct coll_algorithm *row, const struct coll_call *call
         return "requires an even number of ranks";
     if ((row->requires & COLL_REQ_TWO_RANKS) && call->comm_size != 2)
         return "requires exactly two ranks";
+    if ((row->caps & COLL_READS_DATA) && call->sizes_only)
+        return "needs payload data: it acts on values it receives (payload = data)";
     if ((row->requires & COLL_REQ_NODE_BLOCKS) && !call->commutative && !call->node_blocks)
         return "requires commutative op, or each node's ranks consecutive (block placement) "
                "to keep rank order";

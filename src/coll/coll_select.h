@@ -46,6 +46,8 @@ struct coll_call {
     int commutative;       /* 1 unless a non-commutative op is involved */
     int contiguous;        /* datatype has no holes */
     int node_blocks;       /* every node's ranks are consecutive in the communicator */
+    int sizes_only;        /* collsim's payload none: no data moves, so a COLL_READS_DATA
+                            * algorithm cannot serve */
 };
 
 /* Force `name` (with params, or the row's defaults when params is NULL) for `kind`.

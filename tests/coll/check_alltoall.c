@@ -356,7 +356,7 @@ refusal_rank(int rank, void *arg)
 static const char *
 unmet_at(const struct coll_algorithm *row, int size)
 {
-    struct coll_call call = {row->kind, size, 4, 1, 1, 1, 1};
+    struct coll_call call = {row->kind, size, 4, 1, 1, 1, 1, 0};
     return coll_select_unmet(row, &call);
 }
 
@@ -603,7 +603,7 @@ END_TEST
 static const char *
 table_pick(enum coll_kind kind, int size, size_t bytes)
 {
-    struct coll_call call = {kind, size, bytes, (int)bytes / 4, 1, 1, 1};
+    struct coll_call call = {kind, size, bytes, (int)bytes / 4, 1, 1, 1, 0};
     struct coll_params params;
     const char *refusal;
     const struct coll_algorithm *row = coll_select(&call, &params, &refusal);

@@ -132,7 +132,7 @@ START_TEST(test_barrier_nobody_leaves_before_the_last_arrives)
     int radix = radices[_i % (N_SIZES * N_RADICES) / N_SIZES];
     ck_assert_ptr_nonnull(row);
     struct barrier_run run = {row->fn.barrier, row->defaults, sizes[_i % N_SIZES]};
-    struct coll_call call = {COLL_BARRIER, run.size, 0, 0, 1, 1, 1};
+    struct coll_call call = {COLL_BARRIER, run.size, 0, 0, 1, 1, 1, 0};
     if (coll_select_unmet(row, &call) != NULL)
         return; /* the dispatcher refuses it at this P */
     if (radix > 0 && !(row->caps & COLL_RADIX))

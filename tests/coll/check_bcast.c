@@ -236,7 +236,7 @@ START_TEST(test_bcast_default_choice_follows_mpich)
     coll_select_reset();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct coll_call call = {COLL_BCAST, cases[i].ranks, cases[i].bytes,
-                                 (int)cases[i].bytes, 1, 1, 1};
+                                 (int)cases[i].bytes, 1, 1, 1, 0};
         struct coll_params params;
         const char *refusal;
         const struct coll_algorithm *row = coll_select(&call, &params, &refusal);

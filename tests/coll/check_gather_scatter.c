@@ -471,7 +471,7 @@ START_TEST(test_gather_scatter_default_choice)
     coll_select_reset();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         for (int ranks = 1; ranks <= 64; ranks *= 4) {
-            struct coll_call call = {cases[i].kind, ranks, 4000, 1000, 1, 1, 1};
+            struct coll_call call = {cases[i].kind, ranks, 4000, 1000, 1, 1, 1, 0};
             struct coll_params params;
             const char *refusal;
             const struct coll_algorithm *row = coll_select(&call, &params, &refusal);

@@ -572,7 +572,7 @@ START_TEST(test_simulated_time_matches_collsim_formula)
             return;
         params.segment_bytes = RENDEZVOUS_SEGMENT;
     }
-    struct coll_call call = {row->kind, p, (size_t)bytes, bytes / (int)sizeof(double), 1, 1, 1};
+    struct coll_call call = {row->kind, p, (size_t)bytes, bytes / (int)sizeof(double), 1, 1, 1, 0};
     if (coll_select_unmet(row, &call) != NULL)
         return; /* neighbor_exchange at odd p */
 

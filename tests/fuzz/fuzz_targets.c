@@ -138,7 +138,7 @@ fuzz_algorithm(const uint8_t *data, size_t size)
     /* Whatever was forced must serve a call with parameters it accepts, or refuse it with a
      * reason, as the dispatcher asks at run time. */
     for (int k = 0; k < COLL_KIND_COUNT; k++) {
-        struct coll_call call = {(enum coll_kind)k, 6, 4096, 512, 1, 1, 1};
+        struct coll_call call = {(enum coll_kind)k, 6, 4096, 512, 1, 1, 1, 0};
         struct coll_params params;
         const char *refusal = NULL;
         const struct coll_algorithm *row = coll_select(&call, &params, &refusal);

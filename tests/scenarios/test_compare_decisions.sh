@@ -102,6 +102,21 @@ fi
 [[ $(wc -l <"$tmp/expected.txt") -eq 19 ]] ||
     fail "expected 12 calls, 3 collectives and 4 library lines in the closing table"
 
+# sizes only: a library's choice that needs payload data (MVAPICH2's node-aware smp) cannot
+# serve; collsim's fallback serves, and the row and its footnote say so
+"$COLLSIM" run "$ini" --set run.collectives=bcast,allreduce --set run.algorithms=mvapich2 \
+    --set run.ranks=16 --set run.sizes=8 --set run.payload=none -o "$tmp/none.csv" \
+    >"$tmp/none.out" 2>&1
+rc=$?
+[[ $rc -eq 0 ]] || fail "payload none with mvapich2's decision: exit $rc"
+reason="mvapich2's choice smp: needs payload data"
+[[ $(grep -c "^[0-9]*,[a-z]*,mvapich2,[a-z_]*,$reason" "$tmp/none.csv") -eq 2 ]] ||
+    fail "payload none: the fallback from smp is not in the CSV: $(cat "$tmp/none.csv")"
+grep -q "mvapich2→[a-z_]* \[1\]" "$tmp/none.out" && grep -q "^\[1\] $reason" "$tmp/none.out" ||
+    fail "payload none: the table does not name the fallback: $(cat "$tmp/none.out")"
+grep -q "^libraries' choices" "$tmp/none.out" &&
+    fail "payload none: a closing table without any algorithm row to compare with"
+
 # an unknown library entry is refused with the key's file:line
 printf '[scenario]\nname = x\n[run]\nranks = 4\ncollectives = bcast\nalgorithms = openmpi\n' >"$tmp/bad.ini"
 "$COLLSIM" run "$tmp/bad.ini" >"$tmp/bad.out" 2>&1

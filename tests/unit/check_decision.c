@@ -159,7 +159,7 @@ START_TEST(test_decision_unknown_algorithm_is_lenient_unless_strict)
     struct coll_decision *d = load_ok(text, 0);
     ck_assert_uint_eq(d->unresolved->len, 1);
     ck_assert(strstr(g_ptr_array_index(d->unresolved, 0), ":5: allreduce future") != NULL);
-    struct coll_call call = {COLL_ALLREDUCE, 2, 8, 1, 1, 1, 1};
+    struct coll_call call = {COLL_ALLREDUCE, 2, 8, 1, 1, 1, 1, 0};
     struct coll_decision_choice choice;
     ck_assert(coll_decision_choose(d, &call, &choice));
     ck_assert_str_eq(choice.entry->short_name, "future");
@@ -212,7 +212,7 @@ START_TEST(test_decision_first_matching_rule_wins)
     };
     for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
         struct coll_call call = {COLL_ALLREDUCE, cases[i].ranks, cases[i].bytes, cases[i].count,
-                                 cases[i].commutative, 1, 1};
+                                 cases[i].commutative, 1, 1, 0};
         struct coll_decision_choice choice;
         ck_assert(coll_decision_choose(d, &call, &choice));
         ck_assert_msg(strcmp(choice.entry->short_name, cases[i].expect) == 0,
@@ -222,7 +222,7 @@ START_TEST(test_decision_first_matching_rule_wins)
         if (cases[i].segment_bytes != 0)
             ck_assert_int_eq(choice.params.segment_bytes, cases[i].segment_bytes);
     }
-    struct coll_call bcast = {COLL_BCAST, 4, 8, 1, 1, 1, 1};
+    struct coll_call bcast = {COLL_BCAST, 4, 8, 1, 1, 1, 1, 0};
     struct coll_decision_choice choice;
     ck_assert(!coll_decision_choose(d, &bcast, &choice));
     gchar *text = coll_decision_rule_conditions(
