@@ -78,7 +78,7 @@ for lib in ompi mpich; do
     # the same through the scenario key
     "$COLLSIM" run "$top_srcdir/scenarios/quickstart.ini" --no-progress \
         --set run.algorithms=default --set run.ranks=6,16 --set run.sizes=8,64KiB,1MiB \
-        --set run.decision="$lib" >"$tmp/key.$lib" 2>&1
+        --set run.decision="$lib" >"$tmp/key.$lib" 2>"$tmp/key.$lib.err"
     cmp -s "$tmp/run.$lib" "$tmp/key.$lib" ||
         fail "run.decision = $lib and --decision $lib give different tables"
 
