@@ -44,7 +44,7 @@
 #include "models/model_predict.h"
 #include "sim/engine/rank.h"
 #include "src/coll/coll_registry.h"
-#include "src/coll/coll_decision.h"
+#include "src/coll_decision.h"
 #include "src/coll/coll_select.h"
 #include "src/errhandler.h"
 #include "src/op.h"

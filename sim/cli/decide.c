@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "sim/cli/decide.h"
-#include "src/coll/coll_decision.h"
+#include "src/coll_decision.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
 

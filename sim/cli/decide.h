@@ -1,7 +1,7 @@
 /*
  * decide.h — `collsim decide COLLECTIVE -n P --bytes B [--decision LIB] [--noncommutative]
  * [--count N]`: what a library's default decision (models/decisions/LIB.rules, read by
- * src/coll/coll_decision.c) picks for one call, the rule that matched and what collsim runs
+ * src/coll_decision.c) picks for one call, the rule that matched and what collsim runs
  * for it; without --decision, every library's choice side by side, collsim's own included.
  * Also `--decision` of exec and run: decide_option_install().
  */

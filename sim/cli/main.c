@@ -43,7 +43,7 @@
 #include "sim/trace/outputs.h"
 #include "sim/tune/tune.h"
 #include "src/coll_check.h"
-#include "src/coll/coll_decision.h"
+#include "src/coll_decision.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
 

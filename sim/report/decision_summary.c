@@ -9,7 +9,7 @@
 
 #include "sim/report/decision_summary.h"
 #include "sim/report/report.h"
-#include "src/coll/coll_decision.h"
+#include "src/coll_decision.h"
 #include "src/coll/coll_registry.h"
 
 /* What one library chose for one call. */

@@ -33,7 +33,7 @@
 #include "sim/bench/bench_inputs.h"
 #include "sim/report/decision_summary.h"
 #include "sim/report/report.h"
-#include "src/coll/coll_decision.h"
+#include "src/coll_decision.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
 

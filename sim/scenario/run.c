@@ -39,7 +39,7 @@
 #include "sim/scenario/run.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/point_outputs.h"
-#include "src/coll/coll_decision.h"
+#include "src/coll_decision.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
 #include "sim/cli/decide.h"

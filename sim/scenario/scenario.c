@@ -24,7 +24,7 @@
 #include "sim/scenario/scenario.h"
 
 #include "sim/engine/platform_gen.h"
-#include "src/coll/coll_decision.h"
+#include "src/coll_decision.h"
 #include "src/coll/coll_registry.h"
 #include "src/coll/coll_select.h"
 

@@ -34,7 +34,7 @@ struct scenario {
     gchar *certificates_path; /* [output] certificates (collsim run --certify), or NULL */
     gchar *trace_path;    /* [output] trace (collsim run --trace): a file per point, or NULL */
     gchar *timeline_path; /* [output] timeline (collsim run --timeline), likewise, or NULL */
-    struct coll_decision *decision; /* [run] decision (src/coll/coll_decision.h), or NULL for
+    struct coll_decision *decision; /* [run] decision (src/coll_decision.h), or NULL for
                                      * collsim's own rules; installed by scenario_command_load */
 };
 

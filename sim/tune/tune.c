@@ -36,7 +36,7 @@
 #include "sim/scenario/scenario.h"
 #include "sim/tune/tune.h"
 #include "sim/tune/tune_rules.h"
-#include "src/coll/coll_decision.h"
+#include "src/coll_decision.h"
 #include "src/coll/coll_kinds.h"
 
 #define EXIT_USAGE 2
@@ -371,7 +371,7 @@ collsim_command_tune(int argc, char **argv)
     } else {
         fprintf(stderr,
                 "collsim: tune: %s-ompi.rules and %s-mpich.json NOT written: this build has no "
-                "catalogue of the libraries' algorithms (src/coll/coll_decision.h) to name them\n",
+                "catalogue of the libraries' algorithms (src/coll_decision.h) to name them\n",
                 opt.prefix, opt.prefix);
         rc = 1;
     }

@@ -2,7 +2,7 @@
  * tune_glue.c — where `collsim tune` gets the libraries' catalogues (collsim algorithm <->
  * Open MPI coll_tuned number / MPICH JSON name) for its rules files: the `algorithm ID SHORT =
  * COLLSIM` lines of models/decisions/ompi.rules and mpich.rules, read by
- * src/coll/coll_decision.h.
+ * src/coll_decision.h.
  *
  * Invariants: each file is loaded once, leniently (an entry naming an algorithm this build
  * lacks maps to nothing), and kept for the life of the process; a library whose file cannot be
@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "sim/tune/tune.h"
-#include "src/coll/coll_decision.h"
+#include "src/coll_decision.h"
 
 static struct coll_decision *decisions[TUNE_LIBRARY_COUNT];
 static gboolean loaded;

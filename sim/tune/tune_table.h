@@ -28,7 +28,7 @@ const char *tune_library_name(enum tune_library library);
 /*
  * The link between collsim's algorithms and a library's own identifiers, injected so that the
  * writers and readers hold no table of library ids (the libraries' catalogues live in the
- * decision files, src/coll/coll_decision.h). The identifier is the one the library's tuning file
+ * decision files, src/coll_decision.h). The identifier is the one the library's tuning file
  * uses: Open MPI, the coll_tuned algorithm number in decimal ("3"); MPICH, the JSON algorithm
  * name ("MPIR_Allreduce_intra_recursive_doubling").
  */

@@ -23,7 +23,7 @@
  * the mode for that collective.
  *
  * A library's decision (collsim --decision ompi|mpich|mvapich2|impi|FILE.rules, scenario key
- * `[run] decision`; src/coll/coll_decision.h) replaces the kinds' default rules for every
+ * `[run] decision`; src/coll_decision.h) replaces the kinds' default rules for every
  * collective its file has a section for. Precedence, strongest first: a forced algorithm (for
  * its collective), the reproducible mode (for the reductions it pins: the bits must not depend
  * on the library emulated), the installed decision, collsim's own rules. When the decision's

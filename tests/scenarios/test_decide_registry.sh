@@ -2,7 +2,7 @@
 # test_decide_registry.sh — every collsim algorithm that a library's decision file names
 # (models/decisions/*.rules, catalogue lines `algorithm ID SHORT = COLLSIM ...`) is in this
 # build's registry with the parameters given: `collsim decide --check` reads each file with the
-# strict reader (src/coll/coll_decision.h, COLL_DECISION_STRICT), which refuses an unknown name
+# strict reader (src/coll_decision.h, COLL_DECISION_STRICT), which refuses an unknown name
 # or a parameter the algorithm does not take with the file and line.
 set -u
 : "${COLLSIM:?}" "${top_srcdir:?}"

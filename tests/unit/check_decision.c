@@ -1,5 +1,5 @@
 /*
- * check_decision.c — the reader of the libraries' decision files (src/coll/coll_decision.c):
+ * check_decision.c — the reader of the libraries' decision files (src/coll_decision.c):
  * every malformed file is refused with its own FILE:LINE message, a good one answers rule by
  * rule, and the catalogue lookups go both ways. The files are written to a temporary
  * directory; only collsim algorithms that exist in every build are named (the shipped
@@ -10,7 +10,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "src/coll/coll_decision.h"
+#include "src/coll_decision.h"
 
 #define HEADER "library = Test MPI\nversion = 1.0\n"
 

@@ -41,7 +41,7 @@
 
 #include <glib.h>
 
-#include "coll_select.h"
+#include "coll/coll_select.h"
 
 #define COLL_DECISION_ERROR (coll_decision_error_quark())
 GQuark coll_decision_error_quark(void);
