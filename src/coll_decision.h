@@ -1,7 +1,8 @@
 /*
  * coll_decision.h — a library's default decision as data: the reader of
  * models/decisions/<lib>.rules (Open MPI, MPICH, MVAPICH2, Intel MPI, or any FILE.rules), and
- * the questions it answers.
+ * the questions it answers. It lives in src/, not src/coll/: it reads files with GLib, while
+ * src/coll/ keeps to standard MPI so that it compiles against a real MPI library.
  *
  * A file names its library and version, then has one section per collective:
  *
