@@ -67,6 +67,7 @@
 #include "src/errhandler.h"
 #include "sim/engine/deadline.h"
 #include "sim/engine/flow.h"
+#include "sim/engine/payload_scratch.h"
 #include "sim/engine/rank.h"
 #include "sim/trace/recorder.h"
 #include "sim/transport/p2p_observe.h"
@@ -303,7 +304,7 @@ msg_deliver(struct sim_msg *msg)
     req->status.MPI_TAG = msg->tag;
     req->status.collsim_bytes = bytes;
     req->status.MPI_ERROR = msg->bytes > capacity ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
-    if (!msg->carries_data || bytes == 0)
+    if (!msg->carries_data || bytes == 0 || sim_scratch_contains(req->buf))
         return;
     if (msg->eager) {
         collsim_datatype_unpack(msg->data, bytes, req->buf, req->count, req->dt);
@@ -877,9 +878,13 @@ start_send_protocol(const void *buf, int count, MPI_Datatype dt, int dest, int t
     msg->serial = ++serials;
     sreq->sent_dst_world = msg->dst_world;
     sreq->sent_serial = msg->serial;
-    /* communicator construction sends real addresses even when the run moves only sizes */
+    /* A sizes-only run moves no payload: payload buffers are shared scratch, and a message
+     * sent from scratch carries its size alone. What a rank sends from its own memory still
+     * arrives (an algorithm's control data such as the node layout, a program's values), as
+     * does communicator construction, which sends real addresses. */
     msg->carries_data = config->payload == SIM_PAYLOAD_DATA ||
-                        (collsim_comm_is_internal(comm) && tag <= COLLSIM_TAG_INTERNAL_MAX);
+                        (collsim_comm_is_internal(comm) && tag <= COLLSIM_TAG_INTERNAL_MAX) ||
+                        (msg->bytes > 0 && !sim_scratch_contains(buf));
     msg->refs = 1;
     sreq->msg = msg;
 

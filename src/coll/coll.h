@@ -64,8 +64,9 @@ enum coll_capability {
     COLL_RADIX = 1 << 2,             /* uses coll_params.radix */
     COLL_NODE_AWARE = 1 << 3,        /* learns the node layout in its first call on a
                                       * communicator (benchmarks warm it up untimed) */
-    COLL_READS_DATA = 1 << 4,        /* acts on values it receives (the node layout, block
-                                      * sizes): cannot run without payload data */
+    COLL_READS_DATA = 1 << 4,        /* acts on values it receives in scratch buffers (block
+                                      * sizes packed with the data): cannot run without
+                                      * payload data */
 };
 
 /* Explicit parameters of an algorithm; the registry row gives the defaults. */

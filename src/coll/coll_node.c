@@ -7,6 +7,7 @@
 #include "coll/coll_node.h"
 
 #define TAG_NODE_LEADER 1
+#define TAG_NODE_LEADERS 0 /* coll_allgather_bruck's */
 
 /* One keyval for every communicator's layout; created by the first caller. */
 static int layout_keyval = MPI_KEYVAL_INVALID;
@@ -63,6 +64,34 @@ build_map(struct coll_node_layout *layout, const int *leader_of)
     return MPI_SUCCESS;
 }
 
+/*
+ * leader_of[r] = the leader of every rank r, by Bruck's allgather: the messages (partners,
+ * sizes, tag) of coll_allgather_bruck, but with the rotated blocks in memory of its own and
+ * copied with memcpy. The algorithms' scratch buffers and large local copies stand in for
+ * payload in collsim's sizes-only runs (they carry sizes alone); the layout is read, so it
+ * must never live there.
+ */
+static int
+allgather_leaders(int leader, int *leader_of, int rank, int size, MPI_Comm comm)
+{
+    int *slot = malloc(sizeof(int) * (size_t)size); /* slot j: the leader of (rank + j) % size */
+    if (slot == NULL)
+        return MPI_ERR_NO_MEM;
+    int rc = MPI_SUCCESS;
+    slot[0] = leader;
+    for (int have = 1; have < size && rc == MPI_SUCCESS;) {
+        int n = have <= size - have ? have : size - have;
+        rc = MPI_Sendrecv(slot, n, MPI_INT, (rank - have + size) % size, TAG_NODE_LEADERS,
+                          slot + have, n, MPI_INT, (rank + have) % size, TAG_NODE_LEADERS, comm,
+                          MPI_STATUS_IGNORE);
+        have += n;
+    }
+    for (int j = 0; j < size && rc == MPI_SUCCESS; j++)
+        leader_of[(rank + j) % size] = slot[j];
+    free(slot);
+    return rc;
+}
+
 static int
 layout_build(MPI_Comm comm, struct coll_node_layout *layout)
 {
@@ -87,7 +116,7 @@ layout_build(MPI_Comm comm, struct coll_node_layout *layout)
     int *leader_of = malloc(sizeof(int) * (size_t)layout->size);
     if (leader_of == NULL)
         return MPI_ERR_NO_MEM;
-    rc = coll_allgather_bruck(&leader, 1, MPI_INT, leader_of, 1, MPI_INT, comm, &no_params);
+    rc = allgather_leaders(leader, leader_of, rank, layout->size, comm);
     if (rc == MPI_SUCCESS)
         rc = build_map(layout, leader_of);
     free(leader_of);

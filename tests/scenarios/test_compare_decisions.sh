@@ -102,15 +102,33 @@ fi
 [[ $(wc -l <"$tmp/expected.txt") -eq 19 ]] ||
     fail "expected 12 calls, 3 collectives and 4 library lines in the closing table"
 
-# sizes only: a library's choice that needs payload data (MVAPICH2's node-aware smp) cannot
-# serve; collsim's fallback serves, and the row and its footnote say so
-"$COLLSIM" run "$ini" --set run.collectives=bcast,allreduce --set run.algorithms=mvapich2 \
+# sizes only: MVAPICH2's node-aware smp Bcast and Allreduce learn the node layout from data
+# of their own, which arrives in sizes-only runs too: they serve there, in the same times as
+# with payload data
+"$COLLSIM" run "$ini" --set run.collectives=bcast,allreduce --set run.algorithms=mvapich2,smp \
     --set run.ranks=16 --set run.sizes=8 --set run.payload=none -o "$tmp/none.csv" \
     >"$tmp/none.out" 2>&1
 rc=$?
 [[ $rc -eq 0 ]] || fail "payload none with mvapich2's decision: exit $rc"
+[[ $(grep -c "^[0-9]*,[a-z]*,mvapich2,smp,," "$tmp/none.csv") -eq 2 ]] ||
+    fail "payload none: mvapich2's smp did not serve: $(cat "$tmp/none.csv")"
+"$COLLSIM" run "$ini" --set run.collectives=bcast,allreduce --set run.algorithms=mvapich2,smp \
+    --set run.ranks=16 --set run.sizes=8 --set run.payload=data -o "$tmp/data.csv" \
+    >"$tmp/data.out" 2>&1 || fail "payload data with mvapich2's decision: exit $?"
+times() { awk -F, 'NR > 1 { print $2, $3, $4, $14, $15, $16, $17, $18 }' "$1"; }
+[[ "$(times "$tmp/none.csv")" == "$(times "$tmp/data.csv")" ]] ||
+    fail "payload none: smp's times differ from payload data's: $(diff <(times "$tmp/data.csv") <(times "$tmp/none.csv"))"
+
+# a library's choice that reads values from its scratch buffers (MVAPICH2's two-level gather:
+# block sizes sent ahead of packed blocks) cannot serve in sizes-only runs; collsim's fallback
+# serves, and the row and its footnote say so
+"$COLLSIM" run "$ini" --set run.collectives=gather,reduce --set run.algorithms=mvapich2 \
+    --set run.ranks=64 --set run.sizes=8 --set run.payload=none -o "$tmp/none.csv" \
+    >"$tmp/none.out" 2>&1
+rc=$?
+[[ $rc -eq 0 ]] || fail "payload none with mvapich2's gather: exit $rc"
 reason="mvapich2's choice smp: needs payload data"
-[[ $(grep -c "^[0-9]*,[a-z]*,mvapich2,[a-z_]*,$reason" "$tmp/none.csv") -eq 2 ]] ||
+[[ $(grep -c "^[0-9]*,[a-z]*,mvapich2,[a-z_]*,$reason" "$tmp/none.csv") -eq 1 ]] ||
     fail "payload none: the fallback from smp is not in the CSV: $(cat "$tmp/none.csv")"
 grep -q "mvapich2→[a-z_]* \[1\]" "$tmp/none.out" && grep -q "^\[1\] $reason" "$tmp/none.out" ||
     fail "payload none: the table does not name the fallback: $(cat "$tmp/none.out")"

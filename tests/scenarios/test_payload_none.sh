@@ -2,8 +2,9 @@
 # test_payload_none.sh — sizes-only mode (payload none) and the memory refusal:
 #  - the same scenario in payload data and payload none gives the same simulated times,
 #    messages and bytes (CSV columns), point by point, for every algorithm of eight
-#    collectives at 7 and 16 ranks, eager and rendezvous sizes (node-aware rows are left out:
-#    in payload none they fall back to another algorithm, and say so);
+#    collectives at 7 and 16 ranks on nodes of 4 cores, eager and rendezvous sizes (the
+#    node-aware rows included: the layout they exchange arrives in payload none too; rows that
+#    fall back in payload none, and say so, are left out);
 #  - sizes-only points keep no payload: Alltoall pairwise 64 x 1 MiB, whose buffers alone
 #    take 8 GiB in payload data, and Allgather Bruck 256 x 64 KiB (4 GiB in payload data)
 #    peak under 1 GiB (measured: 80 MB and 40 MB);
@@ -22,6 +23,8 @@ pass() { echo "ok: $*"; }
 cat >"$tmp/both.ini" <<'INI'
 [scenario]
 description = sizes-only against data: the same simulated times
+[platform]
+file = flat:hosts=4,cores=4
 [run]
 collectives = alltoall, allgather, allreduce, reduce, bcast, reduce_scatter, scan, gather
 algorithms = all
@@ -40,6 +43,8 @@ fallbacks=$(awk -F, 'NR > 1 && $5 != "" { print $1 }' "$tmp/none.csv" | tr '\n' 
 columns "$tmp/data.csv" | awk -F, -v skip=" $fallbacks" 'index(skip, " "$1" ") == 0' >"$tmp/data.cols"
 columns "$tmp/none.csv" | awk -F, -v skip=" $fallbacks" 'index(skip, " "$1" ") == 0' >"$tmp/none.cols"
 compared=$(wc -l <"$tmp/none.cols")
+node_aware=$(grep -c ',smp,smp,' "$tmp/none.csv")
+[ "$node_aware" -ge 10 ] || fail "payload none: $node_aware node-aware rows served, expected 10 or more"
 if [ "$compared" -ge 150 ] && cmp -s "$tmp/data.cols" "$tmp/none.cols"; then
     pass "payload none: $compared points with the same times, messages and bytes as payload data"
 else

@@ -647,23 +647,53 @@ END_TEST
 
 /* ---------------------------------------------------------------- payload mode */
 
+/* Sizes only: a message sent from the run's payload scratch (what MPI_Alloc_mem gives with
+ * MPI_COMM_SELF's info there) carries its size alone; one sent from the rank's own memory
+ * arrives, eager or rendezvous. */
+enum { PAYLOAD_BIG = 1 << 16 }; /* ints: above the eager threshold */
+
 static void
 payload_none_rank(int rank, void *arg)
 {
     double *elapsed = arg;
-    int v = 42;
+    MPI_Info info;
+    int *scratch = NULL;
+    int *own = calloc(PAYLOAD_BIG, sizeof(int));
+    ck_assert_ptr_nonnull(own);
+    ck_assert_int_eq(MPI_Comm_get_info(MPI_COMM_SELF, &info), MPI_SUCCESS);
+    ck_assert_int_eq(MPI_Alloc_mem(PAYLOAD_BIG * (MPI_Aint)sizeof(int), info, &scratch),
+                     MPI_SUCCESS);
+    MPI_Info_free(&info);
     double t0 = MPI_Wtime();
     if (rank == 0) {
+        int v = 42;
+        for (int i = 0; i < PAYLOAD_BIG; i++)
+            own[i] = scratch[i] = i + 1;
         MPI_Send(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+        MPI_Send(own, PAYLOAD_BIG, MPI_INT, 1, 1, MPI_COMM_WORLD);
+        MPI_Send(scratch, 1, MPI_INT, 1, 2, MPI_COMM_WORLD);
+        MPI_Send(scratch, PAYLOAD_BIG, MPI_INT, 1, 3, MPI_COMM_WORLD);
     } else {
-        v = 0;
+        int v = 0;
         MPI_Recv(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        ck_assert_int_eq(v, 0);   /* sizes only: no bytes moved */
+        ck_assert_int_eq(v, 42);
+        MPI_Recv(own, PAYLOAD_BIG, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        ck_assert_int_eq(own[0], 1);
+        ck_assert_int_eq(own[PAYLOAD_BIG - 1], PAYLOAD_BIG);
+        memset(own, 0, PAYLOAD_BIG * sizeof(int));
+        v = 0;
+        MPI_Recv(&v, 1, MPI_INT, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        ck_assert_int_eq(v, 0);
+        MPI_Recv(own, PAYLOAD_BIG, MPI_INT, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        ck_assert_int_eq(own[0], 0);
+        ck_assert_int_eq(own[PAYLOAD_BIG - 1], 0);
         *elapsed = MPI_Wtime() - t0;
     }
+    MPI_Free_mem(scratch);
+    free(own);
 }
 
-START_TEST(test_payload_none_moves_no_bytes)
+START_TEST(test_payload_none_moves_no_scratch_bytes)
 {
     struct sim_config config;
     struct sim_outcome outcome;
@@ -673,7 +703,7 @@ START_TEST(test_payload_none_moves_no_bytes)
     double elapsed = 0;
     ck_assert_int_eq(collsim_test_run_config(&config, payload_none_rank, &elapsed, &outcome),
                      0);
-    ck_assert_uint_eq(outcome.bytes, 4);
+    ck_assert_uint_eq(outcome.bytes, 2 * (4 + 4 * PAYLOAD_BIG));
     ck_assert(elapsed > 0);
 }
 END_TEST
@@ -712,7 +742,7 @@ p2p_suite(void)
     tcase_add_test(errors, test_argument_errors_return_classes);
     tcase_add_exit_test(errors, test_fatal_error_ends_simulation, 3);
     tcase_add_test(errors, test_deadlock_is_reported);
-    tcase_add_test(errors, test_payload_none_moves_no_bytes);
+    tcase_add_test(errors, test_payload_none_moves_no_scratch_bytes);
     suite_add_tcase(s, errors);
     return s;
 }
