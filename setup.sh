@@ -8,7 +8,7 @@ cd "$(dirname "$0")"
 
 PACKAGES="build-essential autoconf automake libtool pkg-config \
 libsimgrid-dev libglib2.0-dev check libjson-glib-dev libcairo2-dev valgrind \
-libopenmpi-dev openmpi-bin fonts-dejavu-core parallel"
+libopenmpi-dev openmpi-bin fonts-dejavu-core parallel libboost-context-dev"
 
 if [ -z "${SKIP_APT:-}" ]; then
     SUDO=""

@@ -8,7 +8,7 @@
  * the ranks in order with a running fold — O(P · count) for the reductions, the size of the
  * outputs for data movement, never a per-rank recomputation of everything.
  *
- * Timing: before every call all ranks meet on a SimGrid barrier, which costs no simulated
+ * Timing: before every call all ranks meet on a barrier of the core, which costs no simulated
  * time and sends no message, so each call starts at the same instant on every rank with the
  * network idle; a call's time on a rank is MPI_Wtime() after minus before.
  *
@@ -29,7 +29,6 @@
 #include <unistd.h>
 
 #include <gmodule.h>
-#include <simgrid/barrier.h>
 #include <simgrid/host.h>
 #include <xbt/dynar.h>
 
@@ -74,7 +73,7 @@ struct bench_run {
     int nranks;
     int count;             /* items of the point (see point.h for what they count) */
     gboolean keep_outputs; /* check after the run */
-    sg_bar_t barrier;
+    core_barrier *barrier;
     double *time;              /* per rank: mean over the timed calls */
     guint64 *messages, *bytes; /* per rank: sums over the timed calls */
     struct bench_output *output;
@@ -547,7 +546,7 @@ bench_rank_main(int argc, char **argv)
     /* SimGrid objects exist only inside the run; ranks run one at a time, so the first one
      * here creates the barrier for all */
     if (run->barrier == NULL)
-        run->barrier = sg_barrier_init((unsigned)run->nranks);
+        run->barrier = core_barrier_new((unsigned)run->nranks);
     if (me == 0)
         measure_route(run);
 
@@ -572,7 +571,7 @@ bench_rank_main(int argc, char **argv)
             fill_inputs(run, me, &b);
         /* the last call's messages must all have left: queued ones go only while I am in MPI */
         sim_p2p_drain_port(self);
-        sg_barrier_wait(run->barrier);
+        core_barrier_wait(run->barrier);
         sim_after_yield();
         guint64 messages0 = self->messages_sent, bytes0 = self->bytes_sent;
         double start = MPI_Wtime();
@@ -956,6 +955,7 @@ config_from_point(const struct run_point *point, struct sim_config *config, GPtr
     if (point->network != NULL)
         config->network = point->network;
     config->payload = point->payload;
+    config->engine = point->engine;
     if (point->network_model != NULL)
         g_ptr_array_add(cfg, g_strdup_printf("--cfg=network/model:%s", point->network_model));
     g_ptr_array_add(cfg, NULL);
@@ -1038,10 +1038,10 @@ choose_algorithm(const struct run_point *point, const struct bench_datatype *typ
     struct coll_call call;
     describe_point_call(point, type, count, commutative, &call);
     const char *unmet = coll_select_unmet(row, &call);
-    if (unmet == NULL && (row->caps & COLL_READS_DATA) && point->payload == SIM_PAYLOAD_NONE)
-        unmet = (row->caps & COLL_NODE_AWARE)
-                    ? "node-aware: learns the node layout from data it sends (payload = data)"
-                    : "sends the block sizes as data (payload = data)";
+    if (unmet == NULL && (row->caps & COLL_READS_DATA) && point->payload == SIM_PAYLOAD_NONE) {
+        result->fallback_reason = g_strdup_printf("%s (payload = data)", coll_reads_data_why(row));
+        return TRUE;
+    }
     if (unmet != NULL) {
         result->fallback_reason = g_strdup(unmet);
         return TRUE;

@@ -58,6 +58,7 @@ struct run_point {
     int root;
     gboolean in_place;
     enum sim_payload payload;
+    enum sim_engine_choice engine; /* the core that runs it (both give the same times) */
     int iterations;             /* timed calls, >= 1 */
     int warmup;                 /* untimed calls before them, >= 0 */
     gboolean check;             /* compare results with the sequential reference (data mode) */

@@ -89,6 +89,7 @@ struct exec_options {
     gchar *time_limit;
     gchar *wall_limit;
     gchar *payload;
+    gchar *engine;
     gint64 eager_threshold;
     gchar *network;
     gchar *send_overhead;
@@ -161,6 +162,11 @@ command_exec(int argc, char **argv)
          NULL},
         {"payload", 0, 0, G_OPTION_ARG_STRING, &opt.payload,
          "data (default: move real bytes) or none (sizes only)", "MODE"},
+        {"engine", 0, 0, G_OPTION_ARG_STRING, &opt.engine,
+         "The discrete-event core: auto (default: collsim's own wherever it models the run), "
+         "simgrid (SimGrid's actors and network model) or collsim (its own, several times "
+         "faster, same times)",
+         "CORE"},
         {"eager-threshold", 0, 0, G_OPTION_ARG_INT64, &opt.eager_threshold,
          "Largest message in bytes sent eagerly (default 65536)", "BYTES"},
         {"network", 0, 0, G_OPTION_ARG_STRING, &opt.network,
@@ -258,6 +264,10 @@ command_exec(int argc, char **argv)
     }
     if (opt.payload != NULL && !parse_payload(opt.payload, &config.payload)) {
         rc = usage_error("exec: --payload must be data or none (got '%s')", opt.payload);
+        goto out;
+    }
+    if (opt.engine != NULL && !sim_engine_parse(opt.engine, &config.engine)) {
+        rc = usage_error("exec: --engine must be auto, simgrid or collsim (got '%s')", opt.engine);
         goto out;
     }
     if (opt.network != NULL) {
@@ -399,10 +409,10 @@ command_exec(int argc, char **argv)
             fprintf(stderr,
                     "collsim: ranks %d  simulated %.9f s  messages %" G_GUINT64_FORMAT
                     "  bytes %" G_GUINT64_FORMAT "  wall %.3f s  peak RSS %ld KiB"
-                    "  (%.0f B/rank)  stack %u KiB  private globals %zu B/rank\n",
+                    "  (%.0f B/rank)  stack %u KiB  private globals %zu B/rank  engine %s\n",
                     config.nranks, outcome.simulated_time, outcome.messages, outcome.bytes, wall,
                     peak_rss_kib(), peak_rss_kib() * 1024.0 / config.nranks, outcome.stack_kib,
-                    outcome.privatized_bytes_per_rank);
+                    outcome.privatized_bytes_per_rank, core_kind_name(outcome.core));
             print_served(&outcome);
         }
         if (outcome.served != NULL)
@@ -421,6 +431,7 @@ out:
     g_free(opt.recv_overhead);
     g_free(opt.gap);
     g_free(opt.progress);
+    g_free(opt.engine);
     g_strfreev(opt.algorithms);
     g_free(opt.decision);
     g_free(opt.platform);

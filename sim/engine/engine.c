@@ -45,7 +45,7 @@ G_DEFINE_QUARK(collsim-sim-error-quark, sim_error)
 static const struct sim_config *run_config;
 static struct sim_rank *ranks;
 static int world_size;
-static sg_bar_t start_barrier;
+static core_barrier *start_barrier;
 
 void
 sim_config_defaults(struct sim_config *config)
@@ -59,6 +59,24 @@ sim_config_defaults(struct sim_config *config)
     model_transport_defaults(&config->transport);
     config->compute_scale = 1.0;
     config->privatize = TRUE;
+    config->engine = SIM_ENGINE_AUTO;
+}
+
+gboolean
+sim_engine_parse(const char *text, enum sim_engine_choice *choice)
+{
+    static const struct {
+        const char *name;
+        enum sim_engine_choice choice;
+    } names[] = {{"auto", SIM_ENGINE_AUTO},
+                 {"simgrid", SIM_ENGINE_SIMGRID},
+                 {"collsim", SIM_ENGINE_COLLSIM}};
+    for (gsize i = 0; i < G_N_ELEMENTS(names); i++)
+        if (g_strcmp0(text, names[i].name) == 0) {
+            *choice = names[i].choice;
+            return TRUE;
+        }
+    return FALSE;
 }
 
 #define GUARDED_RANKS_MAX 16384
@@ -94,9 +112,9 @@ sim_engine_config(void)
 struct sim_rank *
 sim_rank_self(void)
 {
-    if (ranks == NULL || sg_actor_self() == NULL)
+    if (ranks == NULL)
         return NULL;
-    return sg_actor_self_get_data();
+    return core_actor_self_data();
 }
 
 struct sim_rank *
@@ -145,7 +163,7 @@ stop_at_limit(const char *what)
 {
     GString *out = g_string_new(NULL);
     g_string_append_printf(out, "collsim: %s reached at simulated t=%.9f s; the run stops\n", what,
-                           simgrid_get_clock());
+                           core_clock());
     describe_positions(out, FALSE);
     fflush(stdout);
     if (write(STDERR_FILENO, out->str, out->len) < 0)
@@ -170,7 +188,7 @@ sim_after_yield(void)
     const struct sim_rank *me = sim_rank_self();
     if (me == NULL)
         return; /* the transport's own actor: no program runs on it */
-    if (run_config->time_limit > 0 && simgrid_get_clock() > run_config->time_limit) {
+    if (run_config->time_limit > 0 && core_clock() > run_config->time_limit) {
         char what[64];
         g_snprintf(what, sizeof what, "simulated-time limit of %g s", run_config->time_limit);
         stop_at_limit(what);
@@ -268,7 +286,7 @@ hook_charge_op(MPI_Op op, MPI_Datatype dt, int count)
 {
     double flops = sim_compute_flops(op, dt, count) * run_config->compute_scale;
     if (flops > 0 && sim_rank_self() != NULL) {
-        sg_actor_execute(flops);
+        core_execute(flops);
         sim_after_yield();
     }
 }
@@ -1048,17 +1066,15 @@ sim_placement_parse(const char *text, struct sim_config *config, GError **error)
 /* ---------------------------------------------------------------- rank actors */
 
 static void
-rank_actor(int argc, char **argv)
+rank_actor(void *data)
 {
-    (void)argc;
-    (void)argv;
-    struct sim_rank *me = sg_actor_self_get_data();
+    struct sim_rank *me = data;
     char name[32];
     g_snprintf(name, sizeof name, "in-%d", me->world_rank);
-    me->inbox = sg_mailbox_by_name(name);
-    sg_mailbox_set_receiver(name);
+    me->inbox = core_mailbox_by_name(name);
+    core_mailbox_set_receiver(name);
     sim_p2p_rank_start(me);
-    sg_barrier_wait(start_barrier);
+    core_barrier_wait(start_barrier);
     sim_after_yield();
 
     char **args = g_new0(char *, run_config->argc + 1);
@@ -1180,6 +1196,89 @@ simgrid_arguments(const struct sim_config *config, int *argc)
     return (gchar **)g_ptr_array_free(args, FALSE);
 }
 
+/*
+ * What collsim's own core does not model: SimGrid configuration items other than the network
+ * model's parameters and the precisions (its own core keeps SimGrid's Lazy updates and
+ * max-min solver, and none of the other models), and platform files with profiles (traces of
+ * speed, bandwidth, latency or state) or Wi-Fi links. NULL when it models the run, else why
+ * not, in a sentence.
+ */
+static const char *const own_core_cfg_items[] = {
+    "network/model:CM02", "network/model:LV08", "network/model:SMPI", "network/latency-factor:",
+    "network/bandwidth-factor:", "network/weight-S:", "network/TCP-gamma:",
+    "network/crosstraffic:", "smpi/bw-factor:", "smpi/lat-factor:", "maxmin/precision:",
+    "surf/precision:", "contexts/",
+};
+
+static gchar *
+own_core_unsupported_item(const char *item)
+{
+    const char *body = item;
+    if (g_str_has_prefix(body, "--log="))
+        return NULL;
+    if (g_str_has_prefix(body, "--cfg="))
+        body += 6;
+    for (gsize i = 0; i < G_N_ELEMENTS(own_core_cfg_items); i++)
+        if (g_str_has_prefix(body, own_core_cfg_items[i]))
+            return NULL;
+    return g_strdup_printf("it does not model the SimGrid item %s", body);
+}
+
+static gchar *
+own_core_unsupported(const struct sim_config *config, const char *platform, gboolean generated)
+{
+    const struct model_network *network =
+        config->network != NULL ? config->network : model_network_default();
+    const char *model = network->simgrid_model;
+    if (g_strcmp0(model, "CM02") != 0 && g_strcmp0(model, "LV08") != 0 &&
+        g_strcmp0(model, "SMPI") != 0)
+        return g_strdup_printf("it does not model SimGrid's %s network model", model);
+    const char *extra = g_getenv("COLLSIM_SIMGRID_CFG");
+    gchar **env_items = extra != NULL ? g_strsplit_set(extra, " \t", -1) : NULL;
+    gchar *why = NULL;
+    for (gchar **c = env_items; why == NULL && c != NULL && *c != NULL; c++)
+        if (**c != '\0')
+            why = own_core_unsupported_item(*c);
+    g_strfreev(env_items);
+    for (gchar **c = config->simgrid_cfg; why == NULL && c != NULL && *c != NULL; c++)
+        why = own_core_unsupported_item(*c);
+    if (why != NULL || generated)
+        return why;
+    /* attributes and elements of SimGrid's platform DTD that bring what the core lacks */
+    static const char *const features[] = {
+        "availability_file", "state_file", "speed_file", "bandwidth_file", "latency_file",
+        "<trace", "<prop id=\"wifi", "WIFI", "NONLINEAR", "<profile",
+    };
+    gchar *text = NULL;
+    if (!g_file_get_contents(platform, &text, NULL, NULL))
+        return NULL; /* SimGrid says what is wrong with it */
+    for (gsize i = 0; why == NULL && i < G_N_ELEMENTS(features); i++)
+        if (strstr(text, features[i]) != NULL)
+            why = g_strdup_printf("the platform file uses %s, which it does not model",
+                                  features[i][0] == '<' ? features[i] + 1 : features[i]);
+    g_free(text);
+    return why;
+}
+
+/* The core that runs `config` on `platform`; an error when collsim's own core was asked for
+ * and cannot model the run. */
+static enum core_kind
+choose_core(const struct sim_config *config, const char *platform, GError **error)
+{
+    if (config->engine == SIM_ENGINE_SIMGRID)
+        return CORE_SIMGRID;
+    gboolean generated =
+        config->platform_file == NULL || platform_gen_is_spec(config->platform_file);
+    gchar *why = own_core_unsupported(config, platform, generated);
+    if (why == NULL)
+        return CORE_COLLSIM;
+    if (config->engine == SIM_ENGINE_COLLSIM)
+        g_set_error(error, SIM_ERROR, SIM_ERROR_PLATFORM,
+                    "--engine collsim: %s (--engine simgrid runs it)", why);
+    g_free(why);
+    return CORE_SIMGRID;
+}
+
 static gboolean
 engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError **error)
 {
@@ -1216,12 +1315,24 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
         return FALSE;
     }
 
+    GError *core_error = NULL;
+    enum core_kind core = choose_core(config, platform, &core_error);
+    if (core_error != NULL) {
+        g_propagate_error(error, core_error);
+        if (generated != NULL) {
+            g_unlink(generated);
+            g_free(generated);
+        }
+        return FALSE;
+    }
+    core_select(core);
     int argc;
     gchar **argv = simgrid_arguments(config, &argc);
     /* simgrid_init removes the items it consumes from argv: free from a copy of the array */
     gchar **argv_owned = g_memdup2(argv, sizeof(gchar *) * (gsize)(argc + 1));
     simgrid_init(&argc, argv);
     simgrid_load_platform(platform);
+    core_setup((gsize)sim_engine_stack_kib(config) * 1024);
     if (generated != NULL) {
         g_unlink(generated);
         g_free(generated);
@@ -1251,14 +1362,12 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
     served = g_array_new(FALSE, FALSE, sizeof(struct sim_served));
     collsim_runtime_install(&sim_hooks);
     install_crash_handler();
-    start_barrier = sg_barrier_init(world_size);
+    start_barrier = core_barrier_new(world_size);
 
     for (int r = 0; r < world_size; r++) {
         char name[24];
         g_snprintf(name, sizeof name, "rank-%d", r);
-        sg_actor_t actor = sg_actor_init(name, ranks[r].host);
-        sg_actor_set_data(actor, &ranks[r]);
-        sg_actor_start(actor, rank_actor, 0, NULL);
+        core_actor_create(name, ranks[r].host, rank_actor, &ranks[r]);
     }
     sim_p2p_start(ranks[0].host);
     if (config->wall_limit > 0) {
@@ -1268,13 +1377,13 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
                                                    floor(config->wall_limit)) * 1e6)}};
         setitimer(ITIMER_REAL, &limit, NULL);
     }
-    simgrid_run();
+    core_run();
     if (config->wall_limit > 0) {
         struct itimerval off = {0};
         setitimer(ITIMER_REAL, &off, NULL);
     }
 
-    outcome->simulated_time = simgrid_get_clock();
+    outcome->simulated_time = core_clock();
     gboolean deadlock = FALSE;
     int first_failure = 0;
     for (int r = 0; r < world_size; r++) {
@@ -1312,6 +1421,7 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
             }
         }
     }
+    outcome->core = core;
     outcome->privatized_bytes_per_rank = sim_privatize_bytes_per_rank();
     outcome->stack_kib = sim_engine_stack_kib(config);
     g_array_sort(served, served_cmp);

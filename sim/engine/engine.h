@@ -14,6 +14,7 @@
 
 #include "models/model_network.h"
 #include "models/model_transport.h"
+#include "sim/core/core.h"
 
 /*
  * The flat cluster generated when no platform is given: one single-core host per rank, each
@@ -35,6 +36,17 @@ enum sim_placement {
     SIM_PLACEMENT_HOSTFILE, /* a host per rank from a file */
 };
 enum sim_payload { SIM_PAYLOAD_DATA, SIM_PAYLOAD_NONE };
+
+/*
+ * Which core runs the ranks and times them (sim/core/core.h). Both give the same simulated
+ * times; collsim's own core is several times faster, and models what SimGrid's CM02, LV08 and
+ * SMPI network models and its Cas01 CPU model do on platforms without profiles or Wi-Fi.
+ * AUTO takes it whenever it models the run, and SimGrid otherwise.
+ */
+enum sim_engine_choice { SIM_ENGINE_AUTO, SIM_ENGINE_SIMGRID, SIM_ENGINE_COLLSIM };
+
+/* "auto", "simgrid", "collsim" into *choice; FALSE for anything else. */
+gboolean sim_engine_parse(const char *text, enum sim_engine_choice *choice);
 
 /* The program every rank runs: an ordinary `main`. */
 typedef int (*sim_rank_main)(int argc, char **argv);
@@ -60,6 +72,7 @@ struct sim_config {
     double time_limit;           /* simulated seconds after which the run stops; 0 = none */
     double wall_limit;           /* wall-clock seconds after which the run stops; 0 = none */
     gboolean verbose;            /* end-of-run warnings in detail (each object not freed) */
+    enum sim_engine_choice engine; /* which discrete-event core runs it (sim/core/core.h) */
 };
 
 void sim_config_defaults(struct sim_config *config);
@@ -93,6 +106,7 @@ struct sim_outcome {
     gsize privatized_bytes_per_rank;
     guint stack_kib;
     GArray *served;       /* struct sim_served, sorted by kind then name; caller frees */
+    enum core_kind core;  /* the core that ran it */
 };
 
 /*

@@ -12,8 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <simgrid/actor.h>
-#include <simgrid/engine.h>
 #include <simgrid/host.h>
 
 #include "mpi.h"
@@ -187,7 +185,7 @@ MPI_Abort(MPI_Comm comm, int errorcode)
     struct sim_rank *me = self_or_die("MPI_Abort");
     fflush(stdout);
     fprintf(stderr, "collsim: rank %d called MPI_Abort with error code %d at t=%.9f s\n",
-            me->world_rank, errorcode, simgrid_get_clock());
+            me->world_rank, errorcode, core_clock());
     /* an exit code of 0 would read as success: keep the failure visible */
     sim_engine_abort(errorcode != 0 ? errorcode & 0xff ? errorcode & 0xff : 1 : 1);
 }
@@ -214,19 +212,19 @@ exit(int status)
         sim_p2p_rank_finish(me);
         me->exit_status = 0;
         me->finished = TRUE;
-        sg_actor_exit();
+        core_actor_exit();
     }
     fflush(stdout);
     fprintf(stderr, "collsim: rank %d called exit(%d)%s at t=%.9f s; the run ends\n",
             me->world_rank, status, me->mpi_state == 2 ? "" : " before MPI_Finalize",
-            simgrid_get_clock());
+            core_clock());
     sim_engine_abort(status != 0 ? status & 0xff ? status & 0xff : 1 : SIM_EXIT_NO_FINALIZE);
 }
 
 double
 MPI_Wtime(void)
 {
-    return simgrid_get_clock();
+    return core_clock();
 }
 
 int

@@ -1,46 +1,34 @@
 /*
- * flow.c — flows: coroutines of a simulated rank (see flow.h), on ucontext.
+ * flow.c — flows: coroutines of a simulated rank (see flow.h), on Boost.Context's fcontext
+ * (sim/core/fcontext.h), which switches without the system call a ucontext switch makes.
  *
  * The flow running on a rank is kept in the rank (sim_rank.running_flow), not in a global:
- * a flow that makes a SimGrid call lets other actors run, and they may resume flows of their
- * own before this one continues.
+ * a flow that makes a call into the core lets other actors run, and they may resume flows of
+ * their own before this one continues.
  *
  * Under AddressSanitizer every switch is announced (__sanitizer_start_switch_fiber and
- * __sanitizer_finish_switch_fiber), so that it knows which stack is in use.
+ * __sanitizer_finish_switch_fiber), so that it knows which stack is in use; under valgrind
+ * every flow stack is registered.
  */
 #include "config.h"
 
-#include <ucontext.h>
-
+#include "sim/core/fcontext.h"
 #include "sim/engine/flow.h"
 #include "sim/engine/rank.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define FLOW_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define FLOW_ASAN 1
-#endif
-#endif
-
-#ifdef FLOW_ASAN
-void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, size_t size);
-void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_old,
-                                     size_t *size_old);
-#endif
-
 struct sim_flow {
-    ucontext_t context;      /* the flow's own, saved while it does not run */
-    ucontext_t resumer;      /* where sim_flow_yield() and the flow's end go back to */
+    fcontext_t context;      /* the flow's own, saved while it does not run */
+    fcontext_t resumer;      /* where sim_flow_yield() and the flow's end go back to */
     void *stack;
     gsize stack_bytes;
+    unsigned valgrind_stack;
     sim_flow_fn fn;
     gpointer data;
     gboolean started;
     gboolean finished;
     int result;
     struct sim_rank *rank;   /* the rank whose actor runs it */
-#ifdef FLOW_ASAN
+#ifdef CORE_ASAN
     const void *resumer_bottom; /* the resumer's stack, as the sanitizer reported it */
     size_t resumer_size;
 #endif
@@ -90,30 +78,22 @@ sim_flow_new(sim_flow_fn fn, gpointer data, gsize stack_bytes)
     return flow;
 }
 
-/* The switch into the flow has ended on the flow's stack. */
 static void
-arrived_in_flow(struct sim_flow *flow)
+flow_main(transfer_t t)
 {
-#ifdef FLOW_ASAN
+    struct sim_flow *flow = t.data;
+    flow->resumer = t.fctx;
+#ifdef CORE_ASAN
     __sanitizer_finish_switch_fiber(NULL, &flow->resumer_bottom, &flow->resumer_size);
-#else
-    (void)flow;
 #endif
-}
-
-/* makecontext passes ints only: the flow's address travels in two halves. */
-static void
-flow_main(unsigned int high, unsigned int low)
-{
-    struct sim_flow *flow = (struct sim_flow *)(((guintptr)high << 32) | (guintptr)low);
-    arrived_in_flow(flow);
     flow->result = flow->fn(flow->data);
     flow->finished = TRUE;
-#ifdef FLOW_ASAN
+#ifdef CORE_ASAN
     /* a NULL save slot: this stack is left for good */
     __sanitizer_start_switch_fiber(NULL, flow->resumer_bottom, flow->resumer_size);
 #endif
-    setcontext(&flow->resumer);
+    jump_fcontext(flow->resumer, NULL);
+    g_assert_not_reached();
 }
 
 gboolean
@@ -122,23 +102,22 @@ sim_flow_resume(struct sim_flow *flow)
     g_assert(!flow->finished && flow->rank->running_flow == NULL);
     if (!flow->started) {
         flow->started = TRUE;
-        getcontext(&flow->context);
-        flow->context.uc_stack.ss_sp = flow->stack;
-        flow->context.uc_stack.ss_size = flow->stack_bytes;
-        flow->context.uc_link = NULL;
-        guintptr self = (guintptr)flow;
-        makecontext(&flow->context, (void (*)(void))flow_main, 2, (unsigned int)(self >> 32),
-                    (unsigned int)(self & 0xffffffffu));
+        flow->valgrind_stack =
+            CORE_STACK_REGISTER(flow->stack, (char *)flow->stack + flow->stack_bytes);
+        flow->context =
+            make_fcontext((char *)flow->stack + flow->stack_bytes, flow->stack_bytes, flow_main);
     }
     flow->rank->running_flow = flow;
-#ifdef FLOW_ASAN
+#ifdef CORE_ASAN
     void *fake_stack = NULL;
     __sanitizer_start_switch_fiber(&fake_stack, flow->stack, flow->stack_bytes);
 #endif
-    swapcontext(&flow->resumer, &flow->context);
-#ifdef FLOW_ASAN
+    transfer_t t = jump_fcontext(flow->context, flow);
+#ifdef CORE_ASAN
     __sanitizer_finish_switch_fiber(fake_stack, NULL, NULL);
 #endif
+    if (!flow->finished)
+        flow->context = t.fctx;
     flow->rank->running_flow = NULL;
     return flow->finished;
 }
@@ -149,14 +128,15 @@ sim_flow_yield(void)
     struct sim_rank *me = sim_rank_self();
     struct sim_flow *flow = me->running_flow;
     g_assert(flow != NULL);
-#ifdef FLOW_ASAN
+#ifdef CORE_ASAN
     void *fake_stack = NULL;
     __sanitizer_start_switch_fiber(&fake_stack, flow->resumer_bottom, flow->resumer_size);
 #endif
-    swapcontext(&flow->context, &flow->resumer);
-#ifdef FLOW_ASAN
+    transfer_t t = jump_fcontext(flow->resumer, flow);
+#ifdef CORE_ASAN
     __sanitizer_finish_switch_fiber(fake_stack, &flow->resumer_bottom, &flow->resumer_size);
 #endif
+    flow->resumer = t.fctx;
 }
 
 struct sim_flow *
@@ -183,6 +163,8 @@ sim_flow_free(struct sim_flow *flow)
 {
     if (flow == NULL)
         return;
+    if (flow->started)
+        CORE_STACK_DEREGISTER(flow->valgrind_stack);
     stack_give_back(flow->stack, flow->stack_bytes);
     g_free(flow);
 }

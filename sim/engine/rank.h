@@ -13,6 +13,8 @@
 #include <glib.h>
 #include <simgrid/forward.h>
 
+#include "sim/core/core.h"
+
 #include "mpi.h"
 #include "sim/engine/engine.h"
 #include "src/handles.h"
@@ -27,7 +29,7 @@ struct sim_rank {
     int world_rank;
     sg_host_t host;
     int node;                     /* position of host in the natural order of host names */
-    sg_mailbox_t inbox;           /* permanent receiver: this rank */
+    core_mailbox *inbox;           /* permanent receiver: this rank */
     int mpi_state;                /* 0 before MPI_Init, 1 initialised, 2 finalised */
     gboolean finished;            /* returned from main */
     int exit_status;

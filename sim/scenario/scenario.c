@@ -81,6 +81,7 @@ static const struct key_spec key_specs[] = {
     {"run", "root", "an integer >= 0 below the smallest rank count"},
     {"run", "in_place", "true or false"},
     {"run", "payload", "data or none"},
+    {"run", "engine", "auto, simgrid or collsim"},
     {"run", "iterations", "an integer >= 1"},
     {"run", "warmup", "an integer >= 0"},
     {"run", "check", "true or false"},
@@ -775,6 +776,7 @@ struct settings {
     int root;
     gboolean in_place;
     enum sim_payload payload;
+    enum sim_engine_choice engine;
     int iterations;
     int warmup;
     gboolean check;
@@ -1254,7 +1256,7 @@ read_decision(struct loader *ld, struct settings *s)
 static gboolean
 read_run_group(struct loader *ld, struct settings *s)
 {
-    g_autofree gchar *payload = NULL, *args = NULL;
+    g_autofree gchar *payload = NULL, *args = NULL, *engine = NULL;
     guint64 segment_bytes = 0;
     if (!read_ranks(ld, s) || !get_text(ld, "run", "program", FALSE, &s->program))
         return FALSE;
@@ -1278,6 +1280,7 @@ read_run_group(struct loader *ld, struct settings *s)
         !get_int(ld, "run", "root", 0, &s->root) || !read_inputs(ld, s) ||
         !get_bool(ld, "run", "in_place", &s->in_place) ||
         !get_text(ld, "run", "payload", FALSE, &payload) ||
+        !get_text(ld, "run", "engine", FALSE, &engine) ||
         !get_int(ld, "run", "iterations", 1, &s->iterations) ||
         !get_int(ld, "run", "warmup", 0, &s->warmup) ||
         !get_bool(ld, "run", "check", &s->check) ||
@@ -1296,6 +1299,9 @@ read_run_group(struct loader *ld, struct settings *s)
         s->payload = SIM_PAYLOAD_NONE;
     else
         return fail_value(ld, "run", "payload", "unknown payload mode '%s'", payload);
+    s->engine = SIM_ENGINE_AUTO;
+    if (engine != NULL && !sim_engine_parse(engine, &s->engine))
+        return fail_value(ld, "run", "engine", "'%s' is not auto, simgrid or collsim", engine);
 
     if (args != NULL && *args != '\0') {
         GError *shell_error = NULL;
@@ -1389,6 +1395,7 @@ new_point(const struct settings *s, guint index, int nranks)
     p->root = s->root;
     p->in_place = s->in_place;
     p->payload = s->payload;
+    p->engine = s->engine;
     p->iterations = s->iterations;
     p->warmup = s->warmup;
     p->check = s->check;

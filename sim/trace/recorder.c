@@ -12,7 +12,6 @@
 
 #include <string.h>
 
-#include <simgrid/engine.h>
 
 #include "sim/engine/rank.h"
 #include "src/comm.h"
@@ -126,7 +125,7 @@ recorder_begin(enum recorder_kind kind, const char *name, int collective, const 
         lane->spans = g_array_new(FALSE, FALSE, sizeof(struct recorder_span));
         lane->open = g_array_new(FALSE, FALSE, sizeof(guint));
     }
-    double now = simgrid_get_clock();
+    double now = core_clock();
     struct recorder_span span = {
         .kind = kind,
         .depth = (int)lane->open->len,
@@ -152,7 +151,7 @@ recorder_end(enum recorder_kind kind)
     guint index = g_array_index(lane->open, guint, lane->open->len - 1);
     g_array_set_size(lane->open, lane->open->len - 1);
     struct recorder_span *span = &g_array_index(lane->spans, struct recorder_span, index);
-    span->end = simgrid_get_clock();
+    span->end = core_clock();
     /* the rest is about a wait with nothing nested in it (it is then the last span) */
     if (kind != RECORDER_WAIT || index != lane->spans->len - 1)
         return;
@@ -196,7 +195,7 @@ recorder_message_sent(guint64 serial, int src, int dst, guint64 bytes, gboolean 
         .src_lane = lane,
         .bytes = bytes,
         .eager = eager,
-        .sent = simgrid_get_clock(),
+        .sent = core_clock(),
         .arrived = -1.0,
     };
     g_array_append_val(rec.messages, m);
@@ -217,7 +216,7 @@ recorder_message_arrived(guint64 serial)
     g_free(stored_key);
     struct recorder_message *m =
         &g_array_index(rec.messages, struct recorder_message, GPOINTER_TO_UINT(value) - 1);
-    m->arrived = simgrid_get_clock();
+    m->arrived = core_clock();
     /* the receiver may learn it on one of its flows; the sender (rendezvous) never counts */
     struct sim_rank *me = sim_rank_self();
     m->dst_lane = me != NULL && me->world_rank == m->dst && me->running_flow != NULL ? 1 : 0;

@@ -29,7 +29,7 @@
  * a time, oldest first, the next max(g, wire bytes / rate) after the previous one started
  * (LogGP's gap and per-byte gap), so back-to-back sends overlap their latencies while their
  * bytes follow each other. A message that finds its port busy waits in the port's queue,
- * prepared with sg_mailbox_put_init() by its sender; the scheduler actor starts it when the
+ * prepared with core_put_init() by its sender; the scheduler actor starts it when the
  * port frees (see "NICs and the scheduler" below). The sender never touches a transfer the
  * scheduler is starting (`starting`): SimGrid would start it a second time.
  *
@@ -48,14 +48,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <simgrid/actor.h>
-#include <simgrid/comm.h>
-#include <simgrid/cond.h>
-#include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/link.h>
-#include <simgrid/mailbox.h>
-#include <simgrid/mutex.h>
 #include <xbt/config.h>
 #include <xbt/dynar.h>
 
@@ -65,7 +59,7 @@
 #include "src/datatype.h"
 #include "src/handles.h"
 #include "src/errhandler.h"
-#include "sim/engine/deadline.h"
+#include "sim/core/core.h"
 #include "sim/engine/flow.h"
 #include "sim/engine/payload_scratch.h"
 #include "sim/engine/rank.h"
@@ -94,13 +88,13 @@ enum need_kind { NEED_UNKNOWN, NEED_DONE, NEED_ARRIVALS, NEED_TRANSFER };
 
 struct wait_need {
     enum need_kind kind;
-    sg_comm_t comm;          /* NEED_TRANSFER: the transfer, its meaning, its subject */
+    core_comm *comm;          /* NEED_TRANSFER: the transfer, its meaning, its subject */
     enum wait_kind wait;
     gpointer what;
 };
 
 struct sim_inbox_get {
-    sg_comm_t comm;         /* NULL once completed and consumed */
+    core_comm *comm;         /* NULL once completed and consumed */
     void *payload;
     struct sim_msg *msg;    /* NULL while pending (no put paired yet) */
     gboolean listed;        /* already in the wait set being built */
@@ -128,8 +122,8 @@ struct sim_msg {
     struct collsim_request *rreq;   /* the receive it matched, once matched */
     struct sim_inbox_get *inbox;    /* the destination's get of the inbox transfer */
     gboolean inbox_arrived;
-    sg_mailbox_t rv_mbox;           /* rendezvous data mailbox until the get is posted */
-    sg_comm_t rv_get;
+    core_mailbox *rv_mbox;           /* rendezvous data mailbox until the get is posted */
+    core_comm *rv_get;
     void *rv_payload;
     gboolean data_arrived;          /* rendezvous data transfer finished */
     gboolean delivered;
@@ -137,7 +131,7 @@ struct sim_msg {
     gboolean announced;     /* its inbox transfer is on the wire (not queued at a port) */
     gboolean starting;      /* the scheduler is starting the transfer put_init() prepared: the
                              * sender must not touch `wire` (SimGrid would start it twice) */
-    sg_comm_t wire;         /* its inbox transfer, held by the rank that sent it until reaped */
+    core_comm *wire;         /* its inbox transfer, held by the rank that sent it until reaped */
     struct sim_msg *cts;    /* rendezvous: the clear-to-send its receiver returned, once sent */
     gboolean cts_arrived;   /* rendezvous: that clear-to-send has reached the sender */
     guint64 serial;         /* MPI message: its number among all sent (found again by cancel) */
@@ -169,7 +163,7 @@ struct collsim_request {
     int tag;
     guint64 posted_order;    /* its rank in its owner's posting order */
     /* rendezvous send: the data put (started once the clear-to-send has arrived) */
-    sg_comm_t put;
+    core_comm *put;
     /* send: where its message went, to find it again while unmatched (MPI_Cancel) */
     int sent_dst_world;
     guint64 sent_serial;
@@ -212,7 +206,7 @@ static void rendezvous_start_data(struct sim_rank *me, struct sim_msg *msg);
 static GPtrArray *rv_pool;      /* free mailboxes */
 static guint rv_created;
 
-static sg_mailbox_t
+static core_mailbox *
 rv_mailbox_take(void)
 {
     if (rv_pool == NULL)
@@ -221,11 +215,11 @@ rv_mailbox_take(void)
         return g_ptr_array_steal_index_fast(rv_pool, rv_pool->len - 1);
     char name[32];
     g_snprintf(name, sizeof name, "rv-%u", rv_created++);
-    return sg_mailbox_by_name(name);
+    return core_mailbox_by_name(name);
 }
 
 static void
-rv_mailbox_release(sg_mailbox_t mbox)
+rv_mailbox_release(core_mailbox *mbox)
 {
     g_ptr_array_add(rv_pool, mbox);
 }
@@ -242,7 +236,7 @@ msg_unref(struct sim_msg *msg)
     g_free(msg->data);
     if (msg->inbox != NULL) {
         if (msg->inbox->comm != NULL)
-            sg_comm_unref(msg->inbox->comm);
+            core_comm_unref(msg->inbox->comm);
         g_free(msg->inbox);
     }
     g_free(msg);
@@ -367,7 +361,7 @@ inbox_fetch_all(struct sim_rank *me)
         struct sim_inbox_get *get = g_new0(struct sim_inbox_get, 1);
         inbox_paired(me, get, msg);
         request_touch(inbox_subject(msg));
-        get->comm = sg_mailbox_get_async(me->inbox, &get->payload);
+        get->comm = core_get_async(me->inbox, &get->payload);
         sim_after_yield();
     }
 }
@@ -381,7 +375,7 @@ inbox_ensure_pending(struct sim_rank *me)
         return;
     struct sim_inbox_get *get = g_new0(struct sim_inbox_get, 1);
     g_queue_push_tail(&me->pending_gets, get);
-    get->comm = sg_mailbox_get_async(me->inbox, &get->payload);
+    get->comm = core_get_async(me->inbox, &get->payload);
     sim_after_yield();
 }
 
@@ -440,17 +434,17 @@ struct port_event {
 
 /*
  * The scheduler is one actor that starts queued messages when their port frees. A message is
- * created with sg_mailbox_put_init() by the rank that sends it, so SimGrid routes it from that
+ * created with core_put_init() by the rank that sends it, so SimGrid routes it from that
  * rank's host whoever starts it. The scheduler sleeps on a condition until its next event;
  * a rank queuing an earlier event wakes it.
  */
 static struct {
-    sg_actor_t actor;
-    sg_mutex_t mutex;
-    sg_cond_t cond;
+    core_actor *actor;
+    core_mutex *mutex;
+    core_cond *cond;
     GArray *heap;             /* struct port_event, a min-heap on (when, seq) */
     guint64 seq;
-    gboolean waiting;         /* in sg_cond_wait(_for) */
+    gboolean waiting;         /* in core_cond_wait(_for) */
     double wake_at;           /* the end of that wait (INFINITY: none) */
 } sched;
 
@@ -543,18 +537,18 @@ port_launch(struct sim_port *port, struct sim_msg *msg)
     }
     double gap = port->memory ? 0.0 : sim_engine_config()->transport.gap;
     /* a launch below the clock resolution early still starts, for the NIC, when it was due */
-    double start = MAX(simgrid_get_clock(), port->free_at);
+    double start = MAX(core_clock(), port->free_at);
     port->free_at = start + MAX(gap, (double)inbox_wire_bytes(msg) / port->rate);
     inbox_announce(dst, msg);
     msg->announced = TRUE;
     if (msg->wire == NULL) {
-        msg->wire = sg_mailbox_put_async(dst->inbox, msg, inbox_wire_bytes(msg));
+        msg->wire = core_put_async(dst->inbox, msg, inbox_wire_bytes(msg));
     } else {
-        /* sg_comm_test() starts the transfer put_init() prepared, as the rank that prepared it;
+        /* core_comm_test() starts the transfer put_init() prepared, as the rank that prepared it;
          * until it returns, the s4u object says "starting" and a wait by the sender would
          * start a second copy of the transfer */
         msg->starting = TRUE;
-        if (sg_comm_test(msg->wire))
+        if (core_comm_test(msg->wire))
             msg->wire = NULL; /* already done (a route without latency): the handle is gone */
         msg->starting = FALSE;
     }
@@ -569,7 +563,7 @@ port_schedule(struct sim_port *port)
     event_push(ev);
     if (sched.waiting && ev.when < sched.wake_at) {
         sched.waiting = FALSE;
-        sg_cond_notify_one(sched.cond); /* a simcall: other actors may run meanwhile */
+        core_cond_notify_one(sched.cond); /* a simcall: other actors may run meanwhile */
         sim_after_yield();
     }
 }
@@ -580,7 +574,7 @@ static void
 busy_for(double seconds)
 {
     if (seconds > 0) {
-        sg_actor_sleep_for(MAX(seconds, SIM_CLOCK_RESOLUTION));
+        core_sleep_for(MAX(seconds, SIM_CLOCK_RESOLUTION));
         sim_after_yield();
     }
 }
@@ -593,42 +587,41 @@ port_submit(struct sim_rank *me, struct sim_msg *msg)
     struct sim_port *port = dst->host == me->host ? me->shm : me->nic;
     msg->refs++; /* held by my unreaped queue until its inbox transfer is reaped */
     g_queue_push_tail(&me->unreaped, msg);
-    if (g_queue_is_empty(&port->waiting) && simgrid_get_clock() >= port->free_at) {
+    if (g_queue_is_empty(&port->waiting) && core_clock() >= port->free_at) {
         port_launch(port, msg);
         return;
     }
-    msg->wire = sg_mailbox_put_init(dst->inbox, msg, inbox_wire_bytes(msg));
+    msg->wire = core_put_init(dst->inbox, msg, inbox_wire_bytes(msg));
     g_queue_push_tail(&port->waiting, msg);
     if (!port->scheduled)
         port_schedule(port);
 }
 
 static void
-scheduler_actor(int argc, char **argv)
+scheduler_actor(void *data)
 {
-    (void)argc;
-    (void)argv;
-    sg_actor_daemonize(sg_actor_self());
-    sg_mutex_lock(sched.mutex);
+    (void)data;
+    core_actor_daemonize();
+    core_mutex_lock(sched.mutex);
     for (;;) {
         if (sched.heap->len == 0) {
             sched.waiting = TRUE;
             sched.wake_at = INFINITY;
-            sg_cond_wait(sched.cond, sched.mutex);
+            core_cond_wait(sched.cond, sched.mutex);
             sched.waiting = FALSE;
             continue;
         }
-        double now = simgrid_get_clock();
+        double now = core_clock();
         struct port_event top = g_array_index(sched.heap, struct port_event, 0);
         /* SimGrid cannot time a wait shorter than its clock resolution (such a wait never
          * ends): an event closer than that is due now, and port_launch keeps its exact time */
         if (top.when - now >= SIM_CLOCK_RESOLUTION) {
             sched.waiting = TRUE;
             sched.wake_at = top.when;
-            sg_cond_wait_for(sched.cond, sched.mutex, top.when - now);
+            core_cond_wait_for(sched.cond, sched.mutex, top.when - now);
             sched.waiting = FALSE;
             /* woken early by a new event, or a rounding error short: look again */
-            if (top.when - simgrid_get_clock() >= SIM_CLOCK_RESOLUTION)
+            if (top.when - core_clock() >= SIM_CLOCK_RESOLUTION)
                 continue;
             if (sched.heap->len == 0 ||
                 g_array_index(sched.heap, struct port_event, 0).seq != top.seq)
@@ -650,13 +643,11 @@ sim_p2p_start(sg_host_t host)
 {
     memset(&sched, 0, sizeof sched);
     sched.heap = g_array_new(FALSE, FALSE, sizeof(struct port_event));
-    sched.mutex = sg_mutex_init();
-    sched.cond = sg_cond_init();
+    sched.mutex = core_mutex_new();
+    sched.cond = core_cond_new();
     sched.wake_at = INFINITY;
     ports_by_host = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
-    sched.actor = sg_actor_init("collsim-nic-scheduler", host);
-    sg_actor_set_data(sched.actor, NULL);
-    sg_actor_start(sched.actor, scheduler_actor, 0, NULL);
+    sched.actor = core_actor_create("collsim-nic-scheduler", host, scheduler_actor, NULL);
 }
 
 /* The NIC and memory ports of a host, created on first use (in rank order). */
@@ -691,17 +682,17 @@ reap_sent(struct sim_rank *me, gboolean all)
              * scheduler starts it) */
             struct sim_rank *dst = sim_rank_by_world(msg->dst_world);
             const struct sim_port *port = dst->host == me->host ? me->shm : me->nic;
-            if (port->free_at - simgrid_get_clock() >= SIM_CLOCK_RESOLUTION)
-                sg_actor_sleep_until(port->free_at);
+            if (port->free_at - core_clock() >= SIM_CLOCK_RESOLUTION)
+                core_sleep_until(port->free_at);
             else
-                sg_actor_yield(); /* due now: the scheduler runs in this round */
+                core_yield(); /* due now: the scheduler runs in this round */
             sim_after_yield();
             continue;
         }
         if (msg->wire != NULL) {
             if (!all && !msg->inbox_arrived)
                 return;
-            sg_comm_wait(msg->wire);
+            core_comm_wait(msg->wire);
             sim_after_yield();
             msg->wire = NULL;
         }
@@ -968,7 +959,7 @@ start_recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm 
 
 
 struct wait_set {
-    GArray *comms;   /* sg_comm_t */
+    GArray *comms;   /* core_comm **/
     GArray *kinds;   /* enum wait_kind */
     GPtrArray *what; /* struct sim_inbox_get * / struct sim_msg * / struct collsim_request * */
 };
@@ -976,10 +967,10 @@ struct wait_set {
 static void listen_inbox(struct sim_rank *me, struct wait_set *set, gboolean arrivals);
 
 static void
-wait_set_add(struct wait_set *set, sg_comm_t comm, enum wait_kind kind, gpointer what)
+wait_set_add(struct wait_set *set, core_comm *comm, enum wait_kind kind, gpointer what)
 {
     for (guint i = 0; i < set->comms->len; i++)
-        if (g_array_index(set->comms, sg_comm_t, i) == comm)
+        if (g_array_index(set->comms, core_comm *, i) == comm)
             return;
     g_array_append_val(set->comms, comm);
     g_array_append_val(set->kinds, kind);
@@ -1044,7 +1035,7 @@ request_finish(struct collsim_request *req)
     if (req->kind == REQ_RECV) {
         if (msg->rv_get != NULL) {
             /* the sender saw the data land first; my handle of it is done: release it */
-            sg_comm_wait(msg->rv_get);
+            core_comm_wait(msg->rv_get);
             sim_after_yield();
             msg->rv_get = NULL;
         }
@@ -1059,7 +1050,7 @@ request_finish(struct collsim_request *req)
     } else {
         if (req->put != NULL) {
             /* the receiver saw the data land first; my handle of it is done: release it */
-            sg_comm_wait(req->put);
+            core_comm_wait(req->put);
             sim_after_yield();
             req->put = NULL;
         }
@@ -1071,7 +1062,7 @@ request_finish(struct collsim_request *req)
 }
 
 static struct wait_need
-need_transfer(sg_comm_t comm, enum wait_kind wait, gpointer what)
+need_transfer(core_comm *comm, enum wait_kind wait, gpointer what)
 {
     return (struct wait_need){NEED_TRANSFER, comm, wait, what};
 }
@@ -1093,7 +1084,7 @@ rendezvous_respond(struct sim_rank *me, struct sim_msg *msg)
     cts->refs = 1; /* held by msg */
     msg->cts = cts;
     port_submit(me, cts);
-    msg->rv_get = sg_mailbox_get_async(msg->rv_mbox, &msg->rv_payload);
+    msg->rv_get = core_get_async(msg->rv_mbox, &msg->rv_payload);
     sim_after_yield();
 }
 
@@ -1106,7 +1097,7 @@ rendezvous_start_data(struct sim_rank *me, struct sim_msg *msg)
         return;
     msg->cts_arrived = TRUE;
     me->handshakes--;
-    sreq->put = sg_mailbox_put_async(msg->rv_mbox, msg, (long)msg->bytes);
+    sreq->put = core_put_async(msg->rv_mbox, msg, (long)msg->bytes);
     sim_after_yield();
 }
 
@@ -1171,7 +1162,7 @@ static void
 wait_set_test(struct wait_set *set)
 {
     for (guint i = 0; i < set->comms->len; i++) {
-        int done = sg_comm_test(g_array_index(set->comms, sg_comm_t, i));
+        int done = core_comm_test(g_array_index(set->comms, core_comm *, i));
         sim_after_yield();
         if (done)
             transfer_finished(g_array_index(set->kinds, enum wait_kind, i), set->what->pdata[i]);
@@ -1193,7 +1184,7 @@ progress_rescan(struct collsim_request **reqs, int n, enum wait_mode mode, gbool
 {
     struct sim_rank *me = sim_rank_self();
     struct wait_set set = {
-        g_array_new(FALSE, FALSE, sizeof(sg_comm_t)),
+        g_array_new(FALSE, FALSE, sizeof(core_comm *)),
         g_array_new(FALSE, FALSE, sizeof(enum wait_kind)),
         g_ptr_array_new(),
     };
@@ -1242,7 +1233,7 @@ progress_rescan(struct collsim_request **reqs, int n, enum wait_mode mode, gbool
         for (int i = 0; i < n && me->blocked_nreqs < SIM_BLOCKED_REQS_SHOWN; i++)
             if (reqs[i] != NULL && !reqs[i]->complete)
                 me->blocked_reqs[me->blocked_nreqs++] = reqs[i];
-        ssize_t index = sg_comm_wait_any((sg_comm_t *)(void *)set.comms->data, set.comms->len);
+        ssize_t index = core_comm_wait_any((core_comm **)(void *)set.comms->data, set.comms->len);
         sim_after_yield();
         me->blocked_in = NULL;
         g_assert(index >= 0);
@@ -1273,7 +1264,7 @@ progress_rescan(struct collsim_request **reqs, int n, enum wait_mode mode, gbool
  *    min-heap, those behind it wait in `deferred` for the next pass.
  *  - The wait set keeps one entry per request waiting for a transfer, in slot order (what
  *    the rescan builds), updated when an advance changes it; the inbox gets that wait for
- *    arrivals and the port's transfer are appended for one sg_comm_wait_any only.
+ *    arrivals and the port's transfer are appended for one core_comm_wait_any only.
  *  - The first incomplete requests, named by deadlock reports, come from a union-find over
  *    slots that skips the complete ones.
  */
@@ -1386,7 +1377,7 @@ wait_note(struct sim_wait *wait, int slot, struct wait_need need)
     guint pos = wait_set_position(wait, slot);
     struct wait_set *set = &wait->set;
     if (old.kind == NEED_TRANSFER && need.kind == NEED_TRANSFER) {
-        g_array_index(set->comms, sg_comm_t, pos) = need.comm;
+        g_array_index(set->comms, core_comm *, pos) = need.comm;
         g_array_index(set->kinds, enum wait_kind, pos) = need.wait;
         set->what->pdata[pos] = need.what;
     } else if (old.kind == NEED_TRANSFER) {
@@ -1402,10 +1393,10 @@ wait_note(struct sim_wait *wait, int slot, struct wait_need need)
     }
 }
 
-/* Append a transfer for one sg_comm_wait_any (no duplicate check: the inbox gets waiting for
+/* Append a transfer for one core_comm_wait_any (no duplicate check: the inbox gets waiting for
  * arrivals are paired with no message, and the port's transfer is a put). */
 static void
-wait_set_append(struct wait_set *set, sg_comm_t comm, enum wait_kind kind, gpointer what)
+wait_set_append(struct wait_set *set, core_comm *comm, enum wait_kind kind, gpointer what)
 {
     g_array_append_val(set->comms, comm);
     g_array_append_val(set->kinds, kind);
@@ -1464,7 +1455,7 @@ wait_begin(struct sim_rank *me, struct collsim_request **reqs, int n)
         me->wait = g_new0(struct sim_wait, 1);
         me->wait->due = g_array_new(FALSE, FALSE, sizeof(int));
         me->wait->deferred = g_array_new(FALSE, FALSE, sizeof(int));
-        me->wait->set.comms = g_array_new(FALSE, FALSE, sizeof(sg_comm_t));
+        me->wait->set.comms = g_array_new(FALSE, FALSE, sizeof(core_comm *));
         me->wait->set.kinds = g_array_new(FALSE, FALSE, sizeof(enum wait_kind));
         me->wait->set.what = g_ptr_array_new();
         me->wait->set_slots = g_array_new(FALSE, FALSE, sizeof(int));
@@ -1585,11 +1576,11 @@ transport_wait_until(struct collsim_request **reqs, int n, enum wait_mode mode,
         for (int i = open_find(wait->open, 0); i < n && me->blocked_nreqs < SIM_BLOCKED_REQS_SHOWN;
              i = open_find(wait->open, i + 1))
             me->blocked_reqs[me->blocked_nreqs++] = reqs[i];
-        sg_comm_t *comms = (sg_comm_t *)(void *)set->comms->data;
+        core_comm **comms = (core_comm **)(void *)set->comms->data;
         ssize_t index = deadline < 0.0
-                            ? sg_comm_wait_any(comms, set->comms->len)
-                            : sim_comm_wait_any_until(comms, set->comms->len,
-                                                      MAX(deadline - simgrid_get_clock(), 0.0));
+                            ? core_comm_wait_any(comms, set->comms->len)
+                            : core_comm_wait_any_until(comms, set->comms->len,
+                                                      MAX(deadline - core_clock(), 0.0));
         sim_after_yield();
         me->blocked_in = NULL;
         if (index < 0) { /* the deadline: every transfer is still in flight, and still ours */
@@ -1866,23 +1857,23 @@ sim_p2p_compute(double seconds)
         recorder_begin(RECORDER_COMPUTE, "compute", -1, NULL, 0, MPI_COMM_NULL);
     if (sim_engine_config()->transport.progress != MODEL_PROGRESS_ASYNC ||
         me->running_flow != NULL || g_queue_is_empty(&me->coll_requests)) {
-        sg_actor_sleep_for(seconds);
+        core_sleep_for(seconds);
         sim_after_yield();
         if (RECORDER_ON())
             recorder_end(RECORDER_COMPUTE);
         return;
     }
-    double deadline = simgrid_get_clock() + seconds;
+    double deadline = core_clock() + seconds;
     GPtrArray *wanted = g_ptr_array_new();
     for (;;) {
         flows_run(me);
-        double left = deadline - simgrid_get_clock();
+        double left = deadline - core_clock();
         if (left <= 0.0)
             break;
         g_ptr_array_set_size(wanted, 0);
         flows_needs(me, wanted);
         if (wanted->len == 0) {
-            sg_actor_sleep_for(left);
+            core_sleep_for(left);
             sim_after_yield();
             break;
         }
@@ -3369,7 +3360,7 @@ block_on_get(struct sim_rank *me, struct sim_inbox_get *get, const char *call)
     me->blocked_in = call;
     me->blocked_nreqs = 0;
     if (get->comm != NULL) {
-        sg_comm_wait(get->comm);
+        core_comm_wait(get->comm);
         sim_after_yield();
         inbox_get_finished(get);
     }
@@ -3388,7 +3379,7 @@ envelope_here(struct sim_rank *me, struct sim_msg *msg, gboolean blocking)
     if (msg->inbox == NULL)
         inbox_fetch_all(me);
     if (!blocking) {
-        gboolean done = sg_comm_test(msg->inbox->comm);
+        gboolean done = core_comm_test(msg->inbox->comm);
         sim_after_yield();
         if (done)
             inbox_get_finished(msg->inbox);
@@ -3730,7 +3721,7 @@ sim_p2p_rank_finish(struct sim_rank *rank)
     sim_p2p_drain_port(rank);
     struct sim_inbox_get *get;
     while ((get = g_queue_pop_head(&rank->pending_gets)) != NULL) {
-        sg_comm_unref(get->comm);
+        core_comm_unref(get->comm);
         g_free(get);
     }
     wait_free(rank->wait);

@@ -49,6 +49,7 @@ struct tune_options {
     gchar *placement;
     gchar *network;
     gchar *payload;
+    gchar *engine;
     gchar *prefix;
     gchar *picture;
     gboolean oversubscribe;
@@ -69,6 +70,7 @@ static const struct {
     {"run.sizes", "--sizes"},
     {"run.collectives", "--collectives"},
     {"run.payload", "--payload"},
+    {"run.engine", "--engine"},
 };
 
 static void
@@ -242,6 +244,9 @@ collsim_command_tune(int argc, char **argv)
          "data (default: move and check real bytes) or none (sizes only: faster at scale; the "
          "algorithms that need data are skipped)",
          "MODE"},
+        {"engine", 0, 0, G_OPTION_ARG_STRING, &opt.engine,
+         "auto (default), simgrid or collsim: the discrete-event core, as collsim exec --engine",
+         "CORE"},
         {"output", 'o', 0, G_OPTION_ARG_FILENAME, &opt.prefix,
          "Prefix of the files written: PREFIX-times.csv, PREFIX-winners.csv, "
          "PREFIX-decisions.txt, PREFIX-winners.svg, PREFIX-ompi.rules, PREFIX-mpich.json "
@@ -320,6 +325,7 @@ collsim_command_tune(int argc, char **argv)
     g_free(library_list);
     g_strfreev(libraries);
     add_override(overrides, "run.payload", opt.payload);
+    add_override(overrides, "run.engine", opt.engine);
     g_ptr_array_add(overrides, NULL);
     scenario =
         scenario_load_overrides("collsim tune", (const char *const *)overrides->pdata, &error);
@@ -408,6 +414,7 @@ out:
     g_free(opt.placement);
     g_free(opt.network);
     g_free(opt.payload);
+    g_free(opt.engine);
     g_free(opt.prefix);
     g_free(opt.picture);
     g_option_context_free(context);

@@ -370,8 +370,10 @@ coll_registry_find(enum coll_kind kind, const char *name)
 const char *
 coll_reads_data_why(const struct coll_algorithm *row)
 {
-    return (row->caps & COLL_NODE_AWARE) ? "learns the node layout from data it sends"
-                                         : "sends the block sizes as data";
+    return (row->caps & COLL_NODE_AWARE)
+               ? "moves whole nodes with the binomial gatherv or scatterv, which send the block "
+                 "sizes as data"
+               : "sends the block sizes as data";
 }
 
 size_t

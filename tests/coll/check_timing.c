@@ -38,8 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <simgrid/actor.h>
-#include <simgrid/engine.h>
+#include "sim/core/core.h"
 
 #include "coll/coll_registry.h"
 #include "coll/coll_select.h"
@@ -151,7 +150,7 @@ timed_rank(int rank, void *arg)
     int rc = MPI_SUCCESS;
     for (int round = 0; round < rounds && rc == MPI_SUCCESS; round++) {
     /* everybody starts at the same instant: 1 ms after the start of the run (or the round) */
-    sg_actor_sleep_until(1e-3 * (round + 1));
+    core_sleep_until(1e-3 * (round + 1));
     c->start[rank] = MPI_Wtime();
     switch (c->row->kind) {
     case COLL_REDUCE:
@@ -458,7 +457,7 @@ collsim_rank(int rank, void *arg)
     int rounds = (c->row->caps & COLL_NODE_AWARE) ? 2 : 1;
     int rc = MPI_SUCCESS;
     for (int round = 0; round < rounds && rc == MPI_SUCCESS; round++) {
-    sg_actor_sleep_until(1e-3 * (round + 1)); /* everybody starts at the same instant */
+    core_sleep_until(1e-3 * (round + 1)); /* everybody starts at the same instant */
     c->start[rank] = MPI_Wtime();
     switch (c->row->kind) {
     case COLL_BARRIER:

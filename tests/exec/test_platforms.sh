@@ -242,23 +242,36 @@ for spec in "fattree:levels=2,down=4,cores=2" "torus:dims=4x4" \
     fi
 done
 
-# Node-aware algorithms learn the node layout from data they send: with payload none they do
-# not run (exec refuses, a scenario row names the algorithm that served instead, and why).
+# Node-aware algorithms exchange the node layout from memory of their own: with payload none
+# they run, in the times of payload data. The gather and scatter move whole nodes with the
+# binomial gatherv/scatterv, which read block sizes sent as data: exec refuses them, and a
+# scenario row names the algorithm that served instead, and why.
 "$COLLSIM" exec "$PROGRAMS_DIR/reduce_time.so" -n 4 --payload none --algorithm reduce=smp \
     >"$tmp/p.out" 2>"$tmp/p.err"
 rc=$?
-if [ "$rc" -eq 2 ] && grep -q "reduce=smp learns the node layout from data it sends" "$tmp/p.err"; then
-    pass "exec --payload none --algorithm reduce=smp refused: $(cat "$tmp/p.err")"
+"$COLLSIM" exec "$PROGRAMS_DIR/reduce_time.so" -n 4 --payload data --algorithm reduce=smp \
+    >"$tmp/pd.out" 2>"$tmp/pd.err"
+# the time, not the sum: sizes-only runs charge reductions without applying them
+if [ "$rc" -eq 0 ] && [ -s "$tmp/p.out" ] && [ "$(cut -d, -f1 "$tmp/p.out")" = "$(cut -d, -f1 "$tmp/pd.out")" ]; then
+    pass "exec --payload none --algorithm reduce=smp runs as with payload data: $(head -1 "$tmp/p.out")"
 else
-    fail "payload none with smp: exit $rc, $(cat "$tmp/p.err")"
+    fail "payload none with reduce=smp: exit $rc, $(cat "$tmp/p.err"), $(diff "$tmp/pd.out" "$tmp/p.out" | head -3)"
 fi
-smp_ini block "barrier" false | sed 's/^\[run\]$/[run]\npayload = none/' >"$tmp/none.ini"
-"$COLLSIM" run "$tmp/none.ini" >"$tmp/none.out" 2>&1
-if grep -q "smp→dissemination \[1\]" "$tmp/none.out" &&
-    grep -q "^\[1\] node-aware: learns the node layout from data it sends (payload = data)" "$tmp/none.out"; then
-    pass "a payload-none scenario's smp barrier falls back to dissemination, saying why"
+"$COLLSIM" exec "$PROGRAMS_DIR/reduce_time.so" -n 4 --payload none --algorithm gather=smp \
+    >"$tmp/p.out" 2>"$tmp/p.err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q "gather=smp moves whole nodes with the binomial gatherv or scatterv" "$tmp/p.err"; then
+    pass "exec --payload none --algorithm gather=smp refused: $(cat "$tmp/p.err")"
 else
-    fail "payload-none smp fallback: $(tail -5 "$tmp/none.out")"
+    fail "payload none with gather=smp: exit $rc, $(cat "$tmp/p.err")"
+fi
+smp_ini block "barrier, gather" false | sed 's/^\[run\]$/[run]\npayload = none/' >"$tmp/none.ini"
+"$COLLSIM" run "$tmp/none.ini" >"$tmp/none.out" 2>&1
+if grep -q "^barrier  *smp  " "$tmp/none.out" && grep -q "smp→binomial \[1\]" "$tmp/none.out" &&
+    grep -q "^\[1\] moves whole nodes with the binomial gatherv or scatterv, which send the block sizes as data (payload = data)" "$tmp/none.out"; then
+    pass "a payload-none scenario's smp barrier runs; its smp gather falls back to binomial, saying why"
+else
+    fail "payload-none smp: $(tail -8 "$tmp/none.out")"
 fi
 
 # The binomial Gatherv/Scatterv send each subtree's block sizes as data: without payload they

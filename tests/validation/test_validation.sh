@@ -23,11 +23,12 @@ dir=$top_srcdir/tests/validation
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Rows the grids give: the sum over the .ini files of |ranks| x |sizes| x |algorithms|
-# (barrier: no sizes), 4018, of which 355 fall back (node-aware rows need payload data;
-# power-of-two, even-rank or two-rank rows at P = 3, 5, 16; two-rank rows at every P but 2;
-# commutative-only rows with a non-commutative op) and are not checked under their own name.
+# (barrier: no sizes), 4018, of which 204 fall back (the node-aware gather and scatter need
+# payload data; power-of-two, even-rank or two-rank rows at P = 3, 5, 16; two-rank rows at
+# every P but 2; commutative-only rows with a non-commutative op) and are not checked under
+# their own name.
 EXPECTED_ROWS=4018
-EXPECTED_POINTS=3663
+EXPECTED_POINTS=3814
 TOLERANCE=0.02
 
 # collective algorithm low high why (approximate formulas only; see models/predict/ per row)
@@ -42,9 +43,11 @@ alltoallv pairwise_sendrecv_replace 0.98 1.64 eager: every rank's first message 
 alltoallw pairwise_sendrecv_replace 0.98 1.64 eager: every rank's first message goes to rank 0 at once and shares its link; the wavefront formula takes one exchange per step
 alltoall 2dmesh 0.94 1.04 rendezvous: the transfers sharing a receiver in a row or column step end at different times; eager: messages into one receiver share its link
 alltoall 3dmesh 0.98 1.02 the transfers sharing a receiver in a row or column step end at different times
+bcast smp 0.98 1.02 one rank per node: the leaders' binomial or scatter_ring_allgather, at non-pof2 P
 bcast split_binary 0.78 1.04 a partner's half arriving while a rank still receives its own segment; NIC overlapping the swap with the last sends
 bcast scatter_ring_allgather 0.92 1.10 non-pof2 or rendezvous scatter: the root's blocking rendezvous send holds its later sends, the ring starts unevenly
 bcast scatter_recursive_doubling_allgather 0.63 1.07 non-pof2: blocks of unequal size and fix-up messages; at 8 B most of the P blocks are empty and travel as one byte
+allgather smp 0.98 1.02 one rank per node: the leaders' allgatherv (recursive doubling, Bruck or ring), at non-pof2 P
 allgather recursive_doubling 0.98 1.18 non-pof2: fix-up and exchange messages arriving together
 allgatherv recursive_doubling 0.98 1.18 non-pof2: fix-up and exchange messages arriving together
 allgather k_bruck 0.98 1.02 a rendezvous round of unequal messages (p not a power of k) taken at their mean size
@@ -53,6 +56,7 @@ allgather recexch 0.64 1.13 p not a power of k: a folded rank's block delays onl
 allgather 2dmesh 0.98 1.70 every member sends to the same rank first: incast at each target in turn, one fan-in per phase (eager) or (k+1)/2 (rendezvous)
 allgather 3dmesh 0.38 1.03 every member sends to the same rank first: incast at each target in turn, one fan-in per phase (eager) or (k+1)/2 (rendezvous)
 gather linear_sync 0.98 1.03 the rests of the blocks and the next ranks' first segments share the root's link (the formula takes the larger of the two bounds)
+reduce smp 0.98 1.17 one rank per node: the leaders' binomial or Rabenseifner reduce (non-pof2 fold-in and unequal halves)
 reduce in_order_binary 0.74 1.02 two children sending at once share the parent's link, rank order of folding
 reduce knomial 0.70 1.02 k-1 children fanning in at once share the link; the formula serialises them
 reduce pipeline_chain 0.51 1.11 reductions between forwards and the rendezvous round trip per segment overlap differently than the formula's stages
@@ -60,6 +64,7 @@ reduce pipeline_binary 0.61 1.02 two children per segment fanning in, reductions
 reduce rabenseifner 0.98 1.17 non-pof2: the extra ranks' fold-in and unequal halves
 reduce binary 0.73 1.02 eager segments of a node's two children overlapping the fold of the previous ones
 reduce fanout_chain 0.87 1.02 the chain heads' streams into the root overlapping the chains' own hops
+allreduce smp 0.64 1.15 one rank per node: the leaders' recursive doubling (non-pof2 fold-in, count < P at 8 B) or Rabenseifner (unequal halves)
 allreduce reduce_bcast 0.82 1.02 in-order binary reduce (fan-in sharing), then a binomial bcast
 allreduce recursive_doubling 0.64 1.10 non-pof2: extra ranks folded in first; count < P at 8 B
 allreduce halving_doubling 0.48 1.02 non-pof2 and count < P: halves of zero elements travel as one byte
@@ -108,7 +113,8 @@ BEGIN {
     }
     num = "^[0-9]+(\\.[0-9]*)?(e[-+]?[0-9]+)?$"
 }
-# a row that fell back (node-aware algorithms need payload data) ran another row's algorithm:
+# a row that fell back (the node-aware gather and scatter need payload data) ran another row's
+# algorithm:
 # that row is checked under its own name, so the fallback is only counted
 $6 != "" { fallback++; next }
 {

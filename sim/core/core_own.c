@@ -1,0 +1,1308 @@
+/*
+ * core_own.c — collsim's own discrete-event core (core.h, CORE_COLLSIM).
+ *
+ * Why: under SimGrid every message costs several simcalls (each a round trip through
+ * SimGrid's maestro) and a stack of SimGrid objects; here an actor is a coroutine and an
+ * operation is a function call, while the timing stays SimGrid's (sim/core/model.h keeps its
+ * network and CPU models) and the platform stays SimGrid's (routes, speeds).
+ *
+ * Same results as SimGrid, by construction:
+ *  - rounds: the ready actors run one after the other, in the order they became ready; each
+ *    runs until its next operation that SimGrid makes a simcall, then the next one runs. An
+ *    operation's effect is applied when its actor runs it, which is where SimGrid handles the
+ *    simcall in the same round (simcalls are handled in the order the actors ran); an
+ *    operation that does not block puts its actor back at the end of the next round's list,
+ *    as SimGrid's answer does. Every function below yields exactly where the SimGrid call of
+ *    the same name makes a simcall, and as many times.
+ *  - time: as SimGrid's engine loop: run the rounds until no actor is ready, then the next
+ *    date is the earliest of the timers and of the models' completions, the clock advances by
+ *    the difference (now + delta, as SimGrid adds it), the due timers fire, then the finished
+ *    actions answer their waiters, CPU model first, network second.
+ *  - mailboxes: SimGrid's rendez-vous rules. A put meets the oldest waiting get (or waits);
+ *    a get meets the oldest waiting put (or waits); a mailbox with a permanent receiver starts
+ *    every put at once, and a get takes the oldest of those started puts first. A put and the
+ *    get it meets are one transfer, shared by both handles.
+ *  - an actor that ends cancels the transfers it started or posted and never waited for, and
+ *    its mailboxes lose their permanent receiver (SimGrid's actor clean-up).
+ *
+ * Coroutines: Boost.Context's fcontext (libboost-context), the switch SimGrid itself offers;
+ * each actor has a stack of the run's size, from one mapping per actor with a guard page
+ * below it when the run is small enough for the kernel's mapping limit (as SimGrid does).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <simgrid/host.h>
+#include <simgrid/link.h>
+#include <xbt/config.h>
+
+#include "sim/core/core_backend.h"
+#include "sim/core/fcontext.h"
+#include "sim/core/model.h"
+#include "sim/core/platform_query.h"
+#include "sim/core/timer_heap.h"
+
+/* ---------------------------------------------------------------- coroutines */
+
+/* ---------------------------------------------------------------- objects */
+
+/* What a model action stands for when it finishes. */
+enum event_kind { EVENT_COMM, EVENT_ACTOR };
+
+/* What a blocked actor waits for. */
+enum block_kind {
+    BLOCK_NONE,
+    BLOCK_COMM,      /* core_comm_wait / wait_any: answered by a transfer's end or a timer */
+    BLOCK_SLEEP,     /* a sleep or a computation: answered by its model action */
+    BLOCK_COND,      /* a condition: answered by a notification or its timeout action */
+    BLOCK_BARRIER,
+    BLOCK_MUTEX,
+};
+
+enum comm_state {
+    COMM_INITED,     /* a prepared put, not started */
+    COMM_WAITING,    /* queued in its mailbox for the other side */
+    COMM_RUNNING,    /* both sides known: its bytes flow */
+    COMM_DONE,
+    COMM_FAILED,     /* cancelled */
+};
+
+struct waiter;
+
+/* An actor's place in the lists of the transfers it started or posted (SimGrid's activity
+ * list): unlinked when it waits for the transfer to its end, cancelled if it ends first. */
+struct activity_link {
+    struct activity_link *prev, *next;
+    core_actor *actor;          /* NULL when in no list */
+    core_comm *comm;
+};
+
+struct core_comm {
+    enum event_kind kind;       /* EVENT_COMM: first, for the model's data pointer */
+    enum comm_state state;
+    core_comm *forward;         /* a started prepared put: the transfer it became (SimGrid's
+                                 * s4u handle keeps its identity when its kernel comm is the
+                                 * get it met) */
+    int refs;                   /* handles held by actors, the mailbox queue, the action */
+    gboolean is_send;           /* while queued: which side waits in the mailbox */
+    core_mailbox *mbox;         /* the mailbox it is queued in (or, INITED, to start in) */
+    core_actor *src, *dst;
+    void *src_payload;
+    void **dst_payload;
+    long bytes;
+    model_action *action;
+    struct waiter *waiters_head, *waiters_tail;
+    struct activity_link src_link, dst_link;
+};
+
+/* One actor's registration on one transfer of its current wait (SimGrid's simcall list). */
+struct waiter {
+    struct waiter *prev, *next;
+    core_comm *comm;
+    core_actor *actor;
+    ssize_t index;
+};
+
+struct core_mailbox {
+    gchar *name;
+    core_actor *receiver;       /* the permanent receiver, or NULL */
+    GQueue queue;               /* core_comm *: waiting puts, or waiting gets (never both) */
+    GQueue done;                /* core_comm *: puts started for the permanent receiver */
+};
+
+struct core_actor {
+    enum event_kind kind;       /* EVENT_ACTOR: first, for the model's data pointer */
+    fcontext_t context;         /* where it resumes */
+    void *stack_map;            /* the mapping (guard page included) */
+    gsize map_bytes;
+    void *stack;                /* the usable stack */
+    gsize stack_bytes;
+    unsigned valgrind_stack;    /* its registration with valgrind */
+    void (*fn)(void *);
+    void *data;
+    sg_host_t host;
+    model_cpu *cpu;
+    gboolean daemon;
+    gboolean started;
+    gboolean ended;
+    enum block_kind blocked;
+    gboolean answered;          /* its operation has been answered; it runs again soon */
+    ssize_t answer;             /* what its blocking operation returns */
+    model_action *action;       /* its sleep, computation or condition timeout in the model */
+    model_action *detector;     /* SimGrid's endless sleep on its CPU while it waits for one
+                                 * transfer, a computation or a condition (model_wait_start) */
+    struct waiter *waits;       /* its registrations (BLOCK_COMM), `nwaits` of them */
+    gsize nwaits, waits_cap;
+    timer_heap_handle *timer;   /* its wait's timeout, until it fires or the wait ends */
+    core_cond *cond;            /* BLOCK_COND: the condition it sleeps on */
+    core_mutex *waited_mutex;   /* BLOCK_COND: the mutex it gave back to sleep */
+    struct activity_link *activities; /* transfers it started or posted, not yet waited */
+#ifdef CORE_ASAN
+    void *fake_stack;
+#endif
+};
+
+struct core_mutex {
+    core_actor *owner;
+    GQueue acquisitions;        /* core_actor *, in request order (owners included) */
+};
+
+struct core_cond {
+    GQueue sleeping;            /* core_actor * */
+};
+
+struct core_barrier {
+    unsigned expected;
+    GPtrArray *arrived;         /* core_actor *, in arrival order */
+};
+
+/* One host's side of the models: its CPU. */
+struct host_state {
+    model_cpu *cpu;
+};
+
+/* A route of the models: links there and back (cross traffic), SimGrid's latency. */
+struct route {
+    model_link **links;
+    gsize n;
+    model_link **back;
+    gsize nback;
+    double latency;
+};
+
+static struct {
+    gboolean ready;
+    double now;
+    model_sys *sys;
+    struct model_net_config net;
+    struct model_factor_piece *lat_pieces, *bw_pieces;
+    gsize stack_bytes;
+    gboolean guard;
+    GQueue to_run;              /* core_actor *: the next round, in order */
+    core_actor *running;        /* NULL: the scheduler's own stack */
+    fcontext_t scheduler;       /* where a yielding actor goes back to */
+#ifdef CORE_ASAN
+    const void *scheduler_bottom;
+    size_t scheduler_size;
+    void *scheduler_fake_stack;
+#endif
+    GPtrArray *actors;          /* every actor created, for the end of the run */
+    guint live;                 /* actors not ended */
+    guint daemons;              /* of which daemons */
+    GHashTable *mailboxes;      /* name -> core_mailbox * (lookup only) */
+    GHashTable *links;          /* sg_link_t -> model_link * (lookup only) */
+    GHashTable *hosts;          /* sg_host_t -> struct host_state * (lookup only) */
+    GHashTable *routes;         /* (src, dst) packed -> struct route * (lookup only) */
+    GHashTable *host_index;     /* sg_host_t -> position + 1, for the route keys */
+    timer_heap *timers;         /* core_actor * whose wait times out then */
+} own;
+
+/* ---------------------------------------------------------------- the network configuration */
+
+/* "65472:0.94;15424:0.69;..." into pieces sorted by size (smpi/bw-factor, smpi/lat-factor). */
+static struct model_factor_piece *
+parse_pieces(const char *text, gsize *count)
+{
+    *count = 0;
+    if (text == NULL || *text == '\0')
+        return NULL;
+    gchar **items = g_strsplit(text, ";", -1);
+    GArray *pieces = g_array_new(FALSE, FALSE, sizeof(struct model_factor_piece));
+    for (gchar **item = items; *item != NULL; item++) {
+        gchar **parts = g_strsplit(*item, ":", 2);
+        if (parts[0] != NULL && parts[1] != NULL) {
+            struct model_factor_piece piece = {g_ascii_strtod(parts[0], NULL),
+                                               g_ascii_strtod(parts[1], NULL)};
+            g_array_append_val(pieces, piece);
+        }
+        g_strfreev(parts);
+    }
+    g_strfreev(items);
+    /* ascending sizes: the factor of the last piece not above a message's size applies */
+    for (guint i = 1; i < pieces->len; i++)
+        for (guint j = i; j > 0; j--) {
+            struct model_factor_piece *a = &g_array_index(pieces, struct model_factor_piece, j - 1);
+            struct model_factor_piece *b = &g_array_index(pieces, struct model_factor_piece, j);
+            if (a->from_bytes <= b->from_bytes)
+                break;
+            struct model_factor_piece t = *a;
+            *a = *b;
+            *b = t;
+        }
+    *count = pieces->len;
+    return (struct model_factor_piece *)(void *)g_array_free(pieces, FALSE);
+}
+
+static double
+cfg_double(const char *name)
+{
+    return sg_cfg_get_double(name);
+}
+
+static void
+read_network_config(void)
+{
+    gchar *model = platform_cfg_string("network/model");
+    model_net_config_cm02(&own.net);
+    own.net.latency_factor = cfg_double("network/latency-factor");
+    own.net.bandwidth_factor = cfg_double("network/bandwidth-factor");
+    own.net.weight_S = cfg_double("network/weight-S");
+    own.net.tcp_gamma = cfg_double("network/TCP-gamma");
+    own.net.crosstraffic = sg_cfg_get_boolean("network/crosstraffic") != 0;
+    own.net.maxmin_precision = cfg_double("maxmin/precision");
+    own.net.surf_precision = cfg_double("surf/precision");
+    if (g_strcmp0(model, "SMPI") == 0) {
+        gchar *lat = platform_cfg_string("smpi/lat-factor");
+        gchar *bw = platform_cfg_string("smpi/bw-factor");
+        own.lat_pieces = parse_pieces(lat, &own.net.n_lat_pieces);
+        own.bw_pieces = parse_pieces(bw, &own.net.n_bw_pieces);
+        own.net.lat_pieces = own.lat_pieces;
+        own.net.bw_pieces = own.bw_pieces;
+        g_free(lat);
+        g_free(bw);
+    }
+    g_free(model);
+}
+
+/* ---------------------------------------------------------------- resources and routes */
+
+static model_link *
+link_of(sg_link_t link)
+{
+    model_link *m = g_hash_table_lookup(own.links, link);
+    if (m == NULL) {
+        enum platform_sharing sharing = platform_link_sharing(link);
+        m = model_link_new(own.sys, sg_link_get_bandwidth(link), sg_link_get_latency(link),
+                           sharing == PLATFORM_FATPIPE ? MODEL_FATPIPE : MODEL_SHARED);
+        g_hash_table_insert(own.links, link, m);
+    }
+    return m;
+}
+
+static struct host_state *
+host_state_of(sg_host_t host)
+{
+    struct host_state *h = g_hash_table_lookup(own.hosts, host);
+    if (h == NULL) {
+        h = g_new0(struct host_state, 1);
+        h->cpu = model_cpu_new(own.sys, sg_host_get_speed(host), sg_host_core_count(host));
+        g_hash_table_insert(own.hosts, host, h);
+    }
+    return h;
+}
+
+static guint64
+host_number(sg_host_t host)
+{
+    gpointer n = g_hash_table_lookup(own.host_index, host);
+    if (n == NULL) {
+        n = GUINT_TO_POINTER(g_hash_table_size(own.host_index) + 1);
+        g_hash_table_insert(own.host_index, host, n);
+    }
+    return GPOINTER_TO_UINT(n);
+}
+
+static guint
+route_key_hash(gconstpointer key)
+{
+    guint64 k = *(const guint64 *)key;
+    return (guint)(k ^ (k >> 29) ^ (k >> 47));
+}
+
+static gboolean
+route_key_equal(gconstpointer a, gconstpointer b)
+{
+    return *(const guint64 *)a == *(const guint64 *)b;
+}
+
+static model_link **
+model_links(GPtrArray *links, gsize *n)
+{
+    *n = links->len;
+    model_link **m = g_new(model_link *, MAX(links->len, 1));
+    for (guint i = 0; i < links->len; i++)
+        m[i] = link_of(g_ptr_array_index(links, i));
+    return m;
+}
+
+static const struct route *
+route_of(sg_host_t src, sg_host_t dst)
+{
+    guint64 key = host_number(src) << 32 | host_number(dst);
+    struct route *r = g_hash_table_lookup(own.routes, &key);
+    if (r != NULL)
+        return r;
+    r = g_new0(struct route, 1);
+    GPtrArray *links = g_ptr_array_new();
+    platform_route(src, dst, links, &r->latency);
+    r->links = model_links(links, &r->n);
+    if (own.net.crosstraffic) {
+        double back_latency;
+        g_ptr_array_set_size(links, 0);
+        platform_route(dst, src, links, &back_latency);
+        r->back = model_links(links, &r->nback);
+    }
+    g_ptr_array_free(links, TRUE);
+    guint64 *stored = g_new(guint64, 1);
+    *stored = key;
+    g_hash_table_insert(own.routes, stored, r);
+    return r;
+}
+
+static void
+route_free(gpointer data)
+{
+    struct route *r = data;
+    g_free(r->links);
+    g_free(r->back);
+    g_free(r);
+}
+
+/* ---------------------------------------------------------------- the scheduler */
+
+static void actor_main(transfer_t t);
+
+static void
+switch_to_actor(core_actor *actor)
+{
+    own.running = actor;
+#ifdef CORE_ASAN
+    __sanitizer_start_switch_fiber(&own.scheduler_fake_stack, actor->stack, actor->stack_bytes);
+#endif
+    transfer_t t = jump_fcontext(actor->context, actor);
+#ifdef CORE_ASAN
+    __sanitizer_finish_switch_fiber(own.scheduler_fake_stack, NULL, NULL);
+#endif
+    /* back on the scheduler's stack: the actor stopped at t.fctx (or ended) */
+    core_actor *stopped = t.data;
+    if (stopped != NULL)
+        stopped->context = t.fctx;
+    own.running = NULL;
+}
+
+/* The calling actor stops; it goes on when the scheduler switches to it again. */
+static void
+suspend(void)
+{
+    core_actor *me = own.running;
+#ifdef CORE_ASAN
+    __sanitizer_start_switch_fiber(&me->fake_stack, own.scheduler_bottom, own.scheduler_size);
+#endif
+    transfer_t t = jump_fcontext(own.scheduler, me);
+#ifdef CORE_ASAN
+    __sanitizer_finish_switch_fiber(me->fake_stack, &own.scheduler_bottom, &own.scheduler_size);
+#endif
+    own.scheduler = t.fctx;
+}
+
+static void
+make_ready(core_actor *actor)
+{
+    g_queue_push_tail(&own.to_run, actor);
+}
+
+/* An operation SimGrid answers at once: the actor runs again in the next round. */
+static void
+yield_answered(void)
+{
+    make_ready(own.running);
+    suspend();
+}
+
+/* An operation that blocks until answer(), unless answer() came already. */
+static void
+block(enum block_kind kind)
+{
+    core_actor *me = own.running;
+    if (!me->answered)
+        me->blocked = kind;
+    suspend();
+    me->answered = FALSE;
+}
+
+static void
+answer(core_actor *actor, ssize_t value)
+{
+    actor->blocked = BLOCK_NONE;
+    actor->answered = TRUE;
+    actor->answer = value;
+    make_ready(actor);
+}
+
+/* ---------------------------------------------------------------- activity lists */
+
+static void
+activity_add(core_actor *actor, struct activity_link *link)
+{
+    link->actor = actor;
+    link->prev = NULL;
+    link->next = actor->activities;
+    if (actor->activities != NULL)
+        actor->activities->prev = link;
+    actor->activities = link;
+}
+
+static void
+activity_remove(struct activity_link *link)
+{
+    if (link->actor == NULL)
+        return;
+    if (link->prev != NULL)
+        link->prev->next = link->next;
+    else
+        link->actor->activities = link->next;
+    if (link->next != NULL)
+        link->next->prev = link->prev;
+    link->actor = NULL;
+    link->prev = link->next = NULL;
+}
+
+/* ---------------------------------------------------------------- transfers */
+
+static core_comm *
+comm_new(void)
+{
+    core_comm *comm = g_slice_new0(core_comm);
+    comm->kind = EVENT_COMM;
+    comm->refs = 1;
+    comm->src_link.comm = comm;
+    comm->dst_link.comm = comm;
+    return comm;
+}
+
+static void
+comm_unref(core_comm *comm)
+{
+    if (--comm->refs > 0)
+        return;
+    g_assert(comm->waiters_head == NULL && comm->action == NULL);
+    activity_remove(&comm->src_link);
+    activity_remove(&comm->dst_link);
+    if (comm->forward != NULL)
+        comm_unref(comm->forward);
+    g_slice_free(core_comm, comm);
+}
+
+/* The transfer a handle stands for. */
+static core_comm *
+resolve(core_comm *handle)
+{
+    return handle->forward != NULL ? handle->forward : handle;
+}
+
+/* Both sides are known: the bytes start to flow (SimGrid's CommImpl::start). */
+static void
+comm_start_flow(core_comm *comm)
+{
+    const struct route *r = route_of(comm->src->host, comm->dst->host);
+    comm->state = COMM_RUNNING;
+    comm->refs++; /* the action's */
+    comm->action = model_flow_start(own.sys, own.now, r->links, r->n, r->back, r->nback,
+                                    r->latency, (double)comm->bytes, comm);
+}
+
+static void
+waiter_unlink(struct waiter *w)
+{
+    core_comm *comm = w->comm;
+    if (w->prev != NULL)
+        w->prev->next = w->next;
+    else
+        comm->waiters_head = w->next;
+    if (w->next != NULL)
+        w->next->prev = w->prev;
+    else
+        comm->waiters_tail = w->prev;
+    w->prev = w->next = NULL;
+}
+
+/* The actor's wait is over: leave every transfer it was registered on, drop its timer (as
+ * SimGrid removes a wait's timeout from its heap when the wait ends otherwise). */
+static void
+waits_clear(core_actor *actor)
+{
+    for (gsize i = 0; i < actor->nwaits; i++)
+        waiter_unlink(&actor->waits[i]);
+    actor->nwaits = 0;
+    if (actor->timer != NULL) {
+        timer_heap_erase(own.timers, actor->timer);
+        actor->timer = NULL;
+    }
+}
+
+/* A transfer reached its end: hand over the payload, answer the waiters in the order they
+ * registered (SimGrid's CommImpl::finish). */
+static void
+comm_finish(core_comm *comm)
+{
+    if (comm->state == COMM_DONE && comm->dst_payload != NULL)
+        *comm->dst_payload = comm->src_payload;
+    while (comm->waiters_head != NULL) {
+        struct waiter *w = comm->waiters_head;
+        core_actor *actor = w->actor;
+        ssize_t index = w->index;
+        waits_clear(actor);
+        /* the waiter waited for it to its end: it leaves the waiter's activity list */
+        if (comm->src_link.actor == actor)
+            activity_remove(&comm->src_link);
+        if (comm->dst_link.actor == actor)
+            activity_remove(&comm->dst_link);
+        answer(actor, index);
+    }
+}
+
+/* SimGrid frees the sleep a waiter blocked in, as the awaited action ends (before the
+ * answers): the sender's first, then the receiver's. */
+static void
+detector_drop(core_actor *actor)
+{
+    if (actor != NULL && actor->detector != NULL) {
+        model_action_cancel(own.sys, actor->detector);
+        actor->detector = NULL;
+    }
+}
+
+static void
+comm_flow_done(core_comm *comm)
+{
+    comm->action = NULL;
+    if (comm->state == COMM_RUNNING)
+        comm->state = COMM_DONE;
+    for (struct waiter *w = comm->waiters_head; w != NULL; w = w->next)
+        if (w->actor == comm->src && w->actor->nwaits == 1)
+            detector_drop(w->actor);
+    for (struct waiter *w = comm->waiters_head; w != NULL; w = w->next)
+        if (w->actor == comm->dst && w->actor->nwaits == 1)
+            detector_drop(w->actor);
+    comm->refs++; /* keep it through the answers */
+    comm_unref(comm); /* the action's */
+    comm_finish(comm);
+    comm_unref(comm);
+}
+
+/* Cancel an unfinished transfer (its poster ended): out of its mailbox, its flow stopped. */
+static void
+comm_cancel(core_comm *comm)
+{
+    if (comm->state == COMM_WAITING && comm->mbox != NULL) {
+        if (g_queue_remove(&comm->mbox->queue, comm))
+            comm_unref(comm); /* the queue's */
+        comm->mbox = NULL;
+        comm->state = COMM_FAILED;
+    } else if (comm->state == COMM_RUNNING && comm->action != NULL) {
+        model_action_cancel(own.sys, comm->action);
+        comm->action = NULL;
+        comm->state = COMM_FAILED;
+        comm->refs++;
+        comm_unref(comm); /* the action's */
+        comm_finish(comm);
+        comm_unref(comm);
+    }
+}
+
+/* SimGrid's CommImpl::isend on `mbox` for a transfer made by `me`: the transfer, with one
+ * reference for the caller. */
+static core_comm *
+comm_send(core_actor *me, core_mailbox *mbox, void *payload, long bytes)
+{
+    core_comm *comm;
+    core_comm *get = NULL;
+    if (!g_queue_is_empty(&mbox->queue) && !((core_comm *)g_queue_peek_head(&mbox->queue))->is_send)
+        get = g_queue_pop_head(&mbox->queue);
+    if (get != NULL) {
+        /* the oldest waiting get: one transfer for both; the queue's reference becomes
+         * the sender's handle */
+        comm = get;
+        comm->mbox = NULL;
+    } else {
+        comm = comm_new();
+        comm->refs++; /* the sender's handle */
+        if (mbox->receiver != NULL) {
+            comm->dst = mbox->receiver;
+            g_queue_push_tail(&mbox->done, comm); /* the queue's (the first reference) */
+        } else {
+            comm->is_send = TRUE;
+            comm->mbox = mbox;
+            comm->state = COMM_WAITING;
+            g_queue_push_tail(&mbox->queue, comm);
+        }
+    }
+    comm->src = me;
+    comm->src_payload = payload;
+    comm->bytes = bytes;
+    activity_add(me, &comm->src_link);
+    if (comm->dst != NULL)
+        comm_start_flow(comm);
+    return comm;
+}
+
+/* ---------------------------------------------------------------- timers */
+
+/* Fire the timers due at the clock, in the heap's order; TRUE if one fired. */
+static gboolean
+timers_fire(void)
+{
+    gboolean fired = FALSE;
+    while (timer_heap_next(own.timers) >= 0 && own.now >= timer_heap_next(own.timers)) {
+        core_actor *actor = timer_heap_pop(own.timers);
+        actor->timer = NULL; /* popped: waits_clear must not erase it */
+        fired = TRUE;
+        waits_clear(actor);
+        answer(actor, -1);
+    }
+    return fired;
+}
+
+/* ---------------------------------------------------------------- actors */
+
+static void
+actor_free_stack(core_actor *actor)
+{
+    if (actor->stack_map != NULL) {
+        CORE_STACK_DEREGISTER(actor->valgrind_stack);
+        munmap(actor->stack_map, actor->map_bytes);
+    }
+    actor->stack_map = NULL;
+}
+
+/* What SimGrid 3.32 does when an actor ends: its unwaited transfers are cancelled. (Its
+ * mailboxes keep it as their permanent receiver: SimGrid never records them in the actor's
+ * list, so what is put into them still flows to its host.) */
+static void
+actor_cleanup(core_actor *actor)
+{
+    actor->ended = TRUE;
+    own.live--;
+    if (actor->daemon)
+        own.daemons--;
+    while (actor->activities != NULL) {
+        struct activity_link *link = actor->activities;
+        core_comm *comm = link->comm;
+        activity_remove(link);
+        comm->refs++;
+        comm_cancel(comm);
+        comm_unref(comm);
+    }
+}
+
+static void
+actor_main(transfer_t t)
+{
+    own.scheduler = t.fctx;
+    core_actor *me = t.data;
+#ifdef CORE_ASAN
+    __sanitizer_finish_switch_fiber(NULL, &own.scheduler_bottom, &own.scheduler_size);
+#endif
+    me->fn(me->data);
+    actor_cleanup(me);
+    /* never resumed: the scheduler frees the stack once it is off it */
+#ifdef CORE_ASAN
+    __sanitizer_start_switch_fiber(NULL, own.scheduler_bottom, own.scheduler_size);
+#endif
+    jump_fcontext(own.scheduler, NULL);
+    g_assert_not_reached();
+}
+
+static core_actor *
+own_actor_create(const char *name, sg_host_t host, void (*fn)(void *), void *data)
+{
+    (void)name;
+    core_actor *actor = g_new0(core_actor, 1);
+    actor->kind = EVENT_ACTOR;
+    actor->fn = fn;
+    actor->data = data;
+    actor->host = host;
+    actor->cpu = host_state_of(host)->cpu;
+    gsize page = (gsize)sysconf(_SC_PAGESIZE);
+    gsize guard = own.guard ? page : 0;
+    actor->stack_bytes = (own.stack_bytes + page - 1) / page * page;
+    actor->map_bytes = actor->stack_bytes + guard;
+    actor->stack_map = mmap(NULL, actor->map_bytes, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (actor->stack_map == MAP_FAILED) {
+        fprintf(stderr, "collsim: cannot map a stack of %" G_GSIZE_FORMAT " bytes for an actor\n",
+                actor->map_bytes);
+        _exit(1);
+    }
+    if (guard > 0)
+        mprotect(actor->stack_map, guard, PROT_NONE); /* stacks grow down, onto the guard */
+    actor->stack = (char *)actor->stack_map + guard;
+    actor->valgrind_stack =
+        CORE_STACK_REGISTER(actor->stack, (char *)actor->stack + actor->stack_bytes);
+    actor->context = make_fcontext((char *)actor->stack + actor->stack_bytes, actor->stack_bytes,
+                                   actor_main);
+    g_ptr_array_add(own.actors, actor);
+    own.live++;
+    make_ready(actor);
+    return actor;
+}
+
+/* Run every ready actor, round after round, until none is ready. */
+static void
+run_rounds(void)
+{
+    while (!g_queue_is_empty(&own.to_run)) {
+        GQueue round = own.to_run;
+        g_queue_init(&own.to_run);
+        core_actor *actor;
+        while ((actor = g_queue_pop_head(&round)) != NULL) {
+            if (actor->ended)
+                continue;
+            switch_to_actor(actor);
+            if (actor->ended)
+                actor_free_stack(actor);
+        }
+        /* SimGrid kills the daemons once they are the only actors left */
+        if (own.live > 0 && own.live == own.daemons) {
+            for (guint i = 0; i < own.actors->len; i++) {
+                core_actor *d = g_ptr_array_index(own.actors, i);
+                if (d->ended)
+                    continue;
+                if (d->action != NULL) {
+                    model_action_cancel(own.sys, d->action);
+                    d->action = NULL;
+                }
+                detector_drop(d);
+                if (d->blocked == BLOCK_COND && d->cond != NULL)
+                    g_queue_remove(&d->cond->sleeping, d);
+                waits_clear(d);
+                actor_cleanup(d);
+                actor_free_stack(d);
+            }
+            g_queue_clear(&own.to_run);
+        }
+    }
+}
+
+/* The finished model actions answer what waited for them: CPU model first, then network. */
+static void
+handle_ended(void)
+{
+    void *data;
+    while ((data = model_pop_finished(own.sys)) != NULL) {
+        if (*(enum event_kind *)data == EVENT_COMM) {
+            comm_flow_done(data);
+            continue;
+        }
+        core_actor *actor = data;
+        actor->action = NULL;
+        detector_drop(actor);
+        if (actor->blocked == BLOCK_COND) {
+            /* a condition's timeout */
+            g_queue_remove(&actor->cond->sleeping, actor);
+            actor->cond = NULL;
+            answer(actor, 1);
+        } else {
+            answer(actor, 0);
+        }
+    }
+}
+
+static void
+own_run(void)
+{
+    double elapsed;
+    do {
+        run_rounds();
+        double timer = timer_heap_next(own.timers);
+        double delta = timer >= 0 ? timer - own.now : -1.0;
+        double next = model_next(own.sys, own.now);
+        if (next >= 0 && (delta < 0 || next < delta))
+            delta = next;
+        if (delta < 0) {
+            elapsed = -1.0;
+        } else {
+            own.now += delta;
+            model_advance(own.sys, own.now, delta);
+            elapsed = delta;
+        }
+        gboolean again;
+        do {
+            again = timers_fire();
+            handle_ended();
+        } while (again);
+    } while (elapsed > -1.0 || !g_queue_is_empty(&own.to_run));
+    /* what is left is blocked forever (a deadlock the engine reports) or ended */
+    for (guint i = 0; i < own.actors->len; i++)
+        actor_free_stack(g_ptr_array_index(own.actors, i));
+}
+
+/* ---------------------------------------------------------------- the core's operations */
+
+static void
+own_setup(gsize stack_bytes)
+{
+    memset(&own, 0, sizeof own);
+    own.ready = TRUE;
+    read_network_config();
+    own.sys = model_sys_new(&own.net);
+    own.stack_bytes = MAX(stack_bytes, 16 * 1024);
+    own.guard = sg_cfg_get_int("contexts/guard-size") > 0;
+    g_queue_init(&own.to_run);
+    own.actors = g_ptr_array_new();
+    own.mailboxes = g_hash_table_new(g_str_hash, g_str_equal);
+    own.links = g_hash_table_new(g_direct_hash, g_direct_equal);
+    own.hosts = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    own.routes = g_hash_table_new_full(route_key_hash, route_key_equal, g_free, route_free);
+    own.host_index = g_hash_table_new(g_direct_hash, g_direct_equal);
+    own.timers = timer_heap_new();
+}
+
+static double
+own_clock(void)
+{
+    return own.now;
+}
+
+static core_actor *
+own_self(void)
+{
+    return own.running;
+}
+
+static void *
+own_self_data(void)
+{
+    return own.running != NULL ? own.running->data : NULL;
+}
+
+static void
+own_daemonize(void)
+{
+    core_actor *me = own.running;
+    if (!me->daemon) {
+        me->daemon = TRUE;
+        own.daemons++;
+    }
+    yield_answered();
+}
+
+static void
+own_exit(void)
+{
+    core_actor *me = own.running;
+    actor_cleanup(me);
+#ifdef CORE_ASAN
+    __sanitizer_start_switch_fiber(NULL, own.scheduler_bottom, own.scheduler_size);
+#endif
+    jump_fcontext(own.scheduler, NULL);
+    g_assert_not_reached();
+}
+
+static void
+sleep_action(core_actor *me, double seconds)
+{
+    me->action = model_sleep_start(own.sys, own.now, me->cpu, seconds, me);
+    block(BLOCK_SLEEP);
+}
+
+static void
+own_sleep_for(double seconds)
+{
+    if (seconds <= 0)
+        return; /* no simcall in SimGrid either */
+    sleep_action(own.running, seconds);
+}
+
+static void
+own_sleep_until(double date)
+{
+    if (date > own.now)
+        own_sleep_for(date - own.now);
+}
+
+static void
+own_yield(void)
+{
+    yield_answered();
+}
+
+static void
+own_execute(double flops)
+{
+    core_actor *me = own.running;
+    /* SimGrid: the start is one simcall, the wait another */
+    me->action = model_exec_start(own.sys, own.now, me->cpu, flops, me);
+    yield_answered();
+    if (me->action != NULL)
+        me->detector = model_wait_start(own.sys, own.now, me->cpu);
+    block(BLOCK_SLEEP);
+}
+
+static core_mailbox *
+own_by_name(const char *name)
+{
+    core_mailbox *mbox = g_hash_table_lookup(own.mailboxes, name);
+    if (mbox == NULL) {
+        mbox = g_new0(core_mailbox, 1);
+        mbox->name = g_strdup(name);
+        g_queue_init(&mbox->queue);
+        g_queue_init(&mbox->done);
+        g_hash_table_insert(own.mailboxes, mbox->name, mbox);
+    }
+    if (own.running != NULL)
+        yield_answered();
+    return mbox;
+}
+
+static void
+own_set_receiver(const char *name)
+{
+    core_mailbox *mbox = own_by_name(name);
+    core_actor *me = own.running;
+    mbox->receiver = me;
+    yield_answered();
+}
+
+static core_comm *
+own_put_async(core_mailbox *mbox, void *payload, long bytes)
+{
+    core_comm *comm = comm_send(own.running, mbox, payload, bytes);
+    yield_answered();
+    return comm;
+}
+
+static core_comm *
+own_put_init(core_mailbox *mbox, void *payload, long bytes)
+{
+    core_comm *comm = comm_new();
+    comm->state = COMM_INITED;
+    comm->mbox = mbox;
+    comm->src = own.running; /* whoever starts it, it leaves from the preparer's host */
+    comm->src_payload = payload;
+    comm->bytes = bytes;
+    return comm;
+}
+
+static core_comm *
+own_get_async(core_mailbox *mbox, void **payload)
+{
+    core_actor *me = own.running;
+    core_comm *comm = NULL;
+    if (mbox->receiver != NULL && !g_queue_is_empty(&mbox->done)) {
+        /* the oldest put already started for the permanent receiver; the queue's reference
+         * becomes my handle */
+        comm = g_queue_pop_head(&mbox->done);
+    } else if (!g_queue_is_empty(&mbox->queue) &&
+               ((core_comm *)g_queue_peek_head(&mbox->queue))->is_send) {
+        comm = g_queue_pop_head(&mbox->queue);
+        comm->mbox = NULL;
+        comm->dst = me;
+        comm_start_flow(comm);
+    } else {
+        comm = comm_new();
+        comm->refs++; /* my handle; the first is the queue's */
+        comm->is_send = FALSE;
+        comm->mbox = mbox;
+        comm->state = COMM_WAITING;
+        g_queue_push_tail(&mbox->queue, comm);
+    }
+    comm->dst = me;
+    comm->dst_payload = payload;
+    if (comm->state == COMM_DONE && payload != NULL)
+        *payload = comm->src_payload;
+    activity_add(me, &comm->dst_link);
+    yield_answered();
+    return comm;
+}
+
+static gboolean
+comm_over(const core_comm *comm)
+{
+    return comm->state == COMM_DONE || comm->state == COMM_FAILED;
+}
+
+/* The waiter saw the transfer end: it leaves its activity list, and its handle goes. */
+static void
+comm_seen_over(core_actor *me, core_comm *comm)
+{
+    if (comm->src_link.actor == me)
+        activity_remove(&comm->src_link);
+    if (comm->dst_link.actor == me)
+        activity_remove(&comm->dst_link);
+    if (comm->dst == me && comm->dst_payload != NULL && comm->state == COMM_DONE)
+        *comm->dst_payload = comm->src_payload;
+}
+
+/* A prepared put starts (SimGrid's Comm::start): the handle forwards to its transfer. */
+static void
+comm_start_prepared(core_comm *handle)
+{
+    handle->forward = comm_send(handle->src, handle->mbox, handle->src_payload, handle->bytes);
+    handle->mbox = NULL;
+    handle->state = COMM_RUNNING;
+}
+
+static int
+own_test(core_comm *handle)
+{
+    if (handle->state == COMM_INITED) {
+        comm_start_prepared(handle);
+        yield_answered();
+    }
+    core_comm *comm = resolve(handle);
+    gboolean over = comm_over(comm);
+    if (over)
+        comm_seen_over(own.running, comm);
+    yield_answered();
+    if (over)
+        comm_unref(handle);
+    return over;
+}
+
+static void
+register_wait(core_actor *me, core_comm **comms, size_t count)
+{
+    if (me->waits_cap < count) {
+        g_free(me->waits);
+        me->waits_cap = MAX(count, 2 * me->waits_cap);
+        me->waits = g_new(struct waiter, me->waits_cap);
+    }
+    me->nwaits = count;
+    for (size_t i = 0; i < count; i++) {
+        struct waiter *w = &me->waits[i];
+        core_comm *comm = resolve(comms[i]);
+        w->comm = comm;
+        w->actor = me;
+        w->index = (ssize_t)i;
+        w->next = NULL;
+        w->prev = comm->waiters_tail;
+        if (comm->waiters_tail != NULL)
+            comm->waiters_tail->next = w;
+        else
+            comm->waiters_head = w;
+        comm->waiters_tail = w;
+    }
+}
+
+/* Wait for the first of `count` transfers (SimGrid's wait_any: the first already over in
+ * array order, else the first to end); `timeout` < 0: none. The index, or -1. */
+static ssize_t
+wait_first(core_comm **comms, size_t count, double timeout, gboolean detector)
+{
+    core_actor *me = own.running;
+    ssize_t over = -1;
+    for (size_t i = 0; i < count && over < 0; i++)
+        if (comm_over(resolve(comms[i])))
+            over = (ssize_t)i;
+    if (over >= 0) {
+        comm_seen_over(me, resolve(comms[over]));
+        answer(me, over);
+        block(BLOCK_COMM);
+        return over;
+    }
+    register_wait(me, comms, count);
+    if (timeout >= 0)
+        me->timer = timer_heap_push(own.timers, own.now + timeout, me);
+    if (detector)
+        me->detector = model_wait_start(own.sys, own.now, me->cpu);
+    block(BLOCK_COMM);
+    if (me->answer >= 0)
+        comm_seen_over(me, resolve(comms[me->answer]));
+    return me->answer;
+}
+
+static void
+own_wait(core_comm *handle)
+{
+    if (handle->state == COMM_INITED)
+        comm_start_prepared(handle); /* SimGrid starts and waits in one simcall */
+    wait_first(&handle, 1, -1.0, TRUE); /* a wait for one transfer sleeps on its CPU too */
+    comm_unref(handle);
+}
+
+static ssize_t
+own_wait_any(core_comm **comms, size_t count)
+{
+    ssize_t index = wait_first(comms, count, -1.0, FALSE);
+    if (index >= 0)
+        comm_unref(comms[index]);
+    return index;
+}
+
+static ssize_t
+own_wait_any_until(core_comm **comms, size_t count, double timeout)
+{
+    ssize_t index = wait_first(comms, count, timeout, FALSE);
+    if (index >= 0)
+        comm_unref(comms[index]);
+    return index;
+}
+
+static void
+own_unref(core_comm *comm)
+{
+    comm_unref(comm);
+}
+
+/* ---- mutex, condition, barrier: what SimGrid's calls do, simcall for simcall */
+
+static core_mutex *
+own_mutex_new(void)
+{
+    core_mutex *mutex = g_new0(core_mutex, 1);
+    g_queue_init(&mutex->acquisitions);
+    return mutex;
+}
+
+/* SimGrid's MutexImpl::lock_async then wait: granted if free or already mine. */
+static void
+mutex_acquire(core_actor *me, core_mutex *mutex)
+{
+    if (mutex->owner == NULL)
+        mutex->owner = me;
+    else
+        g_queue_push_tail(&mutex->acquisitions, me);
+    if (mutex->owner == me)
+        answer(me, 0);
+    block(BLOCK_MUTEX);
+}
+
+static void
+own_lock(core_mutex *mutex)
+{
+    mutex_acquire(own.running, mutex);
+}
+
+/* SimGrid's MutexImpl::unlock: the oldest acquisition gets it (even a stale one of the
+ * owner's own, as a re-lock by its owner leaves behind), else it is free. */
+static void
+mutex_release(core_mutex *mutex)
+{
+    core_actor *next = g_queue_pop_head(&mutex->acquisitions);
+    mutex->owner = next;
+    if (next != NULL && next->blocked == BLOCK_MUTEX)
+        answer(next, 0);
+}
+
+static core_cond *
+own_cond_new(void)
+{
+    core_cond *cond = g_new0(core_cond, 1);
+    g_queue_init(&cond->sleeping);
+    if (own.running != NULL)
+        yield_answered(); /* SimGrid creates it in a simcall */
+    return cond;
+}
+
+static gboolean
+cond_sleep(core_cond *cond, core_mutex *mutex, double timeout)
+{
+    core_actor *me = own.running;
+    mutex_release(mutex);
+    me->cond = cond;
+    me->waited_mutex = mutex;
+    if (timeout >= 0)
+        me->action = model_sleep_start(own.sys, own.now, me->cpu, timeout, me);
+    else
+        me->detector = model_wait_start(own.sys, own.now, me->cpu);
+    g_queue_push_tail(&cond->sleeping, me);
+    block(BLOCK_COND);
+    return me->answer != 0;
+}
+
+static void
+own_cond_wait(core_cond *cond, core_mutex *mutex)
+{
+    cond_sleep(cond, mutex, -1.0);
+}
+
+static gboolean
+own_cond_wait_for(core_cond *cond, core_mutex *mutex, double timeout)
+{
+    core_actor *me = own.running;
+    /* sg_cond_wait_for locks the mutex it already holds (a unique_lock), waits, re-locks
+     * after a timeout, and unlocks when the lock goes out of scope */
+    mutex_acquire(me, mutex);
+    gboolean timed_out = cond_sleep(cond, mutex, MAX(timeout, 0.0));
+    if (timed_out)
+        mutex_acquire(me, mutex);
+    mutex_release(mutex);
+    yield_answered();
+    return timed_out;
+}
+
+static void
+own_notify(core_cond *cond)
+{
+    core_actor *sleeper = g_queue_pop_head(&cond->sleeping);
+    if (sleeper != NULL) {
+        if (sleeper->action != NULL) {
+            model_action_cancel(own.sys, sleeper->action);
+            sleeper->action = NULL;
+        }
+        detector_drop(sleeper);
+        sleeper->cond = NULL;
+        /* its wait becomes a lock of the mutex (SimGrid's lock_async), granted at once: the
+         * only actor that waits on a condition is the one that holds its mutex */
+        core_mutex *mutex = sleeper->waited_mutex;
+        if (mutex->owner == NULL)
+            mutex->owner = sleeper;
+        else
+            g_queue_push_tail(&mutex->acquisitions, sleeper);
+        answer(sleeper, 0);
+    }
+    yield_answered();
+}
+
+static core_barrier *
+own_barrier_new(unsigned count)
+{
+    core_barrier *barrier = g_new0(core_barrier, 1);
+    barrier->expected = count;
+    barrier->arrived = g_ptr_array_new();
+    return barrier;
+}
+
+static void
+own_barrier_wait(core_barrier *barrier)
+{
+    core_actor *me = own.running;
+    g_ptr_array_add(barrier->arrived, me);
+    if (barrier->arrived->len == barrier->expected) {
+        /* the earlier arrivals in arrival order, then the last one */
+        for (guint i = 0; i + 1 < barrier->arrived->len; i++)
+            answer(g_ptr_array_index(barrier->arrived, i), 0);
+        g_ptr_array_set_size(barrier->arrived, 0);
+        answer(me, 0);
+    }
+    block(BLOCK_BARRIER);
+}
+
+const struct core_backend core_backend_own = {
+    .setup = own_setup,
+    .run = own_run,
+    .clock = own_clock,
+    .actor_create = own_actor_create,
+    .actor_self = own_self,
+    .actor_self_data = own_self_data,
+    .actor_daemonize = own_daemonize,
+    .actor_exit = own_exit,
+    .sleep_for = own_sleep_for,
+    .sleep_until = own_sleep_until,
+    .yield = own_yield,
+    .execute = own_execute,
+    .mailbox_by_name = own_by_name,
+    .mailbox_set_receiver = own_set_receiver,
+    .put_async = own_put_async,
+    .put_init = own_put_init,
+    .get_async = own_get_async,
+    .comm_test = own_test,
+    .comm_wait = own_wait,
+    .comm_wait_any = own_wait_any,
+    .comm_wait_any_until = own_wait_any_until,
+    .comm_unref = own_unref,
+    .mutex_new = own_mutex_new,
+    .mutex_lock = own_lock,
+    .cond_new = own_cond_new,
+    .cond_wait = own_cond_wait,
+    .cond_wait_for = own_cond_wait_for,
+    .cond_notify_one = own_notify,
+    .barrier_new = own_barrier_new,
+    .barrier_wait = own_barrier_wait,
+};

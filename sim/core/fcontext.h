@@ -1,0 +1,53 @@
+/*
+ * fcontext.h — Boost.Context's C entry points (libboost_context), which switch between
+ * stacks without a system call: collsim's own core runs its actors on them, and every rank's
+ * flows (nonblocking collectives) run on them. boost/context/detail/fcontext.hpp declares them
+ * for C++ only; their C ABI is stable across Boost releases.
+ *
+ * jump_fcontext(to, data) saves the current context, resumes `to`, and returns, once some
+ * context jumps back, the context that jumped (to be resumed later) and the data it passed.
+ */
+#ifndef COLLSIM_CORE_FCONTEXT_H
+#define COLLSIM_CORE_FCONTEXT_H
+
+#include <stddef.h>
+
+typedef void *fcontext_t;
+
+typedef struct {
+    fcontext_t fctx;
+    void *data;
+} transfer_t;
+
+extern transfer_t jump_fcontext(fcontext_t const to, void *vp);
+/* A context that starts fn on the stack whose highest address is `sp` (it grows down). */
+extern fcontext_t make_fcontext(void *sp, size_t size, void (*fn)(transfer_t));
+
+/* valgrind follows switched stacks once they are registered (a no-op outside valgrind) */
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define CORE_STACK_REGISTER(lo, hi) VALGRIND_STACK_REGISTER(lo, hi)
+#define CORE_STACK_DEREGISTER(id) VALGRIND_STACK_DEREGISTER(id)
+#endif
+#endif
+#ifndef CORE_STACK_REGISTER
+#define CORE_STACK_REGISTER(lo, hi) 0u
+#define CORE_STACK_DEREGISTER(id) ((void)(id))
+#endif
+
+/* AddressSanitizer must be told of every switch (which stack is in use) */
+#if defined(__SANITIZE_ADDRESS__)
+#define CORE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CORE_ASAN 1
+#endif
+#endif
+#ifdef CORE_ASAN
+void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, size_t size);
+void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_old,
+                                     size_t *size_old);
+#endif
+
+#endif
