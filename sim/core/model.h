@@ -1,0 +1,110 @@
+/*
+ * model.h — collsim's own resource models, the timing half of its own discrete-event core:
+ * network links shared by max-min fairness (SimGrid 3.32's CM02 family: the CM02, LV08 and
+ * SMPI network models) and CPUs with cores, both updated lazily as SimGrid's are.
+ *
+ * Why: SimGrid's network model costs 2-5 µs of bookkeeping per message (an s4u activity, a
+ * kernel activity, a surf action, an LMM variable, each allocated and linked), more than a
+ * whole message may cost for collsim to be several times faster than SMPI. These models keep
+ * SimGrid's semantics, so that the same platform and the same sequence of starts give the
+ * same completion dates, bit for bit where the arithmetic allows it:
+ *  - a flow first pays its route's latency (times the latency factor) without using any
+ *    bandwidth, then shares the bandwidth of every link of its route with the other flows by
+ *    weighted max-min fairness (weight 1/penalty, penalty = its route's latency plus, for
+ *    LV08, weight_S / bandwidth of each link), bounded by its route's smallest bandwidth times
+ *    the bandwidth factor and by TCP's window (tcp_gamma / (2 × latency)); with cross
+ *    traffic it also loads each link of the reverse route with 5 % of its rate;
+ *  - an execution shares its CPU (capacity cores × speed) with the others on it, each bounded
+ *    by one core's speed; a sleep lasts max(seconds, surf precision) and uses nothing;
+ *  - dates: model_next() solves what changed and gives the delay to the earliest completion;
+ *    the caller advances its clock by it (now + delay, as SimGrid adds it) and model_advance()
+ *    finishes every action due within the surf precision (1e-9 s) of the new clock.
+ * Finished actions come out of model_pop_finished() in SimGrid's order: the CPU model's
+ * before the network model's, each in the order its event heap released them (earliest date
+ * first, equal dates in the order they were scheduled).
+ *
+ * No SimGrid header: the caller gives plain numbers (link bandwidths and latencies, routes as
+ * arrays of links, CPU speeds); libc and GLib only.
+ */
+#ifndef COLLSIM_CORE_MODEL_H
+#define COLLSIM_CORE_MODEL_H
+
+#include <glib.h>
+
+typedef struct model_sys model_sys;
+typedef struct model_link model_link;
+typedef struct model_cpu model_cpu;
+typedef struct model_action model_action;
+
+enum model_sharing {
+    MODEL_SHARED,   /* the flows on it share its bandwidth (SimGrid SHARED; each direction of
+                     * a SPLITDUPLEX link is one SHARED link) */
+    MODEL_FATPIPE,  /* each flow on it gets up to its whole bandwidth (SimGrid FATPIPE) */
+};
+
+/* A piecewise factor (SMPI's smpi/bw-factor, smpi/lat-factor): a message of `bytes` takes the
+ * factor of the last piece whose `from_bytes` is <= bytes; pieces sorted by from_bytes. */
+struct model_factor_piece {
+    double from_bytes;
+    double factor;
+};
+
+struct model_net_config {
+    double latency_factor;     /* network/latency-factor (CM02 1, LV08 13.01) */
+    double bandwidth_factor;   /* network/bandwidth-factor (CM02 1, LV08 0.97) */
+    const struct model_factor_piece *lat_pieces; /* SMPI: replace latency_factor when n > 0 */
+    gsize n_lat_pieces;
+    const struct model_factor_piece *bw_pieces;  /* SMPI: replace bandwidth_factor when n > 0 */
+    gsize n_bw_pieces;
+    double weight_S;           /* network/weight-S (CM02 0, LV08 20537) */
+    double tcp_gamma;          /* network/TCP-gamma (4194304); 0: no window bound */
+    gboolean crosstraffic;     /* network/crosstraffic */
+    double maxmin_precision;   /* maxmin/precision (1e-5) */
+    double surf_precision;     /* surf/precision (1e-9) */
+};
+
+/* SimGrid 3.32's defaults for its "CM02" model (factors 1, no cross traffic, precisions). */
+void model_net_config_cm02(struct model_net_config *config);
+
+model_sys *model_sys_new(const struct model_net_config *config);
+void model_sys_free(model_sys *sys);
+
+/* Resources, owned by sys. bandwidth in bytes/s (> 0), latency in s (>= 0), speed in
+ * flop/s (> 0), cores >= 1. */
+model_link *model_link_new(model_sys *sys, double bandwidth, double latency,
+                           enum model_sharing sharing);
+model_cpu *model_cpu_new(model_sys *sys, double speed, int cores);
+
+/*
+ * Actions, started at the caller's clock `now` (the date of the last model_advance, or 0).
+ * A flow of `bytes` over `route` (n links, in order; n may be 0 only with a positive
+ * `latency`, as SimGrid requires) whose latency is the sum of its links' (passed by the
+ * caller as SimGrid's routing computes it, so that the sum is SimGrid's own); `back` lists
+ * the reverse route's links for cross traffic (ignored without it). `data` is returned by
+ * model_pop_finished.
+ */
+model_action *model_flow_start(model_sys *sys, double now, model_link *const *route, gsize n,
+                               model_link *const *back, gsize nback, double latency,
+                               double bytes, void *data);
+model_action *model_exec_start(model_sys *sys, double now, model_cpu *cpu, double flops,
+                               void *data);
+model_action *model_sleep_start(model_sys *sys, double now, model_cpu *cpu, double seconds,
+                                void *data);
+
+/* Drop an action that has not finished (it is freed; its data is never returned). */
+void model_action_cancel(model_sys *sys, model_action *action);
+
+/* The delay from `now` to the earliest completion, after solving what changed; -1 if
+ * nothing is running. */
+double model_next(model_sys *sys, double now);
+
+/* The clock moved to `now`, `delta` after the previous date: finish what is due. */
+void model_advance(model_sys *sys, double now, double delta);
+
+/* The data of the next finished action (the action is freed), or NULL when none is left. */
+void *model_pop_finished(model_sys *sys);
+
+/* Actions not finished yet (flows, executions and sleeps). */
+gsize model_running(const model_sys *sys);
+
+#endif
