@@ -15,13 +15,24 @@
  *    the bandwidth factor and by TCP's window (tcp_gamma / (2 × latency)); with cross
  *    traffic it also loads each link of the reverse route with 5 % of its rate;
  *  - an execution shares its CPU (capacity cores × speed) with the others on it, each bounded
- *    by one core's speed; a sleep lasts max(seconds, surf precision) and uses nothing;
+ *    by one core's speed; a sleep uses nothing and lasts its seconds, at least the surf
+ *    precision if positive (one of 0 s ends at the next advance);
  *  - dates: model_next() solves what changed and gives the delay to the earliest completion;
  *    the caller advances its clock by it (now + delay, as SimGrid adds it) and model_advance()
  *    finishes every action due within the surf precision (1e-9 s) of the new clock.
  * Finished actions come out of model_pop_finished() in SimGrid's order: the CPU model's
  * before the network model's, each in the order its event heap released them (earliest date
  * first, equal dates in the order they were scheduled).
+ *
+ * The loop SimGrid's engine makes, which the caller makes to get SimGrid's dates:
+ *     delay = model_next(sys, now);          (with a timer due: the timer's delay unless
+ *     if (delay < 0) stop;                    delay >= 0 is smaller, as SimGrid compares)
+ *     now += delay; model_advance(sys, now, delay);
+ *     start what this date starts (at `now`), pop what finished (at `now`);
+ * A finished action still counts on its resources until it is popped, and every start, pop
+ * and cancel changes the order of the next solve: SimGrid runs its timers before it frees the
+ * finished actions, and resumes the actors they woke after, so a timer's starts come before
+ * the pops and an actor's after.
  *
  * No SimGrid header: the caller gives plain numbers (link bandwidths and latencies, routes as
  * arrays of links, CPU speeds); libc and GLib only.
@@ -30,6 +41,8 @@
 #define COLLSIM_CORE_MODEL_H
 
 #include <glib.h>
+
+G_BEGIN_DECLS
 
 typedef struct model_sys model_sys;
 typedef struct model_link model_link;
@@ -43,7 +56,8 @@ enum model_sharing {
 };
 
 /* A piecewise factor (SMPI's smpi/bw-factor, smpi/lat-factor): a message of `bytes` takes the
- * factor of the last piece whose `from_bytes` is <= bytes; pieces sorted by from_bytes. */
+ * factor of the last piece whose `from_bytes` is strictly below bytes, 1 if there is none (so
+ * SMPI's "0:f" piece applies from 1 byte on); the pieces may come in any order. */
 struct model_factor_piece {
     double from_bytes;
     double factor;
@@ -63,7 +77,9 @@ struct model_net_config {
     double surf_precision;     /* surf/precision (1e-9) */
 };
 
-/* SimGrid 3.32's defaults for its "CM02" model (factors 1, no cross traffic, precisions). */
+/* SimGrid 3.32's defaults for its "CM02" model: factors 1, weight_S 0, TCP gamma 4194304,
+ * cross traffic on (SimGrid's network/crosstraffic defaults to yes for every model; collsim's
+ * presets set it explicitly), precisions 1e-5 and 1e-9. */
 void model_net_config_cm02(struct model_net_config *config);
 
 model_sys *model_sys_new(const struct model_net_config *config);
@@ -91,7 +107,20 @@ model_action *model_exec_start(model_sys *sys, double now, model_cpu *cpu, doubl
 model_action *model_sleep_start(model_sys *sys, double now, model_cpu *cpu, double seconds,
                                 void *data);
 
-/* Drop an action that has not finished (it is freed; its data is never returned). */
+/*
+ * The timeout detector SimGrid 3.32 starts on a host each time an actor there blocks in a wait
+ * (ActivityImpl::wait_for makes a sleep without end on the waiter's CPU, even for an endless
+ * wait): it uses nothing and never finishes, but its start marks the CPU changed (the
+ * executions there are rescheduled) and it counts among the CPU's actions until it is
+ * cancelled. SimGrid frees it right after the awaited action: a runtime that wants SimGrid's
+ * execution dates to the last bit starts one when an actor blocks on an action and cancels it
+ * just after popping that action. Not counted by model_running.
+ */
+model_action *model_wait_start(model_sys *sys, double now, model_cpu *cpu);
+
+/* Drop an action, running or finished but not popped yet (it is freed at once, where SimGrid
+ * frees a cancelled action when it next handles ended activities; its data is never
+ * returned). */
 void model_action_cancel(model_sys *sys, model_action *action);
 
 /* The delay from `now` to the earliest completion, after solving what changed; -1 if
@@ -104,7 +133,9 @@ void model_advance(model_sys *sys, double now, double delta);
 /* The data of the next finished action (the action is freed), or NULL when none is left. */
 void *model_pop_finished(model_sys *sys);
 
-/* Actions not finished yet (flows, executions and sleeps). */
+/* Actions not finished yet (flows, executions and sleeps; not wait detectors). */
 gsize model_running(const model_sys *sys);
+
+G_END_DECLS
 
 #endif
