@@ -195,7 +195,6 @@ action_new(model_sys *sys, struct model_part *part, guint32 capacity, double now
     a->start_time = now;
     a->last_update = now;
     a->rate_factor = 1.0;
-    a->penalty = 1.0;
     a->max_duration = MODEL_NO_MAX_DURATION;
     a->heap_index = MODEL_NOWHERE;
     a->heap_kind = MODEL_HEAP_UNSET;
@@ -433,8 +432,10 @@ part_next(model_sys *sys, struct model_part *part, double now)
         modified_unlink(part, a);
         if (a->state != MODEL_STARTED)
             continue;
-        /* a flow still paying its latency keeps that date */
-        if (a->penalty <= 0 || a->heap_kind == MODEL_HEAP_LATENCY)
+        /* a flow still paying its latency keeps that date (SimGrid also skips an action whose
+         * own priority is not positive: every action here has priority 1, flows included,
+         * whatever their variable's penalty) */
+        if (a->heap_kind == MODEL_HEAP_LATENCY)
             continue;
         catch_up(sys, a, now);
         double date = -1;
@@ -488,7 +489,7 @@ model_advance(model_sys *sys, double now, double delta)
     while (due(sys, net, now)) {
         struct model_action *a = heap_pop(&net->heap);
         if (a->heap_kind == MODEL_HEAP_LATENCY) {
-            model_lmm_set_penalty(net, a, a->penalty);
+            model_lmm_set_penalty(net, a, a->paid_penalty);
             heap_remove(&net->heap, a);
             a->last_update = now;
         } else {
@@ -560,7 +561,7 @@ model_flow_start(model_sys *sys, double now, model_link *const *route, gsize n,
     if (cfg->weight_S > 0)
         for (gsize i = 0; i < n; i++)
             penalty = penalty + cfg->weight_S / route[i]->cnst.bound;
-    a->penalty = penalty;
+    a->paid_penalty = penalty;
 
     double bw_factor = cfg->n_bw_pieces > 0 ? piecewise(cfg->bw_pieces, cfg->n_bw_pieces, bytes)
                                             : cfg->bandwidth_factor;

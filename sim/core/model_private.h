@@ -78,7 +78,8 @@ struct model_action {
     double last_update;
     double last_value;
     double rate_factor; /* rate = value x rate_factor (a flow's bandwidth factor) */
-    double penalty;     /* the action's own sharing penalty (latency plus weight_S terms) */
+    double paid_penalty; /* a flow's variable penalty once its latency is paid (its route's
+                          * latency plus the weight_S terms) */
     double max_duration;
     /* event heap */
     double heap_date;
