@@ -4,7 +4,7 @@
  * driven by a loop that takes SimGrid's engine steps in SimGrid's order. Then it compares the
  * completion dates, action by action, and the completion order.
  *
- *   model_vs_simgrid --platform=a|b|c|d|e [--actors|--ties] [--seed=N] [--actions=N] [--verbose]
+ *   model_vs_simgrid --platform=a|b|c|d|e|f [--actors|--ties] [--seed=N] [--actions=N] [--verbose]
  *                    --cfg=...
  *   model_vs_simgrid --ring=P --rounds=R --cfg=...
  *
@@ -15,6 +15,8 @@
  *      latency (a flow to its own host shares bandwidth from its start)
  *   d  two clusters of different links joined by one link (routes of up to five links)
  *   e  hosts of 4 cores on SPLITDUPLEX links (executions share the cores)
+ *   f  hosts on links of unequal latencies around a FATPIPE switch slower than them (Full
+ *      routing; a host to itself through SimGrid's implicit loopback)
  *
  * Output (one line): model platform actions identical max_relative_difference order. Exits 1
  * if a date differs by more than 1e-9 relative or the completion order differs.
@@ -85,6 +87,34 @@ struct rng {
     double unit() { return (double)(next() >> 11) * (1.0 / 9007199254740992.0); }
 };
 
+/* Platform f: 10 hosts, each on a link of its own latency and bandwidth, all joined by a fat
+ * pipe slower than any of them (the pipe is what flows share, by their unequal penalties);
+ * a host to itself goes through SimGrid's implicit loopback (10 GB/s, no latency, fat pipe). */
+const char *
+star_xml()
+{
+    static std::string xml;
+    if (!xml.empty())
+        return xml.c_str();
+    const int n = 10;
+    xml = "<zone id='star' routing='Full'>";
+    for (int i = 0; i < n; i++)
+        xml += "<host id='s-" + std::to_string(i) + "' speed='" + std::to_string(1 + i % 3) +
+               "Gf'/>";
+    for (int i = 0; i < n; i++)
+        xml += "<link id='l-" + std::to_string(i) + "' bandwidth='" +
+               std::to_string(200 + 100 * (i % 4)) + "MBps' latency='" +
+               std::to_string(5 + 37 * i) + "us'/>";
+    xml += "<link id='switch' bandwidth='120MBps' latency='2us' sharing_policy='FATPIPE'/>";
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            xml += "<route src='s-" + std::to_string(i) + "' dst='s-" + std::to_string(j) +
+                   "'><link_ctn id='l-" + std::to_string(i) + "'/><link_ctn id='switch'/>" +
+                   "<link_ctn id='l-" + std::to_string(j) + "'/></route>";
+    xml += "</zone>";
+    return xml.c_str();
+}
+
 const char *
 platform_xml(char kind)
 {
@@ -115,6 +145,8 @@ platform_xml(char kind)
     case 'e':
         return "<cluster id='c' prefix='h-' suffix='' radical='0-7' speed='1.5Gf' core='4' "
                "bw='1.25GBps' lat='3us' sharing_policy='SPLITDUPLEX'/>";
+    case 'f':
+        return star_xml();
     default:
         return nullptr;
     }
@@ -614,11 +646,12 @@ main(int argc, char **argv)
     } else {
         const char *body = platform_xml(platform);
         if (body == nullptr) {
-            fprintf(stderr, "model_vs_simgrid: --platform=a|b|c|d|e or --ring=P\n");
+            fprintf(stderr, "model_vs_simgrid: --platform=a|b|c|d|e|f or --ring=P\n");
             return 2;
         }
         std::string path = write_platform(body, dir);
         engine.load_platform(path);
+        engine.seal_platform(); /* routes are complete once sealed (a Full zone's loopbacks) */
         std::vector<sg4::Host *> hosts = engine.get_all_hosts();
         int cores = hosts.front()->get_core_count();
         model_side m;

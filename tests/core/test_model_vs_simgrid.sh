@@ -6,7 +6,7 @@
 # For each network model (CM02 with and without cross traffic, LV08, SMPI's piecewise factors)
 # and each platform of tests/core/model_vs_simgrid.cpp (a: cluster, split-duplex links; b:
 # shared links and backbone; c: fat-pipe backbone, loopback; d: two clusters joined by a link;
-# e: 4-core hosts), two seeds of timer-started flows and executions, two seeds of actor chains
+# e: 4-core hosts; f: unequal links around a fat-pipe switch), two seeds of timer-started flows and executions, two seeds of actor chains
 # (flows, executions, sleeps, each started when the previous ends, SimGrid's wait detectors
 # included) and the fixed tie case. `make check` builds the harness; this script only runs it.
 #
@@ -25,7 +25,7 @@ runs=0
 printf '%-9s %s %7s %9s %10s %s\n' model P actions identical max_rel order
 for m in "${models[@]}"; do
     read -r -a cfg <<<"--cfg=network/model:$m"
-    for platform in a b c d e; do
+    for platform in a b c d e f; do
         for mode in timers actors; do
             for seed in $seeds; do
                 flag=()
