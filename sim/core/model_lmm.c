@@ -73,6 +73,8 @@ model_lmm_clear(struct model_part *part)
     g_free(part->usage);
     g_free(part->light_of);
     g_free(part->light);
+    g_free(part->fat);
+    g_free(part->fat_terms);
     g_free(part->saturated);
     g_free(part->satvars);
     g_free(part->walk);
@@ -334,6 +336,65 @@ drop_light(struct model_part *part, guint32 pos, guint32 *n_light)
     part->light_of[pos] = -1;
 }
 
+static int
+compare_fat_terms(const void *a, const void *b)
+{
+    double x = ((const struct model_fat_term *)a)->key, y = ((const struct model_fat_term *)b)->key;
+    return (x < y) - (x > y);
+}
+
+/*
+ * A fat pipe's usage is its largest term whose variable is still unfixed (value 0). SimGrid
+ * rescans the pipe for each variable fixed on it, which costs the square of its terms per solve;
+ * a pipe of many terms is sorted once per solve instead, and a cursor moves past the fixed
+ * (values only go from 0 to positive during a solve). A maximum is one of the numbers it is
+ * taken over, so both find the same double.
+ */
+#define FAT_PIPE_SORT_FROM 16
+
+static double
+fat_pipe_usage(struct model_part *part, const struct model_cnst *cnst, guint32 pos)
+{
+    struct model_fat_pipe *fat = &part->fat[pos];
+    if (fat->state == MODEL_FAT_UNKNOWN) {
+        guint32 len = 0;
+        for (const struct model_elem *e = cnst->enabled; e != NULL; e = ring_next(cnst, e))
+            len += e->weight > 0;
+        fat->state = len < FAT_PIPE_SORT_FROM ? MODEL_FAT_SCAN : MODEL_FAT_SORTED;
+        if (fat->state == MODEL_FAT_SORTED) {
+            reserve((gpointer *)&part->fat_terms, &part->cap_fat_terms, part->n_fat_terms + len,
+                    sizeof *part->fat_terms);
+            fat->start = part->n_fat_terms;
+            fat->len = len;
+            fat->cursor = 0;
+            struct model_fat_term *terms = part->fat_terms + fat->start;
+            guint32 i = 0;
+            for (const struct model_elem *e = cnst->enabled; e != NULL; e = ring_next(cnst, e))
+                if (e->weight > 0)
+                    terms[i++] = (struct model_fat_term){e->weight / e->action->var_penalty,
+                                                         e->action};
+            qsort(terms, len, sizeof *terms, compare_fat_terms);
+            part->n_fat_terms += len;
+        }
+    }
+    if (fat->state == MODEL_FAT_SORTED) {
+        const struct model_fat_term *terms = part->fat_terms + fat->start;
+        while (fat->cursor < fat->len && terms[fat->cursor].action->value > 0)
+            fat->cursor++;
+        return fat->cursor < fat->len ? terms[fat->cursor].key : 0.0;
+    }
+    double usage = 0.0;
+    for (const struct model_elem *e = cnst->enabled; e != NULL; e = ring_next(cnst, e)) {
+        if (e->action->value > 0)
+            continue;
+        if (e->weight > 0) {
+            double u = e->weight / e->action->var_penalty;
+            usage = usage < u ? u : usage;
+        }
+    }
+    return usage;
+}
+
 /* A variable got its value: take its consumption off each of its resources of this round. */
 static void
 consume(struct model_part *part, const struct model_action *var, guint32 *n_light)
@@ -349,17 +410,7 @@ consume(struct model_part *part, const struct model_action *var, guint32 *n_ligh
             subtract(&part->remaining[pos], elem->weight * var->value, cnst->bound * precision);
             subtract(&part->usage[pos], elem->weight / var->var_penalty, precision);
         } else {
-            /* a fat pipe's usage is the largest term still unfixed */
-            double usage = 0.0;
-            for (const struct model_elem *e = cnst->enabled; e != NULL; e = ring_next(cnst, e)) {
-                if (e->action->value > 0)
-                    continue;
-                if (e->weight > 0) {
-                    double u = e->weight / e->action->var_penalty;
-                    usage = usage < u ? u : usage;
-                }
-            }
-            part->usage[pos] = usage;
+            part->usage[pos] = fat_pipe_usage(part, cnst, pos);
         }
         if (!positive(part->usage[pos], precision) ||
             !positive(part->remaining[pos], cnst->bound * precision))
@@ -383,10 +434,12 @@ maxmin(struct model_part *part)
         part->usage = g_realloc_n(part->usage, cap, sizeof *part->usage);
         part->light_of = g_realloc_n(part->light_of, cap, sizeof *part->light_of);
         part->light = g_realloc_n(part->light, cap, sizeof *part->light);
+        part->fat = g_realloc_n(part->fat, cap, sizeof *part->fat);
         part->saturated = g_realloc_n(part->saturated, cap, sizeof *part->saturated);
         part->cap_scratch = cap;
     }
     part->solve_count++;
+    part->n_fat_terms = 0;
 
     /* each resource's usage: the sum (or max) of its enabled terms weighted by 1/penalty */
     double min_usage = -1;
@@ -397,6 +450,7 @@ maxmin(struct model_part *part)
         if (cnst == NULL)
             continue;
         part->light_of[pos] = -1;
+        part->fat[pos].state = MODEL_FAT_UNKNOWN;
         part->remaining[pos] = cnst->bound;
         part->usage[pos] = 0.0;
         if (!positive(cnst->bound, cnst->bound * precision))

@@ -106,6 +106,21 @@ struct model_light {
     guint32 pos;
 };
 
+/* A fat pipe's terms by decreasing weight/penalty, built once per solve for a long pipe. */
+struct model_fat_term {
+    double key;
+    struct model_action *action;
+};
+
+struct model_fat_pipe {
+    guint32 state; /* MODEL_FAT_UNKNOWN, MODEL_FAT_SCAN or MODEL_FAT_SORTED */
+    guint32 start, len, cursor;
+};
+
+#define MODEL_FAT_UNKNOWN 0
+#define MODEL_FAT_SCAN 1
+#define MODEL_FAT_SORTED 2
+
 struct model_walk_frame {
     struct model_cnst *cnst;
     struct model_elem *elem;
@@ -130,6 +145,9 @@ struct model_part {
     gint32 *light_of;
     guint32 cap_scratch;
     struct model_light *light;
+    struct model_fat_pipe *fat;
+    struct model_fat_term *fat_terms;
+    guint32 n_fat_terms, cap_fat_terms;
     guint32 *saturated;
     struct model_action **satvars;
     guint32 cap_satvars;
