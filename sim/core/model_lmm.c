@@ -18,7 +18,8 @@
  * backwards, skipping the fixed. So no list of its own is kept.
  *
  * Costs: marking a change walks the connected component once per round; a solve is linear in
- * the elements of the modified resources times the number of saturation rounds, as SimGrid's.
+ * the elements of the modified resources times the number of saturation rounds, as SimGrid's,
+ * except on fat pipes, where SimGrid's cost is quadratic (fat_pipe_usage).
  */
 #include <math.h>
 #include <string.h>
@@ -45,17 +46,17 @@ equal(double a, double b, double precision)
     return fabs(a - b) < precision;
 }
 
-/* Grow `*array` of `*cap` items of `size` bytes to hold at least `need`. */
-static void
-reserve(gpointer *array, guint32 *cap, guint32 need, gsize size)
+/* `array` (of `*cap` items of `size` bytes), grown if need be to hold `need` items. */
+static gpointer
+grown(gpointer array, guint32 *cap, guint32 need, gsize size)
 {
     if (need <= *cap)
-        return;
+        return array;
     guint32 n = *cap > 0 ? *cap : 64;
     while (n < need)
         n *= 2;
-    *array = g_realloc_n(*array, n, size);
     *cap = n;
+    return g_realloc_n(array, n, size);
 }
 
 void
@@ -122,8 +123,8 @@ ring_next(const struct model_cnst *cnst, const struct model_elem *elem)
 static void
 append_modified(struct model_part *part, struct model_cnst *cnst)
 {
-    reserve((gpointer *)&part->modified, &part->cap_modified, part->n_modified + 1,
-            sizeof *part->modified);
+    part->modified =
+        grown(part->modified, &part->cap_modified, part->n_modified + 1, sizeof *part->modified);
     cnst->modified_pos = part->n_modified;
     part->modified[part->n_modified++] = cnst;
 }
@@ -151,7 +152,7 @@ spread_modified(struct model_part *part, struct model_cnst *root)
 {
     guint64 round = part->visit_round;
     guint32 depth = 0;
-    reserve((gpointer *)&part->walk, &part->cap_walk, 1, sizeof *part->walk);
+    part->walk = grown(part->walk, &part->cap_walk, 1, sizeof *part->walk);
     part->walk[depth++] = (struct model_walk_frame){root, root->enabled, 0};
     while (depth > 0) {
         struct model_walk_frame *frame = &part->walk[depth - 1];
@@ -164,7 +165,7 @@ spread_modified(struct model_part *part, struct model_cnst *root)
             struct model_cnst *other = var->elems[frame->next_cnst++].cnst;
             if (other != frame->cnst && other->modified_pos == MODEL_NOWHERE) {
                 append_modified(part, other);
-                reserve((gpointer *)&part->walk, &part->cap_walk, depth + 1, sizeof *part->walk);
+                part->walk = grown(part->walk, &part->cap_walk, depth + 1, sizeof *part->walk);
                 part->walk[depth++] = (struct model_walk_frame){other, other->enabled, 0};
             }
             continue;
@@ -312,8 +313,8 @@ queue_saturated_variables(struct model_part *part, guint32 n_saturated, guint32 
         for (;;) {
             struct model_action *var = elem->action;
             if (elem->weight > 0 && var->fixed_in != part->solve_count && !var->in_saturated) {
-                reserve((gpointer *)&part->satvars, &part->cap_satvars, *sat_tail + 1,
-                        sizeof *part->satvars);
+                part->satvars =
+                    grown(part->satvars, &part->cap_satvars, *sat_tail + 1, sizeof *part->satvars);
                 part->satvars[(*sat_tail)++] = var;
                 var->in_saturated = TRUE;
             }
@@ -362,8 +363,8 @@ fat_pipe_usage(struct model_part *part, const struct model_cnst *cnst, guint32 p
             len += e->weight > 0;
         fat->state = len < FAT_PIPE_SORT_FROM ? MODEL_FAT_SCAN : MODEL_FAT_SORTED;
         if (fat->state == MODEL_FAT_SORTED) {
-            reserve((gpointer *)&part->fat_terms, &part->cap_fat_terms, part->n_fat_terms + len,
-                    sizeof *part->fat_terms);
+            part->fat_terms = grown(part->fat_terms, &part->cap_fat_terms, part->n_fat_terms + len,
+                                    sizeof *part->fat_terms);
             fat->start = part->n_fat_terms;
             fat->len = len;
             fat->cursor = 0;
@@ -371,8 +372,8 @@ fat_pipe_usage(struct model_part *part, const struct model_cnst *cnst, guint32 p
             guint32 i = 0;
             for (const struct model_elem *e = cnst->enabled; e != NULL; e = ring_next(cnst, e))
                 if (e->weight > 0)
-                    terms[i++] = (struct model_fat_term){e->weight / e->action->var_penalty,
-                                                         e->action};
+                    terms[i++] =
+                        (struct model_fat_term){e->weight / e->action->var_penalty, e->action};
             qsort(terms, len, sizeof *terms, compare_fat_terms);
             part->n_fat_terms += len;
         }
@@ -505,8 +506,7 @@ maxmin(struct model_part *part)
         min_bound = -1;
         n_saturated = 0;
         for (guint32 i = 0; i < n_light; i++)
-            note_saturation(part, part->light[i].remaining_over_usage, i, &min_usage,
-                            &n_saturated);
+            note_saturation(part, part->light[i].remaining_over_usage, i, &min_usage, &n_saturated);
         queue_saturated_variables(part, n_saturated, &sat_tail);
     } while (n_light > 0);
 }

@@ -77,7 +77,7 @@ struct model_action {
     double start_time;
     double last_update;
     double last_value;
-    double rate_factor; /* rate = value x rate_factor (a flow's bandwidth factor) */
+    double rate_factor;  /* rate = value x rate_factor (a flow's bandwidth factor) */
     double paid_penalty; /* a flow's variable penalty once its latency is paid (its route's
                           * latency plus the weight_S terms) */
     double max_duration;
@@ -162,8 +162,8 @@ struct model_part {
 /* model_lmm.c: SimGrid's System (selective update) and its max-min solve */
 void model_lmm_init(struct model_part *part, double precision);
 void model_lmm_clear(struct model_part *part);
-void model_lmm_expand(struct model_part *part, struct model_action *action,
-                      struct model_cnst *cnst, double weight);
+void model_lmm_expand(struct model_part *part, struct model_action *action, struct model_cnst *cnst,
+                      double weight);
 void model_lmm_set_bound(struct model_part *part, struct model_action *action, double bound);
 void model_lmm_set_penalty(struct model_part *part, struct model_action *action, double penalty);
 void model_lmm_free_variable(struct model_part *part, struct model_action *action);

@@ -67,8 +67,8 @@ main(int argc, char **argv)
         while ((data = model_pop_finished(sys)) != NULL) {
             int i = GPOINTER_TO_INT(data) - 1;
             if (left[i]-- > 0)
-                model_flow_start(sys, now, route + 2 * i, 2, back + 2 * i, 2, route_latency,
-                                 bytes, data);
+                model_flow_start(sys, now, route + 2 * i, 2, back + 2 * i, 2, route_latency, bytes,
+                                 data);
         }
     }
     double wall = (double)(g_get_monotonic_time() - t0) / 1e6;

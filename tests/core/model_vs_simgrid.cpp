@@ -62,29 +62,39 @@
 
 namespace sg4 = simgrid::s4u;
 
-namespace {
+namespace
+{
 
 /* ---------------------------------------------------------------- the workload */
 
 struct item {
     double date;
     bool flow;
-    int src, dst; /* host indices; dst unused for executions */
+    int src, dst;  /* host indices; dst unused for executions */
     double amount; /* bytes or flops */
 };
 
 /* splitmix64: the same sequence on every machine */
 struct rng {
     guint64 state;
-    guint64 next()
+    guint64
+    next()
     {
         guint64 z = (state += 0x9e3779b97f4a7c15ULL);
         z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
         z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
         return z ^ (z >> 31);
     }
-    int below(int n) { return (int)(next() % (guint64)n); }
-    double unit() { return (double)(next() >> 11) * (1.0 / 9007199254740992.0); }
+    int
+    below(int n)
+    {
+        return (int)(next() % (guint64)n);
+    }
+    double
+    unit()
+    {
+        return (double)(next() >> 11) * (1.0 / 9007199254740992.0);
+    }
 };
 
 /* Platform f: 10 hosts, each on a link of its own latency and bandwidth, all joined by a fat
@@ -99,8 +109,8 @@ star_xml()
     const int n = 10;
     xml = "<zone id='star' routing='Full'>";
     for (int i = 0; i < n; i++)
-        xml += "<host id='s-" + std::to_string(i) + "' speed='" + std::to_string(1 + i % 3) +
-               "Gf'/>";
+        xml +=
+            "<host id='s-" + std::to_string(i) + "' speed='" + std::to_string(1 + i % 3) + "Gf'/>";
     for (int i = 0; i < n; i++)
         xml += "<link id='l-" + std::to_string(i) + "' bandwidth='" +
                std::to_string(200 + 100 * (i % 4)) + "MBps' latency='" +
@@ -221,7 +231,8 @@ struct model_side {
     std::vector<model_cpu *> cpus;
     const std::vector<sg4::Host *> *hosts = nullptr;
 
-    void setup(const std::vector<sg4::Host *> &all_hosts)
+    void
+    setup(const std::vector<sg4::Host *> &all_hosts)
     {
         using simgrid::config::get_value;
         model_net_config_cm02(&config);
@@ -246,20 +257,22 @@ struct model_side {
             cpus.push_back(model_cpu_new(sys, h->get_speed(), h->get_core_count()));
     }
 
-    model_link *link_of(const sg4::Link *l)
+    model_link *
+    link_of(const sg4::Link *l)
     {
         auto it = links.find(l->get_name());
         if (it != links.end())
             return it->second;
-        enum model_sharing sharing =
-            l->get_sharing_policy() == sg4::Link::SharingPolicy::FATPIPE ? MODEL_FATPIPE
-                                                                          : MODEL_SHARED;
+        enum model_sharing sharing = l->get_sharing_policy() == sg4::Link::SharingPolicy::FATPIPE
+                                         ? MODEL_FATPIPE
+                                         : MODEL_SHARED;
         model_link *m = model_link_new(sys, l->get_bandwidth(), l->get_latency(), sharing);
         links[l->get_name()] = m;
         return m;
     }
 
-    void start(const item &it, double now, gpointer data)
+    void
+    start(const item &it, double now, gpointer data)
     {
         if (!it.flow) {
             model_exec_start(sys, now, cpus[it.src], it.amount, data);
@@ -313,7 +326,6 @@ run_model(model_side &m, const std::vector<item> &items)
     }
     return done;
 }
-
 
 /* ---------------------------------------------------------------- actor chains */
 
@@ -469,7 +481,8 @@ struct simgrid_side {
     std::unordered_map<const sg4::Activity *, int> ids;
     std::vector<completion> done;
 
-    void start(const item &it, const std::vector<sg4::Host *> &hosts, int id)
+    void
+    start(const item &it, const std::vector<sg4::Host *> &hosts, int id)
     {
         sg4::ActivityPtr a;
         if (it.flow)
@@ -529,8 +542,10 @@ compare(const char *model, char platform, const std::vector<item> &items,
         double rel = fabs(sg_date[i] - our_date[i]) / std::max(fabs(sg_date[i]), 1e-300);
         if (verbose && sg_date[i] != our_date[i])
             printf("  #%zu %s %d->%d %.17g: simgrid %.17g model %.17g (rel %.3g)\n", i,
-                   items[i].flow ? "flow" : items[i].dst < 0 ? "sleep" : "exec", items[i].src, items[i].dst, items[i].amount,
-                   sg_date[i], our_date[i], rel);
+                   items[i].flow      ? "flow"
+                   : items[i].dst < 0 ? "sleep"
+                                      : "exec",
+                   items[i].src, items[i].dst, items[i].amount, sg_date[i], our_date[i], rel);
         worst = std::max(worst, rel);
     }
     bool same_order = sg.size() == ours.size();
@@ -597,8 +612,7 @@ ring(int p, int rounds, const std::string &dir)
     });
     auto t0 = std::chrono::steady_clock::now();
     e->run();
-    double wall =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     printf("simgrid P=%-6d rounds=%-5d flows=%-9ld wall=%8.3fs  %10.0f flows/s  "
            "simulated=%.9g\n",
            p, rounds, flows, wall, flows / wall, sg4::Engine::get_clock());

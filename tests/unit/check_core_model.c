@@ -62,7 +62,7 @@ date_of(const struct run *r, int id)
     return -1;
 }
 
-#define ck_assert_date(got, expected)                                                          \
+#define ck_assert_date(got, expected)                                                              \
     ck_assert_double_eq_tol((got), (expected), 1e-12 * fmax(1.0, fabs(expected)))
 
 static struct model_net_config
@@ -398,8 +398,8 @@ START_TEST(test_model_cancel)
     run_init(&r, &config);
     model_link *l = model_link_new(r.sys, 1e6, 0, MODEL_SHARED);
     model_flow_start(r.sys, 0.0, &l, 1, NULL, 0, 0.0, 1e6, GINT_TO_POINTER(1));
-    model_action *second = model_flow_start(r.sys, 0.0, &l, 1, NULL, 0, 0.0, 1e6,
-                                            GINT_TO_POINTER(2));
+    model_action *second =
+        model_flow_start(r.sys, 0.0, &l, 1, NULL, 0, 0.0, 1e6, GINT_TO_POINTER(2));
     run_until(&r, 1.0);
     ck_assert_int_eq(r.n_done, 0);
     model_action_cancel(r.sys, second);
