@@ -570,9 +570,8 @@ model_flow_start(model_sys *sys, double now, model_link *const *route, gsize n,
     for (gsize i = 0; i < n; i++)
         if (user_bound == -1.0 || route[i]->cnst.bound < user_bound)
             user_bound = route[i]->cnst.bound;
-    double lat_factor = cfg->n_lat_pieces > 0
-                            ? piecewise(cfg->lat_pieces, cfg->n_lat_pieces, bytes)
-                            : cfg->latency_factor;
+    double lat_factor = cfg->n_lat_pieces > 0 ? piecewise(cfg->lat_pieces, cfg->n_lat_pieces, bytes)
+                                              : cfg->latency_factor;
     double paid_latency = latency * lat_factor;
 
     if (paid_latency > 0) {

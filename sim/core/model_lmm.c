@@ -18,7 +18,8 @@
  * backwards, skipping the fixed. So no list of its own is kept.
  *
  * Costs: marking a change walks the connected component once per round; a solve is linear in
- * the elements of the modified resources times the number of saturation rounds, as SimGrid's.
+ * the elements of the modified resources times the number of saturation rounds, as SimGrid's,
+ * except on fat pipes, where SimGrid's cost is quadratic (fat_pipe_usage).
  */
 #include <math.h>
 #include <string.h>
@@ -45,17 +46,17 @@ equal(double a, double b, double precision)
     return fabs(a - b) < precision;
 }
 
-/* Grow `*array` of `*cap` items of `size` bytes to hold at least `need`. */
-static void
-reserve(gpointer *array, guint32 *cap, guint32 need, gsize size)
+/* `array` (of `*cap` items of `size` bytes), grown if need be to hold `need` items. */
+static gpointer
+grown(gpointer array, guint32 *cap, guint32 need, gsize size)
 {
     if (need <= *cap)
-        return;
+        return array;
     guint32 n = *cap > 0 ? *cap : 64;
     while (n < need)
         n *= 2;
-    *array = g_realloc_n(*array, n, size);
     *cap = n;
+    return g_realloc_n(array, n, size);
 }
 
 void
@@ -73,6 +74,8 @@ model_lmm_clear(struct model_part *part)
     g_free(part->usage);
     g_free(part->light_of);
     g_free(part->light);
+    g_free(part->fat);
+    g_free(part->fat_terms);
     g_free(part->saturated);
     g_free(part->satvars);
     g_free(part->walk);
@@ -120,8 +123,8 @@ ring_next(const struct model_cnst *cnst, const struct model_elem *elem)
 static void
 append_modified(struct model_part *part, struct model_cnst *cnst)
 {
-    reserve((gpointer *)&part->modified, &part->cap_modified, part->n_modified + 1,
-            sizeof *part->modified);
+    part->modified =
+        grown(part->modified, &part->cap_modified, part->n_modified + 1, sizeof *part->modified);
     cnst->modified_pos = part->n_modified;
     part->modified[part->n_modified++] = cnst;
 }
@@ -149,7 +152,7 @@ spread_modified(struct model_part *part, struct model_cnst *root)
 {
     guint64 round = part->visit_round;
     guint32 depth = 0;
-    reserve((gpointer *)&part->walk, &part->cap_walk, 1, sizeof *part->walk);
+    part->walk = grown(part->walk, &part->cap_walk, 1, sizeof *part->walk);
     part->walk[depth++] = (struct model_walk_frame){root, root->enabled, 0};
     while (depth > 0) {
         struct model_walk_frame *frame = &part->walk[depth - 1];
@@ -162,7 +165,7 @@ spread_modified(struct model_part *part, struct model_cnst *root)
             struct model_cnst *other = var->elems[frame->next_cnst++].cnst;
             if (other != frame->cnst && other->modified_pos == MODEL_NOWHERE) {
                 append_modified(part, other);
-                reserve((gpointer *)&part->walk, &part->cap_walk, depth + 1, sizeof *part->walk);
+                part->walk = grown(part->walk, &part->cap_walk, depth + 1, sizeof *part->walk);
                 part->walk[depth++] = (struct model_walk_frame){other, other->enabled, 0};
             }
             continue;
@@ -310,8 +313,8 @@ queue_saturated_variables(struct model_part *part, guint32 n_saturated, guint32 
         for (;;) {
             struct model_action *var = elem->action;
             if (elem->weight > 0 && var->fixed_in != part->solve_count && !var->in_saturated) {
-                reserve((gpointer *)&part->satvars, &part->cap_satvars, *sat_tail + 1,
-                        sizeof *part->satvars);
+                part->satvars =
+                    grown(part->satvars, &part->cap_satvars, *sat_tail + 1, sizeof *part->satvars);
                 part->satvars[(*sat_tail)++] = var;
                 var->in_saturated = TRUE;
             }
@@ -334,6 +337,65 @@ drop_light(struct model_part *part, guint32 pos, guint32 *n_light)
     part->light_of[pos] = -1;
 }
 
+static int
+compare_fat_terms(const void *a, const void *b)
+{
+    double x = ((const struct model_fat_term *)a)->key, y = ((const struct model_fat_term *)b)->key;
+    return (x < y) - (x > y);
+}
+
+/*
+ * A fat pipe's usage is its largest term whose variable is still unfixed (value 0). SimGrid
+ * rescans the pipe for each variable fixed on it, which costs the square of its terms per solve;
+ * a pipe of many terms is sorted once per solve instead, and a cursor moves past the fixed
+ * (values only go from 0 to positive during a solve). A maximum is one of the numbers it is
+ * taken over, so both find the same double.
+ */
+#define FAT_PIPE_SORT_FROM 16
+
+static double
+fat_pipe_usage(struct model_part *part, const struct model_cnst *cnst, guint32 pos)
+{
+    struct model_fat_pipe *fat = &part->fat[pos];
+    if (fat->state == MODEL_FAT_UNKNOWN) {
+        guint32 len = 0;
+        for (const struct model_elem *e = cnst->enabled; e != NULL; e = ring_next(cnst, e))
+            len += e->weight > 0;
+        fat->state = len < FAT_PIPE_SORT_FROM ? MODEL_FAT_SCAN : MODEL_FAT_SORTED;
+        if (fat->state == MODEL_FAT_SORTED) {
+            part->fat_terms = grown(part->fat_terms, &part->cap_fat_terms, part->n_fat_terms + len,
+                                    sizeof *part->fat_terms);
+            fat->start = part->n_fat_terms;
+            fat->len = len;
+            fat->cursor = 0;
+            struct model_fat_term *terms = part->fat_terms + fat->start;
+            guint32 i = 0;
+            for (const struct model_elem *e = cnst->enabled; e != NULL; e = ring_next(cnst, e))
+                if (e->weight > 0)
+                    terms[i++] =
+                        (struct model_fat_term){e->weight / e->action->var_penalty, e->action};
+            qsort(terms, len, sizeof *terms, compare_fat_terms);
+            part->n_fat_terms += len;
+        }
+    }
+    if (fat->state == MODEL_FAT_SORTED) {
+        const struct model_fat_term *terms = part->fat_terms + fat->start;
+        while (fat->cursor < fat->len && terms[fat->cursor].action->value > 0)
+            fat->cursor++;
+        return fat->cursor < fat->len ? terms[fat->cursor].key : 0.0;
+    }
+    double usage = 0.0;
+    for (const struct model_elem *e = cnst->enabled; e != NULL; e = ring_next(cnst, e)) {
+        if (e->action->value > 0)
+            continue;
+        if (e->weight > 0) {
+            double u = e->weight / e->action->var_penalty;
+            usage = usage < u ? u : usage;
+        }
+    }
+    return usage;
+}
+
 /* A variable got its value: take its consumption off each of its resources of this round. */
 static void
 consume(struct model_part *part, const struct model_action *var, guint32 *n_light)
@@ -349,17 +411,7 @@ consume(struct model_part *part, const struct model_action *var, guint32 *n_ligh
             subtract(&part->remaining[pos], elem->weight * var->value, cnst->bound * precision);
             subtract(&part->usage[pos], elem->weight / var->var_penalty, precision);
         } else {
-            /* a fat pipe's usage is the largest term still unfixed */
-            double usage = 0.0;
-            for (const struct model_elem *e = cnst->enabled; e != NULL; e = ring_next(cnst, e)) {
-                if (e->action->value > 0)
-                    continue;
-                if (e->weight > 0) {
-                    double u = e->weight / e->action->var_penalty;
-                    usage = usage < u ? u : usage;
-                }
-            }
-            part->usage[pos] = usage;
+            part->usage[pos] = fat_pipe_usage(part, cnst, pos);
         }
         if (!positive(part->usage[pos], precision) ||
             !positive(part->remaining[pos], cnst->bound * precision))
@@ -383,10 +435,12 @@ maxmin(struct model_part *part)
         part->usage = g_realloc_n(part->usage, cap, sizeof *part->usage);
         part->light_of = g_realloc_n(part->light_of, cap, sizeof *part->light_of);
         part->light = g_realloc_n(part->light, cap, sizeof *part->light);
+        part->fat = g_realloc_n(part->fat, cap, sizeof *part->fat);
         part->saturated = g_realloc_n(part->saturated, cap, sizeof *part->saturated);
         part->cap_scratch = cap;
     }
     part->solve_count++;
+    part->n_fat_terms = 0;
 
     /* each resource's usage: the sum (or max) of its enabled terms weighted by 1/penalty */
     double min_usage = -1;
@@ -397,6 +451,7 @@ maxmin(struct model_part *part)
         if (cnst == NULL)
             continue;
         part->light_of[pos] = -1;
+        part->fat[pos].state = MODEL_FAT_UNKNOWN;
         part->remaining[pos] = cnst->bound;
         part->usage[pos] = 0.0;
         if (!positive(cnst->bound, cnst->bound * precision))
@@ -451,8 +506,7 @@ maxmin(struct model_part *part)
         min_bound = -1;
         n_saturated = 0;
         for (guint32 i = 0; i < n_light; i++)
-            note_saturation(part, part->light[i].remaining_over_usage, i, &min_usage,
-                            &n_saturated);
+            note_saturation(part, part->light[i].remaining_over_usage, i, &min_usage, &n_saturated);
         queue_saturated_variables(part, n_saturated, &sat_tail);
     } while (n_light > 0);
 }

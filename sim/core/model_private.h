@@ -77,7 +77,7 @@ struct model_action {
     double start_time;
     double last_update;
     double last_value;
-    double rate_factor; /* rate = value x rate_factor (a flow's bandwidth factor) */
+    double rate_factor;  /* rate = value x rate_factor (a flow's bandwidth factor) */
     double paid_penalty; /* a flow's variable penalty once its latency is paid (its route's
                           * latency plus the weight_S terms) */
     double max_duration;
@@ -106,6 +106,21 @@ struct model_light {
     guint32 pos;
 };
 
+/* A fat pipe's terms by decreasing weight/penalty, built once per solve for a long pipe. */
+struct model_fat_term {
+    double key;
+    struct model_action *action;
+};
+
+struct model_fat_pipe {
+    guint32 state; /* MODEL_FAT_UNKNOWN, MODEL_FAT_SCAN or MODEL_FAT_SORTED */
+    guint32 start, len, cursor;
+};
+
+#define MODEL_FAT_UNKNOWN 0
+#define MODEL_FAT_SCAN 1
+#define MODEL_FAT_SORTED 2
+
 struct model_walk_frame {
     struct model_cnst *cnst;
     struct model_elem *elem;
@@ -130,6 +145,9 @@ struct model_part {
     gint32 *light_of;
     guint32 cap_scratch;
     struct model_light *light;
+    struct model_fat_pipe *fat;
+    struct model_fat_term *fat_terms;
+    guint32 n_fat_terms, cap_fat_terms;
     guint32 *saturated;
     struct model_action **satvars;
     guint32 cap_satvars;
@@ -144,8 +162,8 @@ struct model_part {
 /* model_lmm.c: SimGrid's System (selective update) and its max-min solve */
 void model_lmm_init(struct model_part *part, double precision);
 void model_lmm_clear(struct model_part *part);
-void model_lmm_expand(struct model_part *part, struct model_action *action,
-                      struct model_cnst *cnst, double weight);
+void model_lmm_expand(struct model_part *part, struct model_action *action, struct model_cnst *cnst,
+                      double weight);
 void model_lmm_set_bound(struct model_part *part, struct model_action *action, double bound);
 void model_lmm_set_penalty(struct model_part *part, struct model_action *action, double penalty);
 void model_lmm_free_variable(struct model_part *part, struct model_action *action);
