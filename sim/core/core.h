@@ -56,6 +56,12 @@ void core_run(void);
 /* Simulated seconds. */
 double core_clock(void);
 
+/* Debugging the cores' agreement (core.c): whether COLLSIM_CORE_TRACE is set, how to print
+ * an actor's rank, and a clock step (the cores call it as their clock advances). */
+gboolean core_trace_enabled(void);
+void core_trace_set_rank_of(int (*rank_of)(void *actor_data));
+void core_trace_step(double now, double delta);
+
 /* ---- actors */
 
 /* An actor on `host` running fn(data), started at once (runs from the next round, in the

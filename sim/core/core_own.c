@@ -118,8 +118,7 @@ struct core_mailbox {
 struct core_actor {
     enum event_kind kind;       /* EVENT_ACTOR: first, for the model's data pointer */
     fcontext_t context;         /* where it resumes */
-    void *stack_map;            /* the mapping (guard page included) */
-    gsize map_bytes;
+    void *stack_map;            /* its stack's slot (guard page included) */
     void *stack;                /* the usable stack */
     gsize stack_bytes;
     unsigned valgrind_stack;    /* its registration with valgrind */
@@ -130,6 +129,7 @@ struct core_actor {
     gboolean daemon;
     gboolean started;
     gboolean ended;
+    core_actor *next_ready;     /* its successor in the round it is ready for */
     enum block_kind blocked;
     gboolean answered;          /* its operation has been answered; it runs again soon */
     ssize_t answer;             /* what its blocking operation returns */
@@ -183,7 +183,8 @@ static struct {
     struct model_factor_piece *lat_pieces, *bw_pieces;
     gsize stack_bytes;
     gboolean guard;
-    GQueue to_run;              /* core_actor *: the next round, in order */
+    core_actor *to_run;         /* the next round, in order, chained by next_ready */
+    core_actor *to_run_tail;
     core_actor *running;        /* NULL: the scheduler's own stack */
     fcontext_t scheduler;       /* where a yielding actor goes back to */
 #ifdef CORE_ASAN
@@ -403,7 +404,12 @@ suspend(void)
 static void
 make_ready(core_actor *actor)
 {
-    g_queue_push_tail(&own.to_run, actor);
+    actor->next_ready = NULL;
+    if (own.to_run_tail != NULL)
+        own.to_run_tail->next_ready = actor;
+    else
+        own.to_run = actor;
+    own.to_run_tail = actor;
 }
 
 /* An operation SimGrid answers at once: the actor runs again in the next round. */
@@ -464,10 +470,20 @@ activity_remove(struct activity_link *link)
 
 /* ---------------------------------------------------------------- transfers */
 
+/* Transfers are made and dropped at the rate of messages: a free list of them, chained
+ * through their `forward` field (unused while free). */
+static core_comm *free_comms;
+
 static core_comm *
 comm_new(void)
 {
-    core_comm *comm = g_slice_new0(core_comm);
+    core_comm *comm = free_comms;
+    if (comm != NULL) {
+        free_comms = comm->forward;
+        memset(comm, 0, sizeof *comm);
+    } else {
+        comm = g_new0(core_comm, 1);
+    }
     comm->kind = EVENT_COMM;
     comm->refs = 1;
     comm->src_link.comm = comm;
@@ -485,7 +501,8 @@ comm_unref(core_comm *comm)
     activity_remove(&comm->dst_link);
     if (comm->forward != NULL)
         comm_unref(comm->forward);
-    g_slice_free(core_comm, comm);
+    comm->forward = free_comms;
+    free_comms = comm;
 }
 
 /* The transfer a handle stands for. */
@@ -660,12 +677,47 @@ timers_fire(void)
 
 /* ---------------------------------------------------------------- actors */
 
+/*
+ * Stacks come from mappings of STACKS_PER_MAP stacks each (one system call for many, and
+ * one memory mapping where the kernel limits their number), each stack above its guard page
+ * when guards are on. A stack is only paid for the pages its actor touches (MAP_NORESERVE),
+ * and goes back to a free list when its actor ends.
+ */
+#define STACKS_PER_MAP 256
+
+static GPtrArray *free_stacks; /* void *: the lowest address of a free stack's slot */
+
+static void *
+stack_take(gsize slot_bytes, gsize guard)
+{
+    if (free_stacks == NULL)
+        free_stacks = g_ptr_array_new();
+    if (free_stacks->len == 0) {
+        gsize bytes = slot_bytes * STACKS_PER_MAP;
+        char *map = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+        if (map == MAP_FAILED) {
+            fprintf(stderr, "collsim: cannot map %" G_GSIZE_FORMAT " bytes of actor stacks\n",
+                    bytes);
+            _exit(1);
+        }
+        /* highest first: the first actors get the lowest slots */
+        for (gsize i = STACKS_PER_MAP; i-- > 0;) {
+            char *slot = map + i * slot_bytes;
+            if (guard > 0)
+                mprotect(slot, guard, PROT_NONE); /* stacks grow down, onto the guard */
+            g_ptr_array_add(free_stacks, slot);
+        }
+    }
+    return g_ptr_array_steal_index(free_stacks, free_stacks->len - 1);
+}
+
 static void
 actor_free_stack(core_actor *actor)
 {
     if (actor->stack_map != NULL) {
         CORE_STACK_DEREGISTER(actor->valgrind_stack);
-        munmap(actor->stack_map, actor->map_bytes);
+        g_ptr_array_add(free_stacks, actor->stack_map);
     }
     actor->stack_map = NULL;
 }
@@ -721,16 +773,7 @@ own_actor_create(const char *name, sg_host_t host, void (*fn)(void *), void *dat
     gsize page = (gsize)sysconf(_SC_PAGESIZE);
     gsize guard = own.guard ? page : 0;
     actor->stack_bytes = (own.stack_bytes + page - 1) / page * page;
-    actor->map_bytes = actor->stack_bytes + guard;
-    actor->stack_map = mmap(NULL, actor->map_bytes, PROT_READ | PROT_WRITE,
-                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-    if (actor->stack_map == MAP_FAILED) {
-        fprintf(stderr, "collsim: cannot map a stack of %" G_GSIZE_FORMAT " bytes for an actor\n",
-                actor->map_bytes);
-        _exit(1);
-    }
-    if (guard > 0)
-        mprotect(actor->stack_map, guard, PROT_NONE); /* stacks grow down, onto the guard */
+    actor->stack_map = stack_take(actor->stack_bytes + guard, guard);
     actor->stack = (char *)actor->stack_map + guard;
     actor->valgrind_stack =
         CORE_STACK_REGISTER(actor->stack, (char *)actor->stack + actor->stack_bytes);
@@ -746,11 +789,12 @@ own_actor_create(const char *name, sg_host_t host, void (*fn)(void *), void *dat
 static void
 run_rounds(void)
 {
-    while (!g_queue_is_empty(&own.to_run)) {
-        GQueue round = own.to_run;
-        g_queue_init(&own.to_run);
-        core_actor *actor;
-        while ((actor = g_queue_pop_head(&round)) != NULL) {
+    while (own.to_run != NULL) {
+        core_actor *next = own.to_run;
+        own.to_run = own.to_run_tail = NULL;
+        while (next != NULL) {
+            core_actor *actor = next;
+            next = actor->next_ready; /* read first: running it may make it ready again */
             if (actor->ended)
                 continue;
             switch_to_actor(actor);
@@ -774,7 +818,7 @@ run_rounds(void)
                 actor_cleanup(d);
                 actor_free_stack(d);
             }
-            g_queue_clear(&own.to_run);
+            own.to_run = own.to_run_tail = NULL;
         }
     }
 }
@@ -818,6 +862,7 @@ own_run(void)
             elapsed = -1.0;
         } else {
             own.now += delta;
+            core_trace_step(own.now, delta);
             model_advance(own.sys, own.now, delta);
             elapsed = delta;
         }
@@ -826,7 +871,7 @@ own_run(void)
             again = timers_fire();
             handle_ended();
         } while (again);
-    } while (elapsed > -1.0 || !g_queue_is_empty(&own.to_run));
+    } while (elapsed > -1.0 || own.to_run != NULL);
     /* what is left is blocked forever (a deadlock the engine reports) or ended */
     for (guint i = 0; i < own.actors->len; i++)
         actor_free_stack(g_ptr_array_index(own.actors, i));
@@ -843,7 +888,6 @@ own_setup(gsize stack_bytes)
     own.sys = model_sys_new(&own.net);
     own.stack_bytes = MAX(stack_bytes, 16 * 1024);
     own.guard = sg_cfg_get_int("contexts/guard-size") > 0;
-    g_queue_init(&own.to_run);
     own.actors = g_ptr_array_new();
     own.mailboxes = g_hash_table_new(g_str_hash, g_str_equal);
     own.links = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -926,11 +970,14 @@ static void
 own_execute(double flops)
 {
     core_actor *me = own.running;
-    /* SimGrid: the start is one simcall, the wait another */
+    /* SimGrid's this_actor::execute: three setters (flops, host, priority) are a simcall
+     * each, then the start, then the wait, which leaves a detector on the CPU */
+    yield_answered();
+    yield_answered();
+    yield_answered();
     me->action = model_exec_start(own.sys, own.now, me->cpu, flops, me);
     yield_answered();
-    if (me->action != NULL)
-        me->detector = model_wait_start(own.sys, own.now, me->cpu);
+    me->detector = model_wait_start(own.sys, own.now, me->cpu);
     block(BLOCK_SLEEP);
 }
 

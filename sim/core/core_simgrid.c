@@ -14,6 +14,7 @@
 #include <simgrid/mutex.h>
 
 #include "sim/core/core_backend.h"
+#include "sim/core/platform_query.h"
 #include "sim/engine/deadline.h"
 
 static void
@@ -25,6 +26,8 @@ sg_setup(gsize stack_bytes)
 static void
 sg_run(void)
 {
+    if (core_trace_enabled())
+        platform_trace_steps(core_trace_step);
     simgrid_run();
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
 #include <xbt/config.hpp>
@@ -43,4 +44,11 @@ gchar *
 platform_cfg_string(const char *name)
 {
     return g_strdup(simgrid::config::get_value<std::string>(name).c_str());
+}
+
+void
+platform_trace_steps(void (*step)(double now, double delta))
+{
+    simgrid::s4u::Engine::on_time_advance_cb(
+        [step](double delta) { step(simgrid::s4u::Engine::get_clock(), delta); });
 }

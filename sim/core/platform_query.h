@@ -28,6 +28,9 @@ enum platform_sharing platform_link_sharing(sg_link_t link);
  * the numbers and booleans). */
 gchar *platform_cfg_string(const char *name);
 
+/* Call step(clock, delta) each time SimGrid's clock advances (its on_time_advance signal). */
+void platform_trace_steps(void (*step)(double now, double delta));
+
 G_END_DECLS
 
 #endif

@@ -1196,6 +1196,14 @@ simgrid_arguments(const struct sim_config *config, int *argc)
     return (gchar **)g_ptr_array_free(args, FALSE);
 }
 
+/* A rank's number for COLLSIM_CORE_TRACE (the actors' data are ranks, the transport's own
+ * actor has none). */
+static int
+trace_rank_of(void *actor_data)
+{
+    return ((const struct sim_rank *)actor_data)->world_rank;
+}
+
 /*
  * What collsim's own core does not model: SimGrid configuration items other than the network
  * model's parameters and the precisions (its own core keeps SimGrid's Lazy updates and
@@ -1326,6 +1334,7 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
         return FALSE;
     }
     core_select(core);
+    core_trace_set_rank_of(trace_rank_of);
     int argc;
     gchar **argv = simgrid_arguments(config, &argc);
     /* simgrid_init removes the items it consumes from argv: free from a copy of the array */

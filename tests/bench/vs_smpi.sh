@@ -21,9 +21,14 @@
 # "simulated" column is the wall time from launch to the end of MPI_Init on rank 0, the first
 # simulated event) and the mean wall time of a point of the quickstart scenario.
 #
-# Output: one row per case with wall seconds and peak RSS (MiB) of both, and SMPI / collsim
-# (the speed-up: above 1, collsim is faster). A run past VS_SMPI_TIMEOUT seconds shows as
-# ">T" and its ratio as a lower or upper bound.
+# collsim runs on its own core (--engine collsim, sim/core/core_own.c) and, for reference,
+# on SimGrid's actors and network model (--engine simgrid): both give the same simulated
+# times (tests/core/test_engines_agree.sh), so the columns differ only in wall time and memory.
+# VS_SMPI_ENGINES="collsim" leaves the SimGrid-core column out (its runs take as long as SMPI's).
+#
+# Output: one row per case with wall seconds and peak RSS (MiB) of each, and SMPI / collsim
+# (the speed-up of the own core: above 1, collsim is faster). A run past VS_SMPI_TIMEOUT
+# seconds shows as ">T" and its ratio as a lower or upper bound.
 #
 #   tests/bench/vs_smpi.sh                                  # P = 64 1024 4096; 8 B and 64 KiB
 #   VS_SMPI_P="64 1024 4096 16384 65536" tests/bench/vs_smpi.sh      # the issue's whole table
@@ -44,6 +49,7 @@ sizes=${VS_SMPI_SIZES:-8 65536}
 cases=${VS_SMPI_CASES:-bcast:binomial:binomial_tree reduce:binomial:binomial \
 allreduce:recursive_doubling:rdb allreduce:ring:lr}
 limit=${VS_SMPI_TIMEOUT:-900}
+engines=${VS_SMPI_ENGINES:-collsim simgrid}
 
 [ -x "$collsim" ] || { echo "vs_smpi.sh: build collsim first (./setup.sh): no $collsim" >&2; exit 1; }
 if ! command -v smpicc >/dev/null || ! command -v smpirun >/dev/null; then
@@ -143,26 +149,37 @@ ratio() {  # SMPI_WALL COLLSIM_WALL -> SMPI / collsim, a bound when one of them 
         printf "%.1f\n", s / (c > 0 ? c : 0.01) }'
 }
 
-fmt="%-10s %-19s %7s %6s | %9s %7s %11s | %9s %7s %11s | %7s\n"
-printf "$fmt" case algorithm P bytes "collsim_s" MiB "simulated" "smpi_s" MiB "simulated" \
-    "speedup"
+fmt="%-10s %-19s %7s %6s | %9s %7s %11s | %9s %7s | %9s %7s %11s | %7s\n"
+printf "$fmt" case algorithm P bytes "collsim_s" MiB "simulated" "on_sg_s" MiB "smpi_s" MiB \
+    "simulated" "speedup"
+# collsim_row CASE ALGORITHM P BYTES COLLSIM exec PROG ARGS...: the own core's run, the
+# SimGrid core's, and SMPI's (sw sm ss, measured before)
+collsim_row() {
+    local label=$1 algo=$2 p=$3 bytes=$4
+    shift 4
+    local head=("$1" "$2" "$3")
+    shift 3
+    read -r cw cm cs < <(measure "${head[@]}" --engine collsim "$@")
+    gw=- gm=-
+    case " $engines " in
+    *" simgrid "*) read -r gw gm _ < <(measure "${head[@]}" --engine simgrid "$@") ;;
+    esac
+    printf "$fmt" "$label" "$algo" "$p" "$bytes" "$cw" "$cm" "$cs" "$gw" "$gm" "$sw" "$sm" "$ss" \
+        "$(ratio "$sw" "$cw")"
+}
 for p in $ps; do
-    read -r cw cm cs < <(measure "$collsim" exec "$work/empty.so" -n "$p" \
-        --platform "$(platform "$p")" --network cm02)
     smpi_cmd "$p" empty
     read -r sw sm ss < <(measure "${smpi[@]}")
-    printf "$fmt" start-up "to 1st event" "$p" - "$cw" "$cm" "$cs" "$sw" "$sm" "$ss" \
-        "$(ratio "$sw" "$cw")"
+    collsim_row start-up "to 1st event" "$p" - "$collsim" exec "$work/empty.so" -n "$p" \
+        --platform "$(platform "$p")" --network cm02
     for c in $cases; do
         IFS=: read -r fam calgo salgo <<<"$c"
         for bytes in $sizes; do
-            read -r cw cm cs < <(measure "$collsim" exec "$work/fc.so" -n "$p" \
-                --platform "$(platform "$p")" --network cm02 --algorithm "$fam=$calgo" \
-                -- "$fam" "$bytes")
             smpi_cmd "$p" fc
             read -r sw sm ss < <(measure "${smpi[@]}" --cfg="smpi/$fam:$salgo" "$fam" "$bytes")
-            printf "$fmt" "$fam" "$calgo" "$p" "$bytes" "$cw" "$cm" "$cs" "$sw" "$sm" "$ss" \
-                "$(ratio "$sw" "$cw")"
+            collsim_row "$fam" "$calgo" "$p" "$bytes" "$collsim" exec "$work/fc.so" -n "$p" \
+                --platform "$(platform "$p")" --network cm02 --algorithm "$fam=$calgo" \
+                -- "$fam" "$bytes"
         done
     done
 done
