@@ -1,11 +1,13 @@
 /*
- * check.c — `collsim check FILE.ini`: is the scenario's output deterministic?
+ * check.c — `collsim check FILE.ini`: is the scenario's output deterministic, and the same
+ * under both cores?
  *
- * Runs the scenario's sweep (run_sweep, every point in its own child) twice with SimGrid's
- * default context factory, then once more under each context factory this SimGrid offers
- * (thread, ucontext, raw, boost: whichever start a simulation here), and compares, point by
- * point, the canonical text the run's digest covers (report_canonical_text) byte for byte.
- * Each difference is named: the point, the field, every run's value.
+ * Runs the scenario's sweep (run_sweep, every point in its own child) twice under the default
+ * engine (collsim's own core wherever it models the run), then once under SimGrid's core with
+ * each context factory this SimGrid offers (thread, ucontext, raw, boost: whichever start a
+ * simulation here), and compares, point by point, the canonical text the run's digest covers
+ * (report_canonical_text) byte for byte. Each difference is named: the point, the field,
+ * every run's value. The scenario's own `engine` key is set aside: every core is checked.
  *
  * A factory is passed to the children as a SimGrid item (--cfg=contexts/factory:NAME) after
  * those of COLLSIM_SIMGRID_CFG; which factories exist is found by starting a two-rank
@@ -139,7 +141,8 @@ choose_factories(const char *requested, GPtrArray *factories)
 /* ---------------------------------------------------------------- one run */
 
 struct check_run {
-    gchar *label;     /* "default factory", "factory thread" */
+    gchar *label;     /* "default engine", "SimGrid core, factory thread" */
+    enum sim_engine_choice engine;
     gchar **cfg;      /* SimGrid items for the children, or NULL */
     GPtrArray *texts; /* gchar *: each point's canonical text, sweep order */
     gchar *digest;    /* the run's digest (hex), or NULL if the run did not complete */
@@ -160,6 +163,8 @@ static gboolean
 check_run_sweep(const struct scenario *scenario, int jobs, struct check_run *run)
 {
     GError *error = NULL;
+    for (guint i = 0; i < scenario->points->len; i++)
+        ((struct run_point *)scenario->points->pdata[i])->engine = run->engine;
     struct report_options ropt = {.scenario = scenario->name};
     run->report = report_open(&ropt, scenario->points->len, &error);
     gboolean ok =
@@ -384,10 +389,11 @@ struct check_options {
 };
 
 static void
-add_run(GPtrArray *runs, gchar *label, const char *factory)
+add_run(GPtrArray *runs, gchar *label, enum sim_engine_choice engine, const char *factory)
 {
     struct check_run *run = g_new0(struct check_run, 1);
     run->label = label;
+    run->engine = engine;
     if (factory != NULL) {
         run->cfg = g_new0(gchar *, 3);
         run->cfg[0] = g_strdup_printf("--cfg=contexts/factory:%s", factory);
@@ -420,12 +426,13 @@ collsim_command_check(int argc, char **argv)
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     static const struct scenario_command_help help = {
-        "FILE.ini - check that a scenario's output is deterministic",
-        "Runs the scenario's sweep twice with SimGrid's default context factory, then once\n"
-        "under each context factory this SimGrid has (thread, ucontext, raw, boost), and\n"
-        "compares every point's simulated outputs (what the digest covers: every field of its\n"
-        "CSV row but wall_s, and a program's output) byte for byte. Prints each run's digest\n"
-        "and every difference: the point, the field, each run's value.",
+        "FILE.ini - check that a scenario's output is deterministic, under both cores",
+        "Runs the scenario's sweep twice under the default engine (collsim's own core where\n"
+        "it models the run), then once under SimGrid's core with each context factory this\n"
+        "SimGrid has (thread, ucontext, raw, boost), and compares every point's simulated\n"
+        "outputs (what the digest covers: every field of its CSV row but wall_s, and a\n"
+        "program's output) byte for byte. Prints each run's digest and every difference: the\n"
+        "point, the field, each run's value. The scenario's engine key is set aside.",
         "Exit status: 0 all runs identical, 1 a difference (or a run that could not\ncomplete), "
         "2 a bad scenario, override or option (nothing ran).",
     };
@@ -445,11 +452,12 @@ collsim_command_check(int argc, char **argv)
         goto out;
     }
 
-    add_run(runs, g_strdup("default factory"), NULL);
-    add_run(runs, g_strdup("default factory, again"), NULL);
+    add_run(runs, g_strdup("default engine"), SIM_ENGINE_AUTO, NULL);
+    add_run(runs, g_strdup("default engine, again"), SIM_ENGINE_AUTO, NULL);
     for (guint i = 0; i < factories->len; i++)
-        add_run(runs, g_strdup_printf("factory %s", (const char *)factories->pdata[i]),
-                factories->pdata[i]);
+        add_run(runs,
+                g_strdup_printf("SimGrid core, factory %s", (const char *)factories->pdata[i]),
+                SIM_ENGINE_SIMGRID, factories->pdata[i]);
     printf("check %s: %u point%s, %u runs; context factories:", scenario->name,
            scenario->points->len, scenario->points->len == 1 ? "" : "s", runs->len);
     for (guint i = 0; i < factories->len; i++)

@@ -130,6 +130,7 @@ struct core_actor {
     gboolean started;
     gboolean ended;
     core_actor *next_ready;     /* its successor in the round it is ready for */
+    struct host_state *where;   /* its host's CPU and number */
     enum block_kind blocked;
     gboolean answered;          /* its operation has been answered; it runs again soon */
     ssize_t answer;             /* what its blocking operation returns */
@@ -161,18 +162,18 @@ struct core_barrier {
     GPtrArray *arrived;         /* core_actor *, in arrival order */
 };
 
-/* One host's side of the models: its CPU. */
+/* One host's side of the models: its CPU, and its number in the route keys. */
 struct host_state {
     model_cpu *cpu;
+    guint32 number;
 };
 
-/* A route of the models: links there and back (cross traffic), SimGrid's latency. */
+/* A route of the models, in one allocation: SimGrid's latency, then the links there and,
+ * for cross traffic, back. */
 struct route {
-    model_link **links;
-    gsize n;
-    model_link **back;
-    gsize nback;
     double latency;
+    guint32 n, nback;
+    model_link *links[]; /* n there, then nback back */
 };
 
 static struct {
@@ -198,8 +199,7 @@ static struct {
     GHashTable *mailboxes;      /* name -> core_mailbox * (lookup only) */
     GHashTable *links;          /* sg_link_t -> model_link * (lookup only) */
     GHashTable *hosts;          /* sg_host_t -> struct host_state * (lookup only) */
-    GHashTable *routes;         /* (src, dst) packed -> struct route * (lookup only) */
-    GHashTable *host_index;     /* sg_host_t -> position + 1, for the route keys */
+    GHashTable *routes;         /* (src << 32 | dst) host numbers -> struct route * (lookup only) */
     timer_heap *timers;         /* core_actor * whose wait times out then */
 } own;
 
@@ -292,77 +292,52 @@ host_state_of(sg_host_t host)
     if (h == NULL) {
         h = g_new0(struct host_state, 1);
         h->cpu = model_cpu_new(own.sys, sg_host_get_speed(host), sg_host_core_count(host));
+        h->number = g_hash_table_size(own.hosts) + 1;
         g_hash_table_insert(own.hosts, host, h);
     }
     return h;
 }
 
-static guint64
-host_number(sg_host_t host)
-{
-    gpointer n = g_hash_table_lookup(own.host_index, host);
-    if (n == NULL) {
-        n = GUINT_TO_POINTER(g_hash_table_size(own.host_index) + 1);
-        g_hash_table_insert(own.host_index, host, n);
-    }
-    return GPOINTER_TO_UINT(n);
-}
-
+/* The key packs two host numbers: mix all of its bits (a murmur3 finalizer), or hosts of one
+ * rack would share buckets. The key is the pointer's value, so a lookup reads no key. */
 static guint
 route_key_hash(gconstpointer key)
 {
-    guint64 k = *(const guint64 *)key;
-    return (guint)(k ^ (k >> 29) ^ (k >> 47));
-}
-
-static gboolean
-route_key_equal(gconstpointer a, gconstpointer b)
-{
-    return *(const guint64 *)a == *(const guint64 *)b;
-}
-
-static model_link **
-model_links(GPtrArray *links, gsize *n)
-{
-    *n = links->len;
-    model_link **m = g_new(model_link *, MAX(links->len, 1));
-    for (guint i = 0; i < links->len; i++)
-        m[i] = link_of(g_ptr_array_index(links, i));
-    return m;
+    guint64 k = (guint64)(guintptr)key;
+    k ^= k >> 33;
+    k *= G_GUINT64_CONSTANT(0xff51afd7ed558ccd);
+    k ^= k >> 33;
+    k *= G_GUINT64_CONSTANT(0xc4ceb9fe1a85ec53);
+    k ^= k >> 33;
+    return (guint)k;
 }
 
 static const struct route *
-route_of(sg_host_t src, sg_host_t dst)
+route_of(const core_actor *src, const core_actor *dst)
 {
-    guint64 key = host_number(src) << 32 | host_number(dst);
-    struct route *r = g_hash_table_lookup(own.routes, &key);
+    gpointer key = (gpointer)(guintptr)((guint64)src->where->number << 32 | dst->where->number);
+    struct route *r = g_hash_table_lookup(own.routes, key);
     if (r != NULL)
         return r;
-    r = g_new0(struct route, 1);
-    GPtrArray *links = g_ptr_array_new();
-    platform_route(src, dst, links, &r->latency);
-    r->links = model_links(links, &r->n);
-    if (own.net.crosstraffic) {
-        double back_latency;
-        g_ptr_array_set_size(links, 0);
-        platform_route(dst, src, links, &back_latency);
-        r->back = model_links(links, &r->nback);
-    }
+    GPtrArray *links = g_ptr_array_new(), *back = g_ptr_array_new();
+    double latency, back_latency;
+    platform_route(src->host, dst->host, links, &latency);
+    if (own.net.crosstraffic)
+        platform_route(dst->host, src->host, back, &back_latency);
+    r = g_malloc(sizeof *r + sizeof(model_link *) * (links->len + back->len));
+    r->latency = latency;
+    r->n = links->len;
+    r->nback = back->len;
+    for (guint i = 0; i < links->len; i++)
+        r->links[i] = link_of(g_ptr_array_index(links, i));
+    for (guint i = 0; i < back->len; i++)
+        r->links[links->len + i] = link_of(g_ptr_array_index(back, i));
     g_ptr_array_free(links, TRUE);
-    guint64 *stored = g_new(guint64, 1);
-    *stored = key;
-    g_hash_table_insert(own.routes, stored, r);
+    g_ptr_array_free(back, TRUE);
+    g_hash_table_insert(own.routes, key, r);
     return r;
 }
 
-static void
-route_free(gpointer data)
-{
-    struct route *r = data;
-    g_free(r->links);
-    g_free(r->back);
-    g_free(r);
-}
 
 /* ---------------------------------------------------------------- the scheduler */
 
@@ -516,10 +491,10 @@ resolve(core_comm *handle)
 static void
 comm_start_flow(core_comm *comm)
 {
-    const struct route *r = route_of(comm->src->host, comm->dst->host);
+    const struct route *r = route_of(comm->src, comm->dst);
     comm->state = COMM_RUNNING;
     comm->refs++; /* the action's */
-    comm->action = model_flow_start(own.sys, own.now, r->links, r->n, r->back, r->nback,
+    comm->action = model_flow_start(own.sys, own.now, r->links, r->n, r->links + r->n, r->nback,
                                     r->latency, (double)comm->bytes, comm);
 }
 
@@ -769,7 +744,8 @@ own_actor_create(const char *name, sg_host_t host, void (*fn)(void *), void *dat
     actor->fn = fn;
     actor->data = data;
     actor->host = host;
-    actor->cpu = host_state_of(host)->cpu;
+    actor->where = host_state_of(host);
+    actor->cpu = actor->where->cpu;
     gsize page = (gsize)sysconf(_SC_PAGESIZE);
     gsize guard = own.guard ? page : 0;
     actor->stack_bytes = (own.stack_bytes + page - 1) / page * page;
@@ -892,8 +868,7 @@ own_setup(gsize stack_bytes)
     own.mailboxes = g_hash_table_new(g_str_hash, g_str_equal);
     own.links = g_hash_table_new(g_direct_hash, g_direct_equal);
     own.hosts = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
-    own.routes = g_hash_table_new_full(route_key_hash, route_key_equal, g_free, route_free);
-    own.host_index = g_hash_table_new(g_direct_hash, g_direct_equal);
+    own.routes = g_hash_table_new_full(route_key_hash, NULL, NULL, g_free);
     own.timers = timer_heap_new();
 }
 

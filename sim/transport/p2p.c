@@ -360,6 +360,9 @@ msg_deliver(struct sim_msg *msg)
         return;
     if (msg->eager) {
         collsim_datatype_unpack(msg->data, bytes, req->buf, req->count, req->dt);
+    } else if (collsim_datatype_is_contiguous(msg->stype)) {
+        /* the sender's data is already in packed order: one copy */
+        collsim_datatype_unpack(msg->sbuf, bytes, req->buf, req->count, req->dt);
     } else {
         void *packed = g_malloc(msg->bytes);
         collsim_datatype_pack(msg->sbuf, msg->scount, msg->stype, packed);

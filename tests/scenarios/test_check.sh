@@ -1,10 +1,12 @@
 #!/bin/bash
 # test_check.sh — determinism checks and order certificates of scenarios, end to end.
 #
-#  - `collsim check` on a small scenario: exit 0, every run's digest the same, and every context
-#    factory listed that this SimGrid can run (found here independently, by running a program
-#    under each with `collsim exec --cfg contexts/factory:NAME`); on a program whose output
-#    depends on its process id: exit 1, naming the point, the fields and each run's value.
+#  - `collsim check` on a small scenario: exit 0, every run's digest the same (two under the
+#    default engine, collsim's own core, then SimGrid's core under each factory), and every
+#    context factory listed that this SimGrid can run (found here independently, by running a
+#    program under each with `collsim exec --cfg contexts/factory:NAME`); the runs say which
+#    core they used; on a program whose output depends on its process id: exit 1, naming the
+#    point, the fields and each run's value.
 #  - `collsim run --certify`: one certificate per distinct reduction point, in sweep order, each
 #    line equal to what `collsim order` prints for the same point (an independent path: no
 #    scenario involved), counts above 64 capped and said so, fallbacks recorded; --against the
@@ -63,12 +65,15 @@ elif [ "$(sed -n 's/^run .*digest //p' "$tmp/check.out" | sort -u | wc -l)" -ne 
 elif ! grep -qx "deterministic: all $nruns runs identical, point by point" "$tmp/check.out"; then
     fail "check's verdict line"
     cat "$tmp/check.out"
+elif [ "$(grep -c '^run [0-9]* (SimGrid core, factory [a-z]*): digest' "$tmp/check.out")" -ne $((nruns - 2)) ]; then
+    fail "check does not run SimGrid's core under each factory"
+    cat "$tmp/check.out"
 else
-    pass "check: $nruns identical runs, factories$expected"
+    pass "check: $nruns identical runs, the own core twice and SimGrid's under factories$expected"
 fi
 # the digest check prints is the one collsim run prints
 digest=$("$COLLSIM" run "$tmp/small.ini" -j 2 | sed -n 's/^digest //p')
-grep -q "^run 1 (default factory): digest $digest$" "$tmp/check.out" &&
+grep -q "^run 1 (default engine): digest $digest$" "$tmp/check.out" &&
     pass "check's digest is collsim run's" || fail "check's digest differs from run's ($digest)"
 
 cat >"$tmp/nondeterministic.ini" <<EOF
@@ -83,7 +88,7 @@ if [ $rc -ne 1 ]; then
     cat "$tmp/nd.out" "$tmp/nd.err"
 elif ! grep -qx "point 0 (program nondeterministic.so P=2): bytes_moved differs" "$tmp/nd.out" ||
     ! grep -qx "point 0 (program nondeterministic.so P=2): output differs" "$tmp/nd.out" ||
-    ! grep -q "^    run 2 (default factory, again): process [0-9]*$" "$tmp/nd.out" ||
+    ! grep -q "^    run 2 (default engine, again): process [0-9]*$" "$tmp/nd.out" ||
     ! grep -qx "NOT deterministic: 1 of 1 points differ between runs" "$tmp/nd.out"; then
     fail "check does not name the differing fields with each run's value"
     cat "$tmp/nd.out"
