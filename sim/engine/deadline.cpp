@@ -1,8 +1,8 @@
 /*
  * deadline.cpp — a wait-any with a timeout that keeps the caller's transfer handles (deadline.h
- * says why it exists). The only C++ in collsim: SimGrid's C++ interface lets us hold a
- * reference of our own on each transfer for the length of the wait, which its C binding does
- * not.
+ * says why it exists), for SimGrid's core (collsim's own keeps the handles itself). C++
+ * because SimGrid's C++ interface lets us hold a reference of our own on each transfer for
+ * the length of the wait, which its C binding does not.
  */
 #include "sim/engine/deadline.h"
 

@@ -3,7 +3,8 @@
  *
  * A rank is reached from the running actor in O(1) (actor data). Its queues follow MPI's
  * matching rules: the posted receives hold unmatched receives in posting order (kept per
- * source, wildcards apart, see p2p.c), `unexpected` holds unmatched messages in sending order.
+ * source, wildcards apart, see p2p.c), the unexpected messages wait in sending order (and by
+ * source, for the receives that name one).
  * The inbox bookkeeping pairs the rank's SimGrid gets with the messages put into its inbox,
  * both in FIFO order (see p2p.c).
  */
@@ -37,7 +38,9 @@ struct sim_rank {
     GHashTable *posted_by_source; /* (context, source) -> its posted receives (p2p.c) */
     GQueue posted_any_source;     /* struct collsim_request *: posted MPI_ANY_SOURCE receives */
     guint64 posted_count;         /* receives posted so far: their posting order */
-    GQueue unexpected;            /* struct sim_msg * */
+    struct sim_msg *unexpected_head, *unexpected_tail; /* unmatched messages, sending order,
+                                     chained through the messages (p2p.c) */
+    GHashTable *unexpected_by_source; /* (context, source) -> the same messages from it (p2p.c) */
     GQueue inbox_unfetched;       /* struct sim_msg * put into the inbox, no get issued yet */
     GQueue pending_gets;          /* struct sim_inbox_get * issued, no message paired yet */
     struct sim_port *nic;         /* my host's network interface (shared by its ranks) */

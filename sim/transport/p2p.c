@@ -138,6 +138,12 @@ struct sim_msg {
     gboolean cancelled;     /* MPI_Cancel took it out of matching before any receive did */
     gboolean reaped;        /* its inbox transfer has landed and its sender has let it go */
     int refs;
+    /* while unexpected at its destination: its place in the destination's list of unexpected
+     * messages and in the list of those from its source in its context */
+    gboolean unexpected;
+    struct sim_msg *unx_prev, *unx_next;
+    struct sim_msg *src_prev, *src_next;
+    struct unexpected_bucket *unx_bucket;
 };
 
 /* A live request starts with this (handles.h: every registered object begins with the magic
@@ -763,6 +769,104 @@ reap_sent(struct sim_rank *me, gboolean all)
     }
 }
 
+/* ---------------------------------------------------------------- unexpected messages */
+
+/*
+ * A rank's unexpected messages are kept in sending order twice: in one list, which a receive
+ * from any source and a probe scan, and in one list per (context, source), which a receive
+ * naming its source scans. A rank gathering from thousands of others (the root of a linear
+ * gather, a program collecting results) receives each message in O(1) instead of scanning all
+ * the others; the order, hence matching, is MPI's either way.
+ */
+struct unexpected_bucket {
+    gint64 key;              /* first: the hash table's key points here */
+    struct sim_msg *head, *tail;
+};
+
+static gint64 posted_key(guint32 context, int source_world);
+
+static void
+unexpected_push(struct sim_rank *rank, struct sim_msg *msg)
+{
+    msg->unexpected = TRUE;
+    msg->unx_next = NULL;
+    msg->unx_prev = rank->unexpected_tail;
+    if (rank->unexpected_tail != NULL)
+        rank->unexpected_tail->unx_next = msg;
+    else
+        rank->unexpected_head = msg;
+    rank->unexpected_tail = msg;
+    if (rank->unexpected_by_source == NULL)
+        rank->unexpected_by_source =
+            g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
+    gint64 key = posted_key(msg->context, msg->src_world);
+    struct unexpected_bucket *bucket = g_hash_table_lookup(rank->unexpected_by_source, &key);
+    if (bucket == NULL) {
+        bucket = g_new0(struct unexpected_bucket, 1);
+        bucket->key = key;
+        g_hash_table_insert(rank->unexpected_by_source, &bucket->key, bucket);
+    }
+    msg->unx_bucket = bucket;
+    msg->src_next = NULL;
+    msg->src_prev = bucket->tail;
+    if (bucket->tail != NULL)
+        bucket->tail->src_next = msg;
+    else
+        bucket->head = msg;
+    bucket->tail = msg;
+}
+
+/* Take msg out of rank's unexpected messages; FALSE if it was not there. */
+static gboolean
+unexpected_remove(struct sim_rank *rank, struct sim_msg *msg)
+{
+    if (!msg->unexpected)
+        return FALSE;
+    msg->unexpected = FALSE;
+    if (msg->unx_prev != NULL)
+        msg->unx_prev->unx_next = msg->unx_next;
+    else
+        rank->unexpected_head = msg->unx_next;
+    if (msg->unx_next != NULL)
+        msg->unx_next->unx_prev = msg->unx_prev;
+    else
+        rank->unexpected_tail = msg->unx_prev;
+    struct unexpected_bucket *bucket = msg->unx_bucket;
+    if (msg->src_prev != NULL)
+        msg->src_prev->src_next = msg->src_next;
+    else
+        bucket->head = msg->src_next;
+    if (msg->src_next != NULL)
+        msg->src_next->src_prev = msg->src_prev;
+    else
+        bucket->tail = msg->src_prev;
+    msg->unx_bucket = NULL;
+    if (bucket->head == NULL)
+        g_hash_table_remove(rank->unexpected_by_source, &bucket->key);
+    return TRUE;
+}
+
+/* The first unexpected message matching (context, source, tag), in sending order, or NULL. */
+static struct sim_msg *
+unexpected_first_match(struct sim_rank *rank, guint32 context, int source_world, int tag)
+{
+    if (source_world == MPI_ANY_SOURCE) {
+        for (struct sim_msg *msg = rank->unexpected_head; msg != NULL; msg = msg->unx_next)
+            if (envelope_matches(context, source_world, tag, msg))
+                return msg;
+        return NULL;
+    }
+    if (rank->unexpected_by_source == NULL)
+        return NULL;
+    gint64 key = posted_key(context, source_world);
+    struct unexpected_bucket *bucket = g_hash_table_lookup(rank->unexpected_by_source, &key);
+    for (struct sim_msg *msg = bucket != NULL ? bucket->head : NULL; msg != NULL;
+         msg = msg->src_next)
+        if (tag == MPI_ANY_TAG || tag == msg->tag)
+            return msg;
+    return NULL;
+}
+
 /* ---------------------------------------------------------------- posted receives */
 
 /* The posted receives of one rank from one source in one context, in posting order. */
@@ -975,7 +1079,7 @@ start_send_protocol(const void *buf, int count, MPI_Datatype dt, int dest, int t
         match_pair(msg, rreq);
         request_touch(rreq);
     } else
-        g_queue_push_tail(&dst->unexpected, msg);
+        unexpected_push(dst, msg);
     dst->generation++;
 
     me->messages_sent++;
@@ -1011,15 +1115,13 @@ start_recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm 
         source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : collsim_comm_peer_world_rank(comm, source);
     req->tag = tag;
 
-    for (GList *l = me->unexpected.head; l != NULL; l = l->next) {
-        struct sim_msg *msg = l->data;
-        if (envelope_matches(context, req->source_world, tag, msg)) {
-            g_queue_delete_link(&me->unexpected, l);
-            match_pair(msg, req);
-            if (!msg->eager && msg->inbox_arrived)
-                rendezvous_respond(me, msg); /* its envelope is already here */
-            return req;
-        }
+    struct sim_msg *msg = unexpected_first_match(me, context, req->source_world, tag);
+    if (msg != NULL) {
+        unexpected_remove(me, msg);
+        match_pair(msg, req);
+        if (!msg->eager && msg->inbox_arrived)
+            rendezvous_respond(me, msg); /* its envelope is already here */
+        return req;
     }
     posted_push(me, req);
     return req;
@@ -3236,13 +3338,12 @@ cancel_send(struct collsim_request *req)
     if (req->sent_serial == 0 || req->status.collsim_cancelled)
         return;   /* to MPI_PROC_NULL, or withdrawn already */
     struct sim_rank *dst = sim_rank_by_world(req->sent_dst_world);
-    GList *l = dst->unexpected.head;
-    while (l != NULL && ((struct sim_msg *)l->data)->serial != req->sent_serial)
-        l = l->next;
-    if (l == NULL)
+    struct sim_msg *msg = dst->unexpected_head;
+    while (msg != NULL && msg->serial != req->sent_serial)
+        msg = msg->unx_next;
+    if (msg == NULL)
         return;   /* matched: the send completes normally */
-    struct sim_msg *msg = l->data;
-    g_queue_delete_link(&dst->unexpected, l);
+    unexpected_remove(dst, msg);
     dst->generation++;
     msg->cancelled = TRUE;
     gboolean landed = msg->inbox_arrived;
@@ -3396,10 +3497,7 @@ MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *c
 static struct sim_msg *
 probe_match(struct sim_rank *me, guint32 context, int source_world, int tag)
 {
-    for (GList *l = me->unexpected.head; l != NULL; l = l->next)
-        if (envelope_matches(context, source_world, tag, l->data))
-            return l->data;
-    return NULL;
+    return unexpected_first_match(me, context, source_world, tag);
 }
 
 static void
@@ -3503,12 +3601,10 @@ static struct sim_msg *
 probe_poll(struct sim_rank *me, guint32 context, int source_world, int tag)
 {
     flows_poll(me, "MPI_Iprobe");
-    for (GList *l = me->unexpected.head; l != NULL; l = l->next) {
-        struct sim_msg *msg = l->data;
+    for (struct sim_msg *msg = me->unexpected_head; msg != NULL; msg = msg->unx_next)
         if (envelope_matches(context, source_world, tag, msg) && msg->announced &&
             envelope_here(me, msg, FALSE))
             return msg;
-    }
     return NULL;
 }
 
@@ -3546,7 +3642,7 @@ probe_wait(struct sim_rank *me, guint32 context, int source_world, int tag, cons
             envelope_here(me, msg, TRUE);
             /* a receive posted meanwhile could not take it: only this rank receives; but its
              * sender may have cancelled it meanwhile (then look again) */
-            if (g_queue_find(&me->unexpected, msg) != NULL)
+            if (msg->unexpected)
                 return msg;
             continue;
         }
@@ -3649,7 +3745,7 @@ matched_probe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *messag
             charge_failed_poll();
             return MPI_SUCCESS;
         }
-        if (g_queue_remove(&me->unexpected, msg))
+        if (unexpected_remove(me, msg))
             break;
     }
     probe_status(msg, status);
@@ -3753,7 +3849,8 @@ sim_p2p_rank_start(struct sim_rank *rank)
     rank->posted_by_source = NULL;
     g_queue_init(&rank->posted_any_source);
     rank->posted_count = 0;
-    g_queue_init(&rank->unexpected);
+    rank->unexpected_head = rank->unexpected_tail = NULL;
+    rank->unexpected_by_source = NULL;
     g_queue_init(&rank->inbox_unfetched);
     g_queue_init(&rank->pending_gets);
     g_queue_init(&rank->unreaped);
@@ -3870,8 +3967,7 @@ sim_p2p_report_unreceived(struct sim_rank *rank)
 {
     guint count = 0;
     GString *out = g_string_new(NULL);
-    for (GList *l = rank->unexpected.head; l != NULL; l = l->next) {
-        const struct sim_msg *msg = l->data;
+    for (const struct sim_msg *msg = rank->unexpected_head; msg != NULL; msg = msg->unx_next) {
         if (msg->kind != MSG_MPI || !user_context(msg->context))
             continue;
         if (count++ < LEFTOVERS_SHOWN)
