@@ -821,6 +821,16 @@ sim_engine_check_platform(const char *path, guint load_seconds, GError **error)
     return inspect_platform(path, load_seconds, NULL, error);
 }
 
+static gint
+host_number_cmp(gconstpointer a, gconstpointer b, gpointer numbers)
+{
+    const guint64 *n = numbers;
+    size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
+    if (n[ia] != n[ib])
+        return n[ia] < n[ib] ? -1 : 1;
+    return (ia > ib) - (ia < ib);
+}
+
 /* Natural order of host names: node-2 before node-10 (keys precomputed once per host). */
 static gint
 host_key_cmp(gconstpointer a, gconstpointer b, gpointer keys)
@@ -829,6 +839,51 @@ host_key_cmp(gconstpointer a, gconstpointer b, gpointer keys)
     size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
     int c = strcmp(k[ia], k[ib]);
     return c != 0 ? c : (ia > ib) - (ia < ib);
+}
+
+/*
+ * The natural order of names that differ only in one number between a common prefix and a
+ * common suffix, as a cluster's (node-0 ... node-65535): the order of the numbers, which is
+ * what GLib's filename collation gives them, without its cost (5 µs a name: a third of a
+ * second for 65536 hosts). FALSE when the names are not all of that form (then the collation
+ * keys decide): a number with a leading zero, or anything else that differs.
+ */
+static gboolean
+order_numbered_names(sg_host_t *hosts, size_t nhosts, size_t *order)
+{
+    if (nhosts == 0)
+        return TRUE;
+    const char *first = sg_host_get_name(hosts[0]);
+    size_t len = strlen(first), pre = 0, post = 0;
+    while (pre < len && !g_ascii_isdigit(first[pre]))
+        pre++;
+    if (pre == len)
+        return FALSE;
+    while (pre + post < len && g_ascii_isdigit(first[pre + post]))
+        post++;
+    const char *suffix = first + pre + post;
+    size_t suffix_len = strlen(suffix);
+    guint64 *numbers = g_new(guint64, nhosts);
+    gboolean ok = TRUE;
+    for (size_t i = 0; i < nhosts && ok; i++) {
+        const char *name = sg_host_get_name(hosts[i]);
+        size_t n = strlen(name);
+        ok = n > pre + suffix_len && strncmp(name, first, pre) == 0 &&
+             strcmp(name + n - suffix_len, suffix) == 0;
+        size_t digits = n - pre - suffix_len;
+        const char *number = name + pre;
+        for (size_t d = 0; ok && d < digits; d++)
+            ok = g_ascii_isdigit(number[d]);
+        ok = ok && digits <= 18 && (digits == 1 || number[0] != '0');
+        numbers[i] = ok ? g_ascii_strtoull(number, NULL, 10) : 0;
+    }
+    if (ok) {
+        for (size_t i = 0; i < nhosts; i++)
+            order[i] = i;
+        g_qsort_with_data(order, (gint)nhosts, sizeof(size_t), host_number_cmp, numbers);
+    }
+    g_free(numbers);
+    return ok;
 }
 
 /*
@@ -926,12 +981,15 @@ place_ranks(const struct sim_config *config, GError **error)
     size_t nhosts = sg_host_count();
     sg_host_t *hosts = sg_host_list();
     GPtrArray *keys = g_ptr_array_new_full(nhosts, g_free);
-    for (size_t i = 0; i < nhosts; i++)
-        g_ptr_array_add(keys, g_utf8_collate_key_for_filename(sg_host_get_name(hosts[i]), -1));
     size_t *order = g_new(size_t, nhosts);
-    for (size_t i = 0; i < nhosts; i++)
-        order[i] = i;
-    g_qsort_with_data(order, (gint)nhosts, sizeof(size_t), host_key_cmp, keys->pdata);
+    if (!order_numbered_names(hosts, nhosts, order)) {
+        for (size_t i = 0; i < nhosts; i++)
+            g_ptr_array_add(keys,
+                            g_utf8_collate_key_for_filename(sg_host_get_name(hosts[i]), -1));
+        for (size_t i = 0; i < nhosts; i++)
+            order[i] = i;
+        g_qsort_with_data(order, (gint)nhosts, sizeof(size_t), host_key_cmp, keys->pdata);
+    }
 
     guint64 cores = 0;
     int *host_cores = g_new(int, nhosts);
