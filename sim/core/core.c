@@ -70,9 +70,21 @@ core_kind_name(enum core_kind kind)
     return kind == CORE_COLLSIM ? "collsim" : "simgrid";
 }
 
-void core_setup(gsize stack_bytes) { backend->setup(stack_bytes); }
-void core_run(void) { backend->run(); }
-double core_clock(void) { return backend->clock(); }
+void
+core_setup(gsize stack_bytes)
+{
+    backend->setup(stack_bytes);
+}
+void
+core_run(void)
+{
+    backend->run();
+}
+double
+core_clock(void)
+{
+    return backend->clock();
+}
 
 core_actor *
 core_actor_create(const char *name, sg_host_t host, void (*fn)(void *), void *data)
@@ -80,9 +92,22 @@ core_actor_create(const char *name, sg_host_t host, void (*fn)(void *), void *da
     return backend->actor_create(name, host, fn, data);
 }
 
-core_actor *core_actor_self(void) { return backend->actor_self(); }
-void *core_actor_self_data(void) { return backend->actor_self_data(); }
-void core_actor_daemonize(void) { trace("actor_daemonize"); backend->actor_daemonize(); }
+core_actor *
+core_actor_self(void)
+{
+    return backend->actor_self();
+}
+void *
+core_actor_self_data(void)
+{
+    return backend->actor_self_data();
+}
+void
+core_actor_daemonize(void)
+{
+    trace("actor_daemonize");
+    backend->actor_daemonize();
+}
 
 void
 core_actor_exit(void)
@@ -91,58 +116,141 @@ core_actor_exit(void)
     g_assert_not_reached();
 }
 
-void core_sleep_for(double seconds) { trace("sleep_for"); backend->sleep_for(seconds); }
-void core_sleep_until(double date) { trace("sleep_until"); backend->sleep_until(date); }
-void core_yield(void) { trace("yield"); backend->yield(); }
-void core_execute(double flops) { trace("execute"); backend->execute(flops); }
-core_mailbox *core_mailbox_by_name(const char *name) { trace("mailbox_by_name"); return backend->mailbox_by_name(name); }
-void core_mailbox_set_receiver(const char *name) { trace("mailbox_set_receiver"); backend->mailbox_set_receiver(name); }
+void
+core_sleep_for(double seconds)
+{
+    trace("sleep_for");
+    backend->sleep_for(seconds);
+}
+void
+core_sleep_until(double date)
+{
+    trace("sleep_until");
+    backend->sleep_until(date);
+}
+void
+core_yield(void)
+{
+    trace("yield");
+    backend->yield();
+}
+void
+core_execute(double flops)
+{
+    trace("execute");
+    backend->execute(flops);
+}
+core_mailbox *
+core_mailbox_by_name(const char *name)
+{
+    trace("mailbox_by_name");
+    return backend->mailbox_by_name(name);
+}
+void
+core_mailbox_set_receiver(const char *name)
+{
+    trace("mailbox_set_receiver");
+    backend->mailbox_set_receiver(name);
+}
 
 core_comm *
 core_put_async(core_mailbox *mbox, void *payload, long bytes)
 {
-    trace("put_async"); return backend->put_async(mbox, payload, bytes);
+    trace("put_async");
+    return backend->put_async(mbox, payload, bytes);
 }
 
 core_comm *
 core_put_init(core_mailbox *mbox, void *payload, long bytes)
 {
-    trace("put_init"); return backend->put_init(mbox, payload, bytes);
+    trace("put_init");
+    return backend->put_init(mbox, payload, bytes);
 }
 
 core_comm *
 core_get_async(core_mailbox *mbox, void **payload)
 {
-    trace("get_async"); return backend->get_async(mbox, payload);
+    trace("get_async");
+    return backend->get_async(mbox, payload);
 }
 
-int core_comm_test(core_comm *comm) { trace("comm_test"); return backend->comm_test(comm); }
-void core_comm_wait(core_comm *comm) { trace("comm_wait"); backend->comm_wait(comm); }
+int
+core_comm_test(core_comm *comm)
+{
+    trace("comm_test");
+    return backend->comm_test(comm);
+}
+void
+core_comm_wait(core_comm *comm)
+{
+    trace("comm_wait");
+    backend->comm_wait(comm);
+}
 
 ssize_t
 core_comm_wait_any(core_comm **comms, size_t count)
 {
-    trace("comm_wait_any"); return backend->comm_wait_any(comms, count);
+    trace("comm_wait_any");
+    return backend->comm_wait_any(comms, count);
 }
 
 ssize_t
 core_comm_wait_any_until(core_comm **comms, size_t count, double timeout)
 {
-    trace("comm_wait_any_until"); return backend->comm_wait_any_until(comms, count, timeout);
+    trace("comm_wait_any_until");
+    return backend->comm_wait_any_until(comms, count, timeout);
 }
 
-void core_comm_unref(core_comm *comm) { backend->comm_unref(comm); }
-core_mutex *core_mutex_new(void) { return backend->mutex_new(); }
-void core_mutex_lock(core_mutex *mutex) { trace("mutex_lock"); backend->mutex_lock(mutex); }
-core_cond *core_cond_new(void) { trace("cond_new"); return backend->cond_new(); }
-void core_cond_wait(core_cond *cond, core_mutex *mutex) { trace("cond_wait"); backend->cond_wait(cond, mutex); }
+void
+core_comm_unref(core_comm *comm)
+{
+    backend->comm_unref(comm);
+}
+core_mutex *
+core_mutex_new(void)
+{
+    return backend->mutex_new();
+}
+void
+core_mutex_lock(core_mutex *mutex)
+{
+    trace("mutex_lock");
+    backend->mutex_lock(mutex);
+}
+core_cond *
+core_cond_new(void)
+{
+    trace("cond_new");
+    return backend->cond_new();
+}
+void
+core_cond_wait(core_cond *cond, core_mutex *mutex)
+{
+    trace("cond_wait");
+    backend->cond_wait(cond, mutex);
+}
 
 gboolean
 core_cond_wait_for(core_cond *cond, core_mutex *mutex, double timeout)
 {
-    trace("cond_wait_for"); return backend->cond_wait_for(cond, mutex, timeout);
+    trace("cond_wait_for");
+    return backend->cond_wait_for(cond, mutex, timeout);
 }
 
-void core_cond_notify_one(core_cond *cond) { trace("cond_notify_one"); backend->cond_notify_one(cond); }
-core_barrier *core_barrier_new(unsigned count) { return backend->barrier_new(count); }
-void core_barrier_wait(core_barrier *barrier) { trace("barrier_wait"); backend->barrier_wait(barrier); }
+void
+core_cond_notify_one(core_cond *cond)
+{
+    trace("cond_notify_one");
+    backend->cond_notify_one(cond);
+}
+core_barrier *
+core_barrier_new(unsigned count)
+{
+    return backend->barrier_new(count);
+}
+void
+core_barrier_wait(core_barrier *barrier)
+{
+    trace("barrier_wait");
+    backend->barrier_wait(barrier);
+}

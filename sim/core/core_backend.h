@@ -11,8 +11,7 @@ struct core_backend {
     void (*setup)(gsize stack_bytes);
     void (*run)(void);
     double (*clock)(void);
-    core_actor *(*actor_create)(const char *name, sg_host_t host, void (*fn)(void *),
-                                void *data);
+    core_actor *(*actor_create)(const char *name, sg_host_t host, void (*fn)(void *), void *data);
     core_actor *(*actor_self)(void);
     void *(*actor_self_data)(void);
     void (*actor_daemonize)(void);

@@ -15,7 +15,7 @@ G_BEGIN_DECLS
 enum platform_sharing {
     PLATFORM_FATPIPE,
     PLATFORM_SHARED,
-    PLATFORM_OTHER,   /* WIFI, NONLINEAR: not modelled by the own core */
+    PLATFORM_OTHER, /* WIFI, NONLINEAR: not modelled by the own core */
 };
 
 /* The links from src to dst in route order (sg_link_t, appended to `links`) and SimGrid's

@@ -17,8 +17,8 @@
 #include "sim/engine/rank.h"
 
 struct sim_flow {
-    fcontext_t context;      /* the flow's own, saved while it does not run */
-    fcontext_t resumer;      /* where sim_flow_yield() and the flow's end go back to */
+    fcontext_t context; /* the flow's own, saved while it does not run */
+    fcontext_t resumer; /* where sim_flow_yield() and the flow's end go back to */
     void *stack;
     gsize stack_bytes;
     unsigned valgrind_stack;
@@ -27,7 +27,7 @@ struct sim_flow {
     gboolean started;
     gboolean finished;
     int result;
-    struct sim_rank *rank;   /* the rank whose actor runs it */
+    struct sim_rank *rank; /* the rank whose actor runs it */
 #ifdef CORE_ASAN
     const void *resumer_bottom; /* the resumer's stack, as the sanitizer reported it */
     size_t resumer_size;
