@@ -956,6 +956,7 @@ config_from_point(const struct run_point *point, struct sim_config *config, GPtr
         config->network = point->network;
     config->payload = point->payload;
     config->engine = point->engine;
+    config->wall_limit = point->wall_limit;
     if (point->network_model != NULL)
         g_ptr_array_add(cfg, g_strdup_printf("--cfg=network/model:%s", point->network_model));
     g_ptr_array_add(cfg, NULL);

@@ -59,6 +59,7 @@ struct run_point {
     gboolean in_place;
     enum sim_payload payload;
     enum sim_engine_choice engine; /* the core that runs it (both give the same times) */
+    double wall_limit;          /* real seconds it may take (0: no limit): then it is an ERROR */
     int iterations;             /* timed calls, >= 1 */
     int warmup;                 /* untimed calls before them, >= 0 */
     gboolean check;             /* compare results with the sequential reference (data mode) */

@@ -273,11 +273,17 @@ sweep_done(guint index, GBytes *bytes, const struct sim_proc_status *status, dou
         result.exit_code = !exited ? 128 + status->signal : 6;
         result.check = POINT_CHECK_ERROR;
         result.served = g_strdup("");
-        result.check_detail =
-            !exited
-                ? g_strdup_printf("the simulation process died (%s)", g_strsignal(status->signal))
-                : g_strdup_printf("the simulation process left no result (exit status %d)",
-                                  status->exit_code);
+        const struct run_point *point = sweep->scenario->points->pdata[index];
+        if (!exited)
+            result.check_detail =
+                g_strdup_printf("the simulation process died (%s)", g_strsignal(status->signal));
+        else if (status->exit_code == SIM_EXIT_LIMIT && point->wall_limit > 0)
+            result.check_detail =
+                g_strdup_printf("stopped at the wall-time limit of %g s ([run] wall_limit)",
+                                point->wall_limit);
+        else
+            result.check_detail = g_strdup_printf(
+                "the simulation process left no result (exit status %d)", status->exit_code);
     }
     result.wall_seconds = wall_seconds;
     gboolean ok =

@@ -82,6 +82,7 @@ static const struct key_spec key_specs[] = {
     {"run", "in_place", "true or false"},
     {"run", "payload", "data or none"},
     {"run", "engine", "auto, simgrid or collsim"},
+    {"run", "wall_limit", "seconds >= 0 of real time a point may take (0: no limit): 600, 90s"},
     {"run", "iterations", "an integer >= 1"},
     {"run", "warmup", "an integer >= 0"},
     {"run", "check", "true or false"},
@@ -777,6 +778,7 @@ struct settings {
     gboolean in_place;
     enum sim_payload payload;
     enum sim_engine_choice engine;
+    double wall_limit;
     int iterations;
     int warmup;
     gboolean check;
@@ -1283,6 +1285,7 @@ read_run_group(struct loader *ld, struct settings *s)
         !get_text(ld, "run", "engine", FALSE, &engine) ||
         !get_int(ld, "run", "iterations", 1, &s->iterations) ||
         !get_int(ld, "run", "warmup", 0, &s->warmup) ||
+        !get_seconds(ld, "run", "wall_limit", &s->wall_limit) ||
         !get_bool(ld, "run", "check", &s->check) ||
         !get_text(ld, "run", "args", TRUE, &args) ||
         !get_text(ld, "run", "expected_output", FALSE, &s->expected_output))
@@ -1396,6 +1399,7 @@ new_point(const struct settings *s, guint index, int nranks)
     p->in_place = s->in_place;
     p->payload = s->payload;
     p->engine = s->engine;
+    p->wall_limit = s->wall_limit;
     p->iterations = s->iterations;
     p->warmup = s->warmup;
     p->check = s->check;

@@ -50,6 +50,7 @@ struct tune_options {
     gchar *network;
     gchar *payload;
     gchar *engine;
+    gchar *wall_limit;
     gchar *prefix;
     gchar *picture;
     gboolean oversubscribe;
@@ -71,6 +72,7 @@ static const struct {
     {"run.collectives", "--collectives"},
     {"run.payload", "--payload"},
     {"run.engine", "--engine"},
+    {"run.wall_limit", "--wall-limit"},
 };
 
 static void
@@ -247,6 +249,10 @@ collsim_command_tune(int argc, char **argv)
         {"engine", 0, 0, G_OPTION_ARG_STRING, &opt.engine,
          "auto (default), simgrid or collsim: the discrete-event core, as collsim exec --engine",
          "CORE"},
+        {"wall-limit", 0, 0, G_OPTION_ARG_STRING, &opt.wall_limit,
+         "Give up a run that takes longer than this much real time, e.g. 600s (it counts as "
+         "failed, never as a winner; default: no limit)",
+         "SECONDS"},
         {"output", 'o', 0, G_OPTION_ARG_FILENAME, &opt.prefix,
          "Prefix of the files written: PREFIX-times.csv, PREFIX-winners.csv, "
          "PREFIX-decisions.txt, PREFIX-winners.svg, PREFIX-ompi.rules, PREFIX-mpich.json "
@@ -326,6 +332,7 @@ collsim_command_tune(int argc, char **argv)
     g_strfreev(libraries);
     add_override(overrides, "run.payload", opt.payload);
     add_override(overrides, "run.engine", opt.engine);
+    add_override(overrides, "run.wall_limit", opt.wall_limit);
     g_ptr_array_add(overrides, NULL);
     scenario =
         scenario_load_overrides("collsim tune", (const char *const *)overrides->pdata, &error);
@@ -415,6 +422,7 @@ out:
     g_free(opt.network);
     g_free(opt.payload);
     g_free(opt.engine);
+    g_free(opt.wall_limit);
     g_free(opt.prefix);
     g_free(opt.picture);
     g_option_context_free(context);
