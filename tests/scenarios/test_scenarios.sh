@@ -166,5 +166,30 @@ else
     fail "failing check: exit $rc"; sed 's/^/    /' "$tmp/fails.out" | head -12
 fi
 
+# A point past [run] wall_limit: an ERROR row that names the limit, exit 1, and the sweep goes on
+# (a million flows at once through a 2:1 fat tree keep the solver busy far longer than 0.3 s;
+# Bruck's Allgather finishes in a fraction of it)
+cat >"$tmp/limit.ini" <<EOF
+[platform]
+file = fattree:levels=2,down=16,oversubscription=2
+[run]
+collectives = allgather
+algorithms = direct, bruck
+ranks = 256
+sizes = 64KiB
+payload = none
+wall_limit = 0.3
+EOF
+"$COLLSIM" run "$tmp/limit.ini" -o "$tmp/limit.csv" >"$tmp/limit.out" 2>"$tmp/limit.err"
+rc=$?
+if [ "$rc" -eq 1 ] &&
+    grep -q '^0,allgather,direct,,,256,.*,ERROR,stopped at the wall-time limit of 0.3 s' "$tmp/limit.csv" &&
+    grep -q '^1,allgather,bruck,bruck,,256,' "$tmp/limit.csv" &&
+    grep -q "stopped at the wall-time limit of 0.3 s (\\[run\\] wall_limit)" "$tmp/limit.out"; then
+    pass "a point past its wall-time limit is an ERROR row naming it; the next point runs"
+else
+    fail "wall_limit: exit $rc"; cat "$tmp/limit.csv"; tail -5 "$tmp/limit.out"
+fi
+
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]

@@ -217,7 +217,9 @@ static const char full_scenario[] =
     "payload = none\n"                                                  /* 25 */
     "iterations = 3\n"                                                  /* 26 */
     "warmup = 2\n"                                                      /* 27 */
-    "check = false\n";                                                  /* 28 */
+    "check = false\n"                                                   /* 28 */
+    "engine = simgrid\n"                                                /* 29 */
+    "wall_limit = 90s\n";                                               /* 30 */
 
 START_TEST(test_scenario_full_expansion)
 {
@@ -279,6 +281,8 @@ START_TEST(test_scenario_full_expansion)
                 ck_assert_int_eq(p->iterations, 3);
                 ck_assert_int_eq(p->warmup, 2);
                 ck_assert(!p->check);
+                ck_assert_int_eq(p->engine, SIM_ENGINE_SIMGRID);
+                ck_assert_double_eq(p->wall_limit, 90.0);
                 ck_assert_ptr_null(p->program);
                 ck_assert_ptr_null(p->program_args);
                 ck_assert_ptr_null(p->expected_output);
@@ -317,6 +321,8 @@ START_TEST(test_scenario_defaults)
     ck_assert_int_eq(p->iterations, 1);
     ck_assert_int_eq(p->warmup, 0);
     ck_assert(p->check);
+    ck_assert_int_eq(p->engine, SIM_ENGINE_AUTO);
+    ck_assert_double_eq(p->wall_limit, 0.0);
     ck_assert_int_eq(p->params.segment_bytes, 0);
     ck_assert_int_eq(p->params.radix, 0);
     ck_assert_int_eq(p->placement, SIM_PLACEMENT_BLOCK);
@@ -609,6 +615,10 @@ START_TEST(test_scenario_run_errors)
                  "[run] in_place: 'yes please' is not a boolean");
     expect_error(GEN "[run]\nranks = 2\ncollectives = bcast\npayload = some\n", 6,
                  "[run] payload: unknown payload mode 'some' (data or none)");
+    expect_error(GEN "[run]\nranks = 2\ncollectives = bcast\nengine = fast\n", 6,
+                 "[run] engine: 'fast' is not auto, simgrid or collsim");
+    expect_error(GEN "[run]\nranks = 2\ncollectives = bcast\nwall_limit = soon\n", 6,
+                 "[run] wall_limit: 'soon' is not a duration");
     expect_error(GEN "[run]\nranks = 2\ncollectives = bcast\niterations = 0\n", 6,
                  "[run] iterations: 0 is below 1");
     expect_error(GEN "[run]\nranks = 2\ncollectives = bcast\nwarmup = -1\n", 6, "[run] warmup: ");
