@@ -522,6 +522,15 @@ model_running(const model_sys *sys)
     return sys->running;
 }
 
+double
+model_action_remains(model_sys *sys, model_action *action, double now)
+{
+    g_return_val_if_fail(sys != NULL && action != NULL, 0.0);
+    if (action->state == MODEL_STARTED)
+        catch_up(sys, action, now);
+    return action->remains;
+}
+
 void
 model_action_cancel(model_sys *sys, model_action *action)
 {

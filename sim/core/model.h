@@ -123,6 +123,15 @@ model_action *model_wait_start(model_sys *sys, double now, model_cpu *cpu);
  * returned). */
 void model_action_cancel(model_sys *sys, model_action *action);
 
+/* What remains of an action at `now` (bytes or flops), read as SimGrid's Action::get_remains
+ * reads it: a running action is first brought up to `now` at the rate it has had since its
+ * last update. That update is not neutral: the action's remains then fall in two steps instead
+ * of one, which rounds differently, so a caller that wants SimGrid's dates to the last bit calls
+ * this exactly where SimGrid reads an action's remains (its CommImpl::irecv does, on a transfer
+ * already started for a permanent receiver), and nowhere else. A flow found with nothing left
+ * finishes here (model_pop_finished returns it); a finished action has 0 left. */
+double model_action_remains(model_sys *sys, model_action *action, double now);
+
 /* The delay from `now` to the earliest completion, after solving what changed; -1 if
  * nothing is running. */
 double model_next(model_sys *sys, double now);

@@ -4,8 +4,8 @@
  * driven by a loop that takes SimGrid's engine steps in SimGrid's order. Then it compares the
  * completion dates, action by action, and the completion order.
  *
- *   model_vs_simgrid --platform=a|b|c|d|e|f [--actors|--ties] [--seed=N] [--actions=N] [--verbose]
- *                    --cfg=...
+ *   model_vs_simgrid --platform=a|b|c|d|e|f [--actors|--ties|--reads] [--seed=N] [--actions=N]
+ *                    [--verbose] --cfg=...
  *   model_vs_simgrid --ring=P --rounds=R --cfg=...
  *
  * Platforms (written here as SimGrid XML, in a temporary file):
@@ -29,6 +29,10 @@
  * Activity::on_completion with the engine's clock. Model side: per round, delta = min(next
  * timer - now, model_next(now)); now += delta; model_advance; the timers' starts; then the
  * finished actions are popped (SimGrid frees finished actions after its timers ran).
+ * --reads adds to the timer workload reads of what remains of flows started earlier (SimGrid's
+ * Activity::get_remaining, model_action_remains): a read brings a flow's lazy progress up to
+ * its date, which changes how the later updates round, as SimGrid's irecv does when it reads a
+ * transfer already started for a permanent receiver.
  *
  * --actors workloads: two actors per host, each a chain of steps (a flow from its host, an
  * execution on it, a sleep), the next step once the previous is over: the pattern of collsim's
@@ -72,6 +76,7 @@ struct item {
     bool flow;
     int src, dst;  /* host indices; dst unused for executions */
     double amount; /* bytes or flops */
+    int read_of;   /* >= 0: no action, a read of what remains of that earlier flow */
 };
 
 /* splitmix64: the same sequence on every machine */
@@ -178,6 +183,43 @@ write_platform(const char *body, const std::string &dir)
     return path;
 }
 
+/* Reads of what remains of earlier flows, one for every fifth item, each at a date after its
+ * flow's start (often within the flow's life, sometimes after its end), merged into the sorted
+ * items. */
+void
+add_reads(std::vector<item> &items, guint64 seed)
+{
+    rng r{seed ^ 0x5eedULL};
+    std::vector<std::pair<double, size_t>> reads; /* (date, flow's position) */
+    size_t n = items.size();
+    for (size_t i = 0; i < n / 5; i++) {
+        size_t k = (size_t)r.below((int)n);
+        if (!items[k].flow)
+            continue;
+        /* a burst date or just after the start: within the life of most flows */
+        double date = r.below(2) ? items[k].date + 1e-4 * r.unit() : 0.07 * r.unit();
+        if (date > items[k].date)
+            reads.push_back({date, k});
+    }
+    std::vector<item> merged;
+    std::vector<size_t> position(n); /* a flow's position in `merged` */
+    std::stable_sort(reads.begin(), reads.end(),
+                     [](const auto &x, const auto &y) { return x.first < y.first; });
+    size_t next_read = 0;
+    for (size_t i = 0; i <= n; i++) {
+        while (next_read < reads.size() && (i == n || reads[next_read].first < items[i].date)) {
+            size_t k = reads[next_read++].second;
+            merged.push_back({reads[next_read - 1].first, false, items[k].src, items[k].dst, 0.0,
+                              (int)position[k]});
+        }
+        if (i < n) {
+            position[i] = merged.size();
+            merged.push_back(items[i]);
+        }
+    }
+    items = merged;
+}
+
 std::vector<item>
 make_workload(guint64 seed, int n_actions, int n_hosts, int cores)
 {
@@ -190,6 +232,7 @@ make_workload(guint64 seed, int n_actions, int n_hosts, int cores)
     std::vector<item> items;
     for (int i = 0; i < n_actions; i++) {
         item it;
+        it.read_of = -1;
         it.date = r.below(10) < 4 ? bursts[r.below((int)bursts.size())] : 0.06 * r.unit();
         it.flow = r.below(10) < (cores > 1 ? 6 : 8);
         it.src = r.below(n_hosts);
@@ -271,13 +314,11 @@ struct model_side {
         return m;
     }
 
-    void
+    model_action *
     start(const item &it, double now, gpointer data)
     {
-        if (!it.flow) {
-            model_exec_start(sys, now, cpus[it.src], it.amount, data);
-            return;
-        }
+        if (!it.flow)
+            return model_exec_start(sys, now, cpus[it.src], it.amount, data);
         sg4::Host *src = (*hosts)[it.src], *dst = (*hosts)[it.dst];
         std::vector<sg4::Link *> route, back;
         double latency = 0.0;
@@ -288,8 +329,8 @@ struct model_side {
             r.push_back(link_of(l));
         for (auto *l : back)
             b.push_back(link_of(l));
-        model_flow_start(sys, now, r.data(), r.size(), b.data(), b.size(), latency, it.amount,
-                         data);
+        return model_flow_start(sys, now, r.data(), r.size(), b.data(), b.size(), latency,
+                                it.amount, data);
     }
 };
 
@@ -303,6 +344,7 @@ std::vector<completion>
 run_model(model_side &m, const std::vector<item> &items)
 {
     std::vector<completion> done;
+    std::vector<model_action *> actions(items.size(), nullptr); /* until popped */
     double now = 0.0;
     size_t next = 0;
     for (;;) {
@@ -317,12 +359,18 @@ run_model(model_side &m, const std::vector<item> &items)
         while (next < items.size() && now >= items[next].date) {
             double date = items[next].date;
             while (next < items.size() && items[next].date == date) {
-                m.start(items[next], now, GINT_TO_POINTER((int)next + 1));
+                const item &it = items[next];
+                if (it.read_of < 0)
+                    actions[next] = m.start(it, now, GINT_TO_POINTER((int)next + 1));
+                else if (actions[it.read_of] != nullptr)
+                    model_action_remains(m.sys, actions[it.read_of], now);
                 next++;
             }
         }
-        while (gpointer data = model_pop_finished(m.sys))
+        while (gpointer data = model_pop_finished(m.sys)) {
             done.push_back({GPOINTER_TO_INT(data) - 1, now});
+            actions[GPOINTER_TO_INT(data) - 1] = nullptr;
+        }
     }
     return done;
 }
@@ -425,7 +473,7 @@ run_model_chains(model_side &m, const std::vector<chain> &chains)
                         model_sleep_start(m.sys, now, m.cpus[ch.host], st.amount,
                                           GINT_TO_POINTER(id + 1));
                     else
-                        m.start({now, st.kind == STEP_FLOW, ch.host, st.dst, st.amount}, now,
+                        m.start({now, st.kind == STEP_FLOW, ch.host, st.dst, st.amount, -1}, now,
                                 GINT_TO_POINTER(id + 1));
                 } else if (sub == begin + 1 && st.kind != STEP_SLEEP) {
                     detector[c] = model_wait_start(m.sys, now, m.cpus[ch.host]);
@@ -479,17 +527,23 @@ run_simgrid_chains(std::vector<completion> &done, const std::vector<chain> &chai
 struct simgrid_side {
     std::vector<sg4::ActivityPtr> started; /* SimGrid's objects must outlive their completion */
     std::unordered_map<const sg4::Activity *, int> ids;
+    std::unordered_map<int, sg4::ActivityPtr> by_id;
     std::vector<completion> done;
 
     void
     start(const item &it, const std::vector<sg4::Host *> &hosts, int id)
     {
+        if (it.read_of >= 0) {
+            by_id.at(it.read_of)->get_remaining(); /* its kernel's get_remains: a lazy update */
+            return;
+        }
         sg4::ActivityPtr a;
         if (it.flow)
             a = sg4::Comm::sendto_async(hosts[it.src], hosts[it.dst], (uint64_t)it.amount);
         else
             a = sg4::Exec::init()->set_host(hosts[it.src])->set_flops_amount(it.amount)->start();
         ids[a.get()] = id;
+        by_id[id] = a;
         started.push_back(a);
     }
 };
@@ -533,6 +587,8 @@ compare(const char *model, char platform, const std::vector<item> &items,
     size_t identical = 0, missing = 0;
     double worst = 0.0;
     for (size_t i = 0; i < items.size(); i++) {
+        if (items[i].read_of >= 0)
+            continue; /* a read, not an action */
         if (sg_date[i] < 0 || our_date[i] < 0) {
             missing++;
             continue;
@@ -559,7 +615,9 @@ compare(const char *model, char platform, const std::vector<item> &items,
         printf("  order differs at completion %zu (simgrid #%d, model #%d)\n", first_diff,
                first_diff < sg.size() ? sg[first_diff].id : -1,
                first_diff < ours.size() ? ours[first_diff].id : -1);
-    printf("%-9s %c %7zu %9zu %10.3g %s", model, platform, items.size(), identical, worst,
+    size_t actions = (size_t)std::count_if(items.begin(), items.end(),
+                                           [](const item &it) { return it.read_of < 0; });
+    printf("%-9s %c %7zu %9zu %10.3g %s", model, platform, actions, identical, worst,
            same_order ? "same" : "DIFFERENT");
     if (missing > 0)
         printf(" (%zu without a date on one side)", missing);
@@ -629,7 +687,7 @@ main(int argc, char **argv)
     guint64 seed = 1;
     int n_actions = 1500;
     int ring_p = 0, rounds = 10;
-    bool verbose = false, actors = false, ties = false;
+    bool verbose = false, actors = false, ties = false, reads = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (g_str_has_prefix(a, "--platform="))
@@ -646,6 +704,8 @@ main(int argc, char **argv)
             actors = true;
         else if (strcmp(a, "--ties") == 0)
             actors = ties = true;
+        else if (strcmp(a, "--reads") == 0)
+            reads = true;
         else if (strcmp(a, "--verbose") == 0)
             verbose = true;
         else {
@@ -674,6 +734,8 @@ main(int argc, char **argv)
         std::vector<completion> ours, theirs;
         if (!actors) {
             items = make_workload(seed, n_actions, (int)hosts.size(), cores);
+            if (reads)
+                add_reads(items, seed);
             ours = run_model(m, items);
             simgrid_side s;
             run_simgrid(s, items, hosts);
@@ -684,7 +746,7 @@ main(int argc, char **argv)
             for (auto &ch : chains)
                 for (auto &st : ch.steps)
                     items.push_back({0.0, st.kind == STEP_FLOW, ch.host,
-                                     st.kind == STEP_SLEEP ? -1 : st.dst, st.amount});
+                                     st.kind == STEP_SLEEP ? -1 : st.dst, st.amount, -1});
             ours = run_model_chains(m, chains);
             run_simgrid_chains(theirs, chains, hosts);
         }
@@ -694,6 +756,8 @@ main(int argc, char **argv)
             model += "-nox";
         if (actors)
             model += ties ? "/T" : "/A";
+        else if (reads)
+            model += "/R";
         rc = compare(model.c_str(), platform, items, theirs, ours, verbose);
     }
     gchar *xml = g_build_filename(dir, "platform.xml", nullptr);

@@ -412,6 +412,35 @@ START_TEST(test_model_cancel)
 END_TEST
 
 /*
+ * Reading what remains: a flow of 1 MB alone on 1 MB/s, no latency, has 0.7 MB left at 0.3 s,
+ * 0.3 MB at 0.7 s (read again from the first read's date), and still ends at 1 s; once
+ * finished it has nothing left. A flow in its latency has all its bytes.
+ */
+START_TEST(test_model_remains)
+{
+    struct model_net_config config = cm02(FALSE);
+    struct run r;
+    run_init(&r, &config);
+    model_link *l = model_link_new(r.sys, 1e6, 0, MODEL_SHARED);
+    model_link *slow = model_link_new(r.sys, 1e6, 2.0, MODEL_SHARED);
+    model_action *flow = model_flow_start(r.sys, 0.0, &l, 1, NULL, 0, 0.0, 1e6, GINT_TO_POINTER(1));
+    model_action *late =
+        model_flow_start(r.sys, 0.0, &slow, 1, NULL, 0, 2.0, 1e6, GINT_TO_POINTER(2));
+    run_until(&r, 0.3);
+    ck_assert_double_eq_tol(model_action_remains(r.sys, flow, r.now), 7e5, 1e-6);
+    ck_assert_double_eq(model_action_remains(r.sys, late, r.now), 1e6);
+    run_until(&r, 0.7);
+    ck_assert_double_eq_tol(model_action_remains(r.sys, flow, r.now), 3e5, 1e-6);
+    run_until(&r, 1.0);
+    ck_assert_int_eq(r.n_done, 1);
+    ck_assert_date(date_of(&r, 1), 1.0);
+    run_until(&r, -1);
+    ck_assert_date(date_of(&r, 2), 3.0);
+    model_sys_free(r.sys);
+}
+END_TEST
+
+/*
  * A wait detector uses nothing, never finishes and is not counted as running: the execution
  * beside it still ends at 1 s, then the detector is cancelled and nothing is left.
  */
@@ -476,6 +505,7 @@ core_model_suite(void)
     tcase_add_test(net, test_model_penalty_weighted_sharing);
     tcase_add_test(net, test_model_route_without_latency_or_links);
     tcase_add_test(net, test_model_smpi_piecewise_factors);
+    tcase_add_test(net, test_model_remains);
     suite_add_tcase(s, net);
     TCase *cpu = tcase_create("cpu");
     tcase_add_test(cpu, test_model_exec_alone);
