@@ -785,45 +785,10 @@ own_actor_create(const char *name, sg_host_t host, void (*fn)(void *), void *dat
     return actor;
 }
 
-/* Run every ready actor, round after round, until none is ready. */
-static void
-run_rounds(void)
-{
-    while (own.to_run != NULL) {
-        core_actor *next = own.to_run;
-        own.to_run = own.to_run_tail = NULL;
-        while (next != NULL) {
-            core_actor *actor = next;
-            next = actor->next_ready; /* read first: running it may make it ready again */
-            if (actor->ended)
-                continue;
-            switch_to_actor(actor);
-            if (actor->ended)
-                actor_free_stack(actor);
-        }
-        /* SimGrid kills the daemons once they are the only actors left */
-        if (own.live > 0 && own.live == own.daemons) {
-            for (guint i = 0; i < own.actors->len; i++) {
-                core_actor *d = g_ptr_array_index(own.actors, i);
-                if (d->ended)
-                    continue;
-                if (d->action != NULL) {
-                    model_action_cancel(own.sys, d->action);
-                    d->action = NULL;
-                }
-                detector_drop(d);
-                if (d->blocked == BLOCK_COND && d->cond != NULL)
-                    g_queue_remove(&d->cond->sleeping, d);
-                waits_clear(d);
-                actor_cleanup(d);
-                actor_free_stack(d);
-            }
-            own.to_run = own.to_run_tail = NULL;
-        }
-    }
-}
-
-/* The finished model actions answer what waited for them: CPU model first, then network. */
+/* The finished model actions answer what waited for them: CPU model first, then network.
+ * SimGrid does this after every round of its actors as well as after each clock step: an
+ * action can end without the clock moving (a flow found with nothing left when its receiver
+ * reads its remains). */
 static void
 handle_ended(void)
 {
@@ -843,6 +808,45 @@ handle_ended(void)
             answer(actor, 1);
         } else {
             answer(actor, 0);
+        }
+    }
+}
+
+/* Run every ready actor, round after round, until none is ready. */
+static void
+run_rounds(void)
+{
+    while (own.to_run != NULL) {
+        core_actor *next = own.to_run;
+        own.to_run = own.to_run_tail = NULL;
+        while (next != NULL) {
+            core_actor *actor = next;
+            next = actor->next_ready; /* read first: running it may make it ready again */
+            if (actor->ended)
+                continue;
+            switch_to_actor(actor);
+            if (actor->ended)
+                actor_free_stack(actor);
+        }
+        handle_ended();
+        /* SimGrid kills the daemons once they are the only actors left */
+        if (own.live > 0 && own.live == own.daemons) {
+            for (guint i = 0; i < own.actors->len; i++) {
+                core_actor *d = g_ptr_array_index(own.actors, i);
+                if (d->ended)
+                    continue;
+                if (d->action != NULL) {
+                    model_action_cancel(own.sys, d->action);
+                    d->action = NULL;
+                }
+                detector_drop(d);
+                if (d->blocked == BLOCK_COND && d->cond != NULL)
+                    g_queue_remove(&d->cond->sleeping, d);
+                waits_clear(d);
+                actor_cleanup(d);
+                actor_free_stack(d);
+            }
+            own.to_run = own.to_run_tail = NULL;
         }
     }
 }
@@ -1031,10 +1035,17 @@ own_get_async(core_mailbox *mbox, void **payload)
 {
     core_actor *me = own.running;
     core_comm *comm = NULL;
+    gboolean listed = TRUE; /* it goes to my activity list */
     if (mbox->receiver != NULL && !g_queue_is_empty(&mbox->done)) {
         /* the oldest put already started for the permanent receiver; the queue's reference
-         * becomes my handle */
+         * becomes my handle. SimGrid's irecv reads what remains of its flow, which brings the
+         * flow's lazy progress up to now (model_action_remains), and takes a flow with less
+         * than 1e-12 bytes left as done, without listing it among my activities */
         comm = g_queue_pop_head(&mbox->done);
+        if (comm->action != NULL && model_action_remains(own.sys, comm->action, own.now) < 1e-12) {
+            comm->state = COMM_DONE;
+            listed = FALSE;
+        }
     } else if (!g_queue_is_empty(&mbox->queue) &&
                ((core_comm *)g_queue_peek_head(&mbox->queue))->is_send) {
         comm = g_queue_pop_head(&mbox->queue);
@@ -1053,7 +1064,8 @@ own_get_async(core_mailbox *mbox, void **payload)
     comm->dst_payload = payload;
     if (comm->state == COMM_DONE && payload != NULL)
         *payload = comm->src_payload;
-    activity_add(me, &comm->dst_link);
+    if (listed)
+        activity_add(me, &comm->dst_link);
     yield_answered();
     return comm;
 }
