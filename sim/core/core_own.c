@@ -141,7 +141,8 @@ struct core_actor {
     timer_heap_handle *timer;   /* its wait's timeout, until it fires or the wait ends */
     core_cond *cond;            /* BLOCK_COND: the condition it sleeps on */
     core_mutex *waited_mutex;   /* BLOCK_COND: the mutex it gave back to sleep */
-    struct activity_link *activities; /* transfers it started or posted, not yet waited */
+    struct activity_link *activities; /* transfers it started or posted, not yet waited, */
+    struct activity_link *activities_tail; /* oldest first (its end cancels them in order) */
 #ifdef CORE_ASAN
     void *fake_stack;
 #endif
@@ -446,11 +447,13 @@ static void
 activity_add(core_actor *actor, struct activity_link *link)
 {
     link->actor = actor;
-    link->prev = NULL;
-    link->next = actor->activities;
-    if (actor->activities != NULL)
-        actor->activities->prev = link;
-    actor->activities = link;
+    link->next = NULL;
+    link->prev = actor->activities_tail;
+    if (actor->activities_tail != NULL)
+        actor->activities_tail->next = link;
+    else
+        actor->activities = link;
+    actor->activities_tail = link;
 }
 
 static void
@@ -464,6 +467,8 @@ activity_remove(struct activity_link *link)
         link->actor->activities = link->next;
     if (link->next != NULL)
         link->next->prev = link->prev;
+    else
+        link->actor->activities_tail = link->prev;
     link->actor = NULL;
     link->prev = link->next = NULL;
 }
@@ -579,7 +584,7 @@ static void
 detector_drop(core_actor *actor)
 {
     if (actor != NULL && actor->detector != NULL) {
-        model_action_cancel(own.sys, actor->detector);
+        model_action_free(own.sys, actor->detector);
         actor->detector = NULL;
     }
 }
@@ -602,7 +607,9 @@ comm_flow_done(core_comm *comm)
     comm_unref(comm);
 }
 
-/* Cancel an unfinished transfer (its poster ended): out of its mailbox, its flow stopped. */
+/* Cancel an unfinished transfer (its poster ended): out of its mailbox, or its flow stopped.
+ * A stopped flow stays on its links until the round is over, when SimGrid handles its failed
+ * action as an ended one (handle_ended: its waiters are answered then). */
 static void
 comm_cancel(core_comm *comm)
 {
@@ -613,12 +620,7 @@ comm_cancel(core_comm *comm)
         comm->state = COMM_FAILED;
     } else if (comm->state == COMM_RUNNING && comm->action != NULL) {
         model_action_cancel(own.sys, comm->action);
-        comm->action = NULL;
         comm->state = COMM_FAILED;
-        comm->refs++;
-        comm_unref(comm); /* the action's */
-        comm_finish(comm);
-        comm_unref(comm);
     }
 }
 
@@ -722,7 +724,8 @@ actor_free_stack(core_actor *actor)
     actor->stack_map = NULL;
 }
 
-/* What SimGrid 3.32 does when an actor ends: its unwaited transfers are cancelled. (Its
+/* What SimGrid 3.32 does when an actor ends: its unwaited transfers are cancelled, oldest
+ * first (a running flow is then freed after the round, in that order: comm_cancel). (Its
  * mailboxes keep it as their permanent receiver: SimGrid never records them in the actor's
  * list, so what is put into them still flows to its host.) */
 static void
@@ -836,7 +839,7 @@ run_rounds(void)
                 if (d->ended)
                     continue;
                 if (d->action != NULL) {
-                    model_action_cancel(own.sys, d->action);
+                    model_action_free(own.sys, d->action);
                     d->action = NULL;
                 }
                 detector_drop(d);
@@ -1292,7 +1295,7 @@ own_notify(core_cond *cond)
     core_actor *sleeper = g_queue_pop_head(&cond->sleeping);
     if (sleeper != NULL) {
         if (sleeper->action != NULL) {
-            model_action_cancel(own.sys, sleeper->action);
+            model_action_free(own.sys, sleeper->action);
             sleeper->action = NULL;
         }
         detector_drop(sleeper);

@@ -388,8 +388,9 @@ END_TEST
 
 /*
  * A cancelled flow leaves its share: two flows of 1 MB on 1 MB/s share it until 1 s, when the
- * second is cancelled with 0.5 MB left; the first, 0.5 MB left, then runs alone: 1.5 s. The
- * cancelled one is never popped.
+ * second is cancelled with 0.5 MB left; it stops at once, and leaves the link when popped (as
+ * SimGrid frees a cancelled action when it handles ended actions). The first, 0.5 MB left, then
+ * runs alone: 1.5 s.
  */
 START_TEST(test_model_cancel)
 {
@@ -404,10 +405,37 @@ START_TEST(test_model_cancel)
     ck_assert_int_eq(r.n_done, 0);
     model_action_cancel(r.sys, second);
     ck_assert_uint_eq(model_running(r.sys), 1);
+    ck_assert_ptr_eq(model_pop_finished(r.sys), GINT_TO_POINTER(2));
+    ck_assert_ptr_null(model_pop_finished(r.sys));
     run_until(&r, -1);
     ck_assert_int_eq(r.n_done, 1);
     ck_assert_date(date_of(&r, 1), 1.5);
     model_sys_free(r.sys);
+}
+END_TEST
+
+/*
+ * A model's cancelled actions are popped before its finished ones, as SimGrid handles a model's
+ * failed actions first: flow 1 ends at 1 s on its own link; before it is popped, flow 2 (on
+ * another link) is cancelled: 2 comes out first, then 1.
+ */
+START_TEST(test_model_cancelled_pop_first)
+{
+    struct model_net_config config = cm02(FALSE);
+    model_sys *sys = model_sys_new(&config);
+    model_link *a = model_link_new(sys, 1e6, 0, MODEL_SHARED);
+    model_link *b = model_link_new(sys, 1e6, 0, MODEL_SHARED);
+    model_flow_start(sys, 0.0, &a, 1, NULL, 0, 0.0, 1e6, GINT_TO_POINTER(1));
+    model_action *second = model_flow_start(sys, 0.0, &b, 1, NULL, 0, 0.0, 2e6, GINT_TO_POINTER(2));
+    double delay = model_next(sys, 0.0);
+    ck_assert_date(delay, 1.0);
+    model_advance(sys, delay, delay);
+    model_action_cancel(sys, second);
+    ck_assert_ptr_eq(model_pop_finished(sys), GINT_TO_POINTER(2));
+    ck_assert_ptr_eq(model_pop_finished(sys), GINT_TO_POINTER(1));
+    ck_assert_ptr_null(model_pop_finished(sys));
+    ck_assert_double_eq(model_next(sys, delay), -1.0);
+    model_sys_free(sys);
 }
 END_TEST
 
@@ -442,7 +470,7 @@ END_TEST
 
 /*
  * A wait detector uses nothing, never finishes and is not counted as running: the execution
- * beside it still ends at 1 s, then the detector is cancelled and nothing is left.
+ * beside it still ends at 1 s, then the detector is freed and nothing is left.
  */
 START_TEST(test_model_wait_detector)
 {
@@ -456,7 +484,7 @@ START_TEST(test_model_wait_detector)
     run_until(&r, -1);
     ck_assert_int_eq(r.n_done, 1);
     ck_assert_date(date_of(&r, 1), 1.0);
-    model_action_cancel(r.sys, detector);
+    model_action_free(r.sys, detector);
     ck_assert_double_eq(model_next(r.sys, r.now), -1.0);
     model_sys_free(r.sys);
 }
@@ -516,6 +544,7 @@ core_model_suite(void)
     TCase *order = tcase_create("order");
     tcase_add_test(order, test_model_ties_pop_in_start_order);
     tcase_add_test(order, test_model_cancel);
+    tcase_add_test(order, test_model_cancelled_pop_first);
     tcase_add_test(order, test_model_emptied_resource_marked_again_comes_last);
     suite_add_tcase(s, order);
     return s;
