@@ -17,13 +17,17 @@
  *  - time: as SimGrid's engine loop: run the rounds until no actor is ready, then the next
  *    date is the earliest of the timers and of the models' completions, the clock advances by
  *    the difference (now + delta, as SimGrid adds it), the due timers fire, then the finished
- *    actions answer their waiters, CPU model first, network second.
+ *    actions answer their waiters, CPU model first, network second; so again after every
+ *    round, where an action can end (read with nothing left) or be cancelled without the clock
+ *    moving.
  *  - mailboxes: SimGrid's rendez-vous rules. A put meets the oldest waiting get (or waits);
  *    a get meets the oldest waiting put (or waits); a mailbox with a permanent receiver starts
- *    every put at once, and a get takes the oldest of those started puts first. A put and the
- *    get it meets are one transfer, shared by both handles.
- *  - an actor that ends cancels the transfers it started or posted and never waited for, and
- *    its mailboxes lose their permanent receiver (SimGrid's actor clean-up).
+ *    every put at once, and a get takes the oldest of those started puts first (reading what
+ *    remains of its flow, as SimGrid does: model_action_remains). A put and the get it meets
+ *    are one transfer, shared by both handles.
+ *  - an actor that ends cancels the transfers it started or posted and never waited for,
+ *    oldest first (a running one stays on its links until the round is over); its mailboxes
+ *    keep it as their permanent receiver (SimGrid 3.32's actor clean-up).
  *
  * Coroutines: Boost.Context's fcontext (libboost-context), the switch SimGrid itself offers;
  * each actor has a stack of the run's size, from one mapping per actor with a guard page
