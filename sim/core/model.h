@@ -129,8 +129,9 @@ void model_action_free(model_sys *sys, model_action *action);
  * ending actor's unfinished transfers get): it stops at once (no more progress, no event), but
  * it stays on its resources until model_pop_finished returns its data, before every finished
  * action of its model, as SimGrid frees a cancelled action only when it next handles ended
- * actions (after the current round of its actors). The starts made meanwhile still see it on
- * the resources they share with it, which decides the order of the next solve.
+ * actions (after the current round of its actors, always before it next solves: pop it before
+ * the next model_next). The starts made meanwhile still see it on the resources they share with
+ * it, which decides the order of the next solve.
  */
 void model_action_cancel(model_sys *sys, model_action *action);
 
