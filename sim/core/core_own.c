@@ -17,13 +17,17 @@
  *  - time: as SimGrid's engine loop: run the rounds until no actor is ready, then the next
  *    date is the earliest of the timers and of the models' completions, the clock advances by
  *    the difference (now + delta, as SimGrid adds it), the due timers fire, then the finished
- *    actions answer their waiters, CPU model first, network second.
+ *    actions answer their waiters, CPU model first, network second; so again after every
+ *    round, where an action can end (read with nothing left) or be cancelled without the clock
+ *    moving.
  *  - mailboxes: SimGrid's rendez-vous rules. A put meets the oldest waiting get (or waits);
  *    a get meets the oldest waiting put (or waits); a mailbox with a permanent receiver starts
- *    every put at once, and a get takes the oldest of those started puts first. A put and the
- *    get it meets are one transfer, shared by both handles.
- *  - an actor that ends cancels the transfers it started or posted and never waited for, and
- *    its mailboxes lose their permanent receiver (SimGrid's actor clean-up).
+ *    every put at once, and a get takes the oldest of those started puts first (reading what
+ *    remains of its flow, as SimGrid does: model_action_remains). A put and the get it meets
+ *    are one transfer, shared by both handles.
+ *  - an actor that ends cancels the transfers it started or posted and never waited for,
+ *    oldest first (a running one stays on its links until the round is over); its mailboxes
+ *    keep it as their permanent receiver (SimGrid 3.32's actor clean-up).
  *
  * Coroutines: Boost.Context's fcontext (libboost-context), the switch SimGrid itself offers;
  * each actor has a stack of the run's size, from one mapping per actor with a guard page
@@ -142,7 +146,8 @@ struct core_actor {
     timer_heap_handle *timer;   /* its wait's timeout, until it fires or the wait ends */
     core_cond *cond;            /* BLOCK_COND: the condition it sleeps on */
     core_mutex *waited_mutex;   /* BLOCK_COND: the mutex it gave back to sleep */
-    struct activity_link *activities; /* transfers it started or posted, not yet waited */
+    struct activity_link *activities; /* transfers it started or posted, not yet waited, */
+    struct activity_link *activities_tail; /* oldest first (its end cancels them in order) */
 #ifdef CORE_ASAN
     void *fake_stack;
 #endif
@@ -421,11 +426,13 @@ static void
 activity_add(core_actor *actor, struct activity_link *link)
 {
     link->actor = actor;
-    link->prev = NULL;
-    link->next = actor->activities;
-    if (actor->activities != NULL)
-        actor->activities->prev = link;
-    actor->activities = link;
+    link->next = NULL;
+    link->prev = actor->activities_tail;
+    if (actor->activities_tail != NULL)
+        actor->activities_tail->next = link;
+    else
+        actor->activities = link;
+    actor->activities_tail = link;
 }
 
 static void
@@ -439,6 +446,8 @@ activity_remove(struct activity_link *link)
         link->actor->activities = link->next;
     if (link->next != NULL)
         link->next->prev = link->prev;
+    else
+        link->actor->activities_tail = link->prev;
     link->actor = NULL;
     link->prev = link->next = NULL;
 }
@@ -554,7 +563,7 @@ static void
 detector_drop(core_actor *actor)
 {
     if (actor != NULL && actor->detector != NULL) {
-        model_action_cancel(own.sys, actor->detector);
+        model_action_free(own.sys, actor->detector);
         actor->detector = NULL;
     }
 }
@@ -577,7 +586,9 @@ comm_flow_done(core_comm *comm)
     comm_unref(comm);
 }
 
-/* Cancel an unfinished transfer (its poster ended): out of its mailbox, its flow stopped. */
+/* Cancel an unfinished transfer (its poster ended): out of its mailbox, or its flow stopped.
+ * A stopped flow stays on its links until the round is over, when SimGrid handles its failed
+ * action as an ended one (handle_ended: its waiters are answered then). */
 static void
 comm_cancel(core_comm *comm)
 {
@@ -588,12 +599,7 @@ comm_cancel(core_comm *comm)
         comm->state = COMM_FAILED;
     } else if (comm->state == COMM_RUNNING && comm->action != NULL) {
         model_action_cancel(own.sys, comm->action);
-        comm->action = NULL;
         comm->state = COMM_FAILED;
-        comm->refs++;
-        comm_unref(comm); /* the action's */
-        comm_finish(comm);
-        comm_unref(comm);
     }
 }
 
@@ -697,7 +703,8 @@ actor_free_stack(core_actor *actor)
     actor->stack_map = NULL;
 }
 
-/* What SimGrid 3.32 does when an actor ends: its unwaited transfers are cancelled. (Its
+/* What SimGrid 3.32 does when an actor ends: its unwaited transfers are cancelled, oldest
+ * first (a running flow is then freed after the round, in that order: comm_cancel). (Its
  * mailboxes keep it as their permanent receiver: SimGrid never records them in the actor's
  * list, so what is put into them still flows to its host.) */
 static void
@@ -761,45 +768,10 @@ own_actor_create(const char *name, sg_host_t host, void (*fn)(void *), void *dat
     return actor;
 }
 
-/* Run every ready actor, round after round, until none is ready. */
-static void
-run_rounds(void)
-{
-    while (own.to_run != NULL) {
-        core_actor *next = own.to_run;
-        own.to_run = own.to_run_tail = NULL;
-        while (next != NULL) {
-            core_actor *actor = next;
-            next = actor->next_ready; /* read first: running it may make it ready again */
-            if (actor->ended)
-                continue;
-            switch_to_actor(actor);
-            if (actor->ended)
-                actor_free_stack(actor);
-        }
-        /* SimGrid kills the daemons once they are the only actors left */
-        if (own.live > 0 && own.live == own.daemons) {
-            for (guint i = 0; i < own.actors->len; i++) {
-                core_actor *d = g_ptr_array_index(own.actors, i);
-                if (d->ended)
-                    continue;
-                if (d->action != NULL) {
-                    model_action_cancel(own.sys, d->action);
-                    d->action = NULL;
-                }
-                detector_drop(d);
-                if (d->blocked == BLOCK_COND && d->cond != NULL)
-                    g_queue_remove(&d->cond->sleeping, d);
-                waits_clear(d);
-                actor_cleanup(d);
-                actor_free_stack(d);
-            }
-            own.to_run = own.to_run_tail = NULL;
-        }
-    }
-}
-
-/* The finished model actions answer what waited for them: CPU model first, then network. */
+/* The finished model actions answer what waited for them: CPU model first, then network.
+ * SimGrid does this after every round of its actors as well as after each clock step: an
+ * action can end without the clock moving (a flow found with nothing left when its receiver
+ * reads its remains). */
 static void
 handle_ended(void)
 {
@@ -819,6 +791,45 @@ handle_ended(void)
             answer(actor, 1);
         } else {
             answer(actor, 0);
+        }
+    }
+}
+
+/* Run every ready actor, round after round, until none is ready. */
+static void
+run_rounds(void)
+{
+    while (own.to_run != NULL) {
+        core_actor *next = own.to_run;
+        own.to_run = own.to_run_tail = NULL;
+        while (next != NULL) {
+            core_actor *actor = next;
+            next = actor->next_ready; /* read first: running it may make it ready again */
+            if (actor->ended)
+                continue;
+            switch_to_actor(actor);
+            if (actor->ended)
+                actor_free_stack(actor);
+        }
+        handle_ended();
+        /* SimGrid kills the daemons once they are the only actors left */
+        if (own.live > 0 && own.live == own.daemons) {
+            for (guint i = 0; i < own.actors->len; i++) {
+                core_actor *d = g_ptr_array_index(own.actors, i);
+                if (d->ended)
+                    continue;
+                if (d->action != NULL) {
+                    model_action_free(own.sys, d->action);
+                    d->action = NULL;
+                }
+                detector_drop(d);
+                if (d->blocked == BLOCK_COND && d->cond != NULL)
+                    g_queue_remove(&d->cond->sleeping, d);
+                waits_clear(d);
+                actor_cleanup(d);
+                actor_free_stack(d);
+            }
+            own.to_run = own.to_run_tail = NULL;
         }
     }
 }
@@ -1006,10 +1017,17 @@ own_get_async(core_mailbox *mbox, void **payload)
 {
     core_actor *me = own.running;
     core_comm *comm = NULL;
+    gboolean listed = TRUE; /* it goes to my activity list */
     if (mbox->receiver != NULL && !g_queue_is_empty(&mbox->done)) {
         /* the oldest put already started for the permanent receiver; the queue's reference
-         * becomes my handle */
+         * becomes my handle. SimGrid's irecv reads what remains of its flow, which brings the
+         * flow's lazy progress up to now (model_action_remains), and takes a flow with less
+         * than 1e-12 bytes left as done, without listing it among my activities */
         comm = g_queue_pop_head(&mbox->done);
+        if (comm->action != NULL && model_action_remains(own.sys, comm->action, own.now) < 1e-12) {
+            comm->state = COMM_DONE;
+            listed = FALSE;
+        }
     } else if (!g_queue_is_empty(&mbox->queue) &&
                ((core_comm *)g_queue_peek_head(&mbox->queue))->is_send) {
         comm = g_queue_pop_head(&mbox->queue);
@@ -1028,7 +1046,8 @@ own_get_async(core_mailbox *mbox, void **payload)
     comm->dst_payload = payload;
     if (comm->state == COMM_DONE && payload != NULL)
         *payload = comm->src_payload;
-    activity_add(me, &comm->dst_link);
+    if (listed)
+        activity_add(me, &comm->dst_link);
     yield_answered();
     return comm;
 }
@@ -1255,7 +1274,7 @@ own_notify(core_cond *cond)
     core_actor *sleeper = g_queue_pop_head(&cond->sleeping);
     if (sleeper != NULL) {
         if (sleeper->action != NULL) {
-            model_action_cancel(own.sys, sleeper->action);
+            model_action_free(own.sys, sleeper->action);
             sleeper->action = NULL;
         }
         detector_drop(sleeper);

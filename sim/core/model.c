@@ -348,47 +348,58 @@ modified_unlink(struct model_part *part, struct model_action *a)
 }
 
 static void
-finished_unlink(struct model_part *part, struct model_action *a)
+ended_append(struct model_ended *list, struct model_action *a)
+{
+    a->fin_next = NULL;
+    a->fin_prev = list->tail;
+    if (list->tail != NULL)
+        list->tail->fin_next = a;
+    else
+        list->head = a;
+    list->tail = a;
+}
+
+static void
+ended_unlink(struct model_ended *list, struct model_action *a)
 {
     if (a->fin_prev != NULL)
         a->fin_prev->fin_next = a->fin_next;
     else
-        part->fin_head = a->fin_next;
+        list->head = a->fin_next;
     if (a->fin_next != NULL)
         a->fin_next->fin_prev = a->fin_prev;
     else
-        part->fin_tail = a->fin_prev;
+        list->tail = a->fin_prev;
     a->fin_prev = a->fin_next = NULL;
+}
+
+/* Out of the list or count its state puts it in (SimGrid's action leaves its state set). */
+static void
+leave_state(model_sys *sys, struct model_action *a)
+{
+    if (a->state == MODEL_STARTED)
+        sys->running--;
+    else if (a->state == MODEL_FINISHED)
+        ended_unlink(&a->part->finished, a);
+    else if (a->state == MODEL_FAILED)
+        ended_unlink(&a->part->failed, a);
 }
 
 /* Finished (again): to the back of the finished list. */
 static void
 finish(model_sys *sys, struct model_action *a)
 {
-    struct model_part *part = a->part;
     a->remains = 0.0;
-    if (a->state == MODEL_STARTED)
-        sys->running--;
-    else
-        finished_unlink(part, a);
+    leave_state(sys, a);
     a->state = MODEL_FINISHED;
-    a->fin_next = NULL;
-    a->fin_prev = part->fin_tail;
-    if (part->fin_tail != NULL)
-        part->fin_tail->fin_next = a;
-    else
-        part->fin_head = a;
-    part->fin_tail = a;
+    ended_append(&a->part->finished, a);
 }
 
 static void
 action_free(model_sys *sys, struct model_action *a)
 {
     struct model_part *part = a->part;
-    if (a->state == MODEL_STARTED)
-        sys->running--;
-    else if (a->state == MODEL_FINISHED)
-        finished_unlink(part, a);
+    leave_state(sys, a);
     model_lmm_free_variable(part, a);
     heap_remove(&part->heap, a);
     modified_unlink(part, a);
@@ -505,7 +516,9 @@ model_pop_finished(model_sys *sys)
     g_return_val_if_fail(sys != NULL, NULL);
     struct model_part *parts[] = {&sys->cpu, &sys->net};
     for (gsize i = 0; i < G_N_ELEMENTS(parts); i++) {
-        struct model_action *a = parts[i]->fin_head;
+        struct model_action *a = parts[i]->failed.head;
+        if (a == NULL)
+            a = parts[i]->finished.head;
         if (a != NULL) {
             void *data = a->data;
             action_free(sys, a);
@@ -522,8 +535,28 @@ model_running(const model_sys *sys)
     return sys->running;
 }
 
+double
+model_action_remains(model_sys *sys, model_action *action, double now)
+{
+    g_return_val_if_fail(sys != NULL && action != NULL, 0.0);
+    if (action->state == MODEL_STARTED)
+        catch_up(sys, action, now);
+    return action->remains;
+}
+
 void
 model_action_cancel(model_sys *sys, model_action *action)
+{
+    g_return_if_fail(sys != NULL && action != NULL);
+    leave_state(sys, action);
+    action->state = MODEL_FAILED;
+    ended_append(&action->part->failed, action);
+    heap_remove(&action->part->heap, action);
+    modified_unlink(action->part, action);
+}
+
+void
+model_action_free(model_sys *sys, model_action *action)
 {
     g_return_if_fail(sys != NULL && action != NULL);
     action_free(sys, action);

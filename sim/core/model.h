@@ -21,7 +21,8 @@
  *    the caller advances its clock by it (now + delay, as SimGrid adds it) and model_advance()
  *    finishes every action due within the surf precision (1e-9 s) of the new clock.
  * Finished actions come out of model_pop_finished() in SimGrid's order: the CPU model's
- * before the network model's, each in the order its event heap released them (earliest date
+ * before the network model's, each model's cancelled actions first (in the order they were
+ * cancelled), then its finished ones in the order its event heap released them (earliest date
  * first, equal dates in the order they were scheduled).
  *
  * The loop SimGrid's engine makes, which the caller makes to get SimGrid's dates:
@@ -112,16 +113,36 @@ model_action *model_sleep_start(model_sys *sys, double now, model_cpu *cpu, doub
  * (ActivityImpl::wait_for makes a sleep without end on the waiter's CPU, even for an endless
  * wait): it uses nothing and never finishes, but its start marks the CPU changed (the
  * executions there are rescheduled) and it counts among the CPU's actions until it is
- * cancelled. SimGrid frees it right after the awaited action: a runtime that wants SimGrid's
- * execution dates to the last bit starts one when an actor blocks on an action and cancels it
- * just after popping that action. Not counted by model_running.
+ * freed. SimGrid frees it right after the awaited action: a runtime that wants SimGrid's
+ * execution dates to the last bit starts one when an actor blocks on an action and frees it
+ * (model_action_free) just after popping that action. Not counted by model_running.
  */
 model_action *model_wait_start(model_sys *sys, double now, model_cpu *cpu);
 
-/* Drop an action, running or finished but not popped yet (it is freed at once, where SimGrid
- * frees a cancelled action when it next handles ended activities; its data is never
- * returned). */
+/* Free an action now, whatever its state (SimGrid's release of an action's last reference: a
+ * wait detector or a condition's timeout when its wait ends otherwise, an actor's sleep when it
+ * is killed): it leaves its resources at once, and its data is never returned. */
+void model_action_free(model_sys *sys, model_action *action);
+
+/*
+ * Cancel an action, running or finished but not popped yet (SimGrid's Action::cancel, as an
+ * ending actor's unfinished transfers get): it stops at once (no more progress, no event), but
+ * it stays on its resources until model_pop_finished returns its data, before every finished
+ * action of its model, as SimGrid frees a cancelled action only when it next handles ended
+ * actions (after the current round of its actors, always before it next solves: pop it before
+ * the next model_next). The starts made meanwhile still see it on the resources they share with
+ * it, which decides the order of the next solve.
+ */
 void model_action_cancel(model_sys *sys, model_action *action);
+
+/* What remains of an action at `now` (bytes or flops), read as SimGrid's Action::get_remains
+ * reads it: a running action is first brought up to `now` at the rate it has had since its
+ * last update. That update is not neutral: the action's remains then fall in two steps instead
+ * of one, which rounds differently, so a caller that wants SimGrid's dates to the last bit calls
+ * this exactly where SimGrid reads an action's remains (its CommImpl::irecv does, on a transfer
+ * already started for a permanent receiver), and nowhere else. A flow found with nothing left
+ * finishes here (model_pop_finished returns it); a finished action has 0 left. */
+double model_action_remains(model_sys *sys, model_action *action, double now);
 
 /* The delay from `now` to the earliest completion, after solving what changed; -1 if
  * nothing is running. */
@@ -130,7 +151,8 @@ double model_next(model_sys *sys, double now);
 /* The clock moved to `now`, `delta` after the previous date: finish what is due. */
 void model_advance(model_sys *sys, double now, double delta);
 
-/* The data of the next finished action (the action is freed), or NULL when none is left. */
+/* The data of the next cancelled or finished action (the action is freed), or NULL when none
+ * is left. */
 void *model_pop_finished(model_sys *sys);
 
 /* Actions not finished yet (flows, executions and sleeps; not wait detectors). */

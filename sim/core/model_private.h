@@ -12,7 +12,7 @@
  *    depth-first walk of the connected flows; a resource whose last element leaves drops out;
  *  - a part's modified actions: appended by the solver (sleeps go to the front);
  *  - a part's finished actions: in the order they were finished (finishing again moves to the
- *    back).
+ *    back); its failed (cancelled) actions: in the order they were cancelled.
  * Invariants: an element is in its resource's enabled ring exactly when its action's variable
  * penalty is positive; `modified_pos` indexes `modified` or is MODEL_NOWHERE; `heap_index`
  * indexes the heap or is MODEL_NOWHERE. Nothing is ordered by address.
@@ -37,6 +37,7 @@ enum model_state {
     MODEL_STARTED,
     MODEL_FINISHED,
     MODEL_IGNORED, /* a wait detector: never scheduled, never finished */
+    MODEL_FAILED,  /* cancelled: out of the heap, still on its resources until popped */
 };
 
 /* One term of a resource's constraint: `weight` times the action's rate. */
@@ -91,7 +92,7 @@ struct model_action {
     gboolean in_saturated;
     struct model_part *part;
     struct model_action *mod_prev, *mod_next;
-    struct model_action *fin_prev, *fin_next;
+    struct model_action *fin_prev, *fin_next; /* in the finished or the failed list */
     void *data;
     guint32 n_elems;
     guint32 capacity;
@@ -127,6 +128,11 @@ struct model_walk_frame {
     guint32 next_cnst;
 };
 
+/* The finished or the failed actions of a part (SimGrid's finished and failed action sets). */
+struct model_ended {
+    struct model_action *head, *tail;
+};
+
 struct model_heap {
     struct model_action **items;
     guint32 n, cap;
@@ -156,7 +162,7 @@ struct model_part {
     /* the lazy model */
     struct model_heap heap;
     struct model_action *mod_head, *mod_tail;
-    struct model_action *fin_head, *fin_tail;
+    struct model_ended finished, failed;
 };
 
 /* model_lmm.c: SimGrid's System (selective update) and its max-min solve */

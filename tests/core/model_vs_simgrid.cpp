@@ -4,8 +4,8 @@
  * driven by a loop that takes SimGrid's engine steps in SimGrid's order. Then it compares the
  * completion dates, action by action, and the completion order.
  *
- *   model_vs_simgrid --platform=a|b|c|d|e|f [--actors|--ties] [--seed=N] [--actions=N] [--verbose]
- *                    --cfg=...
+ *   model_vs_simgrid --platform=a|b|c|d|e|f [--actors|--ties|--reads|--cancels] [--seed=N]
+ *                    [--actions=N] [--verbose] --cfg=...
  *   model_vs_simgrid --ring=P --rounds=R --cfg=...
  *
  * Platforms (written here as SimGrid XML, in a temporary file):
@@ -29,6 +29,13 @@
  * Activity::on_completion with the engine's clock. Model side: per round, delta = min(next
  * timer - now, model_next(now)); now += delta; model_advance; the timers' starts; then the
  * finished actions are popped (SimGrid frees finished actions after its timers ran).
+ * --reads adds to the timer workload reads of what remains of flows started earlier (SimGrid's
+ * Activity::get_remaining, model_action_remains): a read brings a flow's lazy progress up to
+ * its date, which changes how the later updates round, as SimGrid's irecv does when it reads a
+ * transfer already started for a permanent receiver. --cancels makes half of those reads
+ * cancels (SimGrid's Activity::cancel, model_action_cancel): a cancelled flow stays on its links
+ * until the handling of ended actions that follows the timers, so the flows started by the same
+ * timer after the cancel still meet it; a cancelled flow has no completion date.
  *
  * --actors workloads: two actors per host, each a chain of steps (a flow from its host, an
  * execution on it, a sleep), the next step once the previous is over: the pattern of collsim's
@@ -72,6 +79,8 @@ struct item {
     bool flow;
     int src, dst;  /* host indices; dst unused for executions */
     double amount; /* bytes or flops */
+    int read_of;   /* >= 0: no action, a read of what remains of that earlier flow */
+    bool cancel;   /* with read_of: a cancel of that flow rather than a read */
 };
 
 /* splitmix64: the same sequence on every machine */
@@ -178,6 +187,50 @@ write_platform(const char *body, const std::string &dir)
     return path;
 }
 
+/* Reads of what remains of earlier flows, one for every fifth item, each at a date after its
+ * flow's start (often within the flow's life, sometimes after its end), merged into the sorted
+ * items; with `cancels`, half of them cancel the flow instead. */
+void
+add_reads(std::vector<item> &items, guint64 seed, bool cancels)
+{
+    struct read {
+        double date;
+        size_t flow; /* its position in `items` */
+        bool cancel;
+    };
+    rng r{seed ^ 0x5eedULL};
+    std::vector<read> reads;
+    size_t n = items.size();
+    for (size_t i = 0; i < n / 5; i++) {
+        size_t k = (size_t)r.below((int)n);
+        if (!items[k].flow)
+            continue;
+        /* a burst date or just after the start: within the life of most flows */
+        double date = r.below(2) ? items[k].date + 1e-4 * r.unit() : 0.07 * r.unit();
+        if (date > items[k].date)
+            reads.push_back({date, k, cancels && r.below(2) == 0});
+    }
+    std::stable_sort(reads.begin(), reads.end(),
+                     [](const read &x, const read &y) { return x.date < y.date; });
+    std::vector<item> merged;
+    std::vector<size_t> position(n); /* a flow's position in `merged` */
+    size_t next_read = 0;
+    for (size_t i = 0; i <= n; i++) {
+        for (; next_read < reads.size() && (i == n || reads[next_read].date < items[i].date);
+             next_read++) {
+            const read &rd = reads[next_read];
+            const item &flow = items[rd.flow];
+            merged.push_back(
+                {rd.date, false, flow.src, flow.dst, 0.0, (int)position[rd.flow], rd.cancel});
+        }
+        if (i < n) {
+            position[i] = merged.size();
+            merged.push_back(items[i]);
+        }
+    }
+    items = merged;
+}
+
 std::vector<item>
 make_workload(guint64 seed, int n_actions, int n_hosts, int cores)
 {
@@ -190,6 +243,8 @@ make_workload(guint64 seed, int n_actions, int n_hosts, int cores)
     std::vector<item> items;
     for (int i = 0; i < n_actions; i++) {
         item it;
+        it.read_of = -1;
+        it.cancel = false;
         it.date = r.below(10) < 4 ? bursts[r.below((int)bursts.size())] : 0.06 * r.unit();
         it.flow = r.below(10) < (cores > 1 ? 6 : 8);
         it.src = r.below(n_hosts);
@@ -271,13 +326,11 @@ struct model_side {
         return m;
     }
 
-    void
+    model_action *
     start(const item &it, double now, gpointer data)
     {
-        if (!it.flow) {
-            model_exec_start(sys, now, cpus[it.src], it.amount, data);
-            return;
-        }
+        if (!it.flow)
+            return model_exec_start(sys, now, cpus[it.src], it.amount, data);
         sg4::Host *src = (*hosts)[it.src], *dst = (*hosts)[it.dst];
         std::vector<sg4::Link *> route, back;
         double latency = 0.0;
@@ -288,8 +341,8 @@ struct model_side {
             r.push_back(link_of(l));
         for (auto *l : back)
             b.push_back(link_of(l));
-        model_flow_start(sys, now, r.data(), r.size(), b.data(), b.size(), latency, it.amount,
-                         data);
+        return model_flow_start(sys, now, r.data(), r.size(), b.data(), b.size(), latency,
+                                it.amount, data);
     }
 };
 
@@ -303,6 +356,8 @@ std::vector<completion>
 run_model(model_side &m, const std::vector<item> &items)
 {
     std::vector<completion> done;
+    std::vector<model_action *> actions(items.size(), nullptr); /* until popped */
+    std::vector<bool> cancelled(items.size(), false);
     double now = 0.0;
     size_t next = 0;
     for (;;) {
@@ -317,12 +372,24 @@ run_model(model_side &m, const std::vector<item> &items)
         while (next < items.size() && now >= items[next].date) {
             double date = items[next].date;
             while (next < items.size() && items[next].date == date) {
-                m.start(items[next], now, GINT_TO_POINTER((int)next + 1));
+                const item &it = items[next];
+                if (it.read_of < 0) {
+                    actions[next] = m.start(it, now, GINT_TO_POINTER((int)next + 1));
+                } else if (actions[it.read_of] != nullptr && it.cancel) {
+                    model_action_cancel(m.sys, actions[it.read_of]);
+                    cancelled[it.read_of] = true;
+                } else if (actions[it.read_of] != nullptr) {
+                    model_action_remains(m.sys, actions[it.read_of], now);
+                }
                 next++;
             }
         }
-        while (gpointer data = model_pop_finished(m.sys))
-            done.push_back({GPOINTER_TO_INT(data) - 1, now});
+        while (gpointer data = model_pop_finished(m.sys)) {
+            int id = GPOINTER_TO_INT(data) - 1;
+            if (!cancelled[id])
+                done.push_back({id, now});
+            actions[id] = nullptr;
+        }
     }
     return done;
 }
@@ -425,8 +492,8 @@ run_model_chains(model_side &m, const std::vector<chain> &chains)
                         model_sleep_start(m.sys, now, m.cpus[ch.host], st.amount,
                                           GINT_TO_POINTER(id + 1));
                     else
-                        m.start({now, st.kind == STEP_FLOW, ch.host, st.dst, st.amount}, now,
-                                GINT_TO_POINTER(id + 1));
+                        m.start({now, st.kind == STEP_FLOW, ch.host, st.dst, st.amount, -1, false},
+                                now, GINT_TO_POINTER(id + 1));
                 } else if (sub == begin + 1 && st.kind != STEP_SLEEP) {
                     detector[c] = model_wait_start(m.sys, now, m.cpus[ch.host]);
                 }
@@ -442,7 +509,7 @@ run_model_chains(model_side &m, const std::vector<chain> &chains)
             int c = chain_of[id];
             done.push_back({id, now});
             if (detector[c] != nullptr)
-                model_action_cancel(m.sys, detector[c]);
+                model_action_free(m.sys, detector[c]);
             detector[c] = nullptr;
             next_step[c]++;
             resumed.push_back(c);
@@ -479,17 +546,27 @@ run_simgrid_chains(std::vector<completion> &done, const std::vector<chain> &chai
 struct simgrid_side {
     std::vector<sg4::ActivityPtr> started; /* SimGrid's objects must outlive their completion */
     std::unordered_map<const sg4::Activity *, int> ids;
+    std::unordered_map<int, sg4::ActivityPtr> by_id;
     std::vector<completion> done;
 
     void
     start(const item &it, const std::vector<sg4::Host *> &hosts, int id)
     {
+        if (it.read_of >= 0 && it.cancel) {
+            by_id.at(it.read_of)->cancel();
+            return;
+        }
+        if (it.read_of >= 0) {
+            by_id.at(it.read_of)->get_remaining(); /* its kernel's get_remains: a lazy update */
+            return;
+        }
         sg4::ActivityPtr a;
         if (it.flow)
             a = sg4::Comm::sendto_async(hosts[it.src], hosts[it.dst], (uint64_t)it.amount);
         else
             a = sg4::Exec::init()->set_host(hosts[it.src])->set_flops_amount(it.amount)->start();
         ids[a.get()] = id;
+        by_id[id] = a;
         started.push_back(a);
     }
 };
@@ -499,7 +576,8 @@ run_simgrid(simgrid_side &s, const std::vector<item> &items, const std::vector<s
 {
     sg4::Activity::on_completion_cb([&s](const sg4::Activity &a) {
         auto it = s.ids.find(&a);
-        if (it != s.ids.end())
+        /* a cancelled flow completes too, FAILED or CANCELED: no date */
+        if (it != s.ids.end() && a.get_state() == sg4::Activity::State::FINISHED)
             s.done.push_back({it->second, sg4::Engine::get_clock()});
     });
     for (size_t i = 0; i < items.size();) {
@@ -530,9 +608,19 @@ compare(const char *model, char platform, const std::vector<item> &items,
         sg_date[c.id] = c.date;
     for (auto &c : ours)
         our_date[c.id] = c.date;
+    size_t actions = 0; /* compared: reads and flows cancelled before their end aside */
     size_t identical = 0, missing = 0;
     double worst = 0.0;
+    std::vector<bool> cancelled(items.size(), false);
+    for (auto &it : items)
+        if (it.read_of >= 0 && it.cancel)
+            cancelled[it.read_of] = true;
     for (size_t i = 0; i < items.size(); i++) {
+        if (items[i].read_of >= 0)
+            continue; /* a read, not an action */
+        if (cancelled[i] && sg_date[i] < 0 && our_date[i] < 0)
+            continue; /* cancelled before its end on both sides */
+        actions++;
         if (sg_date[i] < 0 || our_date[i] < 0) {
             missing++;
             continue;
@@ -559,7 +647,7 @@ compare(const char *model, char platform, const std::vector<item> &items,
         printf("  order differs at completion %zu (simgrid #%d, model #%d)\n", first_diff,
                first_diff < sg.size() ? sg[first_diff].id : -1,
                first_diff < ours.size() ? ours[first_diff].id : -1);
-    printf("%-9s %c %7zu %9zu %10.3g %s", model, platform, items.size(), identical, worst,
+    printf("%-9s %c %7zu %9zu %10.3g %s", model, platform, actions, identical, worst,
            same_order ? "same" : "DIFFERENT");
     if (missing > 0)
         printf(" (%zu without a date on one side)", missing);
@@ -629,7 +717,7 @@ main(int argc, char **argv)
     guint64 seed = 1;
     int n_actions = 1500;
     int ring_p = 0, rounds = 10;
-    bool verbose = false, actors = false, ties = false;
+    bool verbose = false, actors = false, ties = false, reads = false, cancels = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (g_str_has_prefix(a, "--platform="))
@@ -646,6 +734,10 @@ main(int argc, char **argv)
             actors = true;
         else if (strcmp(a, "--ties") == 0)
             actors = ties = true;
+        else if (strcmp(a, "--reads") == 0)
+            reads = true;
+        else if (strcmp(a, "--cancels") == 0)
+            reads = cancels = true;
         else if (strcmp(a, "--verbose") == 0)
             verbose = true;
         else {
@@ -674,6 +766,8 @@ main(int argc, char **argv)
         std::vector<completion> ours, theirs;
         if (!actors) {
             items = make_workload(seed, n_actions, (int)hosts.size(), cores);
+            if (reads)
+                add_reads(items, seed, cancels);
             ours = run_model(m, items);
             simgrid_side s;
             run_simgrid(s, items, hosts);
@@ -684,7 +778,7 @@ main(int argc, char **argv)
             for (auto &ch : chains)
                 for (auto &st : ch.steps)
                     items.push_back({0.0, st.kind == STEP_FLOW, ch.host,
-                                     st.kind == STEP_SLEEP ? -1 : st.dst, st.amount});
+                                     st.kind == STEP_SLEEP ? -1 : st.dst, st.amount, -1, false});
             ours = run_model_chains(m, chains);
             run_simgrid_chains(theirs, chains, hosts);
         }
@@ -694,6 +788,8 @@ main(int argc, char **argv)
             model += "-nox";
         if (actors)
             model += ties ? "/T" : "/A";
+        else if (reads)
+            model += cancels ? "/C" : "/R";
         rc = compare(model.c_str(), platform, items, theirs, ours, verbose);
     }
     gchar *xml = g_build_filename(dir, "platform.xml", nullptr);

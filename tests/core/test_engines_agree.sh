@@ -11,6 +11,8 @@
 #  - multi-core nodes: ranks sharing a NIC and a memory bus, node-aware algorithms;
 #  - the three network models a preset can pick (CM02, LV08 with its factors and cross traffic,
 #    SMPI with piecewise factors), per-message overheads and NIC gaps, reduction compute time;
+#  - SimGrid's lazy bookkeeping: a transfer's progress brought up to date when its receiver
+#    takes it from a mailbox with a permanent receiver;
 #  - programs: nonblocking collectives on flows, under both progress models (asynchronous
 #    progress computes while transfers fly), the textbook seeds, a deadlock report, traces.
 # Each case also checks that the run really used the core it asked for (--stats names it).
@@ -103,6 +105,10 @@ scenario sizes_only "$s/contention_alltoall_fattree_2to1.ini" --set run.payload=
     --set run.sizes=1MiB --set run.algorithms=pairwise,bruck,linear
 scenario accuracy "$s/accuracy.ini" --set run.ranks=5,8
 scenario seeds "$s/seed_complex_product.ini"
+# a rank takes from its inbox a transfer already started for it: SimGrid reads what remains of
+# its flow there, a lazy update that rounds the flow's later progress differently
+scenario inbox_remains "$s/compare_decisions.ini" --set run.collectives=allreduce \
+    --set run.algorithms=recexch --set run.ranks=32 --set run.sizes=16KiB
 
 nb_so="$tmp/nonblocking.so"
 cc -std=c11 -shared -fPIC -I"$top_srcdir/src" "$top_srcdir/tests/realmpi/nonblocking.c" \

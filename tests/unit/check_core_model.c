@@ -388,8 +388,9 @@ END_TEST
 
 /*
  * A cancelled flow leaves its share: two flows of 1 MB on 1 MB/s share it until 1 s, when the
- * second is cancelled with 0.5 MB left; the first, 0.5 MB left, then runs alone: 1.5 s. The
- * cancelled one is never popped.
+ * second is cancelled with 0.5 MB left; it stops at once, and leaves the link when popped (as
+ * SimGrid frees a cancelled action when it handles ended actions). The first, 0.5 MB left, then
+ * runs alone: 1.5 s.
  */
 START_TEST(test_model_cancel)
 {
@@ -404,6 +405,8 @@ START_TEST(test_model_cancel)
     ck_assert_int_eq(r.n_done, 0);
     model_action_cancel(r.sys, second);
     ck_assert_uint_eq(model_running(r.sys), 1);
+    ck_assert_ptr_eq(model_pop_finished(r.sys), GINT_TO_POINTER(2));
+    ck_assert_ptr_null(model_pop_finished(r.sys));
     run_until(&r, -1);
     ck_assert_int_eq(r.n_done, 1);
     ck_assert_date(date_of(&r, 1), 1.5);
@@ -412,8 +415,62 @@ START_TEST(test_model_cancel)
 END_TEST
 
 /*
+ * A model's cancelled actions are popped before its finished ones, as SimGrid handles a model's
+ * failed actions first: flow 1 ends at 1 s on its own link; before it is popped, flow 2 (on
+ * another link) is cancelled: 2 comes out first, then 1.
+ */
+START_TEST(test_model_cancelled_pop_first)
+{
+    struct model_net_config config = cm02(FALSE);
+    model_sys *sys = model_sys_new(&config);
+    model_link *a = model_link_new(sys, 1e6, 0, MODEL_SHARED);
+    model_link *b = model_link_new(sys, 1e6, 0, MODEL_SHARED);
+    model_flow_start(sys, 0.0, &a, 1, NULL, 0, 0.0, 1e6, GINT_TO_POINTER(1));
+    model_action *second = model_flow_start(sys, 0.0, &b, 1, NULL, 0, 0.0, 2e6, GINT_TO_POINTER(2));
+    double delay = model_next(sys, 0.0);
+    ck_assert_date(delay, 1.0);
+    model_advance(sys, delay, delay);
+    model_action_cancel(sys, second);
+    ck_assert_ptr_eq(model_pop_finished(sys), GINT_TO_POINTER(2));
+    ck_assert_ptr_eq(model_pop_finished(sys), GINT_TO_POINTER(1));
+    ck_assert_ptr_null(model_pop_finished(sys));
+    ck_assert_double_eq(model_next(sys, delay), -1.0);
+    model_sys_free(sys);
+}
+END_TEST
+
+/*
+ * Reading what remains: a flow of 1 MB alone on 1 MB/s, no latency, has 0.7 MB left at 0.3 s,
+ * 0.3 MB at 0.7 s (read again from the first read's date), and still ends at 1 s; once
+ * finished it has nothing left. A flow in its latency has all its bytes.
+ */
+START_TEST(test_model_remains)
+{
+    struct model_net_config config = cm02(FALSE);
+    struct run r;
+    run_init(&r, &config);
+    model_link *l = model_link_new(r.sys, 1e6, 0, MODEL_SHARED);
+    model_link *slow = model_link_new(r.sys, 1e6, 2.0, MODEL_SHARED);
+    model_action *flow = model_flow_start(r.sys, 0.0, &l, 1, NULL, 0, 0.0, 1e6, GINT_TO_POINTER(1));
+    model_action *late =
+        model_flow_start(r.sys, 0.0, &slow, 1, NULL, 0, 2.0, 1e6, GINT_TO_POINTER(2));
+    run_until(&r, 0.3);
+    ck_assert_double_eq_tol(model_action_remains(r.sys, flow, r.now), 7e5, 1e-6);
+    ck_assert_double_eq(model_action_remains(r.sys, late, r.now), 1e6);
+    run_until(&r, 0.7);
+    ck_assert_double_eq_tol(model_action_remains(r.sys, flow, r.now), 3e5, 1e-6);
+    run_until(&r, 1.0);
+    ck_assert_int_eq(r.n_done, 1);
+    ck_assert_date(date_of(&r, 1), 1.0);
+    run_until(&r, -1);
+    ck_assert_date(date_of(&r, 2), 3.0);
+    model_sys_free(r.sys);
+}
+END_TEST
+
+/*
  * A wait detector uses nothing, never finishes and is not counted as running: the execution
- * beside it still ends at 1 s, then the detector is cancelled and nothing is left.
+ * beside it still ends at 1 s, then the detector is freed and nothing is left.
  */
 START_TEST(test_model_wait_detector)
 {
@@ -427,7 +484,7 @@ START_TEST(test_model_wait_detector)
     run_until(&r, -1);
     ck_assert_int_eq(r.n_done, 1);
     ck_assert_date(date_of(&r, 1), 1.0);
-    model_action_cancel(r.sys, detector);
+    model_action_free(r.sys, detector);
     ck_assert_double_eq(model_next(r.sys, r.now), -1.0);
     model_sys_free(r.sys);
 }
@@ -476,6 +533,7 @@ core_model_suite(void)
     tcase_add_test(net, test_model_penalty_weighted_sharing);
     tcase_add_test(net, test_model_route_without_latency_or_links);
     tcase_add_test(net, test_model_smpi_piecewise_factors);
+    tcase_add_test(net, test_model_remains);
     suite_add_tcase(s, net);
     TCase *cpu = tcase_create("cpu");
     tcase_add_test(cpu, test_model_exec_alone);
@@ -486,6 +544,7 @@ core_model_suite(void)
     TCase *order = tcase_create("order");
     tcase_add_test(order, test_model_ties_pop_in_start_order);
     tcase_add_test(order, test_model_cancel);
+    tcase_add_test(order, test_model_cancelled_pop_first);
     tcase_add_test(order, test_model_emptied_resource_marked_again_comes_last);
     suite_add_tcase(s, order);
     return s;
