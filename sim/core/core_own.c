@@ -30,8 +30,9 @@
  *    keep it as their permanent receiver (SimGrid 3.32's actor clean-up).
  *
  * Coroutines: Boost.Context's fcontext (libboost-context), the switch SimGrid itself offers;
- * each actor has a stack of the run's size, from one mapping per actor with a guard page
- * below it when the run is small enough for the kernel's mapping limit (as SimGrid does).
+ * each actor has a stack of the run's size, a slot of a mapping shared by 256 actors, with a
+ * guard page below it when the run is small enough for the kernel's mapping limit (SimGrid's
+ * contexts/guard-size, which collsim sets as it sets it for SimGrid's core).
  */
 #include "config.h"
 
@@ -61,19 +62,19 @@ enum event_kind { EVENT_COMM, EVENT_ACTOR };
 /* What a blocked actor waits for. */
 enum block_kind {
     BLOCK_NONE,
-    BLOCK_COMM,      /* core_comm_wait / wait_any: answered by a transfer's end or a timer */
-    BLOCK_SLEEP,     /* a sleep or a computation: answered by its model action */
-    BLOCK_COND,      /* a condition: answered by a notification or its timeout action */
+    BLOCK_COMM,  /* core_comm_wait / wait_any: answered by a transfer's end or a timer */
+    BLOCK_SLEEP, /* a sleep or a computation: answered by its model action */
+    BLOCK_COND,  /* a condition: answered by a notification or its timeout action */
     BLOCK_BARRIER,
     BLOCK_MUTEX,
 };
 
 enum comm_state {
-    COMM_INITED,     /* a prepared put, not started */
-    COMM_WAITING,    /* queued in its mailbox for the other side */
-    COMM_RUNNING,    /* both sides known: its bytes flow */
+    COMM_INITED,  /* a prepared put, not started */
+    COMM_WAITING, /* queued in its mailbox for the other side */
+    COMM_RUNNING, /* both sides known: its bytes flow */
     COMM_DONE,
-    COMM_FAILED,     /* cancelled */
+    COMM_FAILED, /* cancelled */
 };
 
 struct waiter;
@@ -82,19 +83,19 @@ struct waiter;
  * list): unlinked when it waits for the transfer to its end, cancelled if it ends first. */
 struct activity_link {
     struct activity_link *prev, *next;
-    core_actor *actor;          /* NULL when in no list */
+    core_actor *actor; /* NULL when in no list */
     core_comm *comm;
 };
 
 struct core_comm {
-    enum event_kind kind;       /* EVENT_COMM: first, for the model's data pointer */
+    enum event_kind kind; /* EVENT_COMM: first, for the model's data pointer */
     enum comm_state state;
-    core_comm *forward;         /* a started prepared put: the transfer it became (SimGrid's
-                                 * s4u handle keeps its identity when its kernel comm is the
-                                 * get it met) */
-    int refs;                   /* handles held by actors, the mailbox queue, the action */
-    gboolean is_send;           /* while queued: which side waits in the mailbox */
-    core_mailbox *mbox;         /* the mailbox it is queued in (or, INITED, to start in) */
+    core_comm *forward; /* a started prepared put: the transfer it became (SimGrid's
+                         * s4u handle keeps its identity when its kernel comm is the
+                         * get it met) */
+    int refs;           /* handles held by actors, the mailbox queue, the action */
+    gboolean is_send;   /* while queued: which side waits in the mailbox */
+    core_mailbox *mbox; /* the mailbox it is queued in (or, INITED, to start in) */
     core_actor *src, *dst;
     void *src_payload;
     void **dst_payload;
@@ -114,18 +115,18 @@ struct waiter {
 
 struct core_mailbox {
     gchar *name;
-    core_actor *receiver;       /* the permanent receiver, or NULL */
-    GQueue queue;               /* core_comm *: waiting puts, or waiting gets (never both) */
-    GQueue done;                /* core_comm *: puts started for the permanent receiver */
+    core_actor *receiver; /* the permanent receiver, or NULL */
+    GQueue queue;         /* core_comm *: waiting puts, or waiting gets (never both) */
+    GQueue done;          /* core_comm *: puts started for the permanent receiver */
 };
 
 struct core_actor {
-    enum event_kind kind;       /* EVENT_ACTOR: first, for the model's data pointer */
-    fcontext_t context;         /* where it resumes */
-    void *stack_map;            /* its stack's slot (guard page included) */
-    void *stack;                /* the usable stack */
+    enum event_kind kind; /* EVENT_ACTOR: first, for the model's data pointer */
+    fcontext_t context;   /* where it resumes */
+    void *stack_map;      /* its stack's slot (guard page included) */
+    void *stack;          /* the usable stack */
     gsize stack_bytes;
-    unsigned valgrind_stack;    /* its registration with valgrind */
+    unsigned valgrind_stack; /* its registration with valgrind */
     void (*fn)(void *);
     void *data;
     sg_host_t host;
@@ -133,20 +134,20 @@ struct core_actor {
     gboolean daemon;
     gboolean started;
     gboolean ended;
-    core_actor *next_ready;     /* its successor in the round it is ready for */
-    struct host_state *where;   /* its host's CPU and number */
+    core_actor *next_ready;   /* its successor in the round it is ready for */
+    struct host_state *where; /* its host's CPU and number */
     enum block_kind blocked;
-    gboolean answered;          /* its operation has been answered; it runs again soon */
-    ssize_t answer;             /* what its blocking operation returns */
-    model_action *action;       /* its sleep, computation or condition timeout in the model */
-    model_action *detector;     /* SimGrid's endless sleep on its CPU while it waits for one
-                                 * transfer, a computation or a condition (model_wait_start) */
-    struct waiter *waits;       /* its registrations (BLOCK_COMM), `nwaits` of them */
+    gboolean answered;      /* its operation has been answered; it runs again soon */
+    ssize_t answer;         /* what its blocking operation returns */
+    model_action *action;   /* its sleep, computation or condition timeout in the model */
+    model_action *detector; /* SimGrid's endless sleep on its CPU while it waits for one
+                             * transfer, a computation or a condition (model_wait_start) */
+    struct waiter *waits;   /* its registrations (BLOCK_COMM), `nwaits` of them */
     gsize nwaits, waits_cap;
-    timer_heap_handle *timer;   /* its wait's timeout, until it fires or the wait ends */
-    core_cond *cond;            /* BLOCK_COND: the condition it sleeps on */
-    core_mutex *waited_mutex;   /* BLOCK_COND: the mutex it gave back to sleep */
-    struct activity_link *activities; /* transfers it started or posted, not yet waited, */
+    timer_heap_handle *timer;              /* its wait's timeout, until it fires or the wait ends */
+    core_cond *cond;                       /* BLOCK_COND: the condition it sleeps on */
+    core_mutex *waited_mutex;              /* BLOCK_COND: the mutex it gave back to sleep */
+    struct activity_link *activities;      /* transfers it started or posted, not yet waited, */
     struct activity_link *activities_tail; /* oldest first (its end cancels them in order) */
 #ifdef CORE_ASAN
     void *fake_stack;
@@ -155,16 +156,16 @@ struct core_actor {
 
 struct core_mutex {
     core_actor *owner;
-    GQueue acquisitions;        /* core_actor *, in request order (owners included) */
+    GQueue acquisitions; /* core_actor *, in request order (owners included) */
 };
 
 struct core_cond {
-    GQueue sleeping;            /* core_actor * */
+    GQueue sleeping; /* core_actor * */
 };
 
 struct core_barrier {
     unsigned expected;
-    GPtrArray *arrived;         /* core_actor *, in arrival order */
+    GPtrArray *arrived; /* core_actor *, in arrival order */
 };
 
 /* One host's side of the models: its CPU, and its number in the route keys. */
@@ -189,23 +190,23 @@ static struct {
     struct model_factor_piece *lat_pieces, *bw_pieces;
     gsize stack_bytes;
     gboolean guard;
-    core_actor *to_run;         /* the next round, in order, chained by next_ready */
+    core_actor *to_run; /* the next round, in order, chained by next_ready */
     core_actor *to_run_tail;
-    core_actor *running;        /* NULL: the scheduler's own stack */
-    fcontext_t scheduler;       /* where a yielding actor goes back to */
+    core_actor *running;  /* NULL: the scheduler's own stack */
+    fcontext_t scheduler; /* where a yielding actor goes back to */
 #ifdef CORE_ASAN
     const void *scheduler_bottom;
     size_t scheduler_size;
     void *scheduler_fake_stack;
 #endif
-    GPtrArray *actors;          /* every actor created, for the end of the run */
-    guint live;                 /* actors not ended */
-    guint daemons;              /* of which daemons */
-    GHashTable *mailboxes;      /* name -> core_mailbox * (lookup only) */
-    GHashTable *links;          /* sg_link_t -> model_link * (lookup only) */
-    GHashTable *hosts;          /* sg_host_t -> struct host_state * (lookup only) */
-    GHashTable *routes;         /* (src << 32 | dst) host numbers -> struct route * (lookup only) */
-    timer_heap *timers;         /* core_actor * whose wait times out then */
+    GPtrArray *actors;     /* every actor created, for the end of the run */
+    guint live;            /* actors not ended */
+    guint daemons;         /* of which daemons */
+    GHashTable *mailboxes; /* name -> core_mailbox * (lookup only) */
+    GHashTable *links;     /* sg_link_t -> model_link * (lookup only) */
+    GHashTable *hosts;     /* sg_host_t -> struct host_state * (lookup only) */
+    GHashTable *routes;    /* (src << 32 | dst) host numbers -> struct route * (lookup only) */
+    timer_heap *timers;    /* core_actor * whose wait times out then */
 } own;
 
 /* ---------------------------------------------------------------- the network configuration */
@@ -343,7 +344,6 @@ route_of(const core_actor *src, const core_actor *dst)
     return r;
 }
 
-
 /* ---------------------------------------------------------------- the scheduler */
 
 static void actor_main(transfer_t t);
@@ -422,17 +422,37 @@ answer(core_actor *actor, ssize_t value)
 
 /* ---------------------------------------------------------------- activity lists */
 
+/* Doubly linked lists threaded through their nodes' `prev` and `next` fields, with a head and
+ * a tail (an actor's activities, a transfer's waiters): appended and unlinked in O(1). */
+#define DLIST_APPEND(head, tail, node)                                                             \
+    do {                                                                                           \
+        (node)->next = NULL;                                                                       \
+        (node)->prev = (tail);                                                                     \
+        if ((tail) != NULL)                                                                        \
+            (tail)->next = (node);                                                                 \
+        else                                                                                       \
+            (head) = (node);                                                                       \
+        (tail) = (node);                                                                           \
+    } while (0)
+
+#define DLIST_UNLINK(head, tail, node)                                                             \
+    do {                                                                                           \
+        if ((node)->prev != NULL)                                                                  \
+            (node)->prev->next = (node)->next;                                                     \
+        else                                                                                       \
+            (head) = (node)->next;                                                                 \
+        if ((node)->next != NULL)                                                                  \
+            (node)->next->prev = (node)->prev;                                                     \
+        else                                                                                       \
+            (tail) = (node)->prev;                                                                 \
+        (node)->prev = (node)->next = NULL;                                                        \
+    } while (0)
+
 static void
 activity_add(core_actor *actor, struct activity_link *link)
 {
     link->actor = actor;
-    link->next = NULL;
-    link->prev = actor->activities_tail;
-    if (actor->activities_tail != NULL)
-        actor->activities_tail->next = link;
-    else
-        actor->activities = link;
-    actor->activities_tail = link;
+    DLIST_APPEND(actor->activities, actor->activities_tail, link);
 }
 
 static void
@@ -440,16 +460,8 @@ activity_remove(struct activity_link *link)
 {
     if (link->actor == NULL)
         return;
-    if (link->prev != NULL)
-        link->prev->next = link->next;
-    else
-        link->actor->activities = link->next;
-    if (link->next != NULL)
-        link->next->prev = link->prev;
-    else
-        link->actor->activities_tail = link->prev;
+    DLIST_UNLINK(link->actor->activities, link->actor->activities_tail, link);
     link->actor = NULL;
-    link->prev = link->next = NULL;
 }
 
 /* ---------------------------------------------------------------- transfers */
@@ -511,15 +523,7 @@ static void
 waiter_unlink(struct waiter *w)
 {
     core_comm *comm = w->comm;
-    if (w->prev != NULL)
-        w->prev->next = w->next;
-    else
-        comm->waiters_head = w->next;
-    if (w->next != NULL)
-        w->next->prev = w->prev;
-    else
-        comm->waiters_tail = w->prev;
-    w->prev = w->next = NULL;
+    DLIST_UNLINK(comm->waiters_head, comm->waiters_tail, w);
 }
 
 /* The actor's wait is over: leave every transfer it was registered on, drop its timer (as
@@ -580,7 +584,7 @@ comm_flow_done(core_comm *comm)
     for (struct waiter *w = comm->waiters_head; w != NULL; w = w->next)
         if (w->actor == comm->dst && w->actor->nwaits == 1)
             detector_drop(w->actor);
-    comm->refs++; /* keep it through the answers */
+    comm->refs++;     /* keep it through the answers */
     comm_unref(comm); /* the action's */
     comm_finish(comm);
     comm_unref(comm);
@@ -760,8 +764,8 @@ own_actor_create(const char *name, sg_host_t host, void (*fn)(void *), void *dat
     actor->stack = (char *)actor->stack_map + guard;
     actor->valgrind_stack =
         CORE_STACK_REGISTER(actor->stack, (char *)actor->stack + actor->stack_bytes);
-    actor->context = make_fcontext((char *)actor->stack + actor->stack_bytes, actor->stack_bytes,
-                                   actor_main);
+    actor->context =
+        make_fcontext((char *)actor->stack + actor->stack_bytes, actor->stack_bytes, actor_main);
     g_ptr_array_add(own.actors, actor);
     own.live++;
     make_ready(actor);
@@ -1111,13 +1115,7 @@ register_wait(core_actor *me, core_comm **comms, size_t count)
         w->comm = comm;
         w->actor = me;
         w->index = (ssize_t)i;
-        w->next = NULL;
-        w->prev = comm->waiters_tail;
-        if (comm->waiters_tail != NULL)
-            comm->waiters_tail->next = w;
-        else
-            comm->waiters_head = w;
-        comm->waiters_tail = w;
+        DLIST_APPEND(comm->waiters_head, comm->waiters_tail, w);
     }
 }
 
@@ -1152,7 +1150,7 @@ static void
 own_wait(core_comm *handle)
 {
     if (handle->state == COMM_INITED)
-        comm_start_prepared(handle); /* SimGrid starts and waits in one simcall */
+        comm_start_prepared(handle);    /* SimGrid starts and waits in one simcall */
     wait_first(&handle, 1, -1.0, TRUE); /* a wait for one transfer sleeps on its CPU too */
     comm_unref(handle);
 }

@@ -51,9 +51,9 @@ typedef struct model_cpu model_cpu;
 typedef struct model_action model_action;
 
 enum model_sharing {
-    MODEL_SHARED,   /* the flows on it share its bandwidth (SimGrid SHARED; each direction of
-                     * a SPLITDUPLEX link is one SHARED link) */
-    MODEL_FATPIPE,  /* each flow on it gets up to its whole bandwidth (SimGrid FATPIPE) */
+    MODEL_SHARED,  /* the flows on it share its bandwidth (SimGrid SHARED; each direction of
+                    * a SPLITDUPLEX link is one SHARED link) */
+    MODEL_FATPIPE, /* each flow on it gets up to its whole bandwidth (SimGrid FATPIPE) */
 };
 
 /* A piecewise factor (SMPI's smpi/bw-factor, smpi/lat-factor): a message of `bytes` takes the
@@ -65,17 +65,17 @@ struct model_factor_piece {
 };
 
 struct model_net_config {
-    double latency_factor;     /* network/latency-factor (CM02 1, LV08 13.01) */
-    double bandwidth_factor;   /* network/bandwidth-factor (CM02 1, LV08 0.97) */
+    double latency_factor;                       /* network/latency-factor (CM02 1, LV08 13.01) */
+    double bandwidth_factor;                     /* network/bandwidth-factor (CM02 1, LV08 0.97) */
     const struct model_factor_piece *lat_pieces; /* SMPI: replace latency_factor when n > 0 */
     gsize n_lat_pieces;
-    const struct model_factor_piece *bw_pieces;  /* SMPI: replace bandwidth_factor when n > 0 */
+    const struct model_factor_piece *bw_pieces; /* SMPI: replace bandwidth_factor when n > 0 */
     gsize n_bw_pieces;
-    double weight_S;           /* network/weight-S (CM02 0, LV08 20537) */
-    double tcp_gamma;          /* network/TCP-gamma (4194304); 0: no window bound */
-    gboolean crosstraffic;     /* network/crosstraffic */
-    double maxmin_precision;   /* maxmin/precision (1e-5) */
-    double surf_precision;     /* surf/precision (1e-9) */
+    double weight_S;         /* network/weight-S (CM02 0, LV08 20537) */
+    double tcp_gamma;        /* network/TCP-gamma (4194304); 0: no window bound */
+    gboolean crosstraffic;   /* network/crosstraffic */
+    double maxmin_precision; /* maxmin/precision (1e-5) */
+    double surf_precision;   /* surf/precision (1e-9) */
 };
 
 /* SimGrid 3.32's defaults for its "CM02" model: factors 1, weight_S 0, TCP gamma 4194304,
@@ -101,8 +101,8 @@ model_cpu *model_cpu_new(model_sys *sys, double speed, int cores);
  * model_pop_finished.
  */
 model_action *model_flow_start(model_sys *sys, double now, model_link *const *route, gsize n,
-                               model_link *const *back, gsize nback, double latency,
-                               double bytes, void *data);
+                               model_link *const *back, gsize nback, double latency, double bytes,
+                               void *data);
 model_action *model_exec_start(model_sys *sys, double now, model_cpu *cpu, double flops,
                                void *data);
 model_action *model_sleep_start(model_sys *sys, double now, model_cpu *cpu, double seconds,
