@@ -12,8 +12,11 @@
  * Every rank reads MPI_Wtime before and after the call, with no communication before it:
  * both simulators start every rank at time 0, so no synchronising barrier (itself a
  * collective whose algorithm differs between the tools) skews the start. The times are
- * collected afterwards with point-to-point messages, so that no further collective runs
- * under the forced algorithm. Rank 0 prints
+ * combined afterwards with point-to-point messages along a binomial tree (each rank folds its
+ * children's earliest start, latest start and latest end into its own and sends the three to
+ * its parent), so that no further collective runs under the forced algorithm, and no root
+ * receives P - 1 messages at once (at 2^20 ranks, a million flows sharing one link would
+ * cost the bandwidth-sharing solver far more than the collective measured). Rank 0 prints
  *   simulated=<latest end - earliest start> start_spread=<latest start - earliest start>
  *
  * Buffers of P blocks (at the root of gather and scatter, on every rank of allgather and
@@ -108,20 +111,23 @@ main(int argc, char **argv)
     if (rc != MPI_SUCCESS)
         MPI_Abort(MPI_COMM_WORLD, 3);
 
-    if (rank == 0) {
-        double first_start = times[0], last_start = times[0], last_end = times[1];
-        for (int r = 1; r < size; r++) {
-            double other[2];
-            MPI_Recv(other, 2, MPI_DOUBLE, r, TIMES_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            first_start = other[0] < first_start ? other[0] : first_start;
-            last_start = other[0] > last_start ? other[0] : last_start;
-            last_end = other[1] > last_end ? other[1] : last_end;
-        }
-        printf("%s P=%d bytes=%ld simulated=%.9e start_spread=%.3e\n", what, size, bytes,
-               last_end - first_start, last_start - first_start);
-    } else {
-        MPI_Send(times, 2, MPI_DOUBLE, 0, TIMES_TAG, MPI_COMM_WORLD);
+    /* span = {earliest start, latest start, latest end} of this rank's subtree */
+    double span[3] = {times[0], times[0], times[1]};
+    int mask = 1;
+    for (; mask < size && (rank & mask) == 0; mask <<= 1) {
+        if (rank + mask >= size)
+            continue;
+        double child[3];
+        MPI_Recv(child, 3, MPI_DOUBLE, rank + mask, TIMES_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        span[0] = child[0] < span[0] ? child[0] : span[0];
+        span[1] = child[1] > span[1] ? child[1] : span[1];
+        span[2] = child[2] > span[2] ? child[2] : span[2];
     }
+    if (rank != 0)
+        MPI_Send(span, 3, MPI_DOUBLE, rank - mask, TIMES_TAG, MPI_COMM_WORLD);
+    else
+        printf("%s P=%d bytes=%ld simulated=%.9e start_spread=%.3e\n", what, size, bytes,
+               span[2] - span[0], span[1] - span[0]);
     MPI_Finalize();
     return 0;
 }
