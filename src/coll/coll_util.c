@@ -64,7 +64,7 @@ copies_skipped(size_t bytes)
 }
 
 void *
-coll_tmp_alloc(int count, MPI_Datatype dt, void **mem)
+coll_tmp_alloc(MPI_Aint count, MPI_Datatype dt, void **mem)
 {
     MPI_Aint lb, extent, true_lb, true_extent;
     *mem = NULL;

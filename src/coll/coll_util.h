@@ -13,7 +13,7 @@
  * address to pass to MPI calls (it may differ from *mem when the true lower bound is not 0).
  * Returns NULL with *mem NULL when count is 0 or allocation fails (check count first).
  */
-void *coll_tmp_alloc(int count, MPI_Datatype dt, void **mem);
+void *coll_tmp_alloc(MPI_Aint count, MPI_Datatype dt, void **mem);
 
 /* Copy `count` items of `dt` from `src` to `dst` (both laid out as user buffers). Local: no
  * message, no simulated time. */

@@ -136,4 +136,23 @@ if COLLSIM_MEMORY_LIMIT=1G "$COLLSIM" run "$tmp/big.ini" -q --no-progress >"$tmp
 else
     fail "payload-none point within 1 GiB: exit $?, $(head -4 "$tmp/point.out")"
 fi
+# The mesh Alltoalls hold a row's or a plane's whole send buffers at once: at 64 ranks of 4 MiB
+# blocks that is 2 GiB (2dmesh, Y = 8) and 4 GiB (3dmesh, x = 4), more items than an int
+# counts, while every message stays below INT_MAX (256 MiB and 1 GiB). They serve such a call
+# (it once failed with MPI_ERR_COUNT), and in payload none that memory is scratch.
+cat >"$tmp/mesh.ini" <<EOF
+[run]
+collectives = alltoall
+algorithms = 2dmesh, 3dmesh
+ranks = 64
+sizes = 4MiB
+payload = none
+EOF
+if "$COLLSIM" run "$tmp/mesh.ini" -o "$tmp/mesh.csv" --no-progress >"$tmp/mesh.out" 2>&1 &&
+    grep -q '^0,alltoall,2dmesh,2dmesh,,64,4194304,' "$tmp/mesh.csv" &&
+    grep -q '^1,alltoall,3dmesh,3dmesh,,64,4194304,' "$tmp/mesh.csv" && ! grep -q ERROR "$tmp/mesh.csv"; then
+    pass "payload none: 2dmesh and 3dmesh Alltoall hold more than INT_MAX items of temporaries"
+else
+    fail "mesh Alltoall at 64 x 4 MiB: $(head -8 "$tmp/mesh.out")"
+fi
 [ "$failures" -eq 0 ]

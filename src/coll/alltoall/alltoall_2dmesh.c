@@ -68,13 +68,14 @@ coll_alltoall_2dmesh(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                                sendtype, coll_item(recvbuf, (MPI_Aint)rank * recvcount, recvtype),
                                recvcount, recvtype);
     mesh_2d(size, &X, &Y);
-    if ((long long)size * recvcount * Y > INT_MAX)
+    /* the largest message is a whole buffer; the Y of them held at once are no message */
+    if ((long long)size * recvcount > INT_MAX || (long long)size * sendcount > INT_MAX)
         return MPI_ERR_COUNT;
     row_base = rank / Y * Y;
     col = rank % Y;
     whole = size * recvcount; /* items of a whole buffer: slot i of tmp holds row rank i's */
 
-    tmp = coll_tmp_alloc(Y * whole, recvtype, &tmp_mem);
+    tmp = coll_tmp_alloc((MPI_Aint)Y * whole, recvtype, &tmp_mem);
     pack = coll_tmp_alloc(Y * recvcount, recvtype, &pack_mem);
     reqs = malloc(sizeof *reqs * (size_t)Y); /* X <= Y */
     if (tmp == NULL || pack == NULL || reqs == NULL) {

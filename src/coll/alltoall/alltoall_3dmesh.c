@@ -85,13 +85,15 @@ coll_alltoall_3dmesh(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     x = mesh_3d(size);
     plane = x * x;
     Z = size / plane;
-    if ((long long)size * recvcount * plane > INT_MAX)
+    /* the largest message is a row's x whole buffers; the plane's x * x of them held at once
+     * are no message */
+    if ((long long)size * recvcount * x > INT_MAX || (long long)size * sendcount > INT_MAX)
         return MPI_ERR_COUNT;
     z_base = rank / plane * plane;
     row_base = rank / x * x;
     whole = size * recvcount; /* slot i of tmp: the send buffer of plane rank z_base + i */
 
-    tmp = coll_tmp_alloc(plane * whole, recvtype, &tmp_mem);
+    tmp = coll_tmp_alloc((MPI_Aint)plane * whole, recvtype, &tmp_mem);
     pack = coll_tmp_alloc(plane * recvcount, recvtype, &pack_mem);
     /* zeroed: GCC's -Wmaybe-uninitialized (at the sanitizer build's -O1) cannot see that a step
      * reads only the n entries just written */
