@@ -62,7 +62,9 @@ for p in $ps; do
             stack, flat, bcast, host, rank, stk, msgs }'
 done
 echo "host B: a host of the flat cluster with its links; rank B: a rank with an 8 KiB stack"
-echo "(actor, context, stack, mailbox, collsim's state; up to 16384 ranks stacks are mapped"
-echo "with a guard page, beyond they come zeroed from the heap); +stack B: what the automatic"
+echo "(actor, context, stack, mailbox, collsim's state; on collsim's own core, the default,"
+echo "a stack costs the pages its rank touches, with a guard page up to 16384 ranks; on"
+echo "SimGrid's, --engine simgrid, stacks beyond 16384 ranks come zeroed from the heap and cost"
+echo "their whole size); +stack B: what the automatic"
 echo "stack size for P adds; msgs B: what one 8-byte broadcast adds per rank. A run of P ranks"
 echo "on the flat cluster needs about P x (host + rank + stack) plus what its calls add."
