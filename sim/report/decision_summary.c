@@ -265,12 +265,16 @@ decision_summary_write(const struct decision_summary *summary, GString *text)
         const struct call *w = t->worst_call;
         const struct choice *choice = g_hash_table_lookup(w->choices, library);
         g_autofree gchar *size = report_format_bytes(w->bytes);
+        /* The same algorithm slower than itself: the library runs it with parameters of its own
+         * (MPICH's radix-2 k-dissemination barrier against the registry's radix 4). */
+        gboolean same = g_strcmp0(choice->served, w->best) == 0;
         g_string_append_printf(text,
                                "%s: within 0.1%% of the fastest at %u of %u calls; worst %.3f "
-                               "(%s P=%d %s: %s, fastest %s)\n",
+                               "(%s P=%d %s: %s%s, fastest %s%s)\n",
                                library, t->fastest, t->compared, t->worst, coll_kind_name(w->kind),
                                w->nranks, w->kind == COLL_BARRIER ? "-" : size, choice->served,
-                               w->best);
+                               same ? " with the library's parameters" : "", w->best,
+                               same ? " with the registry's defaults" : "");
     }
     g_free(tallies);
     g_ptr_array_free(sizes, TRUE);
