@@ -609,6 +609,17 @@ comm_cancel(core_comm *comm)
 
 /* SimGrid's CommImpl::isend on `mbox` for a transfer made by `me`: the transfer, with one
  * reference for the caller. */
+/* A put or a get that found no partner waits in the mailbox's queue, which holds the transfer's
+ * first reference, until the other side comes. */
+static void
+comm_queue_waiting(core_comm *comm, core_mailbox *mbox, gboolean is_send)
+{
+    comm->is_send = is_send;
+    comm->mbox = mbox;
+    comm->state = COMM_WAITING;
+    g_queue_push_tail(&mbox->queue, comm);
+}
+
 static core_comm *
 comm_send(core_actor *me, core_mailbox *mbox, void *payload, long bytes)
 {
@@ -627,12 +638,8 @@ comm_send(core_actor *me, core_mailbox *mbox, void *payload, long bytes)
         if (mbox->receiver != NULL) {
             comm->dst = mbox->receiver;
             g_queue_push_tail(&mbox->done, comm); /* the queue's (the first reference) */
-        } else {
-            comm->is_send = TRUE;
-            comm->mbox = mbox;
-            comm->state = COMM_WAITING;
-            g_queue_push_tail(&mbox->queue, comm);
-        }
+        } else
+            comm_queue_waiting(comm, mbox, TRUE);
     }
     comm->src = me;
     comm->src_payload = payload;
@@ -1041,10 +1048,7 @@ own_get_async(core_mailbox *mbox, void **payload)
     } else {
         comm = comm_new();
         comm->refs++; /* my handle; the first is the queue's */
-        comm->is_send = FALSE;
-        comm->mbox = mbox;
-        comm->state = COMM_WAITING;
-        g_queue_push_tail(&mbox->queue, comm);
+        comm_queue_waiting(comm, mbox, FALSE);
     }
     comm->dst = me;
     comm->dst_payload = payload;
