@@ -47,6 +47,7 @@
 #include <xbt/config.h>
 
 #include "sim/core/core_backend.h"
+#include "sim/core/dlist.h"
 #include "sim/core/fcontext.h"
 #include "sim/core/model.h"
 #include "sim/core/platform_query.h"
@@ -422,37 +423,11 @@ answer(core_actor *actor, ssize_t value)
 
 /* ---------------------------------------------------------------- activity lists */
 
-/* Doubly linked lists threaded through their nodes' `prev` and `next` fields, with a head and
- * a tail (an actor's activities, a transfer's waiters): appended and unlinked in O(1). */
-#define DLIST_APPEND(head, tail, node)                                                             \
-    do {                                                                                           \
-        (node)->next = NULL;                                                                       \
-        (node)->prev = (tail);                                                                     \
-        if ((tail) != NULL)                                                                        \
-            (tail)->next = (node);                                                                 \
-        else                                                                                       \
-            (head) = (node);                                                                       \
-        (tail) = (node);                                                                           \
-    } while (0)
-
-#define DLIST_UNLINK(head, tail, node)                                                             \
-    do {                                                                                           \
-        if ((node)->prev != NULL)                                                                  \
-            (node)->prev->next = (node)->next;                                                     \
-        else                                                                                       \
-            (head) = (node)->next;                                                                 \
-        if ((node)->next != NULL)                                                                  \
-            (node)->next->prev = (node)->prev;                                                     \
-        else                                                                                       \
-            (tail) = (node)->prev;                                                                 \
-        (node)->prev = (node)->next = NULL;                                                        \
-    } while (0)
-
 static void
 activity_add(core_actor *actor, struct activity_link *link)
 {
     link->actor = actor;
-    DLIST_APPEND(actor->activities, actor->activities_tail, link);
+    DLIST_APPEND(actor->activities, actor->activities_tail, link, prev, next);
 }
 
 static void
@@ -460,7 +435,7 @@ activity_remove(struct activity_link *link)
 {
     if (link->actor == NULL)
         return;
-    DLIST_UNLINK(link->actor->activities, link->actor->activities_tail, link);
+    DLIST_UNLINK(link->actor->activities, link->actor->activities_tail, link, prev, next);
     link->actor = NULL;
 }
 
@@ -523,7 +498,7 @@ static void
 waiter_unlink(struct waiter *w)
 {
     core_comm *comm = w->comm;
-    DLIST_UNLINK(comm->waiters_head, comm->waiters_tail, w);
+    DLIST_UNLINK(comm->waiters_head, comm->waiters_tail, w, prev, next);
 }
 
 /* The actor's wait is over: leave every transfer it was registered on, drop its timer (as
@@ -1119,7 +1094,7 @@ register_wait(core_actor *me, core_comm **comms, size_t count)
         w->comm = comm;
         w->actor = me;
         w->index = (ssize_t)i;
-        DLIST_APPEND(comm->waiters_head, comm->waiters_tail, w);
+        DLIST_APPEND(comm->waiters_head, comm->waiters_tail, w, prev, next);
     }
 }
 

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/core/dlist.h"
 #include "sim/core/model_private.h"
 
 #define RESOURCES_PER_CHUNK 4096
@@ -309,26 +310,14 @@ void
 model_modified_push_back(struct model_part *part, struct model_action *a)
 {
     a->in_modified = TRUE;
-    a->mod_next = NULL;
-    a->mod_prev = part->mod_tail;
-    if (part->mod_tail != NULL)
-        part->mod_tail->mod_next = a;
-    else
-        part->mod_head = a;
-    part->mod_tail = a;
+    DLIST_APPEND(part->mod_head, part->mod_tail, a, mod_prev, mod_next);
 }
 
 static void
 modified_push_front(struct model_part *part, struct model_action *a)
 {
     a->in_modified = TRUE;
-    a->mod_prev = NULL;
-    a->mod_next = part->mod_head;
-    if (part->mod_head != NULL)
-        part->mod_head->mod_prev = a;
-    else
-        part->mod_tail = a;
-    part->mod_head = a;
+    DLIST_PREPEND(part->mod_head, part->mod_tail, a, mod_prev, mod_next);
 }
 
 static void
@@ -336,41 +325,20 @@ modified_unlink(struct model_part *part, struct model_action *a)
 {
     if (!a->in_modified)
         return;
-    if (a->mod_prev != NULL)
-        a->mod_prev->mod_next = a->mod_next;
-    else
-        part->mod_head = a->mod_next;
-    if (a->mod_next != NULL)
-        a->mod_next->mod_prev = a->mod_prev;
-    else
-        part->mod_tail = a->mod_prev;
+    DLIST_UNLINK(part->mod_head, part->mod_tail, a, mod_prev, mod_next);
     a->in_modified = FALSE;
 }
 
 static void
 ended_append(struct model_ended *list, struct model_action *a)
 {
-    a->fin_next = NULL;
-    a->fin_prev = list->tail;
-    if (list->tail != NULL)
-        list->tail->fin_next = a;
-    else
-        list->head = a;
-    list->tail = a;
+    DLIST_APPEND(list->head, list->tail, a, fin_prev, fin_next);
 }
 
 static void
 ended_unlink(struct model_ended *list, struct model_action *a)
 {
-    if (a->fin_prev != NULL)
-        a->fin_prev->fin_next = a->fin_next;
-    else
-        list->head = a->fin_next;
-    if (a->fin_next != NULL)
-        a->fin_next->fin_prev = a->fin_prev;
-    else
-        list->tail = a->fin_prev;
-    a->fin_prev = a->fin_next = NULL;
+    DLIST_UNLINK(list->head, list->tail, a, fin_prev, fin_next);
 }
 
 /* Out of the list or count its state puts it in (SimGrid's action leaves its state set). */

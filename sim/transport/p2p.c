@@ -60,6 +60,7 @@
 #include "src/handles.h"
 #include "src/errhandler.h"
 #include "sim/core/core.h"
+#include "sim/core/dlist.h"
 #include "sim/engine/flow.h"
 #include "sim/engine/payload_scratch.h"
 #include "sim/engine/rank.h"
@@ -789,13 +790,7 @@ static void
 unexpected_push(struct sim_rank *rank, struct sim_msg *msg)
 {
     msg->unexpected = TRUE;
-    msg->unx_next = NULL;
-    msg->unx_prev = rank->unexpected_tail;
-    if (rank->unexpected_tail != NULL)
-        rank->unexpected_tail->unx_next = msg;
-    else
-        rank->unexpected_head = msg;
-    rank->unexpected_tail = msg;
+    DLIST_APPEND(rank->unexpected_head, rank->unexpected_tail, msg, unx_prev, unx_next);
     if (rank->unexpected_by_source == NULL)
         rank->unexpected_by_source =
             g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
@@ -807,13 +802,7 @@ unexpected_push(struct sim_rank *rank, struct sim_msg *msg)
         g_hash_table_insert(rank->unexpected_by_source, &bucket->key, bucket);
     }
     msg->unx_bucket = bucket;
-    msg->src_next = NULL;
-    msg->src_prev = bucket->tail;
-    if (bucket->tail != NULL)
-        bucket->tail->src_next = msg;
-    else
-        bucket->head = msg;
-    bucket->tail = msg;
+    DLIST_APPEND(bucket->head, bucket->tail, msg, src_prev, src_next);
 }
 
 /* Take msg out of rank's unexpected messages; FALSE if it was not there. */
@@ -823,23 +812,9 @@ unexpected_remove(struct sim_rank *rank, struct sim_msg *msg)
     if (!msg->unexpected)
         return FALSE;
     msg->unexpected = FALSE;
-    if (msg->unx_prev != NULL)
-        msg->unx_prev->unx_next = msg->unx_next;
-    else
-        rank->unexpected_head = msg->unx_next;
-    if (msg->unx_next != NULL)
-        msg->unx_next->unx_prev = msg->unx_prev;
-    else
-        rank->unexpected_tail = msg->unx_prev;
+    DLIST_UNLINK(rank->unexpected_head, rank->unexpected_tail, msg, unx_prev, unx_next);
     struct unexpected_bucket *bucket = msg->unx_bucket;
-    if (msg->src_prev != NULL)
-        msg->src_prev->src_next = msg->src_next;
-    else
-        bucket->head = msg->src_next;
-    if (msg->src_next != NULL)
-        msg->src_next->src_prev = msg->src_prev;
-    else
-        bucket->tail = msg->src_prev;
+    DLIST_UNLINK(bucket->head, bucket->tail, msg, src_prev, src_next);
     msg->unx_bucket = NULL;
     if (bucket->head == NULL)
         g_hash_table_remove(rank->unexpected_by_source, &bucket->key);
