@@ -3,7 +3,8 @@
  * prepended and unlinked in O(1), no allocation. A node may sit in several lists at once, one
  * pair of link fields per list, so every macro takes the names of the node's `prev` and `next`
  * fields for the list at hand. Used where lists change at the rate of messages: the own core's
- * activities and waiters, the models' modified and ended actions, a rank's unexpected messages.
+ * activities and waiters, the models' modified and ended actions, a rank's unexpected messages,
+ * posted receives and inbox queues.
  *
  * Invariants: head and tail are both NULL or both set; head's prev and tail's next are NULL.
  * DLIST_UNLINK clears the node's two links (a caller walking a list reads `next` before it
@@ -47,6 +48,30 @@
         else                                                                                       \
             (tail) = (node)->prev;                                                                 \
         (node)->prev = (node)->next = NULL;                                                        \
+    } while (0)
+
+/* Singly linked first-in-first-out queues threaded through their nodes (one `next` field per
+ * queue): pushed at the tail, popped from the head. */
+#define FIFO_PUSH(head, tail, node, next)                                                          \
+    do {                                                                                           \
+        (node)->next = NULL;                                                                       \
+        if ((tail) != NULL)                                                                        \
+            (tail)->next = (node);                                                                 \
+        else                                                                                       \
+            (head) = (node);                                                                       \
+        (tail) = (node);                                                                           \
+    } while (0)
+
+/* out = the head (NULL when empty), taken out of the queue. */
+#define FIFO_POP(head, tail, out, next)                                                            \
+    do {                                                                                           \
+        (out) = (head);                                                                            \
+        if ((out) != NULL) {                                                                       \
+            (head) = (out)->next;                                                                  \
+            if ((head) == NULL)                                                                    \
+                (tail) = NULL;                                                                     \
+            (out)->next = NULL;                                                                    \
+        }                                                                                          \
     } while (0)
 
 #endif

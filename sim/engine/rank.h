@@ -36,16 +36,20 @@ struct sim_rank {
     int exit_status;
 
     GHashTable *posted_by_source; /* (context, source) -> its posted receives (p2p.c) */
-    GQueue posted_any_source;     /* struct collsim_request *: posted MPI_ANY_SOURCE receives */
+    struct collsim_request *posted_any_head, *posted_any_tail; /* posted MPI_ANY_SOURCE
+                                     receives, chained through the requests (p2p.c) */
     guint64 posted_count;         /* receives posted so far: their posting order */
     struct sim_msg *unexpected_head, *unexpected_tail; /* unmatched messages, sending order,
                                      chained through the messages (p2p.c) */
     GHashTable *unexpected_by_source; /* (context, source) -> the same messages from it (p2p.c) */
-    GQueue inbox_unfetched;       /* struct sim_msg * put into the inbox, no get issued yet */
-    GQueue pending_gets;          /* struct sim_inbox_get * issued, no message paired yet */
+    /* messages put into the inbox, no get issued yet; gets issued, no message paired yet (both
+     * first in first out, chained through the messages and the gets: p2p.c) */
+    struct sim_msg *unfetched_head, *unfetched_tail;
+    struct sim_inbox_get *pending_gets_head, *pending_gets_tail;
     struct sim_port *nic;         /* my host's network interface (shared by its ranks) */
     struct sim_port *shm;         /* my host's memory bus, for messages inside the node */
-    GQueue unreaped;              /* struct sim_msg * I sent, whose inbox transfer I still hold */
+    struct sim_msg *unreaped_head, *unreaped_tail; /* messages I sent, whose inbox transfer I
+                                     still hold, oldest first (p2p.c) */
     int handshakes;               /* rendezvous steps I owe or await: while > 0, every blocking
                                      wait also listens to my inbox (p2p.c) */
     GQueue handshake_gets;        /* struct sim_inbox_get * carrying a handshake, not arrived */

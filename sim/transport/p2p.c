@@ -19,8 +19,8 @@
  *
  * Inbox pairing invariant: SimGrid pairs the k-th get on a mailbox with the k-th put into it
  * (a put finds the oldest pending get, or queues; a get takes the oldest queued put, or
- * waits). Senders and the receiver keep the same two FIFOs (`inbox_unfetched`,
- * `pending_gets`) and update them in the same scheduling slice as the SimGrid call, so every
+ * waits). Senders and the receiver keep the same two FIFOs (`unfetched_head`,
+ * `pending_gets_head`) and update them in the same scheduling slice as the SimGrid call, so every
  * get handle is known to belong to one message before it completes. A receiver therefore
  * waits on exactly the transfers its requests need, and is woken by the first of them.
  *
@@ -54,6 +54,7 @@
 #include <xbt/dynar.h>
 
 #include "mpi.h"
+#include "sim/core/small_vec.h"
 #include "src/coll_check.h"
 #include "src/comm.h"
 #include "src/datatype.h"
@@ -99,6 +100,7 @@ struct sim_inbox_get {
     void *payload;
     struct sim_msg *msg;    /* NULL while pending (no put paired yet) */
     gboolean listed;        /* already in the wait set being built */
+    struct sim_inbox_get *pending_next; /* in its rank's pending gets */
 };
 
 /* What travels through an inbox: an MPI message (or its rendezvous envelope), or the
@@ -145,6 +147,9 @@ struct sim_msg {
     struct sim_msg *unx_prev, *unx_next;
     struct sim_msg *src_prev, *src_next;
     struct unexpected_bucket *unx_bucket;
+    /* its place in its sender's unreaped messages, its destination's unfetched ones, its
+     * port's waiting ones */
+    struct sim_msg *unreaped_next, *unfetched_next, *port_next;
 };
 
 /* A live request starts with this (handles.h: every registered object begins with the magic
@@ -169,6 +174,10 @@ struct collsim_request {
     int source_world;        /* world rank of source, or MPI_ANY_SOURCE */
     int tag;
     guint64 posted_order;    /* its rank in its owner's posting order */
+    /* while posted and unmatched: its place among its owner's receives from the same source
+     * in the same context (that bucket), or among those from any source (bucket NULL) */
+    struct collsim_request *posted_prev, *posted_next;
+    struct posted_bucket *posted_bucket;
     /* rendezvous send: the data put (started once the clear-to-send has arrived) */
     core_comm *put;
     /* send: where its message went, to find it again while unmatched (MPI_Cancel) */
@@ -410,12 +419,13 @@ inbox_paired(struct sim_rank *me, struct sim_inbox_get *get, struct sim_msg *msg
 static void
 inbox_announce(struct sim_rank *dst, struct sim_msg *msg)
 {
-    struct sim_inbox_get *get = g_queue_pop_head(&dst->pending_gets);
+    struct sim_inbox_get *get;
+    FIFO_POP(dst->pending_gets_head, dst->pending_gets_tail, get, pending_next);
     dst->generation++;
     if (get != NULL) {
         inbox_paired(dst, get, msg);
     } else {
-        g_queue_push_tail(&dst->inbox_unfetched, msg);
+        FIFO_PUSH(dst->unfetched_head, dst->unfetched_tail, msg, unfetched_next);
     }
     request_touch(inbox_subject(msg));
 }
@@ -424,8 +434,11 @@ inbox_announce(struct sim_rank *dst, struct sim_msg *msg)
 static void
 inbox_fetch_all(struct sim_rank *me)
 {
-    struct sim_msg *msg;
-    while ((msg = g_queue_pop_head(&me->inbox_unfetched)) != NULL) {
+    for (;;) {
+        struct sim_msg *msg;
+        FIFO_POP(me->unfetched_head, me->unfetched_tail, msg, unfetched_next);
+        if (msg == NULL)
+            break;
         struct sim_inbox_get *get = pool_take(&get_pool, sizeof *get);
         inbox_paired(me, get, msg);
         request_touch(inbox_subject(msg));
@@ -439,10 +452,10 @@ static void
 inbox_ensure_pending(struct sim_rank *me)
 {
     inbox_fetch_all(me);
-    if (!g_queue_is_empty(&me->pending_gets))
+    if (me->pending_gets_head != NULL)
         return;
     struct sim_inbox_get *get = pool_take(&get_pool, sizeof *get);
-    g_queue_push_tail(&me->pending_gets, get);
+    FIFO_PUSH(me->pending_gets_head, me->pending_gets_tail, get, pending_next);
     get->comm = core_get_async(me->inbox, &get->payload);
     sim_after_yield();
 }
@@ -489,7 +502,7 @@ struct sim_port {
     gboolean memory;          /* the memory bus (no gap) rather than the NIC */
     double rate;              /* bytes/s of injection; 0 until the first launch measures it */
     double free_at;           /* when the next message may start */
-    GQueue waiting;           /* struct sim_msg *, oldest first */
+    struct sim_msg *waiting_head, *waiting_tail; /* oldest first, through port_next */
     gboolean scheduled;       /* it has an entry in the scheduler's heap */
 };
 
@@ -654,13 +667,13 @@ port_submit(struct sim_rank *me, struct sim_msg *msg)
     struct sim_rank *dst = sim_rank_by_world(msg->dst_world);
     struct sim_port *port = dst->host == me->host ? me->shm : me->nic;
     msg->refs++; /* held by my unreaped queue until its inbox transfer is reaped */
-    g_queue_push_tail(&me->unreaped, msg);
-    if (g_queue_is_empty(&port->waiting) && core_clock() >= port->free_at) {
+    FIFO_PUSH(me->unreaped_head, me->unreaped_tail, msg, unreaped_next);
+    if (port->waiting_head == NULL && core_clock() >= port->free_at) {
         port_launch(port, msg);
         return;
     }
     msg->wire = core_put_init(dst->inbox, msg, inbox_wire_bytes(msg));
-    g_queue_push_tail(&port->waiting, msg);
+    FIFO_PUSH(port->waiting_head, port->waiting_tail, msg, port_next);
     if (!port->scheduled)
         port_schedule(port);
 }
@@ -698,10 +711,11 @@ scheduler_actor(void *data)
         top = event_pop();
         struct sim_port *port = top.port;
         port->scheduled = FALSE;
-        struct sim_msg *msg = g_queue_pop_head(&port->waiting);
+        struct sim_msg *msg;
+        FIFO_POP(port->waiting_head, port->waiting_tail, msg, port_next);
         if (msg != NULL)
             port_launch(port, msg);
-        if (!g_queue_is_empty(&port->waiting))
+        if (port->waiting_head != NULL)
             port_schedule(port);
     }
 }
@@ -728,7 +742,6 @@ host_ports(sg_host_t host)
         for (int i = 0; i < 2; i++) {
             ports[i].host = host;
             ports[i].memory = i == 1;
-            g_queue_init(&ports[i].waiting);
         }
         g_hash_table_insert(ports_by_host, host, ports);
     }
@@ -742,7 +755,7 @@ static void
 reap_sent(struct sim_rank *me, gboolean all)
 {
     struct sim_msg *msg;
-    while ((msg = g_queue_peek_head(&me->unreaped)) != NULL) {
+    while ((msg = me->unreaped_head) != NULL) {
         if (msg->wire != NULL && (!msg->announced || msg->starting)) {
             if (!all)
                 return;
@@ -764,7 +777,7 @@ reap_sent(struct sim_rank *me, gboolean all)
             sim_after_yield();
             msg->wire = NULL;
         }
-        g_queue_pop_head(&me->unreaped);
+        FIFO_POP(me->unreaped_head, me->unreaped_tail, msg, unreaped_next);
         msg->reaped = TRUE;
         msg_unref(msg);
     }
@@ -847,7 +860,7 @@ unexpected_first_match(struct sim_rank *rank, guint32 context, int source_world,
 /* The posted receives of one rank from one source in one context, in posting order. */
 struct posted_bucket {
     gint64 key;              /* first: the hash table's key points here */
-    GQueue receives;
+    struct collsim_request *head, *tail;
 };
 
 static gint64
@@ -861,7 +874,8 @@ posted_push(struct sim_rank *me, struct collsim_request *req)
 {
     req->posted_order = me->posted_count++;
     if (req->source_world == MPI_ANY_SOURCE) {
-        g_queue_push_tail(&me->posted_any_source, req);
+        req->posted_bucket = NULL;
+        DLIST_APPEND(me->posted_any_head, me->posted_any_tail, req, posted_prev, posted_next);
         return;
     }
     if (me->posted_by_source == NULL)
@@ -873,18 +887,33 @@ posted_push(struct sim_rank *me, struct collsim_request *req)
         bucket->key = key;
         g_hash_table_insert(me->posted_by_source, &bucket->key, bucket);
     }
-    g_queue_push_tail(&bucket->receives, req);
+    req->posted_bucket = bucket;
+    DLIST_APPEND(bucket->head, bucket->tail, req, posted_prev, posted_next);
 }
 
-/* First receive of `queue` matching msg's envelope, or NULL. */
-static GList *
-posted_first_match(GQueue *queue, const struct sim_msg *msg)
+/* Take a posted receive out of its list; drop its bucket once empty. */
+static void
+posted_unlink(struct sim_rank *me, struct collsim_request *req)
 {
-    for (GList *l = queue->head; l != NULL; l = l->next) {
-        const struct collsim_request *candidate = l->data;
-        if (envelope_matches(candidate->context, candidate->source_world, candidate->tag, msg))
-            return l;
+    struct posted_bucket *bucket = req->posted_bucket;
+    if (bucket == NULL) {
+        DLIST_UNLINK(me->posted_any_head, me->posted_any_tail, req, posted_prev, posted_next);
+        return;
     }
+    DLIST_UNLINK(bucket->head, bucket->tail, req, posted_prev, posted_next);
+    req->posted_bucket = NULL;
+    if (bucket->head == NULL)
+        g_hash_table_remove(me->posted_by_source, &bucket->key);
+}
+
+/* First receive from `head` on matching msg's envelope, or NULL. */
+static struct collsim_request *
+posted_first_match(struct collsim_request *head, const struct sim_msg *msg)
+{
+    for (struct collsim_request *candidate = head; candidate != NULL;
+         candidate = candidate->posted_next)
+        if (envelope_matches(candidate->context, candidate->source_world, candidate->tag, msg))
+            return candidate;
     return NULL;
 }
 
@@ -892,33 +921,19 @@ posted_first_match(GQueue *queue, const struct sim_msg *msg)
 static struct collsim_request *
 posted_take_match(struct sim_rank *dst, const struct sim_msg *msg)
 {
-    struct posted_bucket *bucket = NULL;
-    GList *specific = NULL;
+    struct collsim_request *specific = NULL;
     if (dst->posted_by_source != NULL) {
         gint64 key = posted_key(msg->context, msg->src_world);
-        bucket = g_hash_table_lookup(dst->posted_by_source, &key);
+        struct posted_bucket *bucket = g_hash_table_lookup(dst->posted_by_source, &key);
         if (bucket != NULL)
-            specific = posted_first_match(&bucket->receives, msg);
+            specific = posted_first_match(bucket->head, msg);
     }
-    GList *wildcard = posted_first_match(&dst->posted_any_source, msg);
-    if (specific != NULL && wildcard != NULL) {
-        const struct collsim_request *a = specific->data, *b = wildcard->data;
-        if (a->posted_order < b->posted_order)
-            wildcard = NULL;
-        else
-            specific = NULL;
-    }
-    if (wildcard != NULL) {
-        struct collsim_request *req = wildcard->data;
-        g_queue_delete_link(&dst->posted_any_source, wildcard);
-        return req;
-    }
-    if (specific == NULL)
-        return NULL;
-    struct collsim_request *req = specific->data;
-    g_queue_delete_link(&bucket->receives, specific);
-    if (g_queue_is_empty(&bucket->receives))
-        g_hash_table_remove(dst->posted_by_source, &bucket->key);
+    struct collsim_request *wildcard = posted_first_match(dst->posted_any_head, msg);
+    struct collsim_request *req = specific;
+    if (wildcard != NULL && (specific == NULL || wildcard->posted_order < specific->posted_order))
+        req = wildcard;
+    if (req != NULL)
+        posted_unlink(dst, req);
     return req;
 }
 
@@ -1105,31 +1120,59 @@ start_recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm 
 /* ---------------------------------------------------------------- progress */
 
 
+/* Most waits are over one or two requests, hence this many entries inline (small_vec.h). */
+#define WAIT_INLINE 3
+
 struct wait_set {
-    GArray *comms;   /* core_comm **/
-    GArray *kinds;   /* enum wait_kind */
-    GPtrArray *what; /* struct sim_inbox_get * / struct sim_msg * / struct collsim_request * */
+    SMALL_VEC(core_comm *, WAIT_INLINE) comms;
+    SMALL_VEC(enum wait_kind, WAIT_INLINE) kinds;
+    /* struct sim_inbox_get * / struct sim_msg * / struct collsim_request * */
+    SMALL_VEC(gpointer, WAIT_INLINE) what;
 };
+
+static void
+wait_set_init(struct wait_set *set)
+{
+    small_vec_init(&set->comms);
+    small_vec_init(&set->kinds);
+    small_vec_init(&set->what);
+}
+
+static void
+wait_set_free(struct wait_set *set)
+{
+    small_vec_free(&set->comms);
+    small_vec_free(&set->kinds);
+    small_vec_free(&set->what);
+}
+
+/* Append a transfer for one core_comm_wait_any (no duplicate check: the inbox gets waiting for
+ * arrivals are paired with no message, and the port's transfer is a put). */
+static void
+wait_set_append(struct wait_set *set, core_comm *comm, enum wait_kind kind, gpointer what)
+{
+    small_vec_push(&set->comms, comm);
+    small_vec_push(&set->kinds, kind);
+    small_vec_push(&set->what, what);
+}
+
+static void
+wait_set_truncate(struct wait_set *set, guint len)
+{
+    small_vec_set_len(&set->comms, len);
+    small_vec_set_len(&set->kinds, len);
+    small_vec_set_len(&set->what, len);
+}
 
 static void listen_inbox(struct sim_rank *me, struct wait_set *set, gboolean arrivals);
 
 static void
 wait_set_add(struct wait_set *set, core_comm *comm, enum wait_kind kind, gpointer what)
 {
-    for (guint i = 0; i < set->comms->len; i++)
-        if (g_array_index(set->comms, core_comm *, i) == comm)
+    for (guint i = 0; i < set->comms.len; i++)
+        if (set->comms.v[i] == comm)
             return;
-    g_array_append_val(set->comms, comm);
-    g_array_append_val(set->kinds, kind);
-    g_ptr_array_add(set->what, what);
-}
-
-static void
-wait_set_clear(struct wait_set *set)
-{
-    g_array_set_size(set->comms, 0);
-    g_array_set_size(set->kinds, 0);
-    g_ptr_array_set_size(set->what, 0);
+    wait_set_append(set, comm, kind, what);
 }
 
 /* Both sides of a rendezvous transfer have been posted and it has finished: its mailbox may
@@ -1308,11 +1351,11 @@ request_advance(struct sim_rank *me, struct collsim_request *req)
 static void
 wait_set_test(struct wait_set *set)
 {
-    for (guint i = 0; i < set->comms->len; i++) {
-        int done = core_comm_test(g_array_index(set->comms, core_comm *, i));
+    for (guint i = 0; i < set->comms.len; i++) {
+        int done = core_comm_test(set->comms.v[i]);
         sim_after_yield();
         if (done)
-            transfer_finished(g_array_index(set->kinds, enum wait_kind, i), set->what->pdata[i]);
+            transfer_finished(set->kinds.v[i], set->what.v[i]);
     }
 }
 
@@ -1330,18 +1373,15 @@ progress_rescan(struct collsim_request **reqs, int n, enum wait_mode mode, gbool
                 const char *call)
 {
     struct sim_rank *me = sim_rank_self();
-    struct wait_set set = {
-        g_array_new(FALSE, FALSE, sizeof(core_comm *)),
-        g_array_new(FALSE, FALSE, sizeof(enum wait_kind)),
-        g_ptr_array_new(),
-    };
+    struct wait_set set;
+    wait_set_init(&set);
     int done;
     for (;;) {
         int active = 0;
         gboolean need_arrivals = FALSE;
         guint64 generation = me->generation;
         done = 0;
-        wait_set_clear(&set);
+        wait_set_truncate(&set, 0);
         for (int i = 0; i < n; i++) {
             if (reqs[i] == NULL)
                 continue;
@@ -1380,15 +1420,13 @@ progress_rescan(struct collsim_request **reqs, int n, enum wait_mode mode, gbool
         for (int i = 0; i < n && me->blocked_nreqs < SIM_BLOCKED_REQS_SHOWN; i++)
             if (reqs[i] != NULL && !reqs[i]->complete)
                 me->blocked_reqs[me->blocked_nreqs++] = reqs[i];
-        ssize_t index = core_comm_wait_any((core_comm **)(void *)set.comms->data, set.comms->len);
+        ssize_t index = core_comm_wait_any(set.comms.v, set.comms.len);
         sim_after_yield();
         me->blocked_in = NULL;
         g_assert(index >= 0);
-        transfer_finished(g_array_index(set.kinds, enum wait_kind, index), set.what->pdata[index]);
+        transfer_finished(set.kinds.v[index], set.what.v[index]);
     }
-    g_array_free(set.comms, TRUE);
-    g_array_free(set.kinds, TRUE);
-    g_ptr_array_free(set.what, TRUE);
+    wait_set_free(&set);
     return done;
 }
 
@@ -1415,6 +1453,8 @@ progress_rescan(struct collsim_request **reqs, int n, enum wait_mode mode, gbool
  *  - The first incomplete requests, named by deadlock reports, come from a union-find over
  *    slots that skips the complete ones.
  */
+typedef SMALL_VEC(int, WAIT_INLINE) slot_vec;
+
 struct sim_wait {
     struct collsim_request **reqs;
     int n;
@@ -1422,18 +1462,18 @@ struct sim_wait {
     int complete;           /* requests whose last advance found them complete */
     int awaiting_arrivals;  /* requests whose last advance found them NEED_ARRIVALS */
     int cursor;             /* the current pass has advanced the slots below it */
-    GArray *due;            /* int min-heap: slots to advance, at or after the cursor */
-    GArray *deferred;       /* int: slots touched behind the cursor, due in the next pass */
+    slot_vec due;           /* min-heap: slots to advance, at or after the cursor */
+    slot_vec deferred;      /* slots touched behind the cursor, due in the next pass */
     struct wait_set set;    /* the NEED_TRANSFER requests' transfers in slot order */
-    GArray *set_slots;      /* int: the slot of each of those entries */
-    GArray *open;           /* int: union-find, leads to the first incomplete slot >= i */
+    slot_vec set_slots;     /* the slot of each of those entries */
+    slot_vec open;          /* union-find, leads to the first incomplete slot >= i */
 };
 
 static void
-due_push(GArray *heap, int slot)
+due_push(slot_vec *heap, int slot)
 {
-    g_array_append_val(heap, slot);
-    int *h = (int *)(void *)heap->data;
+    small_vec_push(heap, slot);
+    int *h = heap->v;
     guint i = heap->len - 1;
     while (i > 0 && h[(i - 1) / 2] > slot) {
         h[i] = h[(i - 1) / 2];
@@ -1443,9 +1483,9 @@ due_push(GArray *heap, int slot)
 }
 
 static int
-due_pop(GArray *heap)
+due_pop(slot_vec *heap)
 {
-    int *h = (int *)(void *)heap->data;
+    int *h = heap->v;
     int top = h[0];
     int last = h[heap->len - 1];
     guint n = heap->len - 1;
@@ -1462,7 +1502,7 @@ due_pop(GArray *heap)
         i = child;
     }
     h[i] = last;
-    g_array_set_size(heap, n);
+    heap->len = n;
     return top;
 }
 
@@ -1476,15 +1516,15 @@ request_touch(struct collsim_request *req)
     struct sim_wait *wait = sim_rank_by_world(req->owner_world)->wait;
     req->wait_due = TRUE;
     if (req->wait_slot < wait->cursor)
-        g_array_append_val(wait->deferred, req->wait_slot);
+        small_vec_push(&wait->deferred, req->wait_slot);
     else
-        due_push(wait->due, req->wait_slot);
+        due_push(&wait->due, req->wait_slot);
 }
 
 static int
-open_find(GArray *open, int slot)
+open_find(slot_vec *open, int slot)
 {
-    int *next = (int *)(void *)open->data;
+    int *next = open->v;
     while (next[slot] != slot) {
         next[slot] = next[next[slot]];
         slot = next[slot];
@@ -1496,10 +1536,10 @@ open_find(GArray *open, int slot)
 static guint
 wait_set_position(const struct sim_wait *wait, int slot)
 {
-    guint low = 0, high = wait->set_slots->len;
+    guint low = 0, high = wait->set_slots.len;
     while (low < high) {
         guint mid = low + (high - low) / 2;
-        if (g_array_index(wait->set_slots, int, mid) < slot)
+        if (wait->set_slots.v[mid] < slot)
             low = mid + 1;
         else
             high = mid;
@@ -1517,37 +1557,27 @@ wait_note(struct sim_wait *wait, int slot, struct wait_need need)
     wait->awaiting_arrivals += (need.kind == NEED_ARRIVALS) - (old.kind == NEED_ARRIVALS);
     if (need.kind == NEED_DONE && old.kind != NEED_DONE) {
         wait->complete++;
-        g_array_index(wait->open, int, slot) = slot + 1;
+        wait->open.v[slot] = slot + 1;
     }
     if (old.kind != NEED_TRANSFER && need.kind != NEED_TRANSFER)
         return;
     guint pos = wait_set_position(wait, slot);
     struct wait_set *set = &wait->set;
     if (old.kind == NEED_TRANSFER && need.kind == NEED_TRANSFER) {
-        g_array_index(set->comms, core_comm *, pos) = need.comm;
-        g_array_index(set->kinds, enum wait_kind, pos) = need.wait;
-        set->what->pdata[pos] = need.what;
+        set->comms.v[pos] = need.comm;
+        set->kinds.v[pos] = need.wait;
+        set->what.v[pos] = need.what;
     } else if (old.kind == NEED_TRANSFER) {
-        g_array_remove_index(set->comms, pos);
-        g_array_remove_index(set->kinds, pos);
-        g_ptr_array_remove_index(set->what, pos);
-        g_array_remove_index(wait->set_slots, pos);
+        small_vec_remove(&set->comms, pos);
+        small_vec_remove(&set->kinds, pos);
+        small_vec_remove(&set->what, pos);
+        small_vec_remove(&wait->set_slots, pos);
     } else {
-        g_array_insert_val(set->comms, pos, need.comm);
-        g_array_insert_val(set->kinds, pos, need.wait);
-        g_ptr_array_insert(set->what, (gint)pos, need.what);
-        g_array_insert_val(wait->set_slots, pos, slot);
+        small_vec_insert(&set->comms, pos, need.comm);
+        small_vec_insert(&set->kinds, pos, need.wait);
+        small_vec_insert(&set->what, pos, need.what);
+        small_vec_insert(&wait->set_slots, pos, slot);
     }
-}
-
-/* Append a transfer for one core_comm_wait_any (no duplicate check: the inbox gets waiting for
- * arrivals are paired with no message, and the port's transfer is a put). */
-static void
-wait_set_append(struct wait_set *set, core_comm *comm, enum wait_kind kind, gpointer what)
-{
-    g_array_append_val(set->comms, comm);
-    g_array_append_val(set->kinds, kind);
-    g_ptr_array_add(set->what, what);
 }
 
 /*
@@ -1563,32 +1593,22 @@ listen_inbox(struct sim_rank *me, struct wait_set *set, gboolean arrivals)
     if (!arrivals && me->handshakes <= 0)
         return;
     inbox_ensure_pending(me);
-    for (GList *l = me->pending_gets.head; l != NULL; l = l->next) {
-        struct sim_inbox_get *get = l->data;
+    for (struct sim_inbox_get *get = me->pending_gets_head; get != NULL; get = get->pending_next)
         wait_set_append(set, get->comm, WAIT_INBOX, get);
-    }
     if (me->handshakes <= 0 || g_queue_is_empty(&me->handshake_gets))
         return;
-    guint present = set->comms->len;
+    guint present = set->comms.len;
     for (guint i = 0; i < present; i++)
-        if (g_array_index(set->kinds, enum wait_kind, i) == WAIT_INBOX)
-            ((struct sim_inbox_get *)set->what->pdata[i])->listed = TRUE;
+        if (set->kinds.v[i] == WAIT_INBOX)
+            ((struct sim_inbox_get *)set->what.v[i])->listed = TRUE;
     for (GList *l = me->handshake_gets.head; l != NULL; l = l->next) {
         struct sim_inbox_get *get = l->data;
         if (!get->listed && get->comm != NULL)
             wait_set_append(set, get->comm, WAIT_INBOX, get);
     }
     for (guint i = 0; i < present; i++)
-        if (g_array_index(set->kinds, enum wait_kind, i) == WAIT_INBOX)
-            ((struct sim_inbox_get *)set->what->pdata[i])->listed = FALSE;
-}
-
-static void
-wait_set_truncate(struct wait_set *set, guint len)
-{
-    g_array_set_size(set->comms, len);
-    g_array_set_size(set->kinds, len);
-    g_ptr_array_set_size(set->what, len);
+        if (set->kinds.v[i] == WAIT_INBOX)
+            ((struct sim_inbox_get *)set->what.v[i])->listed = FALSE;
 }
 
 /*
@@ -1600,13 +1620,11 @@ wait_begin(struct sim_rank *me, struct collsim_request **reqs, int n)
 {
     if (me->wait == NULL) {
         me->wait = g_new0(struct sim_wait, 1);
-        me->wait->due = g_array_new(FALSE, FALSE, sizeof(int));
-        me->wait->deferred = g_array_new(FALSE, FALSE, sizeof(int));
-        me->wait->set.comms = g_array_new(FALSE, FALSE, sizeof(core_comm *));
-        me->wait->set.kinds = g_array_new(FALSE, FALSE, sizeof(enum wait_kind));
-        me->wait->set.what = g_ptr_array_new();
-        me->wait->set_slots = g_array_new(FALSE, FALSE, sizeof(int));
-        me->wait->open = g_array_new(FALSE, FALSE, sizeof(int));
+        small_vec_init(&me->wait->due);
+        small_vec_init(&me->wait->deferred);
+        wait_set_init(&me->wait->set);
+        small_vec_init(&me->wait->set_slots);
+        small_vec_init(&me->wait->open);
     }
     struct sim_wait *wait = me->wait;
     for (int i = 0; i < n; i++) {
@@ -1625,20 +1643,20 @@ wait_begin(struct sim_rank *me, struct collsim_request **reqs, int n)
     wait->complete = 0;
     wait->awaiting_arrivals = 0;
     wait->cursor = 0;
-    g_array_set_size(wait->due, 0);
-    g_array_set_size(wait->deferred, 0);
+    wait->due.len = 0;
+    wait->deferred.len = 0;
     wait_set_truncate(&wait->set, 0);
-    g_array_set_size(wait->set_slots, 0);
-    g_array_set_size(wait->open, (guint)n + 1);
+    wait->set_slots.len = 0;
+    small_vec_set_len(&wait->open, (guint)n + 1);
     for (int i = 0; i <= n; i++) {
         struct collsim_request *req = i < n ? reqs[i] : NULL;
-        g_array_index(wait->open, int, i) = req != NULL || i == n ? i : i + 1;
+        wait->open.v[i] = req != NULL || i == n ? i : i + 1;
         if (req == NULL)
             continue;
         wait->active++;
         req->wait_due = TRUE;
         req->need.kind = NEED_UNKNOWN;
-        g_array_append_val(wait->due, i);   /* ascending: already a heap */
+        small_vec_push(&wait->due, i);   /* ascending: already a heap */
     }
     return wait;
 }
@@ -1661,13 +1679,11 @@ wait_free(struct sim_wait *wait)
 {
     if (wait == NULL)
         return;
-    g_array_free(wait->due, TRUE);
-    g_array_free(wait->deferred, TRUE);
-    g_array_free(wait->set.comms, TRUE);
-    g_array_free(wait->set.kinds, TRUE);
-    g_ptr_array_free(wait->set.what, TRUE);
-    g_array_free(wait->set_slots, TRUE);
-    g_array_free(wait->open, TRUE);
+    small_vec_free(&wait->due);
+    small_vec_free(&wait->deferred);
+    wait_set_free(&wait->set);
+    small_vec_free(&wait->set_slots);
+    small_vec_free(&wait->open);
     g_free(wait);
 }
 
@@ -1675,17 +1691,17 @@ wait_free(struct sim_wait *wait)
 static void
 wait_pass(struct sim_rank *me, struct sim_wait *wait)
 {
-    while (wait->due->len > 0) {
-        int slot = due_pop(wait->due);
+    while (wait->due.len > 0) {
+        int slot = due_pop(&wait->due);
         struct collsim_request *req = wait->reqs[slot];
         wait->cursor = slot + 1;
         req->wait_due = FALSE;
         wait_note(wait, slot, request_advance(me, req));
     }
     wait->cursor = 0;
-    for (guint i = 0; i < wait->deferred->len; i++)
-        due_push(wait->due, g_array_index(wait->deferred, int, i));
-    g_array_set_size(wait->deferred, 0);
+    for (guint i = 0; i < wait->deferred.len; i++)
+        due_push(&wait->due, wait->deferred.v[i]);
+    wait->deferred.len = 0;
 }
 
 /*
@@ -1710,7 +1726,7 @@ transport_wait_until(struct collsim_request **reqs, int n, enum wait_mode mode,
             (mode == WAIT_ALL ? wait->complete == wait->active : wait->complete > 0))
             break;
         struct wait_set *set = &wait->set;
-        guint requested = set->comms->len;
+        guint requested = set->comms.len;
         listen_inbox(me, set, wait->awaiting_arrivals > 0);
         /* issuing gets let other ranks run: if one of them matched or queued a message for
          * us meanwhile, what we wait for may have changed; look at the requests again */
@@ -1720,13 +1736,13 @@ transport_wait_until(struct collsim_request **reqs, int n, enum wait_mode mode,
         }
         me->blocked_in = call;
         me->blocked_nreqs = 0;
-        for (int i = open_find(wait->open, 0); i < n && me->blocked_nreqs < SIM_BLOCKED_REQS_SHOWN;
-             i = open_find(wait->open, i + 1))
+        for (int i = open_find(&wait->open, 0); i < n && me->blocked_nreqs < SIM_BLOCKED_REQS_SHOWN;
+             i = open_find(&wait->open, i + 1))
             me->blocked_reqs[me->blocked_nreqs++] = reqs[i];
-        core_comm **comms = (core_comm **)(void *)set->comms->data;
+        core_comm **comms = set->comms.v;
         ssize_t index = deadline < 0.0
-                            ? core_comm_wait_any(comms, set->comms->len)
-                            : core_comm_wait_any_until(comms, set->comms->len,
+                            ? core_comm_wait_any(comms, set->comms.len)
+                            : core_comm_wait_any_until(comms, set->comms.len,
                                                       MAX(deadline - core_clock(), 0.0));
         sim_after_yield();
         me->blocked_in = NULL;
@@ -1734,8 +1750,8 @@ transport_wait_until(struct collsim_request **reqs, int n, enum wait_mode mode,
             wait_set_truncate(set, requested);
             break;
         }
-        enum wait_kind kind = g_array_index(set->kinds, enum wait_kind, index);
-        gpointer what = set->what->pdata[index];
+        enum wait_kind kind = set->kinds.v[index];
+        gpointer what = set->what.v[index];
         wait_set_truncate(set, requested);
         transfer_finished(kind, what);
     }
@@ -2478,7 +2494,7 @@ post_bsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_C
     struct collsim_request *req =
         start_send_protocol(buf, count, dt, dest, tag, comm, comm->context, PROTOCOL_EAGER);
     /* the message is the newest this rank has not let go, unless it has landed already */
-    struct sim_msg *msg = g_queue_peek_tail(&me->unreaped);
+    struct sim_msg *msg = me->unreaped_tail;
     if (msg != NULL && msg->kind == MSG_MPI && msg->serial == req->sent_serial) {
         msg->refs++;
         g_queue_push_tail(&bb->msgs, msg);
@@ -3281,15 +3297,7 @@ persistent_free(MPI_Request *request)
 static void
 posted_remove(struct sim_rank *me, struct collsim_request *req)
 {
-    if (req->source_world == MPI_ANY_SOURCE) {
-        g_queue_remove(&me->posted_any_source, req);
-        return;
-    }
-    gint64 key = posted_key(req->context, req->source_world);
-    struct posted_bucket *bucket = g_hash_table_lookup(me->posted_by_source, &key);
-    g_queue_remove(&bucket->receives, req);
-    if (g_queue_is_empty(&bucket->receives))
-        g_hash_table_remove(me->posted_by_source, &bucket->key);
+    posted_unlink(me, req);
 }
 
 static void
@@ -3623,7 +3631,7 @@ probe_wait(struct sim_rank *me, guint32 context, int source_world, int tag, cons
         }
         /* wait for the next arrival into the inbox, then look again */
         inbox_ensure_pending(me);
-        struct sim_inbox_get *get = g_queue_peek_head(&me->pending_gets);
+        struct sim_inbox_get *get = me->pending_gets_head;
         if (me->generation != generation || get == NULL)
             continue;   /* a message came meanwhile: look at the queue again */
         if (me->running_flow == NULL && !g_queue_is_empty(&me->coll_requests))
@@ -3822,13 +3830,13 @@ void
 sim_p2p_rank_start(struct sim_rank *rank)
 {
     rank->posted_by_source = NULL;
-    g_queue_init(&rank->posted_any_source);
+    rank->posted_any_head = rank->posted_any_tail = NULL;
     rank->posted_count = 0;
     rank->unexpected_head = rank->unexpected_tail = NULL;
     rank->unexpected_by_source = NULL;
-    g_queue_init(&rank->inbox_unfetched);
-    g_queue_init(&rank->pending_gets);
-    g_queue_init(&rank->unreaped);
+    rank->unfetched_head = rank->unfetched_tail = NULL;
+    rank->pending_gets_head = rank->pending_gets_tail = NULL;
+    rank->unreaped_head = rank->unreaped_tail = NULL;
     rank->handshakes = 0;
     g_queue_init(&rank->handshake_gets);
     struct sim_port *ports = host_ports(rank->host);
@@ -3852,8 +3860,11 @@ sim_p2p_rank_finish(struct sim_rank *rank)
     /* my last messages may still be queued or on the wire: let them all leave and land (a
      * transfer still running when its sender's actor ends would be cancelled) */
     sim_p2p_drain_port(rank);
-    struct sim_inbox_get *get;
-    while ((get = g_queue_pop_head(&rank->pending_gets)) != NULL) {
+    for (;;) {
+        struct sim_inbox_get *get;
+        FIFO_POP(rank->pending_gets_head, rank->pending_gets_tail, get, pending_next);
+        if (get == NULL)
+            break;
         core_comm_unref(get->comm);
         pool_give(&get_pool, get);
     }
@@ -3895,12 +3906,13 @@ sim_p2p_report_unfinished(struct sim_rank *rank)
     if (rank->posted_by_source != NULL)
         g_hash_table_iter_init(&it, rank->posted_by_source);
     while (rank->posted_by_source != NULL && g_hash_table_iter_next(&it, NULL, &value))
-        for (GList *l = ((struct posted_bucket *)value)->receives.head; l != NULL; l = l->next)
-            if (user_context(((struct collsim_request *)l->data)->context))
-                g_ptr_array_add(posted, l->data);
-    for (GList *l = rank->posted_any_source.head; l != NULL; l = l->next)
-        if (user_context(((struct collsim_request *)l->data)->context))
-            g_ptr_array_add(posted, l->data);
+        for (struct collsim_request *r = ((struct posted_bucket *)value)->head; r != NULL;
+             r = r->posted_next)
+            if (user_context(r->context))
+                g_ptr_array_add(posted, r);
+    for (struct collsim_request *r = rank->posted_any_head; r != NULL; r = r->posted_next)
+        if (user_context(r->context))
+            g_ptr_array_add(posted, r);
     g_ptr_array_sort(posted, posted_order_cmp);   /* hash order is not deterministic */
     GString *out = g_string_new(NULL);
     if (rank->live_requests > 0)
