@@ -118,6 +118,8 @@ struct sim_msg {
     gsize bytes;
     gboolean eager;
     void *data;             /* eager: packed copy of the payload (data mode) */
+    gboolean placed;        /* eager: the payload went straight into the receive it matched
+                             * when sent (no packed copy) */
     const void *sbuf;       /* rendezvous: the sender's buffer, valid until its send completes */
     int scount;
     MPI_Datatype stype;
@@ -375,7 +377,8 @@ msg_deliver(struct sim_msg *msg)
     if (!msg->carries_data || bytes == 0 || sim_scratch_contains(req->buf))
         return;
     if (msg->eager) {
-        collsim_datatype_unpack(msg->data, bytes, req->buf, req->count, req->dt);
+        if (!msg->placed)
+            collsim_datatype_unpack(msg->data, bytes, req->buf, req->count, req->dt);
     } else if (collsim_datatype_is_contiguous(msg->stype)) {
         /* the sender's data is already in packed order: one copy */
         collsim_datatype_unpack(msg->sbuf, bytes, req->buf, req->count, req->dt);
@@ -385,6 +388,25 @@ msg_deliver(struct sim_msg *msg)
         collsim_datatype_unpack(packed, bytes, req->buf, req->count, req->dt);
         g_free(packed);
     }
+}
+
+/*
+ * An eager message whose receive is already posted when it is sent: copy the payload straight
+ * into the receive buffer, which is MPI's to write until the receive completes, instead of
+ * into a copy of the message's own that the receive would copy again. Only from a contiguous
+ * send buffer, which is already in packed order (non-contiguous ones keep the packed copy).
+ * Delivery (msg_deliver) still sets the status when the data arrives in simulated time.
+ */
+static gboolean
+eager_place(struct sim_msg *msg, struct collsim_request *rreq, const void *buf, MPI_Datatype dt)
+{
+    if (rreq == NULL || !collsim_datatype_is_contiguous(dt))
+        return FALSE;
+    if (!sim_scratch_contains(rreq->buf))
+        collsim_datatype_unpack(buf, MIN(msg->bytes, req_capacity(rreq)), rreq->buf, rreq->count,
+                                rreq->dt);
+    msg->placed = TRUE;
+    return TRUE;
 }
 
 /* ---------------------------------------------------------------- inbox bookkeeping */
@@ -1045,8 +1067,10 @@ start_send_protocol(const void *buf, int count, MPI_Datatype dt, int dest, int t
 
     busy_for(model_transport_send_cost(&config->transport, msg->bytes));
 
+    struct sim_rank *dst = sim_rank_by_world(msg->dst_world);
+    struct collsim_request *rreq = posted_take_match(dst, msg);
     if (msg->eager) {
-        if (msg->carries_data && msg->bytes > 0) {
+        if (msg->carries_data && msg->bytes > 0 && !eager_place(msg, rreq, buf, dt)) {
             msg->data = g_malloc(msg->bytes);
             collsim_datatype_pack(buf, count, dt, msg->data);
         }
@@ -1063,8 +1087,6 @@ start_send_protocol(const void *buf, int count, MPI_Datatype dt, int dest, int t
     if (observer != NULL)
         observe_sent(msg, buf, count, dt);
 
-    struct sim_rank *dst = sim_rank_by_world(msg->dst_world);
-    struct collsim_request *rreq = posted_take_match(dst, msg);
     if (rreq != NULL) {
         match_pair(msg, rreq);
         request_touch(rreq);

@@ -588,6 +588,73 @@ START_TEST(test_derived_datatype_packing)
 }
 END_TEST
 
+/*
+ * Eager messages to receives already posted when they are sent: the payload goes straight
+ * into the receive buffer (p2p.c, eager_place). Rank 1 posts its receives, then lets rank 0
+ * send; each must land as an unexpected message would: truncated at the buffer's end with
+ * MPI_ERR_TRUNCATE, into a strided receive type, and from a strided send type.
+ */
+static void
+preposted_rank(int rank, void *arg)
+{
+    (void)arg;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Datatype column;
+    MPI_Type_vector(4, 1, 3, MPI_INT, &column);
+    MPI_Type_commit(&column);
+    if (rank == 0) {
+        int go = 0;
+        MPI_Recv(&go, 1, MPI_INT, 1, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        int big[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+        MPI_Send(big, 10, MPI_INT, 1, 0, MPI_COMM_WORLD);
+        int four[4] = {100, 101, 102, 103};
+        MPI_Send(four, 4, MPI_INT, 1, 1, MPI_COMM_WORLD);
+        int matrix[4][3];
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 3; j++)
+                matrix[i][j] = 10 * i + j;
+        MPI_Send(&matrix[0][2], 1, column, 1, 2, MPI_COMM_WORLD);
+    } else {
+        int small[6] = {-1, -1, -1, -1, -1, -7};   /* receives 5; the sixth must stay */
+        int grid[4][3];
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 3; j++)
+                grid[i][j] = -1;
+        int col[4] = {0};
+        MPI_Request reqs[3];
+        MPI_Status statuses[3];
+        MPI_Irecv(small, 5, MPI_INT, 0, 0, MPI_COMM_WORLD, &reqs[0]);
+        MPI_Irecv(&grid[0][1], 1, column, 0, 1, MPI_COMM_WORLD, &reqs[1]);
+        MPI_Irecv(col, 4, MPI_INT, 0, 2, MPI_COMM_WORLD, &reqs[2]);
+        int go = 1;
+        MPI_Send(&go, 1, MPI_INT, 0, 9, MPI_COMM_WORLD);
+        ck_assert_int_eq(MPI_Waitall(3, reqs, statuses), MPI_ERR_IN_STATUS);
+        ck_assert_int_eq(statuses[0].MPI_ERROR, MPI_ERR_TRUNCATE);
+        for (int i = 0; i < 5; i++)
+            ck_assert_int_eq(small[i], i);
+        ck_assert_int_eq(small[5], -7);
+        ck_assert_int_eq(statuses[1].MPI_ERROR, MPI_SUCCESS);
+        for (int i = 0; i < 4; i++) {
+            ck_assert_int_eq(grid[i][0], -1);
+            ck_assert_int_eq(grid[i][1], 100 + i);
+            ck_assert_int_eq(grid[i][2], -1);
+        }
+        ck_assert_int_eq(statuses[2].MPI_ERROR, MPI_SUCCESS);
+        for (int i = 0; i < 4; i++)
+            ck_assert_int_eq(col[i], 10 * i + 2);
+        int got = 0;
+        MPI_Get_count(&statuses[1], MPI_INT, &got);
+        ck_assert_int_eq(got, 4);
+    }
+    MPI_Type_free(&column);
+}
+
+START_TEST(test_preposted_receives_take_eager_data)
+{
+    ck_assert_int_eq(collsim_test_run_ranks(2, preposted_rank, NULL), 0);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- errors */
 
 static void
@@ -731,6 +798,7 @@ p2p_suite(void)
     tcase_add_test(matching, test_receive_longer_than_message);
     tcase_add_test(matching, test_proc_null);
     tcase_add_test(matching, test_derived_datatype_packing);
+    tcase_add_test(matching, test_preposted_receives_take_eager_data);
     suite_add_tcase(s, matching);
     TCase *nonblocking = tcase_create("nonblocking");
     tcase_add_test(nonblocking, test_ring_nonblocking_and_replace);
