@@ -52,10 +52,10 @@ small_vec_short(guint want, guint cap)
     ((sv)->v = (sv)->local, (sv)->len = 0, (sv)->cap = G_N_ELEMENTS((sv)->local))
 
 #define small_vec_reserve(sv, want)                                                          \
-    (small_vec_short((want), (sv)->cap) ? (void)((sv)->v = small_vec_grow((sv)->v, (sv)->local, (sv)->len,   \
-                                                          &(sv)->cap, sizeof *(sv)->v,       \
-                                                          (want)))                           \
-                        : (void)0)
+    (small_vec_short((want), (sv)->cap)                                                      \
+         ? (void)((sv)->v = small_vec_grow((sv)->v, (sv)->local, (sv)->len, &(sv)->cap,      \
+                                           sizeof *(sv)->v, (want)))                         \
+         : (void)0)
 
 #define small_vec_push(sv, x)                                                                \
     (small_vec_reserve((sv), (sv)->len + 1), (void)((sv)->v[(sv)->len++] = (x)))
@@ -68,7 +68,8 @@ small_vec_short(guint want, guint cap)
 
 /* Remove element pos, keeping the order of the others. */
 #define small_vec_remove(sv, pos)                                                            \
-    (memmove(&(sv)->v[(pos)], &(sv)->v[(pos) + 1], ((sv)->len - (pos)-1) * sizeof *(sv)->v), \
+    (memmove(&(sv)->v[(pos)], &(sv)->v[(pos) + 1],                                           \
+             ((sv)->len - (pos)-1) * sizeof *(sv)->v),                                       \
      (void)(sv)->len--)
 
 /* Set the length; elements past the old length are not initialised. */

@@ -199,6 +199,25 @@ sim_after_yield(void)
         sim_privatize_switch(rank);
 }
 
+gboolean
+sim_globals_overlap(gconstpointer p, gsize len)
+{
+    return run_config != NULL && run_config->privatize && sim_privatize_overlaps(p, len);
+}
+
+gboolean
+sim_globals_private(void)
+{
+    return run_config != NULL && run_config->privatize && sim_privatize_bytes_per_rank() > 0;
+}
+
+void
+sim_globals_show(int world_rank)
+{
+    if (run_config->privatize && run_config->privatize_anchor != NULL)
+        sim_privatize_switch(world_rank);
+}
+
 #ifndef __SANITIZE_ADDRESS__
 /*
  * A rank that crashes takes the whole simulation down; say which one, and the likeliest

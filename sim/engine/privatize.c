@@ -139,6 +139,13 @@ sim_privatize_switch(int rank)
     current = rank;
 }
 
+gboolean
+sim_privatize_overlaps(gconstpointer p, gsize len)
+{
+    const guint8 *start = p;
+    return segment_len > 0 && len > 0 && start < segment + segment_len && start + len > segment;
+}
+
 gsize
 sim_privatize_bytes_per_rank(void)
 {

@@ -16,6 +16,8 @@
 gboolean sim_privatize_setup(gconstpointer anchor, int nranks, GError **error);
 /* Make `rank`'s copy the visible one (cheap when it already is). */
 void sim_privatize_switch(int rank);
+/* Whether [p, p + len) overlaps the privatized pages, whose visible copy is one rank's. */
+gboolean sim_privatize_overlaps(gconstpointer p, gsize len);
 /* Bytes of private globals per rank (0 when privatization is off). */
 gsize sim_privatize_bytes_per_rank(void);
 

@@ -81,6 +81,15 @@ const struct sim_config *sim_engine_config(void);
  * actors (every SimGrid call that can block or yield). */
 void sim_after_yield(void);
 
+/* Whether [p, p + len) lies (in part) in the program's privatized globals: there, only the
+ * running rank's copy is visible, and another rank's buffer cannot be read or written. */
+gboolean sim_globals_overlap(gconstpointer p, gsize len);
+/* Whether the program's globals are privatized at all (then some buffers may be among them). */
+gboolean sim_globals_private(void);
+/* Make `world_rank`'s copy of the program's globals the visible one, for a copy between two
+ * ranks' globals; sim_globals_show(running rank) puts things back. */
+void sim_globals_show(int world_rank);
+
 /* End the whole simulation now with `exit_code`, flushing what was written. */
 void sim_engine_abort(int exit_code) G_GNUC_NORETURN;
 

@@ -358,6 +358,18 @@ observe_sent(const struct sim_msg *msg, const void *buf, int count, MPI_Datatype
 }
 
 /*
+ * Whether `bytes` of `dt` at `buf` may lie among the program's privatized globals, where only
+ * the running rank's copy is visible. A non-contiguous layout is not bounded here: it may.
+ */
+static gboolean
+maybe_global(const void *buf, MPI_Datatype dt, gsize bytes)
+{
+    if (!sim_globals_private())
+        return FALSE;
+    return !collsim_datatype_is_contiguous(dt) || sim_globals_overlap(buf, bytes);
+}
+
+/*
  * Move the message's payload into the matched receive buffer, once. Called by whichever side
  * first learns that the data has arrived, so the sender's buffer is still valid.
  */
@@ -377,34 +389,52 @@ msg_deliver(struct sim_msg *msg)
     if (!msg->carries_data || bytes == 0 || sim_scratch_contains(req->buf))
         return;
     if (msg->eager) {
+        /* a packed copy on the heap, delivered by the receiver itself */
         if (!msg->placed)
             collsim_datatype_unpack(msg->data, bytes, req->buf, req->count, req->dt);
-    } else if (collsim_datatype_is_contiguous(msg->stype)) {
+        return;
+    }
+    /* a rendezvous, delivered by whichever side saw the data land first: the other side's
+     * buffer may be among its privatized globals, visible only under its own copy of them */
+    int here = sim_rank_self()->world_rank;
+    gboolean staged =
+        (here != msg->src_world && maybe_global(msg->sbuf, msg->stype, msg->bytes)) ||
+        (here != req->owner_world && maybe_global(req->buf, req->dt, bytes));
+    if (!staged && collsim_datatype_is_contiguous(msg->stype)) {
         /* the sender's data is already in packed order: one copy */
         collsim_datatype_unpack(msg->sbuf, bytes, req->buf, req->count, req->dt);
-    } else {
-        void *packed = g_malloc(msg->bytes);
-        collsim_datatype_pack(msg->sbuf, msg->scount, msg->stype, packed);
-        collsim_datatype_unpack(packed, bytes, req->buf, req->count, req->dt);
-        g_free(packed);
+        return;
     }
+    void *packed = g_malloc(msg->bytes);
+    if (staged)
+        sim_globals_show(msg->src_world);
+    collsim_datatype_pack(msg->sbuf, msg->scount, msg->stype, packed);
+    if (staged)
+        sim_globals_show(req->owner_world);
+    collsim_datatype_unpack(packed, bytes, req->buf, req->count, req->dt);
+    if (staged)
+        sim_globals_show(here);
+    g_free(packed);
 }
 
 /*
  * An eager message whose receive is already posted when it is sent: copy the payload straight
  * into the receive buffer, which is MPI's to write until the receive completes, instead of
  * into a copy of the message's own that the receive would copy again. Only from a contiguous
- * send buffer, which is already in packed order (non-contiguous ones keep the packed copy).
- * Delivery (msg_deliver) still sets the status when the data arrives in simulated time.
+ * send buffer, which is already in packed order (non-contiguous ones keep the packed copy),
+ * and not into a buffer that may be among the receiver's privatized globals, which are not
+ * the ones visible now (the sender's are). Delivery (msg_deliver) still sets the status when
+ * the data arrives in simulated time.
  */
 static gboolean
 eager_place(struct sim_msg *msg, struct collsim_request *rreq, const void *buf, MPI_Datatype dt)
 {
-    if (rreq == NULL || !collsim_datatype_is_contiguous(dt))
+    gsize bytes = rreq != NULL ? MIN(msg->bytes, req_capacity(rreq)) : 0;
+    if (rreq == NULL || !collsim_datatype_is_contiguous(dt) ||
+        maybe_global(rreq->buf, rreq->dt, bytes))
         return FALSE;
     if (!sim_scratch_contains(rreq->buf))
-        collsim_datatype_unpack(buf, MIN(msg->bytes, req_capacity(rreq)), rreq->buf, rreq->count,
-                                rreq->dt);
+        collsim_datatype_unpack(buf, bytes, rreq->buf, rreq->count, rreq->dt);
     msg->placed = TRUE;
     return TRUE;
 }

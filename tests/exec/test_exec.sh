@@ -43,6 +43,23 @@ run globals 0 "$COLLSIM" exec "$PROGRAMS_DIR/globals.so" -n 4 && expect_file glo
 run globals-small 0 "$COLLSIM" exec "$PROGRAMS_DIR/globals_small.so" -n 4 &&
     expect_file globals-small "$tmp/globals.expected"
 
+# Messages between privatized globals (tests/programs/globals_transfer.c): every check "ok",
+# with a segment mapped per rank (1 MiB arrays, the big message a rendezvous) and with one
+# swapped by copy (12000-byte arrays: a rendezvous once the eager threshold is lowered, eager
+# at the default). Each array holds its rank's letter, so a copy under another rank's
+# globals shows.
+cat >"$tmp/globals-transfer.expected" <<'OUT'
+posted into globals: big ok, small ok
+sender's globals unchanged: big ok, small ok
+unexpected into the heap: big ok, small ok
+OUT
+run globals-transfer 0 "$COLLSIM" exec "$PROGRAMS_DIR/globals_transfer.so" -n 3 &&
+    expect_file globals-transfer "$tmp/globals-transfer.expected"
+run globals-transfer-copy 0 "$COLLSIM" exec "$PROGRAMS_DIR/globals_transfer_small.so" -n 3 \
+    --eager-threshold 4096 && expect_file globals-transfer-copy "$tmp/globals-transfer.expected"
+run globals-transfer-eager 0 "$COLLSIM" exec "$PROGRAMS_DIR/globals_transfer_small.so" -n 3 &&
+    expect_file globals-transfer-eager "$tmp/globals-transfer.expected"
+
 # Without privatization the ranks share their globals. All four set them at t = 0, before
 # the ring moves (rank 0's first send is eager; the others block in their receive), in rank
 # order: `rank` and `table` keep the last writer's values (rank 3), `counter` reaches 4.
