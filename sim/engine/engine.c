@@ -195,20 +195,21 @@ sim_after_yield(void)
     }
     int rank = me->world_rank;
     running_rank = rank;
-    if (run_config->privatize && run_config->privatize_anchor != NULL)
-        sim_privatize_switch(rank);
+    sim_globals_show(rank);
 }
 
+/* The privatized pages exist only once sim_privatize_setup ran (privatization on, a program
+ * loaded): their size alone says whether globals are private. */
 gboolean
 sim_globals_overlap(gconstpointer p, gsize len)
 {
-    return run_config != NULL && run_config->privatize && sim_privatize_overlaps(p, len);
+    return sim_privatize_overlaps(p, len);
 }
 
 gboolean
 sim_globals_private(void)
 {
-    return run_config != NULL && run_config->privatize && sim_privatize_bytes_per_rank() > 0;
+    return sim_privatize_bytes_per_rank() > 0;
 }
 
 void
