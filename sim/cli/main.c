@@ -144,7 +144,8 @@ command_exec(int argc, char **argv)
         {"oversubscribe", 0, 0, G_OPTION_ARG_NONE, &opt.oversubscribe,
          "Allow more ranks than the platform has cores", NULL},
         {"stack-kib", 0, 0, G_OPTION_ARG_INT, &opt.stack_kib,
-         "Stack of each rank in KiB (default: 256 up to 16384 ranks, then 16, then 8)",
+         "Stack of each rank in KiB (default: 256 up to 16384 ranks, then 16, then 8 on "
+         "SimGrid's core; collsim's own core gives at least 16)",
          "KIB"},
         {"no-privatize", 0, 0, G_OPTION_ARG_NONE, &opt.no_privatize,
          "Share the program's global variables between ranks (saves memory at scale)", NULL},

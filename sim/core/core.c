@@ -70,10 +70,20 @@ core_kind_name(enum core_kind kind)
     return kind == CORE_COLLSIM ? "collsim" : "simgrid";
 }
 
+static gsize setup_stack_bytes;
+
 void
 core_setup(gsize stack_bytes)
 {
     backend->setup(stack_bytes);
+    setup_stack_bytes =
+        core_selected() == CORE_COLLSIM ? MAX(stack_bytes, CORE_OWN_MIN_STACK_BYTES) : stack_bytes;
+}
+
+gsize
+core_stack_bytes(void)
+{
+    return setup_stack_bytes;
 }
 void
 core_run(void)

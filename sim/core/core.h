@@ -50,6 +50,15 @@ const char *core_kind_name(enum core_kind kind);
  * `stack_bytes` (SimGrid's is set by its contexts/stack-size item). */
 void core_setup(gsize stack_bytes);
 
+/* The own core's smallest stack: collsim's MPI calls with a printf take 5 KiB and more (the
+ * textbook programs 5-13 KiB), and stacks beyond 16384 ranks have no guard page to report an
+ * overflow. */
+#define CORE_OWN_MIN_STACK_BYTES ((gsize)16 * 1024)
+
+/* The stack each actor gets once core_setup ran (what it was given, or the own core's
+ * smallest), 0 before: what the run reports and an overflow's message names. */
+gsize core_stack_bytes(void);
+
 /* Run until every non-daemon actor has ended, or none can move (a deadlock). */
 void core_run(void);
 

@@ -878,7 +878,7 @@ own_setup(gsize stack_bytes)
     own.ready = TRUE;
     read_network_config();
     own.sys = model_sys_new(&own.net);
-    own.stack_bytes = MAX(stack_bytes, 16 * 1024);
+    own.stack_bytes = MAX(stack_bytes, CORE_OWN_MIN_STACK_BYTES);
     own.guard = sg_cfg_get_int("contexts/guard-size") > 0;
     own.actors = g_ptr_array_new();
     own.mailboxes = g_hash_table_new(g_str_hash, g_str_equal);

@@ -251,7 +251,7 @@ crash_handler(int sig)
         len = snprintf(buf, sizeof buf,
                        "collsim: rank %d died of %s. If it keeps large arrays on its stack, the "
                        "%u KiB each rank has may be too small: try --stack-kib.\n",
-                       rank, what, run_config != NULL ? sim_engine_stack_kib(run_config) : 0);
+                       rank, what, (unsigned)(core_stack_bytes() / 1024));
     else
         len = snprintf(buf, sizeof buf, "collsim: died of %s outside any rank.\n", what);
     if (len > 0 && write(STDERR_FILENO, buf, (size_t)MIN(len, (int)sizeof buf - 1)) < 0)
@@ -1529,7 +1529,7 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
     }
     outcome->core = core;
     outcome->privatized_bytes_per_rank = sim_privatize_bytes_per_rank();
-    outcome->stack_kib = sim_engine_stack_kib(config);
+    outcome->stack_kib = (guint)(core_stack_bytes() / 1024);
     g_array_sort(served, served_cmp);
     outcome->served = served;
     served = NULL;

@@ -4,7 +4,8 @@
 # Runs a program that only calls MPI_Init and MPI_Finalize (and one that broadcasts 8 bytes)
 # at P ranks, changing one thing at a time:
 #   base        collsim with one rank on a platform of P hosts: the hosts, links and routes
-#   ranks       P ranks on P / 16 hosts of 16 cores, 8 KiB stacks: actors and rank state
+#   ranks       P ranks on P / 16 hosts of 16 cores, the smallest stacks (--stack-kib 8, which
+#               collsim's own core raises to its 16 KiB floor): actors and rank state
 #   stack       P ranks on P / 16 hosts, the automatic stack size for P
 #   flat        P ranks on the default flat cluster of P hosts, automatic stacks (a user's run)
 #   bcast       the same with one 8-byte binomial broadcast (messages, requests, inboxes)
@@ -55,7 +56,7 @@ for p in $ps; do
     awk -v p="$p" -v base="$base" -v ranks="$ranks" -v stack="$stack" -v flat="$flat" \
         -v bcast="$bcast" -v one="$one" -v hosts="$hosts" 'BEGIN {
         host = (base - one) * 1024 / p                   # a host, its links and routes
-        rank = (ranks - one - (base - one) * hosts / p) * 1024 / p   # with an 8 KiB stack
+        rank = (ranks - one - (base - one) * hosts / p) * 1024 / p   # with the smallest stack
         stk = (stack - ranks) * 1024 / p                  # the automatic stack instead
         msgs = (bcast - flat) * 1024 / p                  # one broadcast: messages, requests
         printf "%8d | %10s %10s %10s %10s %10s | %8.0f %8.0f %8.0f %8.0f\n", p, base, ranks,

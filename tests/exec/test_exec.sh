@@ -112,8 +112,14 @@ if [ "${COLLSIM_SANITIZED:-no}" != yes ]; then
         expect_err bigstack "collsim: rank 0 died of SIGSEGV (segmentation fault)"
 fi
 printf 'rank 0: 0\nrank 1: 1\n' >"$tmp/bigstack-ok.expected"
-run bigstack-ok 0 "$COLLSIM" exec "$PROGRAMS_DIR/bigstack.so" -n 2 --stack-kib 2048 &&
+run bigstack-ok 0 "$COLLSIM" exec "$PROGRAMS_DIR/bigstack.so" -n 2 --stack-kib 2048 --stats && {
     expect_file bigstack-ok "$tmp/bigstack-ok.expected"
+    expect_err bigstack-ok "stack 2048 KiB"
+}
+# --stats names the stack a rank really has: collsim's own core raises 8 KiB to its 16 KiB
+# floor (sim/core/core.h).
+run stack-floor 0 "$COLLSIM" exec "$PROGRAMS_DIR/pingpong.so" -n 2 --stack-kib 8 --stats \
+    --engine collsim -- 10 1 && expect_err stack-floor "stack 16 KiB"
 
 # Large runs start once more with glibc's malloc on huge pages (sim/engine/huge_pages.h):
 # from 16384 ranks on, unless the kernel has transparent huge pages off or the user's own
