@@ -33,7 +33,6 @@
 #include "sim/cli/decide.h"
 #include "sim/cli/explain.h"
 #include "sim/engine/engine.h"
-#include "sim/engine/huge_pages.h"
 #include "sim/engine/memory_estimate.h"
 #include "models/model_predict.h"
 #include "sim/order/order.h"
@@ -257,7 +256,6 @@ command_exec(int argc, char **argv)
         g_error_free(memory);
         goto out;
     }
-    sim_huge_pages_restart((guint64)opt.nranks);
     if (opt.placement != NULL) {
         GError *bad = NULL;
         if (!sim_placement_parse(opt.placement, &config, &bad)) {
@@ -786,7 +784,6 @@ main(int argc, char **argv)
      * C locale's ASCII and refuse any other byte without saying which option held it), and
      * an argument that is not UTF-8 is refused by position. A program's own arguments, after
      * "--", are passed on untouched. */
-    sim_huge_pages_remember_argv(argv);
     g_setenv("CHARSET", "UTF-8", FALSE);
     /* The simulation allocates hundreds of MiB to GiB on its thread's malloc arena, which
      * glibc grows a few pages at a time, an mprotect call each (a tenth of the start-up of

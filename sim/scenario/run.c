@@ -37,7 +37,6 @@
 #include "sim/report/report.h"
 #include "sim/report/shard.h"
 #include "sim/scenario/run.h"
-#include "sim/engine/huge_pages.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/point_outputs.h"
 #include "src/coll_decision.h"
@@ -810,12 +809,6 @@ collsim_command_run(int argc, char **argv)
     }
     /* a shard runs its slice of the sweep; every point keeps its index in the whole one */
     const struct scenario *swept = opt.shard != NULL ? &shard.slice : scenario;
-    guint64 largest = 0;
-    for (guint i = 0; i < swept->points->len; i++) {
-        const struct run_point *point = g_ptr_array_index(swept->points, i);
-        largest = MAX(largest, (guint64)MAX(point->nranks, 0));
-    }
-    sim_huge_pages_restart(largest); /* before anything is written */
     const char *certify_path =
         opt.certify_path != NULL ? opt.certify_path : scenario->certificates_path;
     if (opt.shard != NULL)

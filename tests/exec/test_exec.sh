@@ -121,26 +121,6 @@ run bigstack-ok 0 "$COLLSIM" exec "$PROGRAMS_DIR/bigstack.so" -n 2 --stack-kib 2
 run stack-floor 0 "$COLLSIM" exec "$PROGRAMS_DIR/pingpong.so" -n 2 --stack-kib 8 --stats \
     --engine collsim -- 10 1 && expect_err stack-floor "stack 16 KiB"
 
-# Large runs start once more with glibc's malloc on huge pages (sim/engine/huge_pages.h):
-# from 16384 ranks on, unless the kernel has transparent huge pages off or the user's own
-# GLIBC_TUNABLES already says glibc.malloc.hugetlb; the second start keeps the ranks and the
-# program's arguments. tests/programs/tunables.c prints what its rank 0 sees. (Not under the
-# sanitizers: 16384 instrumented ranks would take most of that suite's time.)
-if grep -qF '[never]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null ||
-    [ ! -r /sys/kernel/mm/transparent_hugepage/enabled ]; then large=off; else large=on; fi
-if [ "${COLLSIM_SANITIZED:-no}" != yes ]; then
-    echo "hugetlb $large, 16384 ranks, arguments: a b" >"$tmp/tunables-large.expected"
-    run tunables-large 0 "$COLLSIM" exec "$PROGRAMS_DIR/tunables.so" -n 16384 -- a b &&
-        expect_file tunables-large "$tmp/tunables-large.expected"
-    echo "hugetlb off, 16384 ranks, arguments: a b" >"$tmp/tunables-user.expected"
-    run tunables-user 0 env GLIBC_TUNABLES=glibc.malloc.hugetlb=0 \
-        "$COLLSIM" exec "$PROGRAMS_DIR/tunables.so" -n 16384 -- a b &&
-        expect_file tunables-user "$tmp/tunables-user.expected"
-    echo "hugetlb off, 16383 ranks, arguments:" >"$tmp/tunables-small.expected"
-    run tunables-small 0 env -u GLIBC_TUNABLES "$COLLSIM" exec "$PROGRAMS_DIR/tunables.so" \
-        -n 16383 && expect_file tunables-small "$tmp/tunables-small.expected"
-fi
-
 # Forcing algorithms. The concatenation op is not commutative: rank order gives 1234 on 5
 # ranks (rank 0's digit 0 leads, so it does not show). An order-preserving algorithm serves
 # it and --stats says so; one that needs a commutative op is refused, never replaced.
