@@ -75,9 +75,7 @@ static gsize setup_stack_bytes;
 void
 core_setup(gsize stack_bytes)
 {
-    backend->setup(stack_bytes);
-    setup_stack_bytes =
-        core_selected() == CORE_COLLSIM ? MAX(stack_bytes, CORE_OWN_MIN_STACK_BYTES) : stack_bytes;
+    setup_stack_bytes = backend->setup(stack_bytes);
 }
 
 gsize

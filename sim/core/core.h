@@ -50,8 +50,8 @@ const char *core_kind_name(enum core_kind kind);
  * `stack_bytes` (SimGrid's is set by its contexts/stack-size item). */
 void core_setup(gsize stack_bytes);
 
-/* The own core's smallest stack: collsim's MPI calls with a printf take 5 KiB and more (the
- * textbook programs 5-13 KiB), and stacks beyond 16384 ranks have no guard page to report an
+/* The own core's smallest stack: the textbook programs, with their printf calls, take 4.5 to
+ * 13 KiB, and stacks beyond 16384 ranks have no guard page to report an
  * overflow. */
 #define CORE_OWN_MIN_STACK_BYTES ((gsize)16 * 1024)
 

@@ -8,7 +8,7 @@
 #include "sim/core/core.h"
 
 struct core_backend {
-    void (*setup)(gsize stack_bytes);
+    gsize (*setup)(gsize stack_bytes); /* the stack each actor will get */
     void (*run)(void);
     double (*clock)(void);
     core_actor *(*actor_create)(const char *name, sg_host_t host, void (*fn)(void *), void *data);

@@ -871,7 +871,7 @@ own_run(void)
 
 /* ---------------------------------------------------------------- the core's operations */
 
-static void
+static gsize
 own_setup(gsize stack_bytes)
 {
     memset(&own, 0, sizeof own);
@@ -886,6 +886,7 @@ own_setup(gsize stack_bytes)
     own.hosts = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
     own.routes = g_hash_table_new_full(route_key_hash, NULL, NULL, g_free);
     own.timers = timer_heap_new();
+    return own.stack_bytes;
 }
 
 static double

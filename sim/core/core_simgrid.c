@@ -17,10 +17,10 @@
 #include "sim/core/platform_query.h"
 #include "sim/engine/deadline.h"
 
-static void
+static gsize
 sg_setup(gsize stack_bytes)
 {
-    (void)stack_bytes; /* SimGrid's contexts/stack-size item, set with the other items */
+    return stack_bytes; /* SimGrid's contexts/stack-size item, set with the other items */
 }
 
 static void
