@@ -133,6 +133,9 @@ void bench_fill(const struct bench_datatype *type, enum bench_pattern pattern, i
 
 /* Whether two items are equal as values (floating point: -0 == +0; padding ignored). */
 gboolean bench_item_equal(const struct bench_datatype *type, const void *a, const void *b);
+
+/* Whether bench_item_equal is memcmp of the items: integer-like items without padding. */
+gboolean bench_type_bitwise_equal(const struct bench_datatype *type);
 /* Append an item's value ("5", "(1, -2)", "(3.5, 2)", "(1,2,3,4)"). */
 void bench_item_format(const struct bench_datatype *type, const void *item, GString *out);
 

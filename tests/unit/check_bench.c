@@ -21,6 +21,7 @@
 #include <glib/gstdio.h>
 
 #include "coll/coll_registry.h"
+#include "sim/bench/bench_ops.h"
 #include "models/model_predict.h"
 #include "sim/bench/bench.h"
 #include "src/coll/coll_select.h"
@@ -629,6 +630,42 @@ START_TEST(test_bench_datatype_sizes_and_lists)
 }
 END_TEST
 
+/* bench_fill's per-type loops write the sum pattern's values, (rank + 3 index) mod 5 - 2
+ * (unsigned types without the - 2), from any first item on. */
+START_TEST(test_bench_fill_writes_the_sum_pattern_per_type)
+{
+    enum { N = 23, FIRST = 7, RANK = 3 };
+    int ints[N];
+    double doubles[N];
+    unsigned short ushorts[N];
+    bench_fill(bench_datatype_find("int"), BENCH_PATTERN_SUM, RANK, 8, FIRST, N, ints);
+    bench_fill(bench_datatype_find("double"), BENCH_PATTERN_SUM, RANK, 8, FIRST, N, doubles);
+    bench_fill(bench_datatype_find("unsigned_short"), BENCH_PATTERN_SUM, RANK, 8, FIRST, N,
+               ushorts);
+    for (int k = 0; k < N; k++) {
+        int want = (RANK + 3 * (FIRST + k)) % 5;
+        ck_assert_int_eq(ints[k], want - 2);
+        ck_assert(doubles[k] == (double)(want - 2));
+        ck_assert_uint_eq(ushorts[k], (unsigned)want);
+    }
+}
+END_TEST
+
+/* The check's memcmp shortcut is taken only where equal items are equal bytes. */
+START_TEST(test_bench_bitwise_equal_only_for_integer_items)
+{
+    ck_assert(bench_type_bitwise_equal(bench_datatype_find("int")));
+    ck_assert(bench_type_bitwise_equal(bench_datatype_find("byte")));
+    ck_assert(bench_type_bitwise_equal(bench_datatype_find("unsigned_long")));
+    ck_assert(!bench_type_bitwise_equal(bench_datatype_find("double")));
+    ck_assert(!bench_type_bitwise_equal(bench_datatype_find("float")));
+    ck_assert(!bench_type_bitwise_equal(bench_datatype_find("double_int")));
+    double zero = 0.0, minus_zero = -0.0;
+    ck_assert(bench_item_equal(bench_datatype_find("double"), &zero, &minus_zero));
+    ck_assert(memcmp(&zero, &minus_zero, sizeof zero) != 0);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- program points */
 
 static const char smod5_output[] = "process 0 a(1) = 1\n"
@@ -709,6 +746,8 @@ bench_suite(void)
     tc = tcase_create("static");
     tcase_add_loop_test(tc, test_bench_point_invalid_names_the_key, 0, N_INVALID_CASES);
     tcase_add_test(tc, test_bench_datatype_sizes_and_lists);
+    tcase_add_test(tc, test_bench_fill_writes_the_sum_pattern_per_type);
+    tcase_add_test(tc, test_bench_bitwise_equal_only_for_integer_items);
     suite_add_tcase(s, tc);
     return s;
 }
