@@ -1,7 +1,8 @@
 #!/bin/bash
 # test_scenarios.sh — `collsim run` end to end on every shipped scenario.
 #
-# Each scenario's table must equal its golden file (tests/golden/scenarios/NAME.out). How the
+# Each scenario's table must equal its golden file (tests/golden/scenarios/NAME.out); for the
+# longest sweeps, one slice of their points (see slices below; COLLSIM_CHECK=full: all). How the
 # golden files were derived, so that they are not just the program's own output:
 #  - the check column: every point's result is compared by collsim with a sequential fold in
 #    rank order of regenerated inputs (sim/bench/bench.c), and this test demands "ok" everywhere;
@@ -211,7 +212,8 @@ fi
 
 # A point past [run] wall_limit: an ERROR row that names the limit, exit 1, and the sweep goes on
 # (a million flows at once through a 2:1 fat tree keep the solver busy far longer than 0.3 s;
-# Bruck's Allgather finishes in a fraction of it)
+# Bruck's Allgather, next, has its own row: done within the limit, or, on a machine as slow
+# as a sanitizer build, stopped at it too)
 cat >"$tmp/limit.ini" <<EOF
 [platform]
 file = fattree:levels=2,down=16,oversubscription=2
@@ -227,7 +229,7 @@ EOF
 rc=$?
 if [ "$rc" -eq 1 ] &&
     grep -q '^0,allgather,direct,,,256,.*,ERROR,stopped at the wall-time limit of 0.3 s' "$tmp/limit.csv" &&
-    grep -q '^1,allgather,bruck,bruck,,256,' "$tmp/limit.csv" &&
+    grep -q '^1,allgather,bruck,\(bruck,,256,.*,skipped,\|,,256,.*,ERROR,stopped at the wall-time limit of 0.3 s\)' "$tmp/limit.csv" &&
     grep -q "stopped at the wall-time limit of 0.3 s (\\[run\\] wall_limit)" "$tmp/limit.out"; then
     pass "a point past its wall-time limit is an ERROR row naming it; the next point runs"
 else
