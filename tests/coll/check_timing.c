@@ -561,8 +561,8 @@ struct collsim_combo {
     const struct coll_algorithm *row;
     int p, bytes;
     struct coll_params params;
-    struct model_predict_params mp;
-    gboolean exact;
+    struct model_predict_params mp; /* alpha and beta set when routed */
+    gboolean routed, exact;
 };
 
 static gboolean
@@ -597,31 +597,30 @@ collsim_combo_at(size_t index, struct collsim_combo *c)
     mp.radix = row->defaults.radix > 0 ? row->defaults.radix : mp.radix;
     mp.segment_bytes = params.segment_bytes > 0 ? params.segment_bytes : 1;
     if (!model_predict_route("CM02", LINK_LATENCY, LINK_BANDWIDTH, 2, &mp.alpha, &mp.beta)) {
-        *c = (struct collsim_combo){row, p, bytes, params, mp, FALSE};
+        *c = (struct collsim_combo){row, p, bytes, params, mp, FALSE, FALSE};
         return TRUE; /* its check case fails on it */
     }
     gboolean exact = model_predict_exact(collective, row->name, &mp);
     if (crosstraffic && (!exact || (p != 8 && p != 12)))
         return FALSE; /* the approximations' bounds are stated without cross traffic */
-    *c = (struct collsim_combo){row, p, bytes, params, mp, exact};
+    *c = (struct collsim_combo){row, p, bytes, params, mp, TRUE, exact};
     return TRUE;
 }
 
-/* The indices of the combinations that run, in collsim_combo_at's order. */
+/* The combinations that run, in collsim_combo_at's order (main fills it before the forks). */
 static GArray *collsim_combos;
 
 START_TEST(test_simulated_time_matches_collsim_formula)
 {
-    struct collsim_combo combo;
-    ck_assert(collsim_combo_at(g_array_index(collsim_combos, size_t, _i), &combo));
-    const struct coll_algorithm *row = combo.row;
-    int p = combo.p, bytes = combo.bytes;
-    int crosstraffic = combo.mp.crosstraffic > 0;
+    const struct collsim_combo *combo = &g_array_index(collsim_combos, struct collsim_combo, _i);
+    const struct coll_algorithm *row = combo->row;
+    int p = combo->p, bytes = combo->bytes;
+    int crosstraffic = combo->mp.crosstraffic > 0;
     const char *collective = coll_kind_name(row->kind);
-    struct coll_params params = combo.params;
-    struct model_predict_params mp = combo.mp;
-    ck_assert(model_predict_route("CM02", LINK_LATENCY, LINK_BANDWIDTH, 2, &mp.alpha, &mp.beta));
-    gboolean exact = combo.exact;
+    struct coll_params params = combo->params;
+    struct model_predict_params mp = combo->mp;
+    ck_assert_msg(combo->routed, "no CM02 route for %s %s", collective, row->name);
+    gboolean exact = combo->exact;
     double predicted;
     ck_assert_msg(model_predict_time(collective, row->name, &mp, &predicted),
                   "no COLLSIM formula for %s %s", collective, row->name);
@@ -681,11 +680,11 @@ main(void)
     suite_add_tcase(s, tc);
     TCase *collsim = tcase_create("collsim");
     tcase_set_timeout(collsim, 120);
-    collsim_combos = g_array_new(FALSE, FALSE, sizeof(size_t));
+    collsim_combos = g_array_new(FALSE, FALSE, sizeof(struct collsim_combo));
     for (size_t i = 0; i < collsim_row_count() * NCOLLSIM; i++) {
-        struct collsim_combo unused;
-        if (collsim_combo_at(i, &unused))
-            g_array_append_val(collsim_combos, i);
+        struct collsim_combo combo;
+        if (collsim_combo_at(i, &combo))
+            g_array_append_val(collsim_combos, combo);
     }
     tcase_add_loop_test(collsim, test_simulated_time_matches_collsim_formula, 0,
                         (int)collsim_combos->len);
