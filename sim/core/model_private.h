@@ -82,9 +82,7 @@ struct model_action {
     double paid_penalty; /* a flow's variable penalty once its latency is paid (its route's
                           * latency plus the weight_S terms) */
     double max_duration;
-    /* event heap */
-    double heap_date;
-    guint64 heap_stamp;
+    /* event heap (the entry at heap_index holds the date and stamp) */
     guint32 heap_index;
     guint8 heap_kind;
     guint8 state;
@@ -133,8 +131,16 @@ struct model_ended {
     struct model_action *head, *tail;
 };
 
+/* An entry carries its action's key, so that sifting compares within the array and reads an
+ * action only to move its index. */
+struct model_heap_entry {
+    double date;
+    guint64 stamp;
+    struct model_action *action;
+};
+
 struct model_heap {
-    struct model_action **items;
+    struct model_heap_entry *items;
     guint32 n, cap;
     guint64 stamp;
 };

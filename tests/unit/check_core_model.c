@@ -387,6 +387,70 @@ START_TEST(test_model_ties_pop_in_start_order)
 END_TEST
 
 /*
+ * The event heap with many entries (several levels deep) and removals from its middle: 600
+ * sleeps of (i x 7919 mod 97) ms started in the order of i, one in five cancelled before the
+ * clock moves. The others end at their durations, equal durations in the reverse of their start
+ * order (a sleep enters the front of its CPU's modified list, as in SimGrid, so the last one
+ * started takes its heap date first); the cancelled ones come out at the first date, in the
+ * order they were cancelled.
+ */
+#define HEAP_SLEEPS 600
+
+static double
+heap_sleep_duration(int i)
+{
+    return (double)(i * 7919 % 97) * 1e-3;
+}
+
+static gint
+heap_sleep_compare(gconstpointer a, gconstpointer b)
+{
+    int i = *(const int *)a, j = *(const int *)b;
+    double di = heap_sleep_duration(i), dj = heap_sleep_duration(j);
+    return di < dj ? -1 : di > dj ? 1 : j - i;
+}
+
+START_TEST(test_model_many_sleeps_pop_in_date_then_start_order)
+{
+    struct model_net_config config = cm02(FALSE);
+    model_sys *sys = model_sys_new(&config);
+    model_cpu *cpu = model_cpu_new(sys, 1e9, 1);
+    model_action *sleeps[HEAP_SLEEPS];
+    for (int i = 0; i < HEAP_SLEEPS; i++)
+        sleeps[i] = model_sleep_start(sys, 0.0, cpu, heap_sleep_duration(i), GINT_TO_POINTER(i + 1));
+    GArray *expected = g_array_new(FALSE, FALSE, sizeof(int));
+    for (int i = 0; i < HEAP_SLEEPS; i++)
+        if (i % 5 == 3)
+            model_action_cancel(sys, sleeps[i]);
+        else
+            g_array_append_val(expected, i);
+    g_array_sort(expected, heap_sleep_compare);
+    double now = 0.0;
+    int cancelled = 0, ended = 0;
+    for (double delay; (delay = model_next(sys, now)) >= 0;) {
+        now += delay;
+        model_advance(sys, now, delay);
+        for (void *data; (data = model_pop_finished(sys)) != NULL;) {
+            int i = GPOINTER_TO_INT(data) - 1;
+            if (i % 5 == 3) {
+                ck_assert_int_eq(ended, 0);
+                ck_assert_int_eq(i, 5 * cancelled++ + 3);
+                continue;
+            }
+            ck_assert_int_lt(ended, (int)expected->len);
+            ck_assert_int_eq(i, g_array_index(expected, int, ended));
+            ck_assert_date(now, heap_sleep_duration(i));
+            ended++;
+        }
+    }
+    ck_assert_int_eq(cancelled, HEAP_SLEEPS / 5);
+    ck_assert_int_eq(ended, (int)expected->len);
+    g_array_free(expected, TRUE);
+    model_sys_free(sys);
+}
+END_TEST
+
+/*
  * A cancelled flow leaves its share: two flows of 1 MB on 1 MB/s share it until 1 s, when the
  * second is cancelled with 0.5 MB left; it stops at once, and leaves the link when popped (as
  * SimGrid frees a cancelled action when it handles ended actions). The first, 0.5 MB left, then
@@ -543,6 +607,7 @@ core_model_suite(void)
     suite_add_tcase(s, cpu);
     TCase *order = tcase_create("order");
     tcase_add_test(order, test_model_ties_pop_in_start_order);
+    tcase_add_test(order, test_model_many_sleeps_pop_in_date_then_start_order);
     tcase_add_test(order, test_model_cancel);
     tcase_add_test(order, test_model_cancelled_pop_first);
     tcase_add_test(order, test_model_emptied_resource_marked_again_comes_last);
