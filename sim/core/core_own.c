@@ -97,6 +97,8 @@ struct core_comm {
     int refs;           /* handles held by actors, the mailbox queue, the action */
     gboolean is_send;   /* while queued: which side waits in the mailbox */
     core_mailbox *mbox; /* the mailbox it is queued in (or, INITED, to start in) */
+    core_comm *queue_prev, *queue_next; /* in its mailbox's queue or done list */
+    enum { QUEUED_NOWHERE, QUEUED_WAITING, QUEUED_DONE } queued;
     core_actor *src, *dst;
     void *src_payload;
     void **dst_payload;
@@ -117,8 +119,10 @@ struct waiter {
 struct core_mailbox {
     gchar *name;
     core_actor *receiver; /* the permanent receiver, or NULL */
-    GQueue queue;         /* core_comm *: waiting puts, or waiting gets (never both) */
-    GQueue done;          /* core_comm *: puts started for the permanent receiver */
+    /* threaded through the transfers (no allocation per message): the waiting puts or the
+     * waiting gets (never both), and the puts started for the permanent receiver */
+    core_comm *queue_head, *queue_tail;
+    core_comm *done_head, *done_tail;
 };
 
 struct core_actor {
@@ -137,6 +141,10 @@ struct core_actor {
     gboolean ended;
     core_actor *next_ready;   /* its successor in the round it is ready for */
     struct host_state *where; /* its host's CPU and number */
+    /* the route to the host it last sent to (a rank mostly sends to few peers in turn; the
+     * table of every route is a cache miss or more away once there are thousands of hosts) */
+    const struct host_state *last_route_to;
+    const struct route *last_route;
     enum block_kind blocked;
     gboolean answered;      /* its operation has been answered; it runs again soon */
     ssize_t answer;         /* what its blocking operation returns */
@@ -320,7 +328,7 @@ route_key_hash(gconstpointer key)
 }
 
 static const struct route *
-route_of(const core_actor *src, const core_actor *dst)
+route_lookup(const core_actor *src, const core_actor *dst)
 {
     gpointer key = (gpointer)(guintptr)((guint64)src->where->number << 32 | dst->where->number);
     struct route *r = g_hash_table_lookup(own.routes, key);
@@ -343,6 +351,16 @@ route_of(const core_actor *src, const core_actor *dst)
     g_ptr_array_free(back, TRUE);
     g_hash_table_insert(own.routes, key, r);
     return r;
+}
+
+static const struct route *
+route_of(core_actor *src, const core_actor *dst)
+{
+    if (src->last_route_to != dst->where) {
+        src->last_route = route_lookup(src, dst);
+        src->last_route_to = dst->where;
+    }
+    return src->last_route;
 }
 
 /* ---------------------------------------------------------------- the scheduler */
@@ -565,6 +583,27 @@ comm_flow_done(core_comm *comm)
     comm_unref(comm);
 }
 
+/* A mailbox's two lists of transfers, oldest first. */
+static void
+mailbox_append(core_mailbox *mbox, core_comm *comm, gboolean done)
+{
+    if (done)
+        DLIST_APPEND(mbox->done_head, mbox->done_tail, comm, queue_prev, queue_next);
+    else
+        DLIST_APPEND(mbox->queue_head, mbox->queue_tail, comm, queue_prev, queue_next);
+    comm->queued = done ? QUEUED_DONE : QUEUED_WAITING;
+}
+
+static void
+mailbox_unlink(core_mailbox *mbox, core_comm *comm)
+{
+    if (comm->queued == QUEUED_DONE)
+        DLIST_UNLINK(mbox->done_head, mbox->done_tail, comm, queue_prev, queue_next);
+    else
+        DLIST_UNLINK(mbox->queue_head, mbox->queue_tail, comm, queue_prev, queue_next);
+    comm->queued = QUEUED_NOWHERE;
+}
+
 /* Cancel an unfinished transfer (its poster ended): out of its mailbox, or its flow stopped.
  * A stopped flow stays on its links until the round is over, when SimGrid handles its failed
  * action as an ended one (handle_ended: its waiters are answered then). */
@@ -572,8 +611,10 @@ static void
 comm_cancel(core_comm *comm)
 {
     if (comm->state == COMM_WAITING && comm->mbox != NULL) {
-        if (g_queue_remove(&comm->mbox->queue, comm))
+        if (comm->queued == QUEUED_WAITING) {
+            mailbox_unlink(comm->mbox, comm);
             comm_unref(comm); /* the queue's */
+        }
         comm->mbox = NULL;
         comm->state = COMM_FAILED;
     } else if (comm->state == COMM_RUNNING && comm->action != NULL) {
@@ -592,7 +633,7 @@ comm_queue_waiting(core_comm *comm, core_mailbox *mbox, gboolean is_send)
     comm->is_send = is_send;
     comm->mbox = mbox;
     comm->state = COMM_WAITING;
-    g_queue_push_tail(&mbox->queue, comm);
+    mailbox_append(mbox, comm, FALSE);
 }
 
 static core_comm *
@@ -600,8 +641,10 @@ comm_send(core_actor *me, core_mailbox *mbox, void *payload, long bytes)
 {
     core_comm *comm;
     core_comm *get = NULL;
-    if (!g_queue_is_empty(&mbox->queue) && !((core_comm *)g_queue_peek_head(&mbox->queue))->is_send)
-        get = g_queue_pop_head(&mbox->queue);
+    if (mbox->queue_head != NULL && !mbox->queue_head->is_send) {
+        get = mbox->queue_head;
+        mailbox_unlink(mbox, get);
+    }
     if (get != NULL) {
         /* the oldest waiting get: one transfer for both; the queue's reference becomes
          * the sender's handle */
@@ -612,7 +655,7 @@ comm_send(core_actor *me, core_mailbox *mbox, void *payload, long bytes)
         comm->refs++; /* the sender's handle */
         if (mbox->receiver != NULL) {
             comm->dst = mbox->receiver;
-            g_queue_push_tail(&mbox->done, comm); /* the queue's (the first reference) */
+            mailbox_append(mbox, comm, TRUE); /* the list's (the first reference) */
         } else
             comm_queue_waiting(comm, mbox, TRUE);
     }
@@ -980,8 +1023,6 @@ own_by_name(const char *name)
     if (mbox == NULL) {
         mbox = g_new0(core_mailbox, 1);
         mbox->name = g_strdup(name);
-        g_queue_init(&mbox->queue);
-        g_queue_init(&mbox->done);
         g_hash_table_insert(own.mailboxes, mbox->name, mbox);
     }
     if (own.running != NULL)
@@ -1024,19 +1065,20 @@ own_get_async(core_mailbox *mbox, void **payload)
     core_actor *me = own.running;
     core_comm *comm = NULL;
     gboolean listed = TRUE; /* it goes to my activity list */
-    if (mbox->receiver != NULL && !g_queue_is_empty(&mbox->done)) {
+    if (mbox->receiver != NULL && mbox->done_head != NULL) {
         /* the oldest put already started for the permanent receiver; the queue's reference
          * becomes my handle. SimGrid's irecv reads what remains of its flow, which brings the
          * flow's lazy progress up to now (model_action_remains), and takes a flow with less
          * than 1e-12 bytes left as done, without listing it among my activities */
-        comm = g_queue_pop_head(&mbox->done);
+        comm = mbox->done_head;
+        mailbox_unlink(mbox, comm);
         if (comm->action != NULL && model_action_remains(own.sys, comm->action, own.now) < 1e-12) {
             comm->state = COMM_DONE;
             listed = FALSE;
         }
-    } else if (!g_queue_is_empty(&mbox->queue) &&
-               ((core_comm *)g_queue_peek_head(&mbox->queue))->is_send) {
-        comm = g_queue_pop_head(&mbox->queue);
+    } else if (mbox->queue_head != NULL && mbox->queue_head->is_send) {
+        comm = mbox->queue_head;
+        mailbox_unlink(mbox, comm);
         comm->mbox = NULL;
         comm->dst = me;
         comm_start_flow(comm);
