@@ -117,7 +117,9 @@ struct sim_msg {
     int tag;
     gsize bytes;
     gboolean eager;
-    void *data;             /* eager: packed copy of the payload (data mode) */
+    void *data;             /* eager: packed copy of the payload (data mode): `small` up to
+                             * its size, else allocated */
+    guint8 small[16];       /* a small payload's copy (no allocation per 8-byte message) */
     gboolean placed;        /* eager: the payload went straight into the receive it matched
                              * when sent (no packed copy) */
     const void *sbuf;       /* rendezvous: the sender's buffer, valid until its send completes */
@@ -309,7 +311,8 @@ msg_unref(struct sim_msg *msg)
         return;
     if (msg->cts != NULL)
         msg_unref(msg->cts);
-    g_free(msg->data);
+    if (msg->data != msg->small)
+        g_free(msg->data);
     if (msg->inbox != NULL) {
         if (msg->inbox->comm != NULL)
             core_comm_unref(msg->inbox->comm);
@@ -1101,7 +1104,7 @@ start_send_protocol(const void *buf, int count, MPI_Datatype dt, int dest, int t
     struct collsim_request *rreq = posted_take_match(dst, msg);
     if (msg->eager) {
         if (msg->carries_data && msg->bytes > 0 && !eager_place(msg, rreq, buf, dt)) {
-            msg->data = g_malloc(msg->bytes);
+            msg->data = msg->bytes <= sizeof msg->small ? msg->small : g_malloc(msg->bytes);
             collsim_datatype_pack(buf, count, dt, msg->data);
         }
         sreq->complete = TRUE;
