@@ -36,6 +36,8 @@ struct sim_rank {
     int exit_status;
 
     GHashTable *posted_by_source; /* (context, source) -> its posted receives (p2p.c) */
+    struct posted_bucket *posted_spare; /* the last bucket emptied, left in that table for the
+                                     next receive from its source (p2p.c) */
     struct collsim_request *posted_any_head, *posted_any_tail; /* posted MPI_ANY_SOURCE
                                      receives, chained through the requests (p2p.c) */
     guint64 posted_count;         /* receives posted so far: their posting order */

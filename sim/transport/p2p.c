@@ -941,6 +941,8 @@ posted_push(struct sim_rank *me, struct collsim_request *req)
         bucket = g_new0(struct posted_bucket, 1);
         bucket->key = key;
         g_hash_table_insert(me->posted_by_source, &bucket->key, bucket);
+    } else if (bucket == me->posted_spare) {
+        me->posted_spare = NULL;
     }
     req->posted_bucket = bucket;
     DLIST_APPEND(bucket->head, bucket->tail, req, posted_prev, posted_next);
@@ -957,8 +959,14 @@ posted_unlink(struct sim_rank *me, struct collsim_request *req)
     }
     DLIST_UNLINK(bucket->head, bucket->tail, req, posted_prev, posted_next);
     req->posted_bucket = NULL;
-    if (bucket->head == NULL)
-        g_hash_table_remove(me->posted_by_source, &bucket->key);
+    if (bucket->head == NULL) {
+        /* a rank that receives from one source after another (a ring, a tree's parent) finds
+         * its bucket again instead of a table insertion and removal per receive; one empty
+         * bucket at most, so that a rank that received from every other keeps no more */
+        if (me->posted_spare != NULL)
+            g_hash_table_remove(me->posted_by_source, &me->posted_spare->key);
+        me->posted_spare = bucket;
+    }
 }
 
 /* First receive from `head` on matching msg's envelope, or NULL. */
@@ -3885,6 +3893,7 @@ void
 sim_p2p_rank_start(struct sim_rank *rank)
 {
     rank->posted_by_source = NULL;
+    rank->posted_spare = NULL;
     rank->posted_any_head = rank->posted_any_tail = NULL;
     rank->posted_count = 0;
     rank->unexpected_head = rank->unexpected_tail = NULL;
