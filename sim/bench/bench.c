@@ -29,7 +29,6 @@
 #include <unistd.h>
 
 #include <gmodule.h>
-#include <simgrid/host.h>
 #include <xbt/dynar.h>
 
 #include "sim/bench/bench.h"
@@ -503,8 +502,8 @@ call_collective(const struct bench_run *run, int me, struct bench_buffers *b)
 static void
 measure_route(struct bench_run *run)
 {
-    sg_host_t h0 = sim_rank_by_world(0)->host;
-    run->route.host_speed = sg_host_get_speed(h0);
+    core_host *h0 = sim_rank_by_world(0)->host;
+    run->route.host_speed = core_host_speed(h0);
     if (run->nranks < 2)
         return;
     GHashTable *hosts = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -514,23 +513,21 @@ measure_route(struct bench_run *run)
     g_hash_table_destroy(hosts);
     if (shared)
         return;
-    sg_host_t h1 = sim_rank_by_world(1)->host;
-    xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
-    sg_host_get_route(h0, h1, links);
-    run->route.links = (int)xbt_dynar_length(links);
-    run->route.latency = sg_host_get_route_latency(h0, h1);
-    run->route.bandwidth = sg_host_get_route_bandwidth(h0, h1);
+    GArray *links = g_array_new(FALSE, FALSE, sizeof(struct core_link));
+    core_route(h0, sim_rank_by_world(1)->host, links, &run->route.latency);
+    run->route.links = (int)links->len;
+    run->route.bandwidth = core_route_bandwidth(links);
     run->route.known = run->route.links > 0;
     int others[] = {run->nranks / 2, run->nranks - 1};
     for (size_t i = 0; i < G_N_ELEMENTS(others) && run->route.known; i++) {
-        sg_host_t h = sim_rank_by_world(others[i])->host;
-        xbt_dynar_reset(links);
-        sg_host_get_route(h0, h, links);
-        run->route.known = (int)xbt_dynar_length(links) == run->route.links &&
-                           sg_host_get_route_latency(h0, h) == run->route.latency &&
-                           sg_host_get_route_bandwidth(h0, h) == run->route.bandwidth;
+        double latency;
+        g_array_set_size(links, 0);
+        core_route(h0, sim_rank_by_world(others[i])->host, links, &latency);
+        run->route.known = (int)links->len == run->route.links &&
+                           latency == run->route.latency &&
+                           core_route_bandwidth(links) == run->route.bandwidth;
     }
-    xbt_dynar_free(&links);
+    g_array_free(links, TRUE);
 }
 
 static int

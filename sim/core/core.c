@@ -95,7 +95,7 @@ core_clock(void)
 }
 
 core_actor *
-core_actor_create(const char *name, sg_host_t host, void (*fn)(void *), void *data)
+core_actor_create(const char *name, core_host *host, void (*fn)(void *), void *data)
 {
     return backend->actor_create(name, host, fn, data);
 }

@@ -7,7 +7,7 @@
  *    (core_simgrid.c);
  *  - CORE_COLLSIM: collsim's own (core_own.c): ranks are coroutines scheduled in SimGrid's
  *    rounds, transfers and computations are timed by sim/core/model.h, which keeps SimGrid's
- *    network and CPU models. SimGrid still loads the platform and gives routes.
+ *    network and CPU models, on SimGrid's platform or collsim's own flat cluster.
  *
  * The calls mirror SimGrid's C API (sg_mailbox_put_async, sg_comm_wait_any, ...) with the
  * same semantics, including which ones let other actors run (every call that SimGrid makes a
@@ -18,7 +18,7 @@
  * holds one reference; core_comm_wait, a successful core_comm_test and the winner of
  * core_comm_wait_any consume it, core_comm_unref drops it (as sg_comm_*).
  *
- * Hosts stay SimGrid's (sg_host_t): the platform is SimGrid's in both implementations.
+ * Hosts are the run's platform's (platform.h): SimGrid's core needs one SimGrid loaded.
  */
 #ifndef COLLSIM_CORE_H
 #define COLLSIM_CORE_H
@@ -27,6 +27,8 @@
 
 #include <glib.h>
 #include <simgrid/forward.h>
+
+#include "sim/core/platform.h"
 
 enum core_kind {
     CORE_SIMGRID,
@@ -45,7 +47,7 @@ void core_select(enum core_kind kind);
 enum core_kind core_selected(void);
 const char *core_kind_name(enum core_kind kind);
 
-/* After simgrid_init and simgrid_load_platform: get ready to run. The own core builds its
+/* After simgrid_init and the platform's choice (platform.h): get ready to run. The own core builds its
  * models from the network configuration SimGrid parsed and gives each actor a stack of
  * `stack_bytes` (SimGrid's is set by its contexts/stack-size item). */
 void core_setup(gsize stack_bytes);
@@ -75,7 +77,7 @@ void core_trace_step(double now, double delta);
 
 /* An actor on `host` running fn(data), started at once (runs from the next round, in the
  * order of creation). The stack size is the run's (the engine's configuration). */
-core_actor *core_actor_create(const char *name, sg_host_t host, void (*fn)(void *), void *data);
+core_actor *core_actor_create(const char *name, core_host *host, void (*fn)(void *), void *data);
 /* The calling actor, or NULL outside any (the engine's own code). */
 core_actor *core_actor_self(void);
 /* The data given at creation to the calling actor (NULL outside any). */

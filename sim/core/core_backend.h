@@ -11,7 +11,7 @@ struct core_backend {
     gsize (*setup)(gsize stack_bytes); /* the stack each actor will get */
     void (*run)(void);
     double (*clock)(void);
-    core_actor *(*actor_create)(const char *name, sg_host_t host, void (*fn)(void *), void *data);
+    core_actor *(*actor_create)(const char *name, core_host *host, void (*fn)(void *), void *data);
     core_actor *(*actor_self)(void);
     void *(*actor_self_data)(void);
     void (*actor_daemonize)(void);

@@ -42,8 +42,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <simgrid/host.h>
-#include <simgrid/link.h>
 #include <xbt/config.h>
 
 #include "sim/core/core_backend.h"
@@ -134,7 +132,7 @@ struct core_actor {
     unsigned valgrind_stack; /* its registration with valgrind */
     void (*fn)(void *);
     void *data;
-    sg_host_t host;
+    core_host *host;
     model_cpu *cpu;
     gboolean daemon;
     gboolean started;
@@ -212,8 +210,8 @@ static struct {
     guint live;            /* actors not ended */
     guint daemons;         /* of which daemons */
     GHashTable *mailboxes; /* name -> core_mailbox * (lookup only) */
-    GHashTable *links;     /* sg_link_t -> model_link * (lookup only) */
-    GHashTable *hosts;     /* sg_host_t -> struct host_state * (lookup only) */
+    GHashTable *links;     /* core_link id -> model_link * (lookup only) */
+    GHashTable *hosts;     /* core_host * -> struct host_state * (lookup only) */
     GHashTable *routes;    /* (src << 32 | dst) host numbers -> struct route * (lookup only) */
     timer_heap *timers;    /* core_actor * whose wait times out then */
 } own;
@@ -288,25 +286,25 @@ read_network_config(void)
 /* ---------------------------------------------------------------- resources and routes */
 
 static model_link *
-link_of(sg_link_t link)
+link_of(const struct core_link *link)
 {
-    model_link *m = g_hash_table_lookup(own.links, link);
+    gpointer key = (gpointer)link->id;
+    model_link *m = g_hash_table_lookup(own.links, key);
     if (m == NULL) {
-        enum platform_sharing sharing = platform_link_sharing(link);
-        m = model_link_new(own.sys, sg_link_get_bandwidth(link), sg_link_get_latency(link),
-                           sharing == PLATFORM_FATPIPE ? MODEL_FATPIPE : MODEL_SHARED);
-        g_hash_table_insert(own.links, link, m);
+        m = model_link_new(own.sys, link->bandwidth, link->latency,
+                           link->sharing == PLATFORM_FATPIPE ? MODEL_FATPIPE : MODEL_SHARED);
+        g_hash_table_insert(own.links, key, m);
     }
     return m;
 }
 
 static struct host_state *
-host_state_of(sg_host_t host)
+host_state_of(core_host *host)
 {
     struct host_state *h = g_hash_table_lookup(own.hosts, host);
     if (h == NULL) {
         h = g_new0(struct host_state, 1);
-        h->cpu = model_cpu_new(own.sys, sg_host_get_speed(host), sg_host_core_count(host));
+        h->cpu = model_cpu_new(own.sys, core_host_speed(host), core_host_core_count(host));
         h->number = g_hash_table_size(own.hosts) + 1;
         g_hash_table_insert(own.hosts, host, h);
     }
@@ -334,21 +332,22 @@ route_lookup(const core_actor *src, const core_actor *dst)
     struct route *r = g_hash_table_lookup(own.routes, key);
     if (r != NULL)
         return r;
-    GPtrArray *links = g_ptr_array_new(), *back = g_ptr_array_new();
+    GArray *links = g_array_new(FALSE, FALSE, sizeof(struct core_link));
+    GArray *back = g_array_new(FALSE, FALSE, sizeof(struct core_link));
     double latency, back_latency;
-    platform_route(src->host, dst->host, links, &latency);
+    core_route(src->host, dst->host, links, &latency);
     if (own.net.crosstraffic)
-        platform_route(dst->host, src->host, back, &back_latency);
+        core_route(dst->host, src->host, back, &back_latency);
     r = g_malloc(sizeof *r + sizeof(model_link *) * (links->len + back->len));
     r->latency = latency;
     r->n = links->len;
     r->nback = back->len;
     for (guint i = 0; i < links->len; i++)
-        r->links[i] = link_of(g_ptr_array_index(links, i));
+        r->links[i] = link_of(&g_array_index(links, struct core_link, i));
     for (guint i = 0; i < back->len; i++)
-        r->links[links->len + i] = link_of(g_ptr_array_index(back, i));
-    g_ptr_array_free(links, TRUE);
-    g_ptr_array_free(back, TRUE);
+        r->links[links->len + i] = link_of(&g_array_index(back, struct core_link, i));
+    g_array_free(links, TRUE);
+    g_array_free(back, TRUE);
     g_hash_table_insert(own.routes, key, r);
     return r;
 }
@@ -772,7 +771,7 @@ actor_main(transfer_t t)
 }
 
 static core_actor *
-own_actor_create(const char *name, sg_host_t host, void (*fn)(void *), void *data)
+own_actor_create(const char *name, core_host *host, void (*fn)(void *), void *data)
 {
     (void)name;
     core_actor *actor = g_new0(core_actor, 1);

@@ -58,9 +58,10 @@ sg_actor_main(int argc, char **argv)
 }
 
 static core_actor *
-sg_make_actor(const char *name, sg_host_t host, void (*fn)(void *), void *data)
+sg_make_actor(const char *name, core_host *host, void (*fn)(void *), void *data)
 {
-    sg_actor_t actor = sg_actor_init(name, host);
+    /* SimGrid's core runs on platforms SimGrid loaded (engine.c): every host has its own */
+    sg_actor_t actor = sg_actor_init(name, core_host_simgrid(host));
     struct sg_start *start = g_new(struct sg_start, 1);
     start->fn = fn;
     start->data = data;

@@ -390,8 +390,8 @@ write_platform_file(const char *xml, GError **error)
     return path;
 }
 
-static gchar *
-write_default_platform(int nhosts, const struct model_network *network, GError **error)
+gchar *
+sim_engine_default_platform_xml(int nhosts, const struct model_network *network)
 {
     char bw[G_ASCII_DTOSTR_BUF_SIZE], lat[G_ASCII_DTOSTR_BUF_SIZE];
     char lbw[G_ASCII_DTOSTR_BUF_SIZE], llat[G_ASCII_DTOSTR_BUF_SIZE];
@@ -399,7 +399,7 @@ write_default_platform(int nhosts, const struct model_network *network, GError *
     g_ascii_formatd(lat, sizeof lat, "%.17g", network->link_latency);
     g_ascii_formatd(lbw, sizeof lbw, "%.17g", network->intra_bandwidth);
     g_ascii_formatd(llat, sizeof llat, "%.17g", network->intra_latency);
-    gchar *xml = g_strdup_printf(
+    return g_strdup_printf(
         "<?xml version='1.0'?>\n"
         "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
         "<platform version=\"4.1\">\n"
@@ -408,10 +408,37 @@ write_default_platform(int nhosts, const struct model_network *network, GError *
         "           loopback_bw=\"%sBps\" loopback_lat=\"%ss\"/>\n"
         "</platform>\n",
         nhosts - 1, bw, lat, lbw, llat);
+}
+
+void
+sim_engine_default_cluster(int nhosts, const struct model_network *network,
+                           struct core_flat_cluster *cluster)
+{
+    *cluster = (struct core_flat_cluster){
+        .hosts = (guint64)nhosts,
+        .speed = SIM_DEFAULT_SPEED_FLOPS,
+        .cores = 1,
+        .bandwidth = network->link_bandwidth,
+        .latency = network->link_latency,
+        .loopback_bandwidth = network->intra_bandwidth,
+        .loopback_latency = network->intra_latency,
+    };
+}
+
+static gchar *
+write_default_platform(int nhosts, const struct model_network *network, GError **error)
+{
+    gchar *xml = sim_engine_default_platform_xml(nhosts, network);
     gchar *path = write_platform_file(xml, error);
     g_free(xml);
     return path;
 }
+
+/* A platform without hosts, for the network model's set-up alone. */
+#define EMPTY_PLATFORM_XML                                                                         \
+    "<?xml version='1.0'?>\n"                                                                     \
+    "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"                          \
+    "<platform version=\"4.1\">\n  <zone id=\"collsim\" routing=\"None\"/>\n</platform>\n"
 
 /* How the child of inspect_platform() reports the core count, or a defect, after SimGrid's own
  * messages; the child's exit status vouches for its report. */
@@ -869,11 +896,11 @@ host_key_cmp(gconstpointer a, gconstpointer b, gpointer keys)
  * keys decide): a number with a leading zero, or anything else that differs.
  */
 static gboolean
-order_numbered_names(sg_host_t *hosts, size_t nhosts, size_t *order)
+order_numbered_names(size_t nhosts, size_t *order)
 {
     if (nhosts == 0)
         return TRUE;
-    const char *first = sg_host_get_name(hosts[0]);
+    const char *first = core_host_name(core_host_at(0));
     size_t len = strlen(first), pre = 0, post = 0;
     while (pre < len && !g_ascii_isdigit(first[pre]))
         pre++;
@@ -886,7 +913,7 @@ order_numbered_names(sg_host_t *hosts, size_t nhosts, size_t *order)
     guint64 *numbers = g_new(guint64, nhosts);
     gboolean ok = TRUE;
     for (size_t i = 0; i < nhosts && ok; i++) {
-        const char *name = sg_host_get_name(hosts[i]);
+        const char *name = core_host_name(core_host_at(i));
         size_t n = strlen(name);
         ok = n > pre + suffix_len && strncmp(name, first, pre) == 0 &&
              strcmp(name + n - suffix_len, suffix) == 0;
@@ -998,14 +1025,17 @@ shuffle_positions(size_t *positions, size_t n, guint64 seed)
 static gboolean
 place_ranks(const struct sim_config *config, GError **error)
 {
-    size_t nhosts = sg_host_count();
-    sg_host_t *hosts = sg_host_list();
+    size_t nhosts = core_host_count();
     GPtrArray *keys = g_ptr_array_new_full(nhosts, g_free);
     size_t *order = g_new(size_t, nhosts);
-    if (!order_numbered_names(hosts, nhosts, order)) {
+    if (core_platform_is_flat()) {
+        /* node-0, node-1, ...: in their natural order already, and named only when asked */
         for (size_t i = 0; i < nhosts; i++)
-            g_ptr_array_add(keys,
-                            g_utf8_collate_key_for_filename(sg_host_get_name(hosts[i]), -1));
+            order[i] = i;
+    } else if (!order_numbered_names(nhosts, order)) {
+        for (size_t i = 0; i < nhosts; i++)
+            g_ptr_array_add(keys, g_utf8_collate_key_for_filename(
+                                      core_host_name(core_host_at(i)), -1));
         for (size_t i = 0; i < nhosts; i++)
             order[i] = i;
         g_qsort_with_data(order, (gint)nhosts, sizeof(size_t), host_key_cmp, keys->pdata);
@@ -1014,7 +1044,7 @@ place_ranks(const struct sim_config *config, GError **error)
     guint64 cores = 0;
     int *host_cores = g_new(int, nhosts);
     for (size_t i = 0; i < nhosts; i++) {
-        host_cores[i] = sg_host_core_count(hosts[order[i]]);
+        host_cores[i] = core_host_core_count(core_host_at(order[i]));
         cores += host_cores[i];
     }
     int p = config->nranks;
@@ -1083,7 +1113,7 @@ place_ranks(const struct sim_config *config, GError **error)
     case SIM_PLACEMENT_HOSTFILE: {
         GHashTable *by_name = g_hash_table_new(g_str_hash, g_str_equal);
         for (size_t h = 0; h < nhosts; h++)
-            g_hash_table_insert(by_name, (gpointer)sg_host_get_name(hosts[order[h]]),
+            g_hash_table_insert(by_name, (gpointer)core_host_name(core_host_at(order[h])),
                                 GSIZE_TO_POINTER(h));
         ok = place_from_hostfile(config->placement_file, by_name, p, node, error);
         g_hash_table_destroy(by_name);
@@ -1094,7 +1124,8 @@ place_ranks(const struct sim_config *config, GError **error)
                     g_set_error(error, SIM_ERROR, SIM_ERROR_PLACEMENT,
                                 "host file %s puts more ranks on %s than its %d cores (use "
                                 "--oversubscribe to share cores)",
-                                config->placement_file, sg_host_get_name(hosts[order[node[r]]]),
+                                config->placement_file,
+                                core_host_name(core_host_at(order[node[r]])),
                                 host_cores[node[r]]);
                     ok = FALSE;
                 }
@@ -1105,7 +1136,7 @@ place_ranks(const struct sim_config *config, GError **error)
     }
     }
     for (int r = 0; ok && r < p; r++) {
-        ranks[r].host = hosts[order[node[r]]];
+        ranks[r].host = core_host_at(order[node[r]]);
         ranks[r].node = (int)node[r];
     }
 out:
@@ -1113,7 +1144,6 @@ out:
     g_free(host_cores);
     g_free(order);
     g_ptr_array_free(keys, TRUE);
-    xbt_free(hosts);
     return ok;
 }
 
@@ -1392,30 +1422,28 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
         g_set_error(error, SIM_ERROR, SIM_ERROR_PLACEMENT, "the number of ranks must be >= 1");
         return FALSE;
     }
+    const struct model_network *network =
+        config->network != NULL ? config->network : model_network_default();
+    struct platform_spec spec = {0};
     gchar *generated = NULL;
     const char *platform = config->platform_file;
+    /* a flat cluster, generated or by default, as `flat` says */
+    gboolean is_flat = FALSE;
+    struct core_flat_cluster flat = {0};
     if (platform == NULL) {
-        generated = write_default_platform(config->nranks, config->network, error);
-        if (generated == NULL)
-            return FALSE;
-        platform = generated;
+        sim_engine_default_cluster(config->nranks, network, &flat);
+        is_flat = TRUE;
     } else if (platform_gen_is_spec(platform)) {
         /* a virtual cluster by name: its links default to the network preset's */
-        struct platform_spec spec;
         GError *spec_error = NULL;
-        if (!platform_gen_parse(platform, config->network != NULL ? config->network
-                                                                  : model_network_default(),
-                                (guint)config->nranks, &spec, &spec_error)) {
+        if (!platform_gen_parse(platform, network, (guint)config->nranks, &spec, &spec_error)) {
             g_set_error_literal(error, SIM_ERROR, SIM_ERROR_PLATFORM, spec_error->message);
             g_error_free(spec_error);
             return FALSE;
         }
-        gchar *xml = platform_gen_xml(&spec);
-        generated = write_platform_file(xml, error);
-        g_free(xml);
-        if (generated == NULL)
-            return FALSE;
-        platform = generated;
+        is_flat = spec.kind == PLATFORM_FLAT;
+        if (is_flat)
+            platform_gen_flat_cluster(&spec, &flat);
     } else if (!inspect_platform(platform, PLATFORM_LOAD_SECONDS, NULL, error)) {
         return FALSE;
     }
@@ -1424,11 +1452,30 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
     enum core_kind core = choose_core(config, platform, &core_error);
     if (core_error != NULL) {
         g_propagate_error(error, core_error);
-        if (generated != NULL) {
-            g_unlink(generated);
-            g_free(generated);
-        }
         return FALSE;
+    }
+    /* collsim's own core simulates a flat cluster itself (sim/core/platform.h): SimGrid builds
+     * none of its hosts and links, a third of the memory of a rank at 2^20 ranks */
+    gboolean own_flat = is_flat && core == CORE_COLLSIM;
+    if (own_flat) {
+        /* SimGrid still sets its network model's defaults (CM02's factors of 1, ...) when it
+         * loads a platform: an empty zone makes it do so and nothing more */
+        generated = write_platform_file(EMPTY_PLATFORM_XML, error);
+        if (generated == NULL)
+            return FALSE;
+        platform = generated;
+    } else if (platform == NULL) {
+        generated = write_default_platform(config->nranks, network, error);
+        if (generated == NULL)
+            return FALSE;
+        platform = generated;
+    } else if (!own_flat && platform_gen_is_spec(platform)) {
+        gchar *xml = platform_gen_xml(&spec);
+        generated = write_platform_file(xml, error);
+        g_free(xml);
+        if (generated == NULL)
+            return FALSE;
+        platform = generated;
     }
     core_select(core);
     core_trace_set_rank_of(trace_rank_of);
@@ -1438,6 +1485,10 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
     gchar **argv_owned = g_memdup2(argv, sizeof(gchar *) * (gsize)(argc + 1));
     simgrid_init(&argc, argv);
     simgrid_load_platform(platform);
+    if (own_flat)
+        core_platform_use_flat(&flat);
+    else
+        core_platform_use_simgrid();
     core_setup((gsize)sim_engine_stack_kib(config) * 1024);
     if (generated != NULL) {
         g_unlink(generated);

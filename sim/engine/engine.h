@@ -24,6 +24,14 @@
  * Hosts compute at 10 Gflop/s. platforms/cluster.xml is the default cluster for 1024 hosts.
  */
 #define SIM_DEFAULT_SPEED "10Gf"
+/* the same as a number (SimGrid reads "10Gf" as 10 * 1e9) */
+#define SIM_DEFAULT_SPEED_FLOPS 1e10
+
+/* The default cluster of `nhosts` hosts: SimGrid's platform XML (caller frees), and the same
+ * cluster as collsim's own core simulates it (sim/core/platform.h). */
+gchar *sim_engine_default_platform_xml(int nhosts, const struct model_network *network);
+void sim_engine_default_cluster(int nhosts, const struct model_network *network,
+                                struct core_flat_cluster *cluster);
 
 /* SimGrid's default precision/timing: a sleep or a timed wait shorter than this never ends, so
  * the engine rounds busy times up to it and treats events closer than it as due now. */

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <simgrid/host.h>
 
 #include "mpi.h"
 #include "sim/engine/payload_scratch.h"
@@ -258,7 +257,7 @@ MPI_Get_processor_name(char *name, int *resultlen)
         rc = sim_p2p_check_out(resultlen, "resultlen", "MPI_Get_processor_name");
     if (rc != MPI_SUCCESS)
         return rc;
-    g_strlcpy(name, sg_host_get_name(me->host), MPI_MAX_PROCESSOR_NAME);
+    g_strlcpy(name, core_host_name(me->host), MPI_MAX_PROCESSOR_NAME);
     *resultlen = (int)strlen(name);
     return MPI_SUCCESS;
 }

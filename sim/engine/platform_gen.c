@@ -423,6 +423,21 @@ platform_gen_xml(const struct platform_spec *s)
     return g_string_free(out, FALSE);
 }
 
+void
+platform_gen_flat_cluster(const struct platform_spec *s, struct core_flat_cluster *cluster)
+{
+    g_assert(s->kind == PLATFORM_FLAT);
+    *cluster = (struct core_flat_cluster){
+        .hosts = s->hosts,
+        .speed = s->speed,
+        .cores = (int)s->cores,
+        .bandwidth = s->bandwidth,
+        .latency = s->latency,
+        .loopback_bandwidth = s->intra_bandwidth,
+        .loopback_latency = s->intra_latency,
+    };
+}
+
 /* ---------------------------------------------------------------- facts */
 
 /* Hosts under one switch of `level` (1-based) of a fat tree. */

@@ -18,6 +18,7 @@
 #include <glib.h>
 
 #include "models/model_network.h"
+#include "sim/core/platform.h"
 
 enum platform_kind { PLATFORM_FLAT, PLATFORM_FATTREE, PLATFORM_TORUS, PLATFORM_DRAGONFLY };
 
@@ -72,6 +73,10 @@ gboolean platform_gen_parse(const char *text, const struct model_network *networ
 
 /* The SimGrid platform XML of `spec` (caller frees). */
 gchar *platform_gen_xml(const struct platform_spec *spec);
+
+/* A flat spec as collsim's own core simulates it without SimGrid's objects (the same hosts,
+ * links and routes as the XML above gives SimGrid). */
+void platform_gen_flat_cluster(const struct platform_spec *spec, struct core_flat_cluster *cluster);
 
 /* Hosts, cores, links, diameter and bisection bandwidth of `spec`. */
 void platform_gen_facts(const struct platform_spec *spec, struct platform_facts *facts);

@@ -28,7 +28,7 @@ struct sim_port;
 
 struct sim_rank {
     int world_rank;
-    sg_host_t host;
+    core_host *host;
     int node;                     /* position of host in the natural order of host names */
     core_mailbox *inbox;           /* permanent receiver: this rank */
     int mpi_state;                /* 0 before MPI_Init, 1 initialised, 2 finalised */
@@ -97,7 +97,7 @@ void sim_engine_abort(int exit_code) G_GNUC_NORETURN;
 
 /* Transport hooks used by the engine. sim_p2p_start() creates the transport's own actor (the
  * NIC scheduler) on `host`, before the simulation runs. */
-void sim_p2p_start(sg_host_t host);
+void sim_p2p_start(core_host *host);
 void sim_p2p_rank_start(struct sim_rank *rank);
 void sim_p2p_rank_finish(struct sim_rank *rank);
 /* Block the calling rank until every message it sent has left its NIC and landed, so that a

@@ -48,8 +48,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <simgrid/host.h>
-#include <simgrid/link.h>
 #include <xbt/config.h>
 #include <xbt/dynar.h>
 
@@ -553,7 +551,7 @@ inbox_get_finished(struct sim_inbox_get *get)
  * as a NIC's DMA engine does (LogGP's gap and per-byte gap). The ranks of one host share both.
  */
 struct sim_port {
-    sg_host_t host;
+    core_host *host;
     gboolean memory;          /* the memory bus (no gap) rather than the NIC */
     double rate;              /* bytes/s of injection; 0 until the first launch measures it */
     double free_at;           /* when the next message may start */
@@ -584,7 +582,7 @@ static struct {
     double wake_at;           /* the end of that wait (INFINITY: none) */
 } sched;
 
-static GHashTable *ports_by_host; /* sg_host_t -> struct sim_port[2] (NIC, memory); lookup only */
+static GHashTable *ports_by_host; /* core_host * -> struct sim_port[2] (NIC, memory); lookup only */
 
 static gboolean
 event_less(const struct port_event *x, const struct port_event *y)
@@ -641,16 +639,17 @@ inbox_wire_bytes(const struct sim_msg *msg)
  * network model's constant bandwidth factor (SMPI's piecewise factors are not applied),
  * divided by 1.05 under SimGrid's cross traffic. */
 static double
-port_rate(const struct sim_port *port, sg_host_t dst)
+port_rate(const struct sim_port *port, const core_host *dst)
 {
-    xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
-    sg_host_get_route(port->host, dst, links);
+    GArray *links = g_array_new(FALSE, FALSE, sizeof(struct core_link));
+    double latency;
+    core_route(port->host, dst, links, &latency);
     double rate = 0.0;
-    if (!xbt_dynar_is_empty(links))
-        rate = sg_link_get_bandwidth(xbt_dynar_get_as(links, 0, sg_link_t));
-    xbt_dynar_free(&links);
+    if (links->len > 0)
+        rate = g_array_index(links, struct core_link, 0).bandwidth;
     if (!(rate > 0.0))
-        rate = sg_host_get_route_bandwidth(port->host, dst);
+        rate = core_route_bandwidth(links);
+    g_array_free(links, TRUE);
     /* the rate the network model really gives a flow there (LV08: 0.97 of the link's), and
      * room for the 5 % of reverse traffic SimGrid's cross-traffic model adds to every flow: a
      * NIC injecting faster than its flows drain would make consecutive messages share the
@@ -776,7 +775,7 @@ scheduler_actor(void *data)
 }
 
 void
-sim_p2p_start(sg_host_t host)
+sim_p2p_start(core_host *host)
 {
     memset(&sched, 0, sizeof sched);
     sched.heap = g_array_new(FALSE, FALSE, sizeof(struct port_event));
@@ -789,7 +788,7 @@ sim_p2p_start(sg_host_t host)
 
 /* The NIC and memory ports of a host, created on first use (in rank order). */
 static struct sim_port *
-host_ports(sg_host_t host)
+host_ports(core_host *host)
 {
     struct sim_port *ports = g_hash_table_lookup(ports_by_host, host);
     if (ports == NULL) {

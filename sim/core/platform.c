@@ -1,0 +1,180 @@
+/*
+ * platform.c — the run's hosts and routes (platform.h): SimGrid's loaded platform, or
+ * collsim's own flat cluster.
+ */
+#include "config.h"
+
+#include "sim/core/platform.h"
+
+#include <string.h>
+
+#include <simgrid/host.h>
+#include <simgrid/link.h>
+#include <xbt/sysdep.h>
+
+struct core_host {
+    sg_host_t simgrid; /* NULL on the own flat cluster */
+    gsize index;
+    gchar *name; /* the own cluster's, made when first asked (SimGrid keeps its own) */
+};
+
+/* The links of one host of the flat cluster, in the order their ids count. */
+enum flat_link { FLAT_UP, FLAT_DOWN, FLAT_LOOPBACK, FLAT_LINKS };
+
+static struct {
+    gboolean flat;
+    struct core_flat_cluster cluster;
+    core_host *hosts;
+    gsize nhosts;
+} platform;
+
+void
+core_platform_free(void)
+{
+    for (gsize i = 0; i < platform.nhosts; i++)
+        g_free(platform.hosts[i].name);
+    g_free(platform.hosts);
+    memset(&platform, 0, sizeof platform);
+}
+
+static void
+hosts_new(gsize n)
+{
+    core_platform_free();
+    platform.nhosts = n;
+    platform.hosts = g_new0(core_host, n);
+    for (gsize i = 0; i < n; i++)
+        platform.hosts[i].index = i;
+}
+
+void
+core_platform_use_simgrid(void)
+{
+    gsize n = sg_host_count();
+    sg_host_t *list = sg_host_list();
+    hosts_new(n);
+    for (gsize i = 0; i < n; i++)
+        platform.hosts[i].simgrid = list[i];
+    xbt_free(list);
+}
+
+void
+core_platform_use_flat(const struct core_flat_cluster *cluster)
+{
+    hosts_new(cluster->hosts);
+    platform.flat = TRUE;
+    platform.cluster = *cluster;
+}
+
+gboolean
+core_platform_is_flat(void)
+{
+    return platform.flat;
+}
+
+gsize
+core_host_count(void)
+{
+    return platform.nhosts;
+}
+
+core_host *
+core_host_at(gsize index)
+{
+    g_assert(index < platform.nhosts);
+    return &platform.hosts[index];
+}
+
+gsize
+core_host_index(const core_host *host)
+{
+    return host->index;
+}
+
+const char *
+core_host_name(core_host *host)
+{
+    if (host->simgrid != NULL)
+        return sg_host_get_name(host->simgrid);
+    if (host->name == NULL)
+        host->name = g_strdup_printf("node-%" G_GSIZE_FORMAT, host->index);
+    return host->name;
+}
+
+double
+core_host_speed(const core_host *host)
+{
+    return host->simgrid != NULL ? sg_host_get_speed(host->simgrid) : platform.cluster.speed;
+}
+
+int
+core_host_core_count(const core_host *host)
+{
+    return host->simgrid != NULL ? sg_host_core_count(host->simgrid) : platform.cluster.cores;
+}
+
+sg_host_t
+core_host_simgrid(const core_host *host)
+{
+    return host->simgrid;
+}
+
+/* The flat cluster's link `kind` of `host`; ids start at 1 (never a null key). */
+static struct core_link
+flat_link(const core_host *host, enum flat_link kind)
+{
+    const struct core_flat_cluster *c = &platform.cluster;
+    struct core_link link = {(guintptr)host->index * FLAT_LINKS + kind + 1, c->bandwidth,
+                             c->latency, PLATFORM_SHARED};
+    if (kind == FLAT_LOOPBACK) {
+        link.bandwidth = c->loopback_bandwidth;
+        link.latency = c->loopback_latency;
+        link.sharing = PLATFORM_FATPIPE;
+    }
+    return link;
+}
+
+void
+core_route(const core_host *src, const core_host *dst, GArray *links, double *latency)
+{
+    if (src->simgrid != NULL) {
+        GPtrArray *sg_links = g_ptr_array_new();
+        platform_route(src->simgrid, dst->simgrid, sg_links, latency);
+        for (guint i = 0; i < sg_links->len; i++) {
+            sg_link_t l = g_ptr_array_index(sg_links, i);
+            struct core_link link = {(guintptr)l, sg_link_get_bandwidth(l),
+                                     sg_link_get_latency(l), platform_link_sharing(l)};
+            g_array_append_val(links, link);
+        }
+        g_ptr_array_free(sg_links, TRUE);
+        return;
+    }
+    /* SimGrid's ClusterZone: the loopback inside a host; else the source's private link
+     * (its up half), then the destination's (its down half), latencies added in that order
+     * from 0 */
+    double sum = 0.0;
+    if (src == dst) {
+        struct core_link loop = flat_link(src, FLAT_LOOPBACK);
+        g_array_append_val(links, loop);
+        sum += loop.latency;
+    } else {
+        struct core_link up = flat_link(src, FLAT_UP), down = flat_link(dst, FLAT_DOWN);
+        g_array_append_val(links, up);
+        sum += up.latency;
+        g_array_append_val(links, down);
+        sum += down.latency;
+    }
+    *latency = sum;
+}
+
+double
+core_route_bandwidth(const GArray *links)
+{
+    double min = -1.0;
+    for (guint i = 0; i < links->len; i++) {
+        double bw = g_array_index(links, struct core_link, i).bandwidth;
+        if (bw < min || min < 0.0)
+            min = bw;
+    }
+    return min;
+}
