@@ -582,7 +582,7 @@ static struct {
     double wake_at;           /* the end of that wait (INFINITY: none) */
 } sched;
 
-static GHashTable *ports_by_host; /* core_host * -> struct sim_port[2] (NIC, memory); lookup only */
+static struct sim_port **ports_by_host; /* by core_host_index: [2] (NIC, memory) once used */
 
 static gboolean
 event_less(const struct port_event *x, const struct port_event *y)
@@ -782,7 +782,7 @@ sim_p2p_start(core_host *host)
     sched.mutex = core_mutex_new();
     sched.cond = core_cond_new();
     sched.wake_at = INFINITY;
-    ports_by_host = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    ports_by_host = g_new0(struct sim_port *, core_host_count());
     sched.actor = core_actor_create("collsim-nic-scheduler", host, scheduler_actor, NULL);
 }
 
@@ -790,14 +790,15 @@ sim_p2p_start(core_host *host)
 static struct sim_port *
 host_ports(core_host *host)
 {
-    struct sim_port *ports = g_hash_table_lookup(ports_by_host, host);
+    struct sim_port **slot = &ports_by_host[core_host_index(host)];
+    struct sim_port *ports = *slot;
     if (ports == NULL) {
         ports = g_new0(struct sim_port, 2);
         for (int i = 0; i < 2; i++) {
             ports[i].host = host;
             ports[i].memory = i == 1;
         }
-        g_hash_table_insert(ports_by_host, host, ports);
+        *slot = ports;
     }
     return ports;
 }
