@@ -19,9 +19,10 @@
 
 /* Measured parts (memory_estimate.h): the low end of what the development machine showed. */
 #define STACK_TOUCHED_KIB 12 /* of a guarded stack, which costs only the pages touched */
-#define RANK_STATE_KIB 4     /* SimGrid actor, host, mailbox; collsim's struct sim_rank */
+#define STACK_PAGE_KIB 4     /* of an unguarded one: the own core's touch one page at least */
+#define RANK_STATE_BYTES 512 /* actor, mailbox, collsim's struct sim_rank (0.8 KiB measured) */
 #define GLOBALS_BYTES 128    /* a small program's .data and .bss, copied per rank (privatize.c) */
-#define MARGIN_PERCENT 25    /* real use was up to this much above the estimate */
+#define MARGIN_PERCENT 65    /* real use was up to this much above the estimate */
 
 void
 sim_memory_rank_estimate(const struct sim_memory_need *need, struct sim_memory_rank *rank)
@@ -31,10 +32,10 @@ sim_memory_rank_estimate(const struct sim_memory_need *need, struct sim_memory_r
     config.nranks = need->nranks > G_MAXINT ? G_MAXINT : (int)need->nranks;
     config.stack_kib = need->stack_kib;
     guint64 stack_kib = sim_engine_stack_kib(&config);
-    if (sim_engine_stack_guarded(&config))
-        stack_kib = MIN(stack_kib, (guint64)STACK_TOUCHED_KIB);
+    stack_kib = MIN(stack_kib, (guint64)(sim_engine_stack_guarded(&config) ? STACK_TOUCHED_KIB
+                                                                          : STACK_PAGE_KIB));
     rank->stack = stack_kib * KIB;
-    rank->state = RANK_STATE_KIB * KIB;
+    rank->state = RANK_STATE_BYTES;
     rank->globals = need->privatize ? GLOBALS_BYTES : 0;
     rank->payload = need->payload_bytes;
 }
@@ -194,7 +195,7 @@ sim_memory_check(const struct sim_memory_need *need, GError **error)
         g_string_append(hint, ", --no-privatize");
     g_set_error(error, SIM_ERROR, SIM_ERROR_PLACEMENT,
                 "%" G_GUINT64_FORMAT " ranks need at least %s (%s per rank: stack %s, "
-                "SimGrid actor and host with collsim's rank state %s, private globals %s, "
+                "actor and rank state %s, private globals %s, "
                 "payload %s; real use is up to %d%% more) and %s is available (%s); try "
                 "fewer ranks%s",
                 need->nranks, t, r, st, sa, gl, pl, MARGIN_PERCENT, h, source, hint->str);

@@ -1,7 +1,7 @@
 /*
  * check_memory_estimate.c — the memory estimator of sim/engine/memory_estimate.c: its parts
  * follow the stack rules of sim_engine_stack_kib (guarded stacks cost the pages touched,
- * unguarded ones all of themselves), privatization and payload add their share, the
+ * unguarded ones one page at least), privatization and payload add their share, the
  * COLLSIM_MEMORY_LIMIT override is read (and refused when malformed), byte counts parse and
  * print, and a check refuses only what exceeds the memory available, naming the parts.
  */
@@ -22,22 +22,26 @@ START_TEST(test_memory_estimate_parts_follow_the_stack_rules)
     struct sim_memory_need small = {.nranks = 1024};
     sim_memory_rank_estimate(&small, &r);
     ck_assert_uint_eq(r.stack, 12 * KIB);
-    ck_assert_uint_eq(r.state, 4 * KIB);
+    ck_assert_uint_eq(r.state, 512);
     ck_assert_uint_eq(r.globals, 0);
     ck_assert_uint_eq(r.payload, 0);
     struct sim_memory_need tiny_stack = {.nranks = 1024, .stack_kib = 8};
     sim_memory_rank_estimate(&tiny_stack, &r);
     ck_assert_uint_eq(r.stack, 8 * KIB);
-    /* unguarded: the whole automatic stack, 16 KiB up to 262144 ranks, 8 KiB beyond */
+    /* unguarded (16 KiB up to 262144 ranks, 8 KiB beyond): the one page a rank touches at
+     * least, or the whole stack if smaller */
     struct sim_memory_need mid = {.nranks = 65536, .privatize = TRUE};
     sim_memory_rank_estimate(&mid, &r);
-    ck_assert_uint_eq(r.stack, 16 * KIB);
+    ck_assert_uint_eq(r.stack, 4 * KIB);
     ck_assert_uint_eq(r.globals, 128);
     struct sim_memory_need huge = {.nranks = 1000000000, .payload_bytes = 1000};
     sim_memory_rank_estimate(&huge, &r);
-    ck_assert_uint_eq(r.stack, 8 * KIB);
+    ck_assert_uint_eq(r.stack, 4 * KIB);
     ck_assert_uint_eq(r.payload, 1000);
-    ck_assert_uint_eq(sim_memory_rank_total(&r), 12 * KIB + 1000);
+    ck_assert_uint_eq(sim_memory_rank_total(&r), 4 * KIB + 512 + 1000);
+    struct sim_memory_need tiny_unguarded = {.nranks = 65536, .stack_kib = 2};
+    sim_memory_rank_estimate(&tiny_unguarded, &r);
+    ck_assert_uint_eq(r.stack, 2 * KIB);
 }
 END_TEST
 
@@ -86,15 +90,15 @@ END_TEST
 START_TEST(test_memory_estimate_refuses_only_what_does_not_fit)
 {
     GError *error = NULL;
-    /* 1000 ranks x 16 KiB (12 stack + 4 state) = 15.6 MiB */
+    /* 1000 ranks x 12.5 KiB (12 stack + 0.5 state) = 12500 KiB = 12.2 MiB */
     struct sim_memory_need need = {.nranks = 1000};
-    g_setenv("COLLSIM_MEMORY_LIMIT", "16M", TRUE);
+    g_setenv("COLLSIM_MEMORY_LIMIT", "13M", TRUE);
     ck_assert(sim_memory_check(&need, &error));
-    g_setenv("COLLSIM_MEMORY_LIMIT", "15M", TRUE);
+    g_setenv("COLLSIM_MEMORY_LIMIT", "12M", TRUE);
     ck_assert(!sim_memory_check(&need, &error));
-    ck_assert_ptr_nonnull(strstr(error->message, "1000 ranks need at least 15.6 MiB"));
+    ck_assert_ptr_nonnull(strstr(error->message, "1000 ranks need at least 12.2 MiB"));
     ck_assert_ptr_nonnull(strstr(error->message, "stack 12.0 KiB"));
-    ck_assert_ptr_nonnull(strstr(error->message, "15.0 MiB is available (COLLSIM_MEMORY_LIMIT)"));
+    ck_assert_ptr_nonnull(strstr(error->message, "12.0 MiB is available (COLLSIM_MEMORY_LIMIT)"));
     ck_assert_ptr_nonnull(strstr(error->message, "--stack-kib 8"));
     ck_assert_ptr_null(strstr(error->message, "--payload none"));
     g_clear_error(&error);
