@@ -29,7 +29,6 @@
 #include <unistd.h>
 
 #include <gmodule.h>
-#include <xbt/dynar.h>
 
 #include "sim/bench/bench.h"
 #include "sim/engine/program_check.h"
