@@ -213,7 +213,6 @@ static struct {
     GHashTable *mailboxes; /* name -> core_mailbox * (lookup only) */
     GHashTable *links;     /* core_link id -> model_link * (lookup only) */
     struct host_state *hosts; /* by core_host_index: a CPU once an actor is there */
-    guint32 hosts_used;       /* the hosts given a CPU so far */
     GHashTable *routes;    /* (src << 32 | dst) host numbers -> struct route * (lookup only) */
     timer_heap *timers;    /* core_actor * whose wait times out then */
 } own;
@@ -306,7 +305,7 @@ host_state_of(core_host *host)
     struct host_state *h = &own.hosts[core_host_index(host)];
     if (h->cpu == NULL) {
         h->cpu = model_cpu_new(own.sys, core_host_speed(host), core_host_core_count(host));
-        h->number = ++own.hosts_used;
+        h->number = (guint32)core_host_index(host) + 1;
     }
     return h;
 }
