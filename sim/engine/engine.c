@@ -1469,7 +1469,7 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
         if (generated == NULL)
             return FALSE;
         platform = generated;
-    } else if (!own_flat && platform_gen_is_spec(platform)) {
+    } else if (platform_gen_is_spec(platform)) {
         gchar *xml = platform_gen_xml(&spec);
         generated = write_platform_file(xml, error);
         g_free(xml);
