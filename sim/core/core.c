@@ -13,8 +13,11 @@
 
 #include "sim/core/core_backend.h"
 
-static enum core_kind selected = CORE_SIMGRID;
-static const struct core_backend *backend = &core_backend_simgrid;
+#include "sim/core/simgrid_glue.h"
+
+/* SimGrid's core lives in the SimGrid module (simgrid_glue.h), loaded when chosen */
+static enum core_kind selected = CORE_COLLSIM;
+static const struct core_backend *backend = &core_backend_own;
 
 /* -1 until read from the environment */
 static int tracing = -1;
@@ -55,7 +58,7 @@ void
 core_select(enum core_kind kind)
 {
     selected = kind;
-    backend = kind == CORE_COLLSIM ? &core_backend_own : &core_backend_simgrid;
+    backend = kind == CORE_COLLSIM ? &core_backend_own : simgrid_glue()->backend;
 }
 
 enum core_kind

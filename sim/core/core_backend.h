@@ -40,6 +40,7 @@ struct core_backend {
     void (*barrier_wait)(core_barrier *barrier);
 };
 
+/* in the SimGrid module (simgrid_glue.h), reached through simgrid_glue()->backend */
 extern const struct core_backend core_backend_simgrid;
 extern const struct core_backend core_backend_own;
 

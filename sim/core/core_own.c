@@ -43,13 +43,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <xbt/config.h>
 
 #include "sim/core/core_backend.h"
 #include "sim/core/dlist.h"
 #include "sim/core/fcontext.h"
 #include "sim/core/model.h"
-#include "sim/core/platform_query.h"
+#include "sim/core/core_cfg.h"
 #include "sim/core/timer_heap.h"
 
 /* ---------------------------------------------------------------- coroutines */
@@ -253,27 +252,21 @@ parse_pieces(const char *text, gsize *count)
     return (struct model_factor_piece *)(void *)g_array_free(pieces, FALSE);
 }
 
-static double
-cfg_double(const char *name)
-{
-    return sg_cfg_get_double(name);
-}
-
 static void
 read_network_config(void)
 {
-    gchar *model = platform_cfg_string("network/model");
+    gchar *model = core_cfg_string("network/model");
     model_net_config_cm02(&own.net);
-    own.net.latency_factor = cfg_double("network/latency-factor");
-    own.net.bandwidth_factor = cfg_double("network/bandwidth-factor");
-    own.net.weight_S = cfg_double("network/weight-S");
-    own.net.tcp_gamma = cfg_double("network/TCP-gamma");
-    own.net.crosstraffic = sg_cfg_get_boolean("network/crosstraffic") != 0;
-    own.net.maxmin_precision = cfg_double("maxmin/precision");
-    own.net.surf_precision = cfg_double("surf/precision");
+    own.net.latency_factor = core_cfg_double("network/latency-factor");
+    own.net.bandwidth_factor = core_cfg_double("network/bandwidth-factor");
+    own.net.weight_S = core_cfg_double("network/weight-S");
+    own.net.tcp_gamma = core_cfg_double("network/TCP-gamma");
+    own.net.crosstraffic = core_cfg_boolean("network/crosstraffic");
+    own.net.maxmin_precision = core_cfg_double("maxmin/precision");
+    own.net.surf_precision = core_cfg_double("surf/precision");
     if (g_strcmp0(model, "SMPI") == 0) {
-        gchar *lat = platform_cfg_string("smpi/lat-factor");
-        gchar *bw = platform_cfg_string("smpi/bw-factor");
+        gchar *lat = core_cfg_string("smpi/lat-factor");
+        gchar *bw = core_cfg_string("smpi/bw-factor");
         own.lat_pieces = parse_pieces(lat, &own.net.n_lat_pieces);
         own.bw_pieces = parse_pieces(bw, &own.net.n_bw_pieces);
         own.net.lat_pieces = own.lat_pieces;
@@ -944,7 +937,7 @@ own_setup(gsize stack_bytes)
     read_network_config();
     own.sys = model_sys_new(&own.net);
     own.stack_bytes = MAX(stack_bytes, CORE_OWN_MIN_STACK_BYTES);
-    own.guard = sg_cfg_get_int("contexts/guard-size") > 0;
+    own.guard = core_cfg_int("contexts/guard-size") > 0;
     own.actors = g_ptr_array_new();
     own.mailboxes = g_hash_table_new(g_str_hash, g_str_equal);
     own.links = g_hash_table_new(g_direct_hash, g_direct_equal);

@@ -8,9 +8,7 @@
 
 #include <string.h>
 
-#include <simgrid/host.h>
-#include <simgrid/link.h>
-#include <xbt/sysdep.h>
+#include "sim/core/simgrid_glue.h"
 
 struct core_host {
     sg_host_t simgrid; /* NULL on the own flat cluster */
@@ -50,12 +48,12 @@ hosts_new(gsize n)
 void
 core_platform_use_simgrid(void)
 {
-    gsize n = sg_host_count();
-    sg_host_t *list = sg_host_list();
+    gsize n = 0;
+    sg_host_t *list = simgrid_glue()->host_list(&n);
     hosts_new(n);
     for (gsize i = 0; i < n; i++)
         platform.hosts[i].simgrid = list[i];
-    xbt_free(list);
+    g_free(list);
 }
 
 void
@@ -95,7 +93,7 @@ const char *
 core_host_name(core_host *host)
 {
     if (host->simgrid != NULL)
-        return sg_host_get_name(host->simgrid);
+        return simgrid_glue()->host_name(host->simgrid);
     if (host->name == NULL)
         host->name = g_strdup_printf("node-%" G_GSIZE_FORMAT, host->index);
     return host->name;
@@ -104,13 +102,15 @@ core_host_name(core_host *host)
 double
 core_host_speed(const core_host *host)
 {
-    return host->simgrid != NULL ? sg_host_get_speed(host->simgrid) : platform.cluster.speed;
+    return host->simgrid != NULL ? simgrid_glue()->host_speed(host->simgrid)
+                                 : platform.cluster.speed;
 }
 
 int
 core_host_core_count(const core_host *host)
 {
-    return host->simgrid != NULL ? sg_host_core_count(host->simgrid) : platform.cluster.cores;
+    return host->simgrid != NULL ? simgrid_glue()->host_core_count(host->simgrid)
+                                 : platform.cluster.cores;
 }
 
 sg_host_t
@@ -138,15 +138,7 @@ void
 core_route(const core_host *src, const core_host *dst, GArray *links, double *latency)
 {
     if (src->simgrid != NULL) {
-        GPtrArray *sg_links = g_ptr_array_new();
-        platform_route(src->simgrid, dst->simgrid, sg_links, latency);
-        for (guint i = 0; i < sg_links->len; i++) {
-            sg_link_t l = g_ptr_array_index(sg_links, i);
-            struct core_link link = {(guintptr)l, sg_link_get_bandwidth(l),
-                                     sg_link_get_latency(l), platform_link_sharing(l)};
-            g_array_append_val(links, link);
-        }
-        g_ptr_array_free(sg_links, TRUE);
+        simgrid_glue()->route(src->simgrid, dst->simgrid, links, latency);
         return;
     }
     /* SimGrid's ClusterZone: the loopback inside a host; else the source's private link

@@ -18,11 +18,15 @@
 #include <glib.h>
 #include <simgrid/forward.h>
 
-#include "sim/core/platform_query.h"
-
 G_BEGIN_DECLS
 
 typedef struct core_host core_host;
+
+enum platform_sharing {
+    PLATFORM_FATPIPE,
+    PLATFORM_SHARED,
+    PLATFORM_OTHER, /* WIFI, NONLINEAR: not modelled by the own core */
+};
 
 /* One link of a route: its identity (the same link has the same id in every route) and what
  * the network model needs of it. */
@@ -42,7 +46,7 @@ struct core_flat_cluster {
     double loopback_bandwidth, loopback_latency; /* inside a host */
 };
 
-/* The platform SimGrid loaded (after simgrid_load_platform): its hosts, in sg_host_list's
+/* The platform SimGrid loaded (after simgrid_glue()->start): its hosts, in sg_host_list's
  * order. Replaces any platform set before. */
 void core_platform_use_simgrid(void);
 /* collsim's own flat cluster. Replaces any platform set before. */

@@ -15,19 +15,8 @@
 #include <simgrid/s4u/Link.hpp>
 #include <xbt/config.hpp>
 
-void
-platform_route(sg_host_t src, sg_host_t dst, GPtrArray *links, double *latency)
-{
-    std::vector<simgrid::s4u::Link *> route;
-    double sum = 0.0;
-    src->route_to(dst, route, &sum);
-    for (simgrid::s4u::Link *link : route)
-        g_ptr_array_add(links, link);
-    *latency = sum;
-}
-
-enum platform_sharing
-platform_link_sharing(sg_link_t link)
+static enum platform_sharing
+link_sharing(const simgrid::s4u::Link *link)
 {
     switch (link->get_sharing_policy()) {
     case simgrid::s4u::Link::SharingPolicy::FATPIPE:
@@ -38,6 +27,20 @@ platform_link_sharing(sg_link_t link)
     default:
         return PLATFORM_OTHER;
     }
+}
+
+void
+platform_route(sg_host_t src, sg_host_t dst, GArray *links, double *latency)
+{
+    std::vector<simgrid::s4u::Link *> route;
+    double sum = 0.0;
+    src->route_to(dst, route, &sum);
+    for (simgrid::s4u::Link *link : route) {
+        struct core_link l = {(guintptr)link, link->get_bandwidth(), link->get_latency(),
+                              link_sharing(link)};
+        g_array_append_val(links, l);
+    }
+    *latency = sum;
 }
 
 gchar *

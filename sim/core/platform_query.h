@@ -1,8 +1,8 @@
 /*
- * platform_query.h — what collsim's own core (core_own.c) asks of the platform SimGrid has
- * loaded: routes with SimGrid's own latency sums, link sharing policies, and the network
- * configuration SimGrid parsed. The answers are SimGrid's, so the own core's models start
- * from exactly the numbers SimGrid's would.
+ * platform_query.h — the parts of SimGrid's answers that only its C++ API gives: routes with
+ * SimGrid's own latency sums and the links' sharing policies, string configuration items,
+ * the clock's advances. Private to the SimGrid module (simgrid_glue.h); the answers are
+ * SimGrid's, so the own core's models start from exactly the numbers SimGrid's would.
  */
 #ifndef COLLSIM_CORE_PLATFORM_QUERY_H
 #define COLLSIM_CORE_PLATFORM_QUERY_H
@@ -10,19 +10,13 @@
 #include <glib.h>
 #include <simgrid/forward.h>
 
+#include "sim/core/platform.h"
+
 G_BEGIN_DECLS
 
-enum platform_sharing {
-    PLATFORM_FATPIPE,
-    PLATFORM_SHARED,
-    PLATFORM_OTHER, /* WIFI, NONLINEAR: not modelled by the own core */
-};
-
-/* The links from src to dst in route order (sg_link_t, appended to `links`) and SimGrid's
- * sum of their latencies. */
-void platform_route(sg_host_t src, sg_host_t dst, GPtrArray *links, double *latency);
-
-enum platform_sharing platform_link_sharing(sg_link_t link);
+/* The links from src to dst in route order (struct core_link, appended to `links`) and
+ * SimGrid's sum of their latencies. */
+void platform_route(sg_host_t src, sg_host_t dst, GArray *links, double *latency);
 
 /* SimGrid's configuration item of type string, in newly allocated memory (the C API reads
  * the numbers and booleans). */

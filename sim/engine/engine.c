@@ -20,16 +20,11 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include <simgrid/actor.h>
-#include <simgrid/barrier.h>
-#include <simgrid/engine.h>
-#include <simgrid/host.h>
-#include <simgrid/link.h>
-#include <simgrid/mailbox.h>
 #include <glib/gstdio.h>
-#include <xbt/sysdep.h>
 
 #include "mpi.h"
+#include "sim/core/core_cfg.h"
+#include "sim/core/simgrid_glue.h"
 #include "sim/engine/compute.h"
 #include "sim/engine/platform_gen.h"
 #include "sim/engine/privatize.h"
@@ -434,12 +429,6 @@ write_default_platform(int nhosts, const struct model_network *network, GError *
     return path;
 }
 
-/* A platform without hosts, for the network model's set-up alone. */
-#define EMPTY_PLATFORM_XML                                                                         \
-    "<?xml version='1.0'?>\n"                                                                     \
-    "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"                          \
-    "<platform version=\"4.1\">\n  <zone id=\"collsim\" routing=\"None\"/>\n</platform>\n"
-
 /* How the child of inspect_platform() reports the core count, or a defect, after SimGrid's own
  * messages; the child's exit status vouches for its report. */
 #define CORES_MARKER "\ncollsim-platform-cores="
@@ -492,29 +481,30 @@ one_line(const char *text)
 static gchar *
 platform_defect(const char *path)
 {
+    const struct simgrid_glue *sg = simgrid_glue();
     gchar *defect = NULL;
-    size_t nhosts = sg_host_count();
-    sg_host_t *hosts = sg_host_list();
-    for (size_t i = 0; i < nhosts && defect == NULL; i++) {
-        const char *name = sg_host_get_name(hosts[i]);
+    gsize nhosts = 0;
+    sg_host_t *hosts = sg->host_list(&nhosts);
+    for (gsize i = 0; i < nhosts && defect == NULL; i++) {
+        const char *name = sg->host_name(hosts[i]);
         gchar *shown = one_line(name);
-        for (unsigned long ps = 0; ps < sg_host_get_nb_pstates(hosts[i]) && defect == NULL; ps++) {
-            double speed = sg_host_get_pstate_speed(hosts[i], ps);
+        for (gsize ps = 0; ps < sg->host_pstate_count(hosts[i]) && defect == NULL; ps++) {
+            double speed = sg->host_pstate_speed(hosts[i], ps);
             if (!(speed > 0) || !isfinite(speed))
                 defect = g_strdup_printf("%d: host '%s' has a speed of %g flop/s; a host needs "
                                          "a positive, finite speed",
                                          xml_line_of(path, name), shown, speed);
         }
-        if (defect == NULL && sg_host_core_count(hosts[i]) < 1)
+        if (defect == NULL && sg->host_core_count(hosts[i]) < 1)
             defect = g_strdup_printf("%d: host '%s' has no core", xml_line_of(path, name), shown);
         g_free(shown);
     }
-    xbt_free(hosts);
-    size_t nlinks = sg_link_count();
-    sg_link_t *links = sg_link_list();
-    for (size_t i = 0; i < nlinks && defect == NULL; i++) {
-        double bw = sg_link_get_bandwidth(links[i]), lat = sg_link_get_latency(links[i]);
-        const char *name = sg_link_get_name(links[i]);
+    g_free(hosts);
+    gsize nlinks = 0;
+    sg_link_t *links = sg->link_list(&nlinks);
+    for (gsize i = 0; i < nlinks && defect == NULL; i++) {
+        double bw = sg->link_bandwidth(links[i]), lat = sg->link_latency(links[i]);
+        const char *name = sg->link_name(links[i]);
         gchar *shown = one_line(name);
         if (!(bw > 0) || !isfinite(bw))
             defect = g_strdup_printf("%d: link '%s' has a bandwidth of %g B/s; a link needs a "
@@ -526,7 +516,7 @@ platform_defect(const char *path)
                                      xml_line_of(path, name), shown, lat);
         g_free(shown);
     }
-    xbt_free(links);
+    g_free(links);
     return defect;
 }
 
@@ -601,8 +591,8 @@ inspect_in_child(gpointer data)
      * come before the error that stops the load, and must not stand in for it */
     int argc = 3;
     char *argv[] = {"collsim", "--log=root.fmt:%m%n", "--log=root.thres:error", NULL};
-    simgrid_init(&argc, argv);
-    simgrid_load_platform(path);
+    const struct simgrid_glue *sg = simgrid_glue();
+    sg->start(&argc, argv, path);
     gchar *defect = platform_defect(path);
     if (defect != NULL) {
         /* freed before returning: a leak checker (valgrind) looks at the child's heap at its
@@ -614,12 +604,12 @@ inspect_in_child(gpointer data)
         g_free(defect);
         return written ? INSPECT_EXIT_DEFECT : 1;
     }
-    size_t nhosts = sg_host_count();
-    sg_host_t *hosts = sg_host_list();
+    gsize nhosts = 0;
+    sg_host_t *hosts = sg->host_list(&nhosts);
     guint64 total = 0;
-    for (size_t i = 0; i < nhosts; i++)
-        total += (guint64)sg_host_core_count(hosts[i]);
-    xbt_free(hosts);
+    for (gsize i = 0; i < nhosts; i++)
+        total += (guint64)sg->host_core_count(hosts[i]);
+    g_free(hosts);
     char report[64];
     int len = g_snprintf(report, sizeof report, CORES_MARKER "%" G_GUINT64_FORMAT "\n", total);
     return write(STDERR_FILENO, report, (size_t)len) == len ? 0 : 1;
@@ -769,8 +759,7 @@ cfg_trial_in_child(gpointer data)
     gchar *cfg = g_strconcat("--cfg=", trial->item, NULL);
     int argc = 4;
     char *argv[] = {"collsim", "--log=root.fmt:%m%n", "--log=xbt_cfg.thres:warning", cfg, NULL};
-    simgrid_init(&argc, argv);
-    simgrid_load_platform(trial->platform);
+    simgrid_glue()->start(&argc, argv, trial->platform);
     /* freed before returning: a leak checker (valgrind) looks at the child's heap at its
      * _exit, after this frame is gone */
     g_free(cfg);
@@ -1458,12 +1447,7 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
      * none of its hosts and links, a third of the memory of a rank at 2^20 ranks */
     gboolean own_flat = is_flat && core == CORE_COLLSIM;
     if (own_flat) {
-        /* SimGrid still sets its network model's defaults (CM02's factors of 1, ...) when it
-         * loads a platform: an empty zone makes it do so and nothing more */
-        generated = write_platform_file(EMPTY_PLATFORM_XML, error);
-        if (generated == NULL)
-            return FALSE;
-        platform = generated;
+        /* SimGrid is not started at all (not even loaded: simgrid_glue.h) */
     } else if (platform == NULL) {
         generated = write_default_platform(config->nranks, network, error);
         if (generated == NULL)
@@ -1483,12 +1467,14 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
     gchar **argv = simgrid_arguments(config, &argc);
     /* simgrid_init removes the items it consumes from argv: free from a copy of the array */
     gchar **argv_owned = g_memdup2(argv, sizeof(gchar *) * (gsize)(argc + 1));
-    simgrid_init(&argc, argv);
-    simgrid_load_platform(platform);
-    if (own_flat)
+    if (own_flat) {
+        core_cfg_use_own(argv);
         core_platform_use_flat(&flat);
-    else
+    } else {
+        simgrid_glue()->start(&argc, argv, platform);
+        core_cfg_use_simgrid();
         core_platform_use_simgrid();
+    }
     core_setup((gsize)sim_engine_stack_kib(config) * 1024);
     if (generated != NULL) {
         g_unlink(generated);

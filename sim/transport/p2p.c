@@ -48,9 +48,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <xbt/config.h>
-#include <xbt/dynar.h>
-
 #include "mpi.h"
 #include "sim/core/small_vec.h"
 #include "src/coll_check.h"
@@ -59,6 +56,7 @@
 #include "src/handles.h"
 #include "src/errhandler.h"
 #include "sim/core/core.h"
+#include "sim/core/core_cfg.h"
 #include "sim/core/dlist.h"
 #include "sim/engine/flow.h"
 #include "sim/engine/payload_scratch.h"
@@ -654,8 +652,8 @@ port_rate(const struct sim_port *port, const core_host *dst)
      * room for the 5 % of reverse traffic SimGrid's cross-traffic model adds to every flow: a
      * NIC injecting faster than its flows drain would make consecutive messages share the
      * link and a pipeline collapse towards store-and-forward */
-    rate *= sg_cfg_get_double("network/bandwidth-factor");
-    if (sg_cfg_get_boolean("network/crosstraffic"))
+    rate *= core_cfg_double("network/bandwidth-factor");
+    if (core_cfg_boolean("network/crosstraffic"))
         rate /= 1.05;
     return rate > 0.0 ? rate : INFINITY;
 }
