@@ -1,0 +1,72 @@
+#!/bin/bash
+# test_simgrid_module.sh — SimGrid is loaded only by the runs that need it (sim/core/
+# simgrid_glue.h): libcollsim does not link it; a run of collsim's own core on its own flat
+# cluster (the default platform, or `flat:`) has no libsimgrid in its process and runs even
+# when the SimGrid module cannot be found; SimGrid's core and the platforms SimGrid builds
+# load it; a module that cannot be loaded is named in one message and exit status 2.
+set -u
+: "${COLLSIM:?}" "${top_srcdir:?}" "${top_builddir:?}"
+failures=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+pass() { echo "ok: $*"; }
+cc -std=c11 -shared -fPIC -I"$top_srcdir/src" "$top_srcdir/tests/exec/simgrid_module/maps.c" \
+    -o "$tmp/maps.so" || { echo "FAIL: cannot build maps.c"; exit 1; }
+
+# 1. The library and the program do not name libsimgrid (or ns-3) among what they need.
+for f in "$top_builddir/.libs/libcollsim.so" "$top_builddir/.libs/collsim"; do
+    if [ ! -f "$f" ]; then
+        fail "$f not built"
+    elif readelf -d "$f" | grep -E 'NEEDED.*(simgrid|ns3)'; then
+        fail "$(basename "$f") needs libsimgrid"
+    else
+        pass "$(basename "$f") does not need libsimgrid"
+    fi
+done
+
+# run EXPECTED_MAPPED ARGS...: exit 0 and rank 0's line
+run() {
+    local expected=$1
+    shift
+    if "$COLLSIM" exec "$tmp/maps.so" "$@" >"$tmp/out" 2>"$tmp/err" &&
+        [ "$(cat "$tmp/out")" = "libsimgrid mapped: $expected" ]; then
+        pass "$* : libsimgrid mapped: $expected"
+    else
+        fail "$*: expected 'libsimgrid mapped: $expected'"; cat "$tmp/out" "$tmp/err" | head -5
+    fi
+}
+
+# 2. The own core on its own flat clusters: no SimGrid in the process.
+run no -n 4
+run no -n 4 --platform flat:hosts=2,cores=2
+run no -n 4 --engine collsim --cfg network/model:CM02 --cfg network/crosstraffic:0
+# 3. What SimGrid does: its core, and the platforms it builds.
+run yes -n 4 --engine simgrid
+run yes -n 4 --platform fattree:levels=2,down=2
+run yes -n 4 --platform "$top_srcdir/platforms/cluster.xml"
+
+# 4. Without the module: the own core's runs still run, the others stop with one message.
+export COLLSIM_SIMGRID_MODULE="$tmp/none/collsim-simgrid.so"
+run no -n 4
+"$COLLSIM" exec "$tmp/maps.so" -n 4 --engine simgrid >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 2 ] && [ ! -s "$tmp/out" ] && grep -q "needs SimGrid" "$tmp/err" &&
+    grep -qF "$tmp/none/collsim-simgrid.so: not there" "$tmp/err"; then
+    pass "--engine simgrid without the module: exit 2, the path named"
+else
+    fail "--engine simgrid without the module: exit $rc"; cat "$tmp/out" "$tmp/err" | head -5
+fi
+echo "not a module" >"$tmp/bad.so"
+export COLLSIM_SIMGRID_MODULE="$tmp/bad.so"
+"$COLLSIM" exec "$tmp/maps.so" -n 4 --platform fattree:levels=2,down=2 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -qF "$tmp/bad.so:" "$tmp/err"; then
+    pass "a file that is not a module: exit 2, the path and the loader's reason named"
+else
+    fail "a file that is not a module: exit $rc"; cat "$tmp/err" | head -5
+fi
+unset COLLSIM_SIMGRID_MODULE
+
+[ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
+exit 0
