@@ -963,6 +963,16 @@ config_from_point(const struct run_point *point, struct sim_config *config, GPtr
     config->simgrid_cfg = (gchar **)cfg->pdata;
 }
 
+void
+bench_preload(const struct run_point *point)
+{
+    GPtrArray *cfg = g_ptr_array_new_with_free_func(g_free);
+    struct sim_config config;
+    config_from_point(point, &config, cfg);
+    sim_engine_preload(&config);
+    g_ptr_array_free(cfg, TRUE);
+}
+
 /* The algorithm that served most calls of the point's collective ("" if none did). */
 static const char *
 served_algorithm(const struct sim_outcome *outcome, enum coll_kind kind)

@@ -41,6 +41,10 @@ gchar *bench_point_invalid(const struct run_point *point, const char **key);
  */
 void bench_run_point(const struct run_point *point, struct point_result *result);
 
+/* Load SimGrid in this process if the point's run will need it, so that the points forked
+ * from it inherit it (sim_engine_preload). */
+void bench_preload(const struct run_point *point);
+
 /* What `collsim list` shows. */
 struct bench_name {
     const char *name;

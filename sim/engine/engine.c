@@ -1403,6 +1403,35 @@ choose_core(const struct sim_config *config, const char *platform, GError **erro
     return CORE_SIMGRID;
 }
 
+/* Whether a run of `config` goes without SimGrid: collsim's own core on its own flat cluster
+ * (the default platform or the `flat` generator). */
+static gboolean
+runs_without_simgrid(const struct sim_config *config)
+{
+    const char *platform = config->platform_file;
+    if (platform != NULL) {
+        if (!platform_gen_is_spec(platform))
+            return FALSE;
+        const struct model_network *network =
+            config->network != NULL ? config->network : model_network_default();
+        struct platform_spec spec = {0};
+        if (!platform_gen_parse(platform, network, (guint)MAX(config->nranks, 1), &spec, NULL) ||
+            spec.kind != PLATFORM_FLAT)
+            return FALSE;
+    }
+    GError *error = NULL;
+    gboolean own = choose_core(config, platform, &error) == CORE_COLLSIM;
+    g_clear_error(&error);
+    return own;
+}
+
+void
+sim_engine_preload(const struct sim_config *config)
+{
+    if (!simgrid_glue_loaded() && !runs_without_simgrid(config))
+        (void)simgrid_glue();
+}
+
 static gboolean
 engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError **error)
 {

@@ -298,6 +298,16 @@ run_sweep(const struct scenario *scenario, int jobs, const char *const *simgrid_
 {
     struct sweep sweep = {scenario, sink, data};
     struct child_pool pool = {simgrid_cfg, sweep_work, sweep_done, &sweep};
+    /* SimGrid once here rather than once in every point's process, judged with the items
+     * the children will have */
+    g_autofree gchar *saved = g_strdup(g_getenv("COLLSIM_SIMGRID_CFG"));
+    child_add_simgrid_cfg(simgrid_cfg);
+    for (guint i = 0; i < scenario->points->len; i++)
+        bench_preload(scenario->points->pdata[i]);
+    if (saved != NULL)
+        g_setenv("COLLSIM_SIMGRID_CFG", saved, TRUE);
+    else
+        g_unsetenv("COLLSIM_SIMGRID_CFG");
     return run_children(&pool, scenario->points->len, jobs, error);
 }
 
