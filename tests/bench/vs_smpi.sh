@@ -6,8 +6,11 @@
 # Like for like:
 #   - one program, tests/bench/fidelity_coll.c, built for both tools: one collective call,
 #     then every rank's start and end times gathered on rank 0 (P - 1 more messages);
-#   - one platform file per P, read by both: a SimGrid <cluster> of P hosts (10 Gflop/s),
-#     each with a private link of 12.5 GB/s and 1 us, and no backbone;
+#   - one platform per P: a SimGrid <cluster> of P hosts (10 Gflop/s), each with a private
+#     split-duplex link of 12.5 GB/s and 1 us, and no backbone; collsim's `flat` generator
+#     for collsim (which its own core builds without SimGrid) and the XML collsim writes for
+#     it (`collsim platform describe SPEC --xml`) for SMPI: the same hosts and routes
+#     (tests/unit/check_core_platform.c holds them to SimGrid's reading of that XML);
 #   - one network model: SimGrid's CM02, with no per-message overheads (collsim
 #     --network cm02, as tests/bench/fidelity.sh does), SMPI with privatization off and
 #     computation not simulated, and for P >= 16384 the small stacks without guard pages that
@@ -90,16 +93,13 @@ for prog in fc:"$here/fidelity_coll.c" empty:"$work/empty.c"; do
     fi
 done
 
-platform() {  # P -> the platform file both tools read
+spec() {  # P -> the platform, as collsim's generator names it
+    echo "flat:hosts=$1,speed=10Gf,bw=12.5GBps,lat=1us"
+}
+platform() {  # P -> the same platform as a file, for SMPI
     local f="$work/cluster-$1.xml"
-    [ -f "$f" ] || cat >"$f" <<XML
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <cluster id="vs" prefix="node-" suffix="" radical="0-$(($1 - 1))" speed="10Gf"
-           bw="12.5GBps" lat="1us" sharing_policy="SPLITDUPLEX"/>
-</platform>
-XML
+    [ -f "$f" ] || "$collsim" platform describe "$(spec "$1")" -n "$1" --network cm02 --xml |
+        sed -n '/^<?xml/,$p' >"$f"
     echo "$f"
 }
 hostfile() {
@@ -171,14 +171,14 @@ for p in $ps; do
     smpi_cmd "$p" empty
     read -r sw sm ss < <(measure "${smpi[@]}")
     collsim_row start-up "to 1st event" "$p" - "$collsim" exec "$work/empty.so" -n "$p" \
-        --platform "$(platform "$p")" --network cm02
+        --platform "$(spec "$p")" --network cm02
     for c in $cases; do
         IFS=: read -r fam calgo salgo <<<"$c"
         for bytes in $sizes; do
             smpi_cmd "$p" fc
             read -r sw sm ss < <(measure "${smpi[@]}" --cfg="smpi/$fam:$salgo" "$fam" "$bytes")
             collsim_row "$fam" "$calgo" "$p" "$bytes" "$collsim" exec "$work/fc.so" -n "$p" \
-                --platform "$(platform "$p")" --network cm02 --algorithm "$fam=$calgo" \
+                --platform "$(spec "$p")" --network cm02 --algorithm "$fam=$calgo" \
                 -- "$fam" "$bytes"
         done
     done
