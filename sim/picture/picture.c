@@ -9,8 +9,6 @@
 #include <math.h>
 #include <string.h>
 
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
 #include <glib/gstdio.h>
 
 G_DEFINE_QUARK(collsim - picture - error - quark, picture_error)

@@ -11,7 +11,7 @@
 #ifndef COLLSIM_SIM_PICTURE_H
 #define COLLSIM_SIM_PICTURE_H
 
-#include <cairo.h>
+#include "sim/picture/cairo_api.h"
 #include <glib.h>
 
 enum picture_format { PICTURE_PNG, PICTURE_SVG, PICTURE_PDF };

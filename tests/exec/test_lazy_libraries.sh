@@ -1,9 +1,11 @@
 #!/bin/bash
-# test_simgrid_module.sh — SimGrid is loaded only by the runs that need it (sim/core/
+# test_lazy_libraries.sh — SimGrid is loaded only by the runs that need it (sim/core/
 # simgrid_glue.h): libcollsim does not link it; a run of collsim's own core on its own flat
 # cluster (the default platform, or `flat:`) has no libsimgrid in its process and runs even
 # when the SimGrid module cannot be found; SimGrid's core and the platforms SimGrid builds
-# load it; a module that cannot be loaded is named in one message and exit status 2.
+# load it; a module that cannot be loaded is named in one message and exit status 2. Likewise
+# cairo (sim/picture/cairo_api.h): not linked, not mapped in a run that draws nothing, loaded
+# by one that draws (the pictures themselves are checked by check_picture, test_plot, ...).
 set -u
 : "${COLLSIM:?}" "${top_srcdir:?}" "${top_builddir:?}"
 failures=0
@@ -11,17 +13,18 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 pass() { echo "ok: $*"; }
-cc -std=c11 -shared -fPIC -I"$top_srcdir/src" "$top_srcdir/tests/exec/simgrid_module/maps.c" \
+cc -std=c11 -shared -fPIC -I"$top_srcdir/src" "$top_srcdir/tests/exec/lazy_libraries/maps.c" \
     -o "$tmp/maps.so" || { echo "FAIL: cannot build maps.c"; exit 1; }
 
-# 1. The library and the program do not name libsimgrid (or ns-3) among what they need.
+# 1. The library and the program do not name libsimgrid (or ns-3) or libcairo among what
+#    they need.
 for f in "$top_builddir/.libs/libcollsim.so" "$top_builddir/.libs/collsim"; do
     if [ ! -f "$f" ]; then
         fail "$f not built"
-    elif readelf -d "$f" | grep -E 'NEEDED.*(simgrid|ns3)'; then
-        fail "$(basename "$f") needs libsimgrid"
+    elif readelf -d "$f" | grep -E 'NEEDED.*(simgrid|ns3|cairo)'; then
+        fail "$(basename "$f") needs libsimgrid or libcairo"
     else
-        pass "$(basename "$f") does not need libsimgrid"
+        pass "$(basename "$f") needs neither libsimgrid nor libcairo"
     fi
 done
 
@@ -30,10 +33,12 @@ run() {
     local expected=$1
     shift
     if "$COLLSIM" exec "$tmp/maps.so" "$@" >"$tmp/out" 2>"$tmp/err" &&
-        [ "$(cat "$tmp/out")" = "libsimgrid mapped: $expected" ]; then
-        pass "$* : libsimgrid mapped: $expected"
+        [ "$(head -1 "$tmp/out")" = "libsimgrid mapped: $expected" ] &&
+        [ "$(sed -n 2p "$tmp/out")" = "libcairo mapped: no" ]; then
+        pass "$* : libsimgrid mapped: $expected, libcairo not"
     else
-        fail "$*: expected 'libsimgrid mapped: $expected'"; cat "$tmp/out" "$tmp/err" | head -5
+        fail "$*: expected 'libsimgrid mapped: $expected' and no libcairo"
+        cat "$tmp/out" "$tmp/err" | head -5
     fi
 }
 
@@ -67,6 +72,14 @@ else
     fail "a file that is not a module: exit $rc"; cat "$tmp/err" | head -5
 fi
 unset COLLSIM_SIMGRID_MODULE
+
+# 5. A run that draws loads cairo then, and draws.
+if "$COLLSIM" exec "$tmp/maps.so" -n 4 --timeline "$tmp/run.svg" >"$tmp/out" 2>"$tmp/err" &&
+    grep -q '^<svg' "$tmp/run.svg" 2>/dev/null; then
+    pass "--timeline FILE.svg: drawn"
+else
+    fail "--timeline FILE.svg"; cat "$tmp/err" | head -5
+fi
 
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 exit 0
