@@ -32,6 +32,8 @@ core_platform_free(void)
     for (gsize i = 0; i < platform.nhosts; i++)
         g_free(platform.hosts[i].name);
     g_free(platform.hosts);
+    g_free((gchar *)platform.cluster.prefix);
+    g_free((gchar *)platform.cluster.suffix);
     memset(&platform, 0, sizeof platform);
 }
 
@@ -62,6 +64,8 @@ core_platform_use_flat(const struct core_flat_cluster *cluster)
     hosts_new(cluster->hosts);
     platform.flat = TRUE;
     platform.cluster = *cluster;
+    platform.cluster.prefix = g_strdup(cluster->prefix != NULL ? cluster->prefix : "node-");
+    platform.cluster.suffix = g_strdup(cluster->suffix != NULL ? cluster->suffix : "");
 }
 
 gboolean
@@ -95,7 +99,9 @@ core_host_name(core_host *host)
     if (host->simgrid != NULL)
         return simgrid_glue()->host_name(host->simgrid);
     if (host->name == NULL)
-        host->name = g_strdup_printf("node-%" G_GSIZE_FORMAT, host->index);
+        host->name = g_strdup_printf("%s%" G_GUINT64_FORMAT "%s", platform.cluster.prefix,
+                                     platform.cluster.first + host->index,
+                                     platform.cluster.suffix);
     return host->name;
 }
 
@@ -141,11 +147,11 @@ core_route(const core_host *src, const core_host *dst, GArray *links, double *la
         simgrid_glue()->route(src->simgrid, dst->simgrid, links, latency);
         return;
     }
-    /* SimGrid's ClusterZone: the loopback inside a host; else the source's private link
-     * (its up half), then the destination's (its down half), latencies added in that order
-     * from 0 */
+    /* SimGrid's ClusterZone: the loopback inside a host if there is one; else the source's
+     * private link (its up half), then the destination's (its down half), latencies added in
+     * that order from 0 */
     double sum = 0.0;
-    if (src == dst) {
+    if (src == dst && !platform.cluster.no_loopback) {
         struct core_link loop = flat_link(src, FLAT_LOOPBACK);
         g_array_append_val(links, loop);
         sum += loop.latency;

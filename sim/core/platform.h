@@ -37,13 +37,17 @@ struct core_link {
     enum platform_sharing sharing;
 };
 
-/* What a flat cluster is made of: `hosts` hosts named node-0 ... node-(hosts-1). */
+/* What a flat cluster is made of: `hosts` hosts named PREFIX FIRST SUFFIX ... PREFIX
+ * (FIRST + hosts - 1) SUFFIX (node-0 ... by default: NULL prefix and suffix, first 0). */
 struct core_flat_cluster {
     guint64 hosts;
     double speed; /* flop/s of one core */
     int cores;
     double bandwidth, latency;                   /* each host's private link, each way */
     double loopback_bandwidth, loopback_latency; /* inside a host */
+    gboolean no_loopback; /* none: a host reaches itself through its up and down links */
+    const char *prefix, *suffix; /* copied by core_platform_use_flat */
+    guint64 first;
 };
 
 /* The platform SimGrid loaded (after simgrid_glue()->start): its hosts, in sg_host_list's

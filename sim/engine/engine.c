@@ -26,6 +26,7 @@
 #include "sim/core/core_cfg.h"
 #include "sim/core/simgrid_glue.h"
 #include "sim/engine/compute.h"
+#include "sim/engine/platform_file.h"
 #include "sim/engine/platform_gen.h"
 #include "sim/engine/privatize.h"
 #include "sim/engine/proc.h"
@@ -666,6 +667,14 @@ inspect_platform(const char *path, guint load_seconds, guint64 *cores, GError **
                     "dragonfly)",
                     path, g_strerror(ENOENT));
         return FALSE;
+    }
+    /* a plain <cluster> is read here (platform_file.h), without SimGrid */
+    struct core_flat_cluster plain;
+    if (platform_file_plain_cluster(path, &plain)) {
+        if (cores != NULL)
+            *cores = plain.hosts * (guint64)plain.cores;
+        platform_file_cluster_clear(&plain);
+        return TRUE;
     }
     struct stat before;
     gboolean known = stat(path, &before) == 0;
@@ -1409,9 +1418,12 @@ static gboolean
 runs_without_simgrid(const struct sim_config *config)
 {
     const char *platform = config->platform_file;
-    if (platform != NULL) {
-        if (!platform_gen_is_spec(platform))
+    struct core_flat_cluster plain;
+    if (platform != NULL && !platform_gen_is_spec(platform)) {
+        if (!platform_file_plain_cluster(platform, &plain))
             return FALSE;
+        platform_file_cluster_clear(&plain);
+    } else if (platform != NULL) {
         const struct model_network *network =
             config->network != NULL ? config->network : model_network_default();
         struct platform_spec spec = {0};
@@ -1462,6 +1474,8 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
         is_flat = spec.kind == PLATFORM_FLAT;
         if (is_flat)
             platform_gen_flat_cluster(&spec, &flat);
+    } else if (platform_file_plain_cluster(platform, &flat)) {
+        is_flat = TRUE; /* built by the own core as the generated ones are */
     } else if (!inspect_platform(platform, PLATFORM_LOAD_SECONDS, NULL, error)) {
         return FALSE;
     }
@@ -1470,6 +1484,7 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
     enum core_kind core = choose_core(config, platform, &core_error);
     if (core_error != NULL) {
         g_propagate_error(error, core_error);
+        platform_file_cluster_clear(&flat);
         return FALSE;
     }
     /* collsim's own core simulates a flat cluster itself (sim/core/platform.h): SimGrid builds
@@ -1499,7 +1514,9 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
     if (own_flat) {
         core_cfg_use_own(argv);
         core_platform_use_flat(&flat);
+        platform_file_cluster_clear(&flat);
     } else {
+        platform_file_cluster_clear(&flat);
         simgrid_glue()->start(&argc, argv, platform);
         core_cfg_use_simgrid();
         core_platform_use_simgrid();

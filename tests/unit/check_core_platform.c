@@ -17,6 +17,7 @@
 
 #include "sim/core/platform.h"
 #include "sim/engine/engine.h"
+#include "sim/engine/platform_file.h"
 #include "sim/engine/platform_gen.h"
 
 /* What the tests compare of a platform, with link identities numbered in order of first use
@@ -39,8 +40,9 @@ host_by_name(const char *name)
     return 0;
 }
 
+/* The routes between every pair of hosts, the hosts taken in the order of `names`. */
 static struct platform_view
-view_platform(void)
+view_platform(GPtrArray *names)
 {
     struct platform_view v = {
         g_ptr_array_new_with_free_func(g_free),
@@ -52,8 +54,9 @@ view_platform(void)
     };
     gsize n = core_host_count();
     gsize *order = g_new(gsize, n);
+    ck_assert_uint_eq(names->len, n);
     for (gsize i = 0; i < n; i++) {
-        gchar *name = g_strdup_printf("node-%" G_GSIZE_FORMAT, i);
+        const char *name = g_ptr_array_index(names, i);
         order[i] = host_by_name(name);
         core_host *h = core_host_at(order[i]);
         g_ptr_array_add(v.names, g_strdup(core_host_name(h)));
@@ -61,7 +64,6 @@ view_platform(void)
         int cores = core_host_core_count(h);
         g_array_append_val(v.speeds, speed);
         g_array_append_val(v.cores, cores);
-        g_free(name);
     }
     GHashTable *ordinal = g_hash_table_new(g_direct_hash, g_direct_equal);
     GArray *route = g_array_new(FALSE, FALSE, sizeof(struct core_link));
@@ -100,38 +102,47 @@ view_free(struct platform_view *v)
     g_array_free(v->latencies, TRUE);
 }
 
-/* SimGrid's view of `xml`, then the own cluster's, compared. */
+/* The cluster's host names, in the order of their numbers. */
+static GPtrArray *
+cluster_names(const struct core_flat_cluster *cluster)
+{
+    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+    for (guint64 i = 0; i < cluster->hosts; i++)
+        g_ptr_array_add(names, g_strdup_printf("%s%" G_GUINT64_FORMAT "%s",
+                                               cluster->prefix ? cluster->prefix : "node-",
+                                               cluster->first + i,
+                                               cluster->suffix ? cluster->suffix : ""));
+    return names;
+}
+
+/* SimGrid's view of the platform file `path`, then the own cluster's, compared. */
 static void
-check_same_platform(const char *xml, const struct core_flat_cluster *cluster)
+check_same_file(const char *path, const struct core_flat_cluster *cluster)
 {
     int argc = 2;
     char *argv[] = {"check_core_platform", "--log=root.thres:critical", NULL};
     simgrid_init(&argc, argv);
-    gchar *path = NULL;
-    int fd = g_file_open_tmp("collsim-platform-XXXXXX.xml", &path, NULL);
-    ck_assert_int_ge(fd, 0);
-    close(fd);
-    ck_assert(g_file_set_contents(path, xml, -1, NULL));
     simgrid_load_platform(path);
-    g_unlink(path);
-    g_free(path);
+    GPtrArray *names = cluster_names(cluster);
 
     core_platform_use_simgrid();
     ck_assert(!core_platform_is_flat());
     ck_assert_uint_eq(core_host_count(), cluster->hosts);
     ck_assert_ptr_nonnull(core_host_simgrid(core_host_at(0)));
-    struct platform_view sg = view_platform();
+    struct platform_view sg = view_platform(names);
 
     core_platform_use_flat(cluster);
     ck_assert(core_platform_is_flat());
     ck_assert_ptr_null(core_host_simgrid(core_host_at(0)));
     for (gsize i = 0; i < core_host_count(); i++)
         ck_assert_uint_eq(core_host_index(core_host_at(i)), i);
-    struct platform_view own = view_platform();
+    struct platform_view own = view_platform(names);
 
     for (guint i = 0; i < sg.names->len; i++) {
         ck_assert_str_eq(g_ptr_array_index(own.names, i), g_ptr_array_index(sg.names, i));
-        ck_assert(g_array_index(own.speeds, double, i) == g_array_index(sg.speeds, double, i));
+        ck_assert_msg(g_array_index(own.speeds, double, i) == g_array_index(sg.speeds, double, i),
+                      "host %u: speed %.17g, SimGrid's %.17g", i,
+                      g_array_index(own.speeds, double, i), g_array_index(sg.speeds, double, i));
         ck_assert_int_eq(g_array_index(own.cores, int, i), g_array_index(sg.cores, int, i));
     }
     ck_assert_uint_eq(own.lengths->len, sg.lengths->len);
@@ -147,13 +158,37 @@ check_same_platform(const char *xml, const struct core_flat_cluster *cluster)
         const struct core_link *b = &g_array_index(sg.links, struct core_link, k);
         ck_assert_msg(a->id == b->id, "link %u: identity %lu, SimGrid's %lu", k,
                       (unsigned long)a->id, (unsigned long)b->id);
-        ck_assert(a->bandwidth == b->bandwidth);
-        ck_assert(a->latency == b->latency);
+        ck_assert_msg(a->bandwidth == b->bandwidth, "link %u: bandwidth %.17g, SimGrid's %.17g",
+                      k, a->bandwidth, b->bandwidth);
+        ck_assert_msg(a->latency == b->latency, "link %u: latency %.17g, SimGrid's %.17g", k,
+                      a->latency, b->latency);
         ck_assert_int_eq(a->sharing, b->sharing);
     }
     view_free(&sg);
     view_free(&own);
+    g_ptr_array_free(names, TRUE);
     core_platform_free();
+}
+
+static gchar *
+write_temporary(const char *xml)
+{
+    gchar *path = NULL;
+    int fd = g_file_open_tmp("collsim-platform-XXXXXX.xml", &path, NULL);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert(g_file_set_contents(path, xml, -1, NULL));
+    return path;
+}
+
+/* SimGrid's view of `xml`, then the own cluster's, compared. */
+static void
+check_same_platform(const char *xml, const struct core_flat_cluster *cluster)
+{
+    gchar *path = write_temporary(xml);
+    check_same_file(path, cluster);
+    g_unlink(path);
+    g_free(path);
 }
 
 /* Latencies that binary floating point does not hold exactly. */
@@ -201,11 +236,131 @@ START_TEST(test_flat_generator_is_simgrids)
 }
 END_TEST
 
+#define HEAD                                                                                       \
+    "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+
+/* Plain clusters that collsim reads itself: every unit family of SimGrid's, prefixes and
+ * suffixes, a first number other than 0, multi-core hosts, with and without a loopback. */
+static const char *const plain_files[] = {
+    HEAD "<!-- a comment -->\n<platform version=\"4.1\">\n  <cluster id=\"c\" prefix=\"node-\" "
+         "suffix=\"\" radical=\"0-3\" speed=\"10Gf\" bw=\"12.5GBps\" lat=\"0.3us\" "
+         "loopback_bw=\"20GBps\" loopback_lat=\"0.05us\"/>\n</platform>\n",
+    HEAD "<platform version=\"4.1\"><cluster id=\"c\" prefix=\"n\" suffix=\".example.org\" "
+         "radical=\"3-7\" speed=\"1e9f\" core=\"4\" bw=\"100Gbps\" lat=\"1.5us\"/></platform>",
+    HEAD "<platform version=\"4.1\"><cluster id=\"c\" prefix=\"h\" suffix=\"\" radical=\"0-2\" "
+         "speed=\"2.5gigaflops\" bw=\"1.5GiBps\" lat=\"300ns\" loopback_bw=\"10000MBps\" "
+         "loopback_lat=\"0\" sharing_policy=\"SPLITDUPLEX\"/></platform>",
+    HEAD "<platform version=\"4.1\"><cluster id=\"c\" prefix=\"x-\" suffix=\"-y\" radical=\"10-12\" "
+         "speed=\"7.3Mf\" core=\"2\" bw=\"800Mbps\" lat=\"0.000001s\" loopback_bw=\"1TBps\" "
+         "loopback_lat=\"1ps\"/></platform>",
+    /* a comment in Latin-1 (not UTF-8) changes nothing */
+    HEAD "<platform version=\"4.1\"><!-- caf\xe9 --><cluster id=\"c\" prefix=\"n\" suffix=\"\" "
+         "radical=\"0-1\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\"/></platform>",
+    HEAD "<platform version=\"4.1\"><cluster id=\"c\" prefix=\"solo\" suffix=\"\" radical=\"5\" "
+         "speed=\"100kf\" bw=\"3.3kBps\" lat=\"2ms\" loopback_bw=\"7.7Kibps\" "
+         "loopback_lat=\"0.1us\"/></platform>",
+};
+
+START_TEST(test_plain_file_is_simgrids)
+{
+    gchar *path = write_temporary(plain_files[_i]);
+    struct core_flat_cluster cluster;
+    ck_assert_msg(platform_file_plain_cluster(path, &cluster), "file %d declined", _i);
+    check_same_file(path, &cluster);
+    platform_file_cluster_clear(&cluster);
+    g_unlink(path);
+    g_free(path);
+}
+END_TEST
+
+START_TEST(test_shipped_cluster_is_plain)
+{
+    gchar *path = g_build_filename(g_getenv("top_srcdir") ? g_getenv("top_srcdir") : ".",
+                                   "platforms", "cluster.xml", NULL);
+    struct core_flat_cluster cluster;
+    ck_assert_msg(platform_file_plain_cluster(path, &cluster), "%s declined", path);
+    ck_assert_uint_eq(cluster.hosts, 1024);
+    ck_assert(cluster.speed == 1e10 && cluster.bandwidth == 12.5e9);
+    ck_assert(!cluster.no_loopback && cluster.loopback_bandwidth == 20e9);
+    platform_file_cluster_clear(&cluster);
+    g_free(path);
+}
+END_TEST
+
+#define CLUSTER_ATTRS "id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" "
+/* What collsim leaves to SimGrid: anything but one plain cluster. */
+static const char *const other_files[] = {
+    HEAD "<platform version=\"4.1\"><cluster " CLUSTER_ATTRS "bw=\"1GBps\" lat=\"1us\" "
+         "bb_bw=\"2GBps\" bb_lat=\"1us\"/></platform>",
+    HEAD "<platform version=\"4.1\"><cluster " CLUSTER_ATTRS "bw=\"1GBps\" lat=\"1us\" "
+         "topology=\"TORUS\" topo_parameters=\"2,2\"/></platform>",
+    HEAD "<platform version=\"4.1\"><cluster " CLUSTER_ATTRS "bw=\"1GBps\" lat=\"1us\" "
+         "sharing_policy=\"SHARED\"/></platform>",
+    HEAD "<platform version=\"4.1\"><cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-3,5\" "
+         "speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\"/></platform>",
+    HEAD "<platform version=\"4\"><cluster " CLUSTER_ATTRS "bw=\"1GBps\" lat=\"1us\"/></platform>",
+    HEAD "<platform version=\"4.1\"><cluster " CLUSTER_ATTRS "bw=\"1GBps\" lat=\"1us\"/>"
+         "<cluster id=\"d\" prefix=\"m\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" bw=\"1GBps\" "
+         "lat=\"1us\"/></platform>",
+    HEAD "<platform version=\"4.1\"><cluster " CLUSTER_ATTRS "bw=\"1GBps\" lat=\"1us\">"
+         "<prop id=\"x\" value=\"y\"/></cluster></platform>",
+    HEAD "<platform version=\"4.1\"><cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-3\" "
+         "speed=\"1Gf,2Gf\" bw=\"1GBps\" lat=\"1us\"/></platform>",
+    HEAD "<platform version=\"4.1\"><cluster " CLUSTER_ATTRS "bw=\"1GBps\" lat=\"1\"/></platform>",
+    HEAD "<platform version=\"4.1\"><cluster " CLUSTER_ATTRS "bw=\"1GBs\" lat=\"1us\"/></platform>",
+    HEAD "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\"><cluster " CLUSTER_ATTRS
+         "bw=\"1GBps\" lat=\"1us\"/></zone></platform>",
+    HEAD "<platform version=\"4.1\"><config><prop id=\"network/model\" value=\"CM02\"/></config>"
+         "<cluster " CLUSTER_ATTRS "bw=\"1GBps\" lat=\"1us\"/></platform>",
+    HEAD "<platform version=\"4.1\"><cluster " CLUSTER_ATTRS "bw=\"1GBps\" lat=\"1us\" "
+         "loopback_bw=\"1GBps\"/></platform>",
+    HEAD "<platform version=\"4.1\"><cluster " CLUSTER_ATTRS "bw=\"0GBps\" lat=\"1us\"/></platform>",
+    HEAD "<platform version=\"4.1\"><cluster " CLUSTER_ATTRS "bw=\"1GBps\" lat=\"1us\"/>",
+    HEAD "<platform version=\"4.1\"><cluster " CLUSTER_ATTRS "bw=\"1GBps\" lat=\"1us\"/>x</platform>",
+    "not XML at all",
+};
+
+START_TEST(test_other_files_are_left_to_simgrid)
+{
+    gchar *path = write_temporary(other_files[_i]);
+    struct core_flat_cluster cluster;
+    ck_assert_msg(!platform_file_plain_cluster(path, &cluster), "file %d read as plain", _i);
+    g_unlink(path);
+    g_free(path);
+}
+END_TEST
+
+/* SimGrid's units, by hand: the number times the unit's scale, a prefix a factor of 1000 or
+ * 1024 on the one before. */
+START_TEST(test_units)
+{
+    double v = 0;
+    ck_assert(platform_file_bandwidth("12.5GBps", &v) && v == 12.5 * (1000.0 * 1000.0 * 1000.0));
+    ck_assert(platform_file_bandwidth("100Gbps", &v) && v == 100 * (0.125 * 1000 * 1000 * 1000));
+    ck_assert(platform_file_bandwidth("2KiBps", &v) && v == 2048);
+    ck_assert(platform_file_bandwidth("1Mibps", &v) && v == 0.125 * 1024 * 1024);
+    ck_assert(platform_file_bandwidth("0", &v) && v == 0);
+    ck_assert(!platform_file_bandwidth("3", &v));
+    ck_assert(!platform_file_bandwidth("1GBs", &v));
+    ck_assert(!platform_file_bandwidth("1KBps", &v)); /* SimGrid's decimal kilo is a "k" */
+    ck_assert(platform_file_time("0.3us", &v) && v == 0.3 * 1e-6);
+    ck_assert(platform_file_time("2m", &v) && v == 120);
+    ck_assert(platform_file_time("1w", &v) && v == 604800);
+    ck_assert(!platform_file_time("1 us", &v));
+    ck_assert(platform_file_speed("10Gf", &v) && v == 1e10);
+    ck_assert(platform_file_speed("3megaflops", &v) && v == 3e6);
+    ck_assert(!platform_file_speed("3Mflops", &v));
+    ck_assert(!platform_file_speed("inff", &v));
+}
+END_TEST
+
 START_TEST(test_flat_routes)
 {
     /* the rule itself, by hand: up of the source then down of the destination, a loopback
      * inside a host; a link keeps its identity across routes */
-    struct core_flat_cluster cluster = {3, 1e9, 2, 1e9, 1e-6, 4e9, 1e-7};
+    struct core_flat_cluster cluster = {.hosts = 3, .speed = 1e9, .cores = 2, .bandwidth = 1e9,
+                                        .latency = 1e-6, .loopback_bandwidth = 4e9,
+                                        .loopback_latency = 1e-7};
     core_platform_use_flat(&cluster);
     GArray *r01 = g_array_new(FALSE, FALSE, sizeof(struct core_link));
     GArray *r21 = g_array_new(FALSE, FALSE, sizeof(struct core_link));
@@ -247,6 +402,11 @@ core_platform_suite(void)
     tcase_add_test(tc, test_default_cluster_is_simgrids);
     tcase_add_test(tc, test_default_cluster_of_the_preset_is_simgrids);
     tcase_add_test(tc, test_flat_generator_is_simgrids);
+    tcase_add_loop_test(tc, test_plain_file_is_simgrids, 0, (int)G_N_ELEMENTS(plain_files));
+    tcase_add_test(tc, test_shipped_cluster_is_plain);
+    tcase_add_loop_test(tc, test_other_files_are_left_to_simgrid, 0,
+                        (int)G_N_ELEMENTS(other_files));
+    tcase_add_test(tc, test_units);
     suite_add_tcase(s, tc);
     return s;
 }
