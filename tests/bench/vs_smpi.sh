@@ -6,11 +6,10 @@
 # Like for like:
 #   - one program, tests/bench/fidelity_coll.c, built for both tools: one collective call,
 #     then every rank's start and end times gathered on rank 0 (P - 1 more messages);
-#   - one platform per P: a SimGrid <cluster> of P hosts (10 Gflop/s), each with a private
-#     split-duplex link of 12.5 GB/s and 1 us, and no backbone; collsim's `flat` generator
-#     for collsim (which its own core builds without SimGrid) and the XML collsim writes for
-#     it (`collsim platform describe SPEC --xml`) for SMPI: the same hosts and routes
-#     (tests/unit/check_core_platform.c holds them to SimGrid's reading of that XML);
+#   - one platform file per P, read by both: a SimGrid <cluster> of P hosts (10 Gflop/s),
+#     each with a private split-duplex link of 12.5 GB/s and 1 us, and no backbone, as
+#     `collsim platform describe flat:... --xml` writes it (a plain cluster, which collsim's
+#     own core builds without SimGrid: sim/engine/platform_file.h);
 #   - one network model: SimGrid's CM02, with no per-message overheads (collsim
 #     --network cm02, as tests/bench/fidelity.sh does), SMPI with privatization off and
 #     computation not simulated, and for P >= 16384 the small stacks without guard pages that
@@ -93,10 +92,10 @@ for prog in fc:"$here/fidelity_coll.c" empty:"$work/empty.c"; do
     fi
 done
 
-spec() {  # P -> the platform, as collsim's generator names it
+spec() {  # P -> the platform, as collsim's generator names it (to write the file)
     echo "flat:hosts=$1,speed=10Gf,bw=12.5GBps,lat=1us"
 }
-platform() {  # P -> the same platform as a file, for SMPI
+platform() {  # P -> the platform file both tools read
     local f="$work/cluster-$1.xml"
     [ -f "$f" ] || "$collsim" platform describe "$(spec "$1")" -n "$1" --network cm02 --xml |
         sed -n '/^<?xml/,$p' >"$f"
@@ -171,14 +170,14 @@ for p in $ps; do
     smpi_cmd "$p" empty
     read -r sw sm ss < <(measure "${smpi[@]}")
     collsim_row start-up "to 1st event" "$p" - "$collsim" exec "$work/empty.so" -n "$p" \
-        --platform "$(spec "$p")" --network cm02
+        --platform "$(platform "$p")" --network cm02
     for c in $cases; do
         IFS=: read -r fam calgo salgo <<<"$c"
         for bytes in $sizes; do
             smpi_cmd "$p" fc
             read -r sw sm ss < <(measure "${smpi[@]}" --cfg="smpi/$fam:$salgo" "$fam" "$bytes")
             collsim_row "$fam" "$calgo" "$p" "$bytes" "$collsim" exec "$work/fc.so" -n "$p" \
-                --platform "$(spec "$p")" --network cm02 --algorithm "$fam=$calgo" \
+                --platform "$(platform "$p")" --network cm02 --algorithm "$fam=$calgo" \
                 -- "$fam" "$bytes"
         done
     done

@@ -42,14 +42,25 @@ run() {
     fi
 }
 
-# 2. The own core on its own flat clusters: no SimGrid in the process.
+# 2. The own core on its own flat clusters, generated or a file of one plain <cluster>
+#    (sim/engine/platform_file.h): no SimGrid in the process.
 run no -n 4
 run no -n 4 --platform flat:hosts=2,cores=2
 run no -n 4 --engine collsim --cfg network/model:CM02 --cfg network/crosstraffic:0
-# 3. What SimGrid does: its core, and the platforms it builds.
+run no -n 4 --platform "$top_srcdir/platforms/cluster.xml"
+# 3. What SimGrid does: its core, and the platforms it builds (a cluster with a backbone).
+cat >"$tmp/backbone.xml" <<'XML'
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="c" prefix="node-" suffix="" radical="0-3" speed="1Gf" bw="1GBps" lat="1us"
+           bb_bw="2GBps" bb_lat="1us"/>
+</platform>
+XML
 run yes -n 4 --engine simgrid
+run yes -n 4 --engine simgrid --platform "$top_srcdir/platforms/cluster.xml"
 run yes -n 4 --platform fattree:levels=2,down=2
-run yes -n 4 --platform "$top_srcdir/platforms/cluster.xml"
+run yes -n 4 --platform "$tmp/backbone.xml"
 
 # 4. Without the module: the own core's runs still run, the others stop with one message.
 export COLLSIM_SIMGRID_MODULE="$tmp/none/collsim-simgrid.so"
