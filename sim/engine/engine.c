@@ -1413,7 +1413,7 @@ choose_core(const struct sim_config *config, const char *platform, GError **erro
 }
 
 /* Whether a run of `config` goes without SimGrid: collsim's own core on its own flat cluster
- * (the default platform or the `flat` generator). */
+ * (the default platform, the `flat` generator or a file of one plain <cluster>). */
 static gboolean
 runs_without_simgrid(const struct sim_config *config)
 {

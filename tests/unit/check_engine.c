@@ -233,13 +233,14 @@ callers_alarm_handler(int sig)
 
 START_TEST(test_check_platform_stops_a_load_at_its_limit)
 {
-    /* four million hosts: SimGrid takes a minute or more to build them, far past 1 s */
+    /* four million hosts behind a backbone (which collsim leaves to SimGrid): SimGrid takes a
+     * minute or more to build them, far past 1 s */
     char *platform = collsim_test_platform(
         "<?xml version='1.0'?>\n"
         "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
         "<platform version=\"4.1\">\n"
         "  <cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-3999999\" speed=\"1Gf\"\n"
-        "           bw=\"1GBps\" lat=\"1us\"/>\n"
+        "           bw=\"1GBps\" lat=\"1us\" bb_bw=\"2GBps\" bb_lat=\"1us\"/>\n"
         "</platform>\n");
     signal(SIGALRM, callers_alarm_handler);
     GError *error = NULL;
@@ -252,6 +253,28 @@ START_TEST(test_check_platform_stops_a_load_at_its_limit)
     ck_assert_str_eq(error->message, want);
     g_free(want);
     g_error_free(error);
+    g_unlink(platform);
+    g_free(platform);
+}
+END_TEST
+
+/* The same four million hosts as one plain cluster: collsim reads it itself (platform_file.h),
+ * in well under the limit, and counts its cores. */
+START_TEST(test_check_platform_reads_a_plain_cluster_itself)
+{
+    char *platform = collsim_test_platform(
+        "<?xml version='1.0'?>\n"
+        "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+        "<platform version=\"4.1\">\n"
+        "  <cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-3999999\" speed=\"1Gf\"\n"
+        "           core=\"2\" bw=\"1GBps\" lat=\"1us\"/>\n"
+        "</platform>\n");
+    GError *error = NULL;
+    guint64 cores = 0;
+    ck_assert(sim_engine_check_platform(platform, 1, &error));
+    ck_assert_ptr_null(error);
+    ck_assert(sim_engine_platform_cores(platform, &cores, &error));
+    ck_assert_uint_eq(cores, 8000000);
     g_unlink(platform);
     g_free(platform);
 }
@@ -372,6 +395,7 @@ engine_suite(void)
     tcase_add_test(platform, test_radicals_are_checked_in_any_encoding);
     tcase_add_test(platform, test_marker_text_in_the_file_is_not_a_report);
     tcase_add_test(platform, test_check_platform_stops_a_load_at_its_limit);
+    tcase_add_test(platform, test_check_platform_reads_a_plain_cluster_itself);
     tcase_add_test(platform, test_inspecting_child_dies_of_its_own_signals);
     suite_add_tcase(s, platform);
     TCase *outcome = tcase_create("outcome");
