@@ -1284,6 +1284,24 @@ report_deadlock(void)
     g_string_free(out, TRUE);
 }
 
+/* Whether the run's SimGrid items (the environment's, then the user's: the last one counts)
+ * choose thread contexts. */
+static gboolean
+thread_contexts(const struct sim_config *config)
+{
+    gboolean thread = FALSE;
+    const char *extra = g_getenv("COLLSIM_SIMGRID_CFG");
+    gchar **env_items = extra != NULL ? g_strsplit_set(extra, " \t", -1) : NULL;
+    for (gchar **c = env_items; c != NULL && *c != NULL; c++)
+        if (g_str_has_prefix(*c, "--cfg=contexts/factory:"))
+            thread = strcmp(*c + strlen("--cfg=contexts/factory:"), "thread") == 0;
+    g_strfreev(env_items);
+    for (gchar **c = config->simgrid_cfg; c != NULL && *c != NULL; c++)
+        if (g_str_has_prefix(*c, "--cfg=contexts/factory:"))
+            thread = strcmp(*c + strlen("--cfg=contexts/factory:"), "thread") == 0;
+    return thread;
+}
+
 static gchar **
 simgrid_arguments(const struct sim_config *config, int *argc)
 {
@@ -1298,9 +1316,12 @@ simgrid_arguments(const struct sim_config *config, int *argc)
     g_ptr_array_add(args, g_strdup_printf("--cfg=contexts/guard-size:%d",
                                           sim_engine_stack_guarded(config) ? 4096 : 0));
     /* the stack size is set for all actors here, not per actor: SimGrid 3.32 maps per-actor
-     * stacks one by one, and past glibc's 65536 live mappings they land on the heap, zeroed */
-    g_ptr_array_add(args,
-                    g_strdup_printf("--cfg=contexts/stack-size:%u", sim_engine_stack_kib(config)));
+     * stacks one by one, and past glibc's 65536 live mappings they land on the heap, zeroed.
+     * Not with thread contexts, whose stacks SimGrid does not size (it says so on stderr, in
+     * runs of its core only: the two cores' messages would differ) */
+    if (!thread_contexts(config))
+        g_ptr_array_add(
+            args, g_strdup_printf("--cfg=contexts/stack-size:%u", sim_engine_stack_kib(config)));
     /* the preset's network model first: the environment and --cfg items below may override it */
     const struct model_network *network =
         config->network != NULL ? config->network : model_network_default();
