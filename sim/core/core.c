@@ -12,7 +12,6 @@
 #include <stdio.h>
 
 #include "sim/core/core_backend.h"
-
 #include "sim/core/simgrid_glue.h"
 
 /* SimGrid's core lives in the SimGrid module (simgrid_glue.h), loaded when chosen */

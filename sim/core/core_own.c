@@ -43,12 +43,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-
 #include "sim/core/core_backend.h"
+#include "sim/core/core_cfg.h"
 #include "sim/core/dlist.h"
 #include "sim/core/fcontext.h"
 #include "sim/core/model.h"
-#include "sim/core/core_cfg.h"
 #include "sim/core/timer_heap.h"
 
 /* ---------------------------------------------------------------- coroutines */
