@@ -1284,21 +1284,33 @@ report_deadlock(void)
     g_string_free(out, TRUE);
 }
 
-/* Whether the run's SimGrid items (the environment's, then the user's: the last one counts)
- * choose thread contexts. */
-static gboolean
-thread_contexts(const struct sim_config *config)
+/* The run's own SimGrid items, in the order SimGrid takes them: the environment's
+ * (COLLSIM_SIMGRID_CFG: the sanitizer build picks thread contexts), then the user's --cfg. */
+static gchar **
+run_simgrid_items(const struct sim_config *config)
 {
-    gboolean thread = FALSE;
+    GPtrArray *items = g_ptr_array_new();
     const char *extra = g_getenv("COLLSIM_SIMGRID_CFG");
     gchar **env_items = extra != NULL ? g_strsplit_set(extra, " \t", -1) : NULL;
     for (gchar **c = env_items; c != NULL && *c != NULL; c++)
-        if (g_str_has_prefix(*c, "--cfg=contexts/factory:"))
-            thread = strcmp(*c + strlen("--cfg=contexts/factory:"), "thread") == 0;
+        if (**c != '\0')
+            g_ptr_array_add(items, g_strdup(*c));
     g_strfreev(env_items);
     for (gchar **c = config->simgrid_cfg; c != NULL && *c != NULL; c++)
-        if (g_str_has_prefix(*c, "--cfg=contexts/factory:"))
-            thread = strcmp(*c + strlen("--cfg=contexts/factory:"), "thread") == 0;
+        g_ptr_array_add(items, g_strdup(*c));
+    g_ptr_array_add(items, NULL);
+    return (gchar **)g_ptr_array_free(items, FALSE);
+}
+
+/* Whether `items` choose thread contexts (the last choice counts). */
+static gboolean
+thread_contexts(gchar **items)
+{
+    static const char factory[] = "--cfg=contexts/factory:";
+    gboolean thread = FALSE;
+    for (gchar **c = items; *c != NULL; c++)
+        if (g_str_has_prefix(*c, factory))
+            thread = strcmp(*c + strlen(factory), "thread") == 0;
     return thread;
 }
 
@@ -1319,7 +1331,8 @@ simgrid_arguments(const struct sim_config *config, int *argc)
      * stacks one by one, and past glibc's 65536 live mappings they land on the heap, zeroed.
      * Not with thread contexts, whose stacks SimGrid does not size (it says so on stderr, in
      * runs of its core only: the two cores' messages would differ) */
-    if (!thread_contexts(config))
+    gchar **items = run_simgrid_items(config);
+    if (!thread_contexts(items))
         g_ptr_array_add(
             args, g_strdup_printf("--cfg=contexts/stack-size:%u", sim_engine_stack_kib(config)));
     /* the preset's network model first: the environment and --cfg items below may override it */
@@ -1328,15 +1341,9 @@ simgrid_arguments(const struct sim_config *config, int *argc)
     g_ptr_array_add(args, g_strdup_printf("--cfg=network/model:%s", network->simgrid_model));
     g_ptr_array_add(args,
                     g_strdup_printf("--cfg=network/crosstraffic:%d", network->crosstraffic ? 1 : 0));
-    /* the environment may add SimGrid items (the sanitizer build picks thread contexts) */
-    const char *extra = g_getenv("COLLSIM_SIMGRID_CFG");
-    gchar **env_items = extra != NULL ? g_strsplit_set(extra, " \t", -1) : NULL;
-    for (gchar **c = env_items; c != NULL && *c != NULL; c++)
-        if (**c != '\0')
-            g_ptr_array_add(args, g_strdup(*c));
-    g_strfreev(env_items);
-    for (gchar **c = config->simgrid_cfg; c != NULL && *c != NULL; c++)
-        g_ptr_array_add(args, g_strdup(*c));
+    for (gchar **c = items; *c != NULL; c++)
+        g_ptr_array_add(args, *c); /* the array's now */
+    g_free(items);
     g_ptr_array_add(args, NULL);
     *argc = (int)args->len - 1;
     return (gchar **)g_ptr_array_free(args, FALSE);
@@ -1387,15 +1394,11 @@ own_core_unsupported(const struct sim_config *config, const char *platform, gboo
     if (g_strcmp0(model, "CM02") != 0 && g_strcmp0(model, "LV08") != 0 &&
         g_strcmp0(model, "SMPI") != 0)
         return g_strdup_printf("it does not model SimGrid's %s network model", model);
-    const char *extra = g_getenv("COLLSIM_SIMGRID_CFG");
-    gchar **env_items = extra != NULL ? g_strsplit_set(extra, " \t", -1) : NULL;
+    gchar **items = run_simgrid_items(config);
     gchar *why = NULL;
-    for (gchar **c = env_items; why == NULL && c != NULL && *c != NULL; c++)
-        if (**c != '\0')
-            why = own_core_unsupported_item(*c);
-    g_strfreev(env_items);
-    for (gchar **c = config->simgrid_cfg; why == NULL && c != NULL && *c != NULL; c++)
+    for (gchar **c = items; why == NULL && *c != NULL; c++)
         why = own_core_unsupported_item(*c);
+    g_strfreev(items);
     if (why != NULL || generated)
         return why;
     /* attributes and elements of SimGrid's platform DTD that bring what the core lacks */
@@ -1534,14 +1537,13 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
     gchar **argv_owned = g_memdup2(argv, sizeof(gchar *) * (gsize)(argc + 1));
     if (own_flat) {
         core_cfg_use_own(argv);
-        core_platform_use_flat(&flat);
-        platform_file_cluster_clear(&flat);
+        core_platform_use_flat(&flat); /* copies the names' prefix and suffix */
     } else {
-        platform_file_cluster_clear(&flat);
         simgrid_glue()->start(&argc, argv, platform);
         core_cfg_use_simgrid();
         core_platform_use_simgrid();
     }
+    platform_file_cluster_clear(&flat);
     core_setup((gsize)sim_engine_stack_kib(config) * 1024);
     if (generated != NULL) {
         g_unlink(generated);
