@@ -205,18 +205,9 @@ start_element(GMarkupParseContext *context, const gchar *element, const gchar **
                    strcmp(values[0], "4.1") == 0 && names[1] == NULL;
     } else if (strcmp(element, "cluster") == 0 && r->in_platform && r->clusters++ == 0) {
         r->plain = read_cluster(r, names, values);
-    } else {
+    } else { /* any other element: a second platform or cluster, a <prop>, a <zone>, ... */
         r->plain = FALSE;
     }
-}
-
-static void
-end_element(GMarkupParseContext *context, const gchar *element, gpointer data, GError **error)
-{
-    (void)context;
-    (void)element;
-    (void)data;
-    (void)error;
 }
 
 /* Text anywhere must be blank. */
@@ -230,19 +221,6 @@ text(GMarkupParseContext *context, const gchar *chars, gsize len, gpointer data,
     for (gsize i = 0; i < len && r->plain; i++)
         if (!g_ascii_isspace(chars[i]))
             r->plain = FALSE;
-}
-
-static void
-children_check(GMarkupParseContext *context, const gchar *element, const gchar **names,
-               const gchar **values, gpointer data, GError **error)
-{
-    /* an element inside <cluster> (a <prop>) */
-    struct reading *r = data;
-    const GSList *stack = g_markup_parse_context_get_element_stack(context);
-    if (stack != NULL && stack->next != NULL && strcmp(stack->next->data, "cluster") == 0)
-        r->plain = FALSE;
-    else
-        start_element(context, element, names, values, data, error);
 }
 
 void
@@ -261,7 +239,7 @@ platform_file_plain_cluster(const char *path, struct core_flat_cluster *cluster)
     gsize length = 0;
     if (!g_file_get_contents(path, &contents, &length, NULL))
         return FALSE;
-    static const GMarkupParser parser = {children_check, end_element, text, NULL, NULL};
+    static const GMarkupParser parser = {start_element, NULL, text, NULL, NULL};
     struct reading r = {.plain = TRUE};
     GMarkupParseContext *context = g_markup_parse_context_new(&parser, 0, &r, NULL);
     gboolean parsed = g_markup_parse_context_parse(context, contents, (gssize)length, NULL) &&
