@@ -24,6 +24,7 @@
 
 #include "sim/core/dlist.h"
 #include "sim/core/model_private.h"
+#include "sim/core/page_batch.h"
 
 #define RESOURCES_PER_CHUNK 4096
 #define ACTIONS_PER_CHUNK 256
@@ -61,10 +62,11 @@ model_net_config_cm02(struct model_net_config *config)
 
 /* ---------------------------------------------------------------- storage */
 
+/* `populated`: a chunk that will be filled at once (actions come and go by the hundred) */
 static gpointer
-chunk_new(model_sys *sys, gsize size)
+chunk_new(model_sys *sys, gsize size, gboolean populated)
 {
-    gpointer chunk = g_malloc0(size);
+    gpointer chunk = populated ? core_alloc_populated0(size) : g_malloc0(size);
     g_ptr_array_add(sys->chunks, chunk);
     return chunk;
 }
@@ -136,7 +138,7 @@ model_link_new(model_sys *sys, double bandwidth, double latency, enum model_shar
     g_return_val_if_fail(sys != NULL && bandwidth > 0 && latency >= 0, NULL);
     /* the latency is the caller's to sum along routes; the link keeps its bandwidth */
     if (sys->links_left == 0) {
-        sys->links = chunk_new(sys, RESOURCES_PER_CHUNK * sizeof *sys->links);
+        sys->links = chunk_new(sys, RESOURCES_PER_CHUNK * sizeof *sys->links, FALSE);
         sys->links_left = RESOURCES_PER_CHUNK;
     }
     model_link *link = sys->links++;
@@ -150,7 +152,7 @@ model_cpu_new(model_sys *sys, double speed, int cores)
 {
     g_return_val_if_fail(sys != NULL && speed > 0 && cores >= 1, NULL);
     if (sys->cpus_left == 0) {
-        sys->cpus = chunk_new(sys, RESOURCES_PER_CHUNK * sizeof *sys->cpus);
+        sys->cpus = chunk_new(sys, RESOURCES_PER_CHUNK * sizeof *sys->cpus, FALSE);
         sys->cpus_left = RESOURCES_PER_CHUNK;
     }
     model_cpu *cpu = sys->cpus++;
@@ -179,7 +181,7 @@ action_new(model_sys *sys, struct model_part *part, guint32 capacity, double now
     }
     if (sys->free_actions[capacity] == NULL) {
         gsize size = action_size(capacity);
-        char *chunk = chunk_new(sys, ACTIONS_PER_CHUNK * size);
+        char *chunk = chunk_new(sys, ACTIONS_PER_CHUNK * size, TRUE);
         for (guint i = ACTIONS_PER_CHUNK; i-- > 0;) {
             struct model_action *a = (struct model_action *)(chunk + i * size);
             a->free_next = sys->free_actions[capacity];

@@ -24,6 +24,7 @@
 
 #include "mpi.h"
 #include "sim/core/core_cfg.h"
+#include "sim/core/page_batch.h"
 #include "sim/core/simgrid_glue.h"
 #include "sim/engine/compute.h"
 #include "sim/engine/platform_file.h"
@@ -1552,7 +1553,7 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
 
     run_config = config;
     world_size = config->nranks;
-    ranks = g_new0(struct sim_rank, world_size);
+    ranks = core_alloc_populated0((gsize)world_size * sizeof *ranks); /* all written next */
     for (int r = 0; r < world_size; r++)
         ranks[r].world_rank = r;
     if (!place_ranks(config, error)) {
