@@ -19,9 +19,9 @@
 
 #include <glib.h>
 #include <glib/gstdio.h>
-#include <json-glib/json-glib.h>
 
 #include "sim/cli/merge.h"
+#include "sim/report/json_api.h"
 #include "sim/report/report.h"
 #include "sim/report/shard.h"
 

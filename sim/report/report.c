@@ -28,10 +28,10 @@
 #include <unistd.h>
 
 #include <glib/gstdio.h>
-#include <json-glib/json-glib.h>
 
 #include "sim/bench/bench_inputs.h"
 #include "sim/report/decision_summary.h"
+#include "sim/report/json_api.h"
 #include "sim/report/report.h"
 #include "src/coll_decision.h"
 #include "src/coll/coll_registry.h"

@@ -23,9 +23,8 @@
 #include <dlfcn.h>
 #include <string.h>
 
-#include <json-glib/json-glib.h>
-
 #include "sim/bench/point.h"
+#include "sim/report/json_api.h"
 #include "sim/report/report.h"
 #include "sim/report/shard.h"
 #include "sim/scenario/scenario.h"

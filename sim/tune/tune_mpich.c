@@ -32,8 +32,7 @@
 
 #include <string.h>
 
-#include <json-glib/json-glib.h>
-
+#include "sim/report/json_api.h"
 #include "sim/tune/tune_plan.h"
 #include "sim/tune/tune_rules.h"
 #include "src/coll/coll_kinds.h"

@@ -6,6 +6,8 @@
 # load it; a module that cannot be loaded is named in one message and exit status 2. Likewise
 # cairo (sim/picture/cairo_api.h): not linked, not mapped in a run that draws nothing, loaded
 # by one that draws (the pictures themselves are checked by check_picture, test_plot, ...).
+# And json-glib (sim/report/json_api.h): not linked, not mapped in a run that writes no JSON,
+# loaded by one that does.
 set -u
 : "${COLLSIM:?}" "${top_srcdir:?}" "${top_builddir:?}"
 failures=0
@@ -16,15 +18,15 @@ pass() { echo "ok: $*"; }
 cc -std=c11 -shared -fPIC -I"$top_srcdir/src" "$top_srcdir/tests/exec/lazy_libraries/maps.c" \
     -o "$tmp/maps.so" || { echo "FAIL: cannot build maps.c"; exit 1; }
 
-# 1. The library and the program do not name libsimgrid (or ns-3) or libcairo among what
-#    they need.
+# 1. The library and the program do not name libsimgrid (or ns-3), libcairo or json-glib
+#    among what they need.
 for f in "$top_builddir/.libs/libcollsim.so" "$top_builddir/.libs/collsim"; do
     if [ ! -f "$f" ]; then
         fail "$f not built"
-    elif readelf -d "$f" | grep -E 'NEEDED.*(simgrid|ns3|cairo)'; then
-        fail "$(basename "$f") needs libsimgrid or libcairo"
+    elif readelf -d "$f" | grep -E 'NEEDED.*(simgrid|ns3|cairo|json-glib|gio)'; then
+        fail "$(basename "$f") needs libsimgrid, libcairo or json-glib"
     else
-        pass "$(basename "$f") needs neither libsimgrid nor libcairo"
+        pass "$(basename "$f") needs none of libsimgrid, libcairo, json-glib"
     fi
 done
 
@@ -34,10 +36,11 @@ run() {
     shift
     if "$COLLSIM" exec "$tmp/maps.so" "$@" >"$tmp/out" 2>"$tmp/err" &&
         [ "$(head -1 "$tmp/out")" = "libsimgrid mapped: $expected" ] &&
-        [ "$(sed -n 2p "$tmp/out")" = "libcairo mapped: no" ]; then
-        pass "$* : libsimgrid mapped: $expected, libcairo not"
+        [ "$(sed -n 2p "$tmp/out")" = "libcairo mapped: no" ] &&
+        [ "$(sed -n 3p "$tmp/out")" = "json-glib mapped: no" ]; then
+        pass "$* : libsimgrid mapped: $expected, libcairo and json-glib not"
     else
-        fail "$*: expected 'libsimgrid mapped: $expected' and no libcairo"
+        fail "$*: expected 'libsimgrid mapped: $expected', no libcairo, no json-glib"
         cat "$tmp/out" "$tmp/err" | head -5
     fi
 }
@@ -90,6 +93,15 @@ if "$COLLSIM" exec "$tmp/maps.so" -n 4 --timeline "$tmp/run.svg" >"$tmp/out" 2>"
     pass "--timeline FILE.svg: drawn"
 else
     fail "--timeline FILE.svg"; cat "$tmp/err" | head -5
+fi
+
+# 6. A run that writes JSON loads json-glib then, and writes it (what it writes is checked by
+#    the scenario tests' golden files).
+if "$COLLSIM" run "$top_srcdir/scenarios/quickstart.ini" --json "$tmp/q.json" >/dev/null \
+        2>"$tmp/err" && grep -q '"scenario" : "quickstart"' "$tmp/q.json" 2>/dev/null; then
+    pass "run --json FILE: written"
+else
+    fail "run --json FILE"; cat "$tmp/err" | head -5
 fi
 
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
