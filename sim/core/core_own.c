@@ -757,11 +757,13 @@ static core_actor *
 actor_record_new(void)
 {
     if (own.actor_block_left == 0) {
-        own.actor_block = core_alloc_populated0(ACTORS_PER_BLOCK * sizeof(core_actor));
+        own.actor_block = core_alloc_populated(ACTORS_PER_BLOCK * sizeof(core_actor));
         own.actor_block_left = ACTORS_PER_BLOCK;
     }
     own.actor_block_left--;
-    return own.actor_block++;
+    core_actor *actor = own.actor_block++;
+    memset(actor, 0, sizeof *actor);
+    return actor;
 }
 
 static void

@@ -5,7 +5,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -155,12 +154,9 @@ core_pages_guard_each(void *const *pages, gsize n, gsize page_bytes)
 }
 
 void *
-core_alloc_populated0(gsize bytes)
+core_alloc_populated(gsize bytes)
 {
-    /* asked for before being cleared: a page's first write then costs what a present page's
-     * does, not a fault's (calloc would clear reused memory first, faulting it in) */
     void *block = g_malloc(bytes);
     core_pages_populate(block, bytes);
-    memset(block, 0, bytes);
     return block;
 }

@@ -31,9 +31,10 @@ void core_pages_populate_each(void *const *pages, gsize n, gsize page_bytes);
  * guard pages. */
 void core_pages_guard_each(void *const *pages, gsize n, gsize page_bytes);
 
-/* g_malloc0(bytes) with its fresh pages asked for at once: for memory about to be written (a
+/* g_malloc(bytes) with its fresh pages asked for at once, not cleared: for memory about to be
+ * written, each part as it is used (clearing it all first would write every page at once; a
  * page asked for and never written costs its share of the call, and its memory). */
-void *core_alloc_populated0(gsize bytes);
+void *core_alloc_populated(gsize bytes);
 
 G_END_DECLS
 

@@ -1553,7 +1553,8 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
 
     run_config = config;
     world_size = config->nranks;
-    ranks = core_alloc_populated0((gsize)world_size * sizeof *ranks); /* all written next */
+    ranks = core_alloc_populated((gsize)world_size * sizeof *ranks);
+    memset(ranks, 0, (gsize)world_size * sizeof *ranks);
     for (int r = 0; r < world_size; r++)
         ranks[r].world_rank = r;
     if (!place_ranks(config, error)) {
