@@ -192,6 +192,11 @@ struct route {
 #define STACKS_BATCH 1024  /* stacks whose top pages are asked for in one call */
 #define ACTORS_PER_BLOCK 256
 
+/* The first own.n_unmade: actors whose context is not made yet and their stacks' top pages
+ * (outside `own`, which each run clears: 16 KiB written for nothing) */
+static core_actor *unmade[STACKS_BATCH];
+static void *unmade_pages[STACKS_BATCH];
+
 static struct {
     gboolean ready;
     double now;
@@ -217,10 +222,7 @@ static struct {
     struct host_state *hosts; /* by core_host_index: a CPU once an actor is there */
     GHashTable *routes;    /* (src << 32 | dst) host numbers -> struct route * (lookup only) */
     timer_heap *timers;    /* core_actor * whose wait times out then */
-    /* actors whose context is not made yet (see actors_make_contexts), and records to come */
-    core_actor *unmade[STACKS_BATCH];
-    void *unmade_pages[STACKS_BATCH];
-    guint n_unmade;
+    guint n_unmade;           /* actors whose context is not made yet (actors_make_contexts) */
     core_actor *actor_block;
     guint actor_block_left;
 } own;
@@ -733,9 +735,11 @@ stack_take(gsize slot_bytes, gsize guard)
 static void
 actors_make_contexts(void)
 {
-    core_pages_populate_each(own.unmade_pages, own.n_unmade, (gsize)sysconf(_SC_PAGESIZE));
+    if (own.n_unmade == 0)
+        return;
+    core_pages_populate_each(unmade_pages, own.n_unmade, (gsize)sysconf(_SC_PAGESIZE));
     for (guint i = 0; i < own.n_unmade; i++) {
-        core_actor *actor = own.unmade[i];
+        core_actor *actor = unmade[i];
         actor->context = make_fcontext((char *)actor->stack + actor->stack_bytes,
                                        actor->stack_bytes, actor_main);
     }
@@ -747,8 +751,8 @@ actor_context_later(core_actor *actor, gsize page)
 {
     if (own.n_unmade == STACKS_BATCH)
         actors_make_contexts();
-    own.unmade_pages[own.n_unmade] = (char *)actor->stack + actor->stack_bytes - page;
-    own.unmade[own.n_unmade++] = actor;
+    unmade_pages[own.n_unmade] = (char *)actor->stack + actor->stack_bytes - page;
+    unmade[own.n_unmade++] = actor;
 }
 
 /* A zeroed actor record, from blocks whose pages are asked for at once. Records are never

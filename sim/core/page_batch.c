@@ -70,14 +70,15 @@ advise_batch(void *const *pages, gsize n, gsize page_bytes, int advice, gboolean
 {
     gsize done = 0;
 #if defined(SYS_process_madvise) && defined(SYS_pidfd_open)
-    if (*refused || RUNNING_ON_VALGRIND)
+    if (n == 0 || *refused || RUNNING_ON_VALGRIND)
         return 0;
     int fd = self_pidfd();
     if (fd < 0) {
         *refused = TRUE;
         return 0;
     }
-    struct iovec iov[BATCH_MAX];
+    /* on the heap: the caller may be on an actor's stack of 16 KiB */
+    struct iovec *iov = g_new(struct iovec, MIN(n, (gsize)BATCH_MAX));
     while (done < n) {
         gsize count = MIN(n - done, (gsize)BATCH_MAX);
         for (gsize i = 0; i < count; i++)
@@ -86,12 +87,13 @@ advise_batch(void *const *pages, gsize n, gsize page_bytes, int advice, gboolean
         if (bytes < 0) {
             if (errno == EINVAL || errno == ENOSYS || errno == EPERM || errno == EBADF)
                 *refused = TRUE; /* before Linux 6.13: no such advice to oneself */
-            return done;
+            break;
         }
         done += (gsize)bytes / page_bytes;
         if ((gsize)bytes < count * page_bytes)
-            return done;
+            break;
     }
+    g_free(iov);
 #else
     (void)pages;
     (void)n;
