@@ -730,7 +730,7 @@ stack_take(gsize slot_bytes, gsize guard)
  * Every actor writes its stack's top page at once (make_fcontext, then its first frames): the
  * top pages of up to STACKS_BATCH new actors are asked of the kernel in one call, then their
  * contexts made, before any of them runs (page_batch.h: on the development VM a fault costs
- * 19-20 µs, a page asked for 1 µs and its first write 10-12 µs).
+ * 12-20 µs, a page asked for 1 µs and its first write 6-12 µs).
  */
 static void
 actors_make_contexts(void)

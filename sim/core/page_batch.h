@@ -4,14 +4,15 @@
  *
  * A run of P ranks needs, before its first simulated event, a stack for each rank with its top
  * page written and a guard page below it, and records of its own. On virtual machines every
- * system call and page fault is dear: on the 2-core development VM (a PVM guest, Linux 6.18)
- * a first write to a fresh page costs 19-20 µs when it faults, 11-13 µs when the page was
- * asked for beforehand (0.9-1.1 µs a page in one madvise call, then 10-12 µs at the first
- * write, which the hypervisor still sees); an mprotect of one guard page 3.7-4.3 µs; a guard
- * page installed by madvise(MADV_GUARD_INSTALL) 1.5 µs alone and 0.5 µs in a call for 1024
- * (process_madvise). Everything here is best effort and falls back, call by call, on what
- * older kernels know: MADV_POPULATE_WRITE since Linux 5.14, MADV_GUARD_INSTALL and
- * process_madvise of any advice to oneself since 6.13; without them, the faults and mprotect.
+ * system call and page fault is dear. On the 2-core development VM (a PVM guest, Linux 6.18;
+ * tests/bench/page_cost.sh measures them) a first write to a fresh page costs 12-20 µs when
+ * it faults, 6-12 µs when the page was asked for beforehand (0.7-1 µs a page in one
+ * madvise(MADV_POPULATE_WRITE) call: the hypervisor still sees the first write); an mprotect
+ * of one guard page 2.7-4.3 µs; a guard page installed by madvise(MADV_GUARD_INSTALL) 1.4 µs
+ * alone and 0.2-0.5 µs in a call for 1024 (process_madvise). Everything here is best effort
+ * and falls back, call by call, on what older kernels know: MADV_POPULATE_WRITE since Linux
+ * 5.14, MADV_GUARD_INSTALL and process_madvise of any advice to oneself since 6.13; without
+ * them, the faults and mprotect.
  * Under valgrind, which knows none of these, the fallbacks are used from the start.
  */
 #ifndef COLLSIM_CORE_PAGE_BATCH_H
