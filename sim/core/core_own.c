@@ -223,6 +223,7 @@ static struct {
     GHashTable *routes;    /* (src << 32 | dst) host numbers -> struct route * (lookup only) */
     timer_heap *timers;    /* core_actor * whose wait times out then */
     guint n_unmade;           /* actors whose context is not made yet (actors_make_contexts) */
+    gboolean flat;            /* on collsim's flat cluster (routes by arithmetic: flat_route) */
     core_actor *actor_block;
     guint actor_block_left;
 } own;
@@ -355,9 +356,43 @@ route_lookup(const core_actor *src, const core_actor *dst)
     return r;
 }
 
+/*
+ * On collsim's flat cluster a route is two links (or a host's loopback) found by arithmetic:
+ * it is built for each transfer in one buffer instead of kept in own.routes, which a run of a
+ * million ranks filled with two million routes, each a lookup that missed, two arrays
+ * allocated and freed, an allocation kept and a table growing to hold it (200 MB and a few
+ * seconds of a broadcast over 2^20 ranks). The links come in the same order, so they are made
+ * in the same order.
+ */
+static union {
+    struct route route;
+    char bytes[sizeof(struct route) + 4 * sizeof(model_link *)];
+} flat_route_buffer;
+
+static const struct route *
+flat_route(const core_actor *src, const core_actor *dst)
+{
+    struct route *r = &flat_route_buffer.route;
+    struct core_link links[2];
+    r->n = (guint32)core_route_flat(src->host, dst->host, links, &r->latency);
+    for (guint32 i = 0; i < r->n; i++)
+        r->links[i] = link_of(&links[i]);
+    r->nback = 0;
+    if (own.net.crosstraffic) {
+        double back_latency;
+        r->nback = (guint32)core_route_flat(dst->host, src->host, links, &back_latency);
+        for (guint32 i = 0; i < r->nback; i++)
+            r->links[r->n + i] = link_of(&links[i]);
+    }
+    return r;
+}
+
+/* The route of a transfer, valid until the next call. */
 static const struct route *
 route_of(core_actor *src, const core_actor *dst)
 {
+    if (own.flat)
+        return flat_route(src, dst);
     if (src->last_route_to != dst->where) {
         src->last_route = route_lookup(src, dst);
         src->last_route_to = dst->where;
@@ -978,6 +1013,7 @@ own_setup(gsize stack_bytes)
     own.links = g_hash_table_new(g_direct_hash, g_direct_equal);
     own.hosts = g_new0(struct host_state, core_host_count());
     own.routes = g_hash_table_new_full(route_key_hash, NULL, NULL, g_free);
+    own.flat = core_platform_is_flat();
     own.timers = timer_heap_new();
     return own.stack_bytes;
 }

@@ -140,6 +140,28 @@ flat_link(const core_host *host, enum flat_link kind)
     return link;
 }
 
+gsize
+core_route_flat(const core_host *src, const core_host *dst, struct core_link links[2],
+                double *latency)
+{
+    /* SimGrid's ClusterZone: the loopback inside a host if there is one; else the source's
+     * private link (its up half), then the destination's (its down half), latencies added in
+     * that order from 0 */
+    gsize n = 0;
+    double sum = 0.0;
+    if (src == dst && !platform.cluster.no_loopback) {
+        links[n] = flat_link(src, FLAT_LOOPBACK);
+        sum += links[n++].latency;
+    } else {
+        links[n] = flat_link(src, FLAT_UP);
+        sum += links[n++].latency;
+        links[n] = flat_link(dst, FLAT_DOWN);
+        sum += links[n++].latency;
+    }
+    *latency = sum;
+    return n;
+}
+
 void
 core_route(const core_host *src, const core_host *dst, GArray *links, double *latency)
 {
@@ -147,22 +169,9 @@ core_route(const core_host *src, const core_host *dst, GArray *links, double *la
         simgrid_glue()->route(src->simgrid, dst->simgrid, links, latency);
         return;
     }
-    /* SimGrid's ClusterZone: the loopback inside a host if there is one; else the source's
-     * private link (its up half), then the destination's (its down half), latencies added in
-     * that order from 0 */
-    double sum = 0.0;
-    if (src == dst && !platform.cluster.no_loopback) {
-        struct core_link loop = flat_link(src, FLAT_LOOPBACK);
-        g_array_append_val(links, loop);
-        sum += loop.latency;
-    } else {
-        struct core_link up = flat_link(src, FLAT_UP), down = flat_link(dst, FLAT_DOWN);
-        g_array_append_val(links, up);
-        sum += up.latency;
-        g_array_append_val(links, down);
-        sum += down.latency;
-    }
-    *latency = sum;
+    struct core_link flat[2];
+    gsize n = core_route_flat(src, dst, flat, latency);
+    g_array_append_vals(links, flat, (guint)n);
 }
 
 double

@@ -74,6 +74,9 @@ sg_host_t core_host_simgrid(const core_host *host);
 /* The links from src to dst in route order, appended to `links` (a GArray of struct
  * core_link), and the sum of their latencies as SimGrid adds them. */
 void core_route(const core_host *src, const core_host *dst, GArray *links, double *latency);
+/* The same on the flat cluster (core_platform_is_flat), into `links`: how many (1 or 2). */
+gsize core_route_flat(const core_host *src, const core_host *dst, struct core_link links[2],
+                      double *latency);
 /* SimGrid's sg_host_get_route_bandwidth: the smallest bandwidth on the route, -1 without a
  * link. */
 double core_route_bandwidth(const GArray *links);
