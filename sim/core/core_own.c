@@ -360,9 +360,9 @@ route_lookup(const core_actor *src, const core_actor *dst)
  * On collsim's flat cluster a route is two links (or a host's loopback) found by arithmetic:
  * it is built for each transfer in one buffer instead of kept in own.routes, which a run of a
  * million ranks filled with two million routes, each a lookup that missed, two arrays
- * allocated and freed, an allocation kept and a table growing to hold it (200 MB and a few
- * seconds of a broadcast over 2^20 ranks). The links come in the same order, so they are made
- * in the same order.
+ * allocated and freed, an allocation kept and a table growing to hold it (150 MB of a
+ * broadcast over 2^20 ranks). The links come in the same order, so they are made in the same
+ * order.
  */
 static union {
     struct route route;
