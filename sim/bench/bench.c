@@ -1148,6 +1148,7 @@ run_collective(const struct run_point *point, struct point_result *result)
 
     /* refuse at once what cannot fit, before any host or rank exists */
     struct sim_memory_need need = {.nranks = (guint64)p, .stack_kib = config.stack_kib,
+                                   .shared_stack = sim_engine_stacks_shared(&config),
                                    .privatize = config.privatize,
                                    .payload_bytes = payload_bytes_per_rank(&run)};
     gboolean chosen = choose_algorithm(point, type, run.count, commutative, result, &error);

@@ -91,6 +91,7 @@ struct exec_options {
     gchar *wall_limit;
     gchar *payload;
     gchar *engine;
+    gchar *stacks;
     gint64 eager_threshold;
     gchar *network;
     gchar *send_overhead;
@@ -144,8 +145,14 @@ command_exec(int argc, char **argv)
          "Allow more ranks than the platform has cores", NULL},
         {"stack-kib", 0, 0, G_OPTION_ARG_INT, &opt.stack_kib,
          "Stack of each rank in KiB (default: 256 up to 16384 ranks, then 16, then 8 on "
-         "SimGrid's core; collsim's own core gives at least 16)",
+         "SimGrid's core; collsim's own core gives at least 16, and 256 to the stack its "
+         "ranks share)",
          "KIB"},
+        {"stacks", 0, 0, G_OPTION_ARG_STRING, &opt.stacks,
+         "shared (collsim's own core, the default wherever it can: the ranks take turns on "
+         "one stack, each stopped rank's frames copied aside) or separate (a stack each; "
+         "faster for programs with large arrays on their stack)",
+         "MODE"},
         {"no-privatize", 0, 0, G_OPTION_ARG_NONE, &opt.no_privatize,
          "Share the program's global variables between ranks (saves memory at scale)", NULL},
         {"time-limit", 0, 0, G_OPTION_ARG_STRING, &opt.time_limit,
@@ -248,8 +255,18 @@ command_exec(int argc, char **argv)
         goto out;
     }
     config.stack_kib = (guint)opt.stack_kib;
+    if (opt.engine != NULL && !sim_engine_parse(opt.engine, &config.engine)) {
+        rc = usage_error("exec: --engine must be auto, simgrid or collsim (got '%s')", opt.engine);
+        goto out;
+    }
+    if (opt.stacks != NULL && !sim_stacks_parse(opt.stacks, &config.stacks)) {
+        rc = usage_error("exec: --stacks must be auto, shared or separate (got '%s')",
+                         opt.stacks);
+        goto out;
+    }
     GError *memory = NULL;
     struct sim_memory_need need = {.nranks = (guint64)opt.nranks, .stack_kib = config.stack_kib,
+                                   .shared_stack = sim_engine_stacks_shared(&config),
                                    .privatize = config.privatize};
     if (!sim_memory_check(&need, &memory)) {
         rc = usage_error("exec: -n %d: %s", opt.nranks, memory->message);
@@ -266,10 +283,6 @@ command_exec(int argc, char **argv)
     }
     if (opt.payload != NULL && !parse_payload(opt.payload, &config.payload)) {
         rc = usage_error("exec: --payload must be data or none (got '%s')", opt.payload);
-        goto out;
-    }
-    if (opt.engine != NULL && !sim_engine_parse(opt.engine, &config.engine)) {
-        rc = usage_error("exec: --engine must be auto, simgrid or collsim (got '%s')", opt.engine);
         goto out;
     }
     if (opt.network != NULL) {
@@ -411,9 +424,10 @@ command_exec(int argc, char **argv)
             fprintf(stderr,
                     "collsim: ranks %d  simulated %.9f s  messages %" G_GUINT64_FORMAT
                     "  bytes %" G_GUINT64_FORMAT "  wall %.3f s  peak RSS %ld KiB"
-                    "  (%.0f B/rank)  stack %u KiB  private globals %zu B/rank  engine %s\n",
+                    "  (%.0f B/rank)  stack %u KiB%s  private globals %zu B/rank  engine %s\n",
                     config.nranks, outcome.simulated_time, outcome.messages, outcome.bytes, wall,
                     peak_rss_kib(), peak_rss_kib() * 1024.0 / config.nranks, outcome.stack_kib,
+                    outcome.stack_shared ? " shared" : "",
                     outcome.privatized_bytes_per_rank, core_kind_name(outcome.core));
             print_served(&outcome);
         }
@@ -434,6 +448,7 @@ out:
     g_free(opt.gap);
     g_free(opt.progress);
     g_free(opt.engine);
+    g_free(opt.stacks);
     g_strfreev(opt.algorithms);
     g_free(opt.decision);
     g_free(opt.platform);

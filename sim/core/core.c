@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "sim/core/core_backend.h"
+#include "sim/core/fcontext.h"
 #include "sim/core/simgrid_glue.h"
 
 /* SimGrid's core lives in the SimGrid module (simgrid_glue.h), loaded when chosen */
@@ -73,11 +74,49 @@ core_kind_name(enum core_kind kind)
 }
 
 static gsize setup_stack_bytes;
+static gboolean setup_share_stack;
 
 void
-core_setup(gsize stack_bytes)
+core_setup(gsize stack_bytes, gboolean share_stack)
 {
-    setup_stack_bytes = backend->setup(stack_bytes);
+    setup_stack_bytes = backend->setup(stack_bytes, share_stack);
+    setup_share_stack = share_stack && core_stack_sharing_available(selected);
+}
+
+gboolean
+core_stack_sharing_available(enum core_kind kind)
+{
+#ifdef CORE_ASAN
+    (void)kind;
+    return FALSE;
+#else
+    return kind == CORE_COLLSIM;
+#endif
+}
+
+gboolean
+core_stacks_shared(void)
+{
+    return setup_share_stack;
+}
+
+void *
+core_actor_memory(core_actor *owner, void *addr, gsize bytes)
+{
+    return setup_share_stack ? backend->actor_memory(owner, addr, bytes) : addr;
+}
+
+gboolean
+core_shared_stack_overlaps(const void *addr, gsize bytes)
+{
+    return setup_share_stack && backend->shared_stack_overlaps(addr, bytes);
+}
+
+void
+core_stack_left(const void *resumer)
+{
+    if (setup_share_stack)
+        backend->stack_left(resumer);
 }
 
 gsize

@@ -49,8 +49,33 @@ const char *core_kind_name(enum core_kind kind);
 
 /* After simgrid_init and the platform's choice (platform.h): get ready to run. The own core builds its
  * models from the network configuration SimGrid parsed and gives each actor a stack of
- * `stack_bytes` (SimGrid's is set by its contexts/stack-size item). */
-void core_setup(gsize stack_bytes);
+ * `stack_bytes` (SimGrid's is set by its contexts/stack-size item); with `share_stack`, where
+ * core_stack_sharing_available(), all its actors take turns on one stack of that size (see
+ * core_actor_memory). */
+void core_setup(gsize stack_bytes, gboolean share_stack);
+
+/* Whether a core can share one stack among its actors: the own core can, except under
+ * AddressSanitizer, whose record of a stack's frames would have to move with them. */
+gboolean core_stack_sharing_available(enum core_kind kind);
+/* Whether this run's actors share one stack. */
+gboolean core_stacks_shared(void);
+
+/*
+ * Where the `bytes` at `addr` of actor `owner`'s memory are now. On a shared stack a stopped
+ * actor's frames are copied aside while another actor runs: an address among them (a buffer
+ * the owner declared as a local variable) is then reached through the copy. Any other address
+ * is its own. NULL: the range lies on the shared stack but not within the owner's frames
+ * (partly or wholly), so there is nothing of the owner's to reach there.
+ */
+void *core_actor_memory(core_actor *owner, void *addr, gsize bytes);
+
+/* Whether any of the `bytes` at `addr` lie on this run's shared stack. */
+gboolean core_shared_stack_overlaps(const void *addr, gsize bytes);
+
+/* An actor that leaves the shared stack for a stack of its own making (a flow: sim/engine/
+ * flow.h) says where it left it: `resumer`, the context it will come back to, is the lowest
+ * of its frames on the shared stack while it runs elsewhere. */
+void core_stack_left(const void *resumer);
 
 /* The own core's smallest stack: the textbook programs, with their printf calls, take 4.5 to
  * 13 KiB, and stacks beyond 16384 ranks have no guard page to report an

@@ -8,7 +8,10 @@
 #include "sim/core/core.h"
 
 struct core_backend {
-    gsize (*setup)(gsize stack_bytes); /* the stack each actor will get */
+    gsize (*setup)(gsize stack_bytes, gboolean share_stack); /* the stack each actor will get */
+    void *(*actor_memory)(core_actor *owner, void *addr, gsize bytes);
+    void (*stack_left)(const void *resumer);
+    gboolean (*shared_stack_overlaps)(const void *addr, gsize bytes);
     void (*run)(void);
     double (*clock)(void);
     core_actor *(*actor_create)(const char *name, core_host *host, void (*fn)(void *), void *data);

@@ -30,10 +30,12 @@
  *    oldest first (a running one stays on its links until the round is over); its mailboxes
  *    keep it as their permanent receiver (SimGrid 3.32's actor clean-up).
  *
- * Coroutines: Boost.Context's fcontext (libboost-context), the switch SimGrid itself offers;
- * each actor has a stack of the run's size, a slot of a mapping shared by 256 actors, with a
- * guard page below it when the run is small enough for the kernel's mapping limit (SimGrid's
- * contexts/guard-size, which collsim sets as it sets it for SimGrid's core).
+ * Coroutines: Boost.Context's fcontext (libboost-context), the switch SimGrid itself offers.
+ * Either all actors take turns on one stack of the run's size, above a guard page, the frames
+ * of a stopped actor copied aside (shared stacks: image_save), or each actor has a stack of
+ * the run's size, a slot of a mapping shared by 256 actors, with a guard page below it when
+ * the run is small enough for the kernel's mapping limit (SimGrid's contexts/guard-size,
+ * which collsim sets as it sets it for SimGrid's core).
  */
 #include "config.h"
 
@@ -126,9 +128,15 @@ struct core_mailbox {
 struct core_actor {
     enum event_kind kind; /* EVENT_ACTOR: first, for the model's data pointer */
     fcontext_t context;   /* where it resumes */
-    void *stack_map;      /* its stack's slot (guard page included) */
+    void *stack_map;      /* its stack's slot (guard page included); NULL on the shared stack */
     void *stack;          /* the usable stack */
     gsize stack_bytes;
+    /* shared stacks: its frames while another actor's are on the stack (the `image_bytes`
+     * below the stack's top), and how low its frames on the stack went when it left the stack
+     * for a stack of its own making (core_stack_left) */
+    char *image;
+    guint32 image_bytes, image_cap;
+    const char *left_at;
     unsigned valgrind_stack; /* its registration with valgrind */
     void (*fn)(void *);
     void *data;
@@ -205,6 +213,11 @@ static struct {
     struct model_factor_piece *lat_pieces, *bw_pieces;
     gsize stack_bytes;
     gboolean guard;
+    /* shared stacks: the one stack (usable part), and the actor whose frames are on it */
+    gboolean shared;
+    char *shared_low, *shared_top;
+    core_actor *on_stack;
+    unsigned shared_valgrind;
     core_actor *to_run; /* the next round, in order, chained by next_ready */
     core_actor *to_run_tail;
     core_actor *running;  /* NULL: the scheduler's own stack */
@@ -404,9 +417,13 @@ route_of(core_actor *src, const core_actor *dst)
 
 static void actor_main(transfer_t t);
 
+static void stack_bring(core_actor *actor);
+
 static void
 switch_to_actor(core_actor *actor)
 {
+    if (own.shared)
+        stack_bring(actor);
     own.running = actor;
 #ifdef CORE_ASAN
     __sanitizer_start_switch_fiber(&own.scheduler_fake_stack, actor->stack, actor->stack_bytes);
@@ -805,9 +822,186 @@ actor_record_new(void)
     return actor;
 }
 
+/*
+ * Shared stacks: every actor runs on one stack. When another actor's turn comes, the frames of
+ * the one on the stack are copied aside (its image: the stack from where it stopped up to the
+ * top, about 1 KiB for a rank in a collective call) and the next one's image is copied back to
+ * the same addresses, which is all its saved context refers to. A stopped actor then costs the
+ * bytes its frames take, not a page of its own, and each actor may use the whole stack, above
+ * its guard page, whatever the number of actors. Copies are made only when another actor
+ * needs the stack: an actor that runs twice in a row is not copied.
+ *
+ * While an actor is stopped, what its frames hold is not at its address: the transport
+ * reaches it through core_actor_memory.
+ */
+/*
+ * An actor's first stops are shallow (its start, about 200 bytes), its later ones in an MPI
+ * call deeper (1.2 to 1.7 KiB in a collective) and of a few sizes. Shallow images come from
+ * malloc, which reuses them for other records once their actors grow; deeper ones, with room
+ * for a few frames more, from blocks of IMAGE_BLOCK bytes carved in sizes of IMAGE_GRAIN, each
+ * size with its free list: with hundreds of thousands of actors malloc spent an eighth of a
+ * run in its bins.
+ */
+#define IMAGE_GRAIN 64
+#define IMAGE_SHALLOW 512   /* and less: from malloc */
+#define IMAGE_ROOM 128      /* above a deeper image's size */
+#define IMAGE_SIZES 128     /* images of up to 8 KiB from the blocks; larger ones from malloc */
+#define IMAGE_BLOCK ((gsize)1 << 20)
+
+static struct {
+    char *bump;
+    gsize left;
+    void *free[IMAGE_SIZES]; /* each free image holds the next in its first bytes */
+    GPtrArray *blocks;
+} images;
+
+static char *
+image_take(gsize bytes, guint32 *cap)
+{
+    if (bytes <= IMAGE_SHALLOW) {
+        *cap = (guint32)bytes;
+        return g_malloc(bytes);
+    }
+    gsize size = (bytes + IMAGE_ROOM + IMAGE_GRAIN - 1) / IMAGE_GRAIN;
+    *cap = (guint32)(size * IMAGE_GRAIN);
+    if (size > IMAGE_SIZES)
+        return g_malloc(*cap);
+    char *image = images.free[size - 1];
+    if (image != NULL) {
+        images.free[size - 1] = *(void **)image;
+        return image;
+    }
+    if (images.left < *cap) {
+        if (images.blocks == NULL)
+            images.blocks = g_ptr_array_new_with_free_func(g_free);
+        images.bump = g_malloc(IMAGE_BLOCK);
+        images.left = IMAGE_BLOCK;
+        g_ptr_array_add(images.blocks, images.bump);
+    }
+    image = images.bump;
+    images.bump += *cap;
+    images.left -= *cap;
+    return image;
+}
+
+static void
+image_give(char *image, guint32 cap)
+{
+    gsize size = cap / IMAGE_GRAIN;
+    if (image == NULL)
+        return;
+    if (cap <= IMAGE_SHALLOW || size > IMAGE_SIZES) {
+        g_free(image);
+        return;
+    }
+    *(void **)image = images.free[size - 1];
+    images.free[size - 1] = image;
+}
+
+static void
+images_free_all(void)
+{
+    if (images.blocks != NULL)
+        g_ptr_array_free(images.blocks, TRUE);
+    memset(&images, 0, sizeof images);
+}
+
+static void
+image_save(core_actor *actor)
+{
+    const char *low = (const char *)actor->context;
+    if (low < own.shared_low || low >= own.shared_top)
+        low = actor->left_at; /* it stopped on a stack of its own making (core_stack_left) */
+    g_assert(low >= own.shared_low && low < own.shared_top);
+    gsize bytes = (gsize)(own.shared_top - low);
+    if (bytes > actor->image_cap) {
+        image_give(actor->image, actor->image_cap);
+        actor->image = image_take(bytes, &actor->image_cap);
+    }
+    memcpy(actor->image, low, bytes);
+    actor->image_bytes = (guint32)bytes;
+}
+
+static void
+stack_bring(core_actor *actor)
+{
+    if (own.on_stack == actor)
+        return;
+    if (own.on_stack != NULL)
+        image_save(own.on_stack);
+    own.on_stack = actor;
+    if (actor->context == NULL) {
+        actor->context = make_fcontext(own.shared_top, own.stack_bytes, actor_main);
+    } else {
+        CORE_STACK_WRITABLE(own.shared_top - actor->image_bytes, actor->image_bytes);
+        memcpy(own.shared_top - actor->image_bytes, actor->image, actor->image_bytes);
+    }
+}
+
+static void
+shared_stack_map(void)
+{
+    gsize page = (gsize)sysconf(_SC_PAGESIZE);
+    char *map = mmap(NULL, own.stack_bytes + page, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (map == MAP_FAILED || mprotect(map, page, PROT_NONE) != 0) {
+        fprintf(stderr, "collsim: cannot map the actors' stack (%" G_GSIZE_FORMAT " bytes)\n",
+                own.stack_bytes + page);
+        _exit(1);
+    }
+    own.shared_low = map + page;
+    own.shared_top = own.shared_low + own.stack_bytes;
+    own.shared_valgrind = CORE_STACK_REGISTER(own.shared_low, own.shared_top);
+}
+
+static void
+shared_stack_unmap(void)
+{
+    gsize page = (gsize)sysconf(_SC_PAGESIZE);
+    CORE_STACK_DEREGISTER(own.shared_valgrind);
+    munmap(own.shared_low - page, own.stack_bytes + page);
+    own.shared_low = own.shared_top = NULL;
+}
+
+static void *
+own_actor_memory(core_actor *owner, void *addr, gsize bytes)
+{
+    guintptr a = (guintptr)addr;
+    if (!own.shared || owner == own.on_stack || bytes == 0 ||
+        a >= (guintptr)own.shared_top || a + bytes <= (guintptr)own.shared_low)
+        return addr;
+    guintptr low = (guintptr)own.shared_top - owner->image_bytes;
+    if (a < low || a + bytes > (guintptr)own.shared_top)
+        return NULL;
+    return owner->image + (a - low);
+}
+
+static gboolean
+own_shared_stack_overlaps(const void *addr, gsize bytes)
+{
+    guintptr a = (guintptr)addr;
+    return own.shared && bytes > 0 && a < (guintptr)own.shared_top &&
+           a + bytes > (guintptr)own.shared_low;
+}
+
+static void
+own_stack_left(const void *resumer)
+{
+    if (own.shared && own.running != NULL)
+        own.running->left_at = resumer;
+}
+
 static void
 actor_free_stack(core_actor *actor)
 {
+    if (own.shared) {
+        if (own.on_stack == actor)
+            own.on_stack = NULL;
+        image_give(actor->image, actor->image_cap);
+        actor->image = NULL;
+        actor->image_bytes = actor->image_cap = 0;
+        return;
+    }
     if (actor->context == NULL && actor->stack_map != NULL)
         actors_make_contexts(); /* ended before it ever ran: no batch may name its stack */
     if (actor->stack_map != NULL) {
@@ -867,6 +1061,15 @@ own_actor_create(const char *name, core_host *host, void (*fn)(void *), void *da
     actor->host = host;
     actor->where = host_state_of(host);
     actor->cpu = actor->where->cpu;
+    if (own.shared) {
+        /* its context is made on the stack when it first runs (stack_bring) */
+        actor->stack = own.shared_low;
+        actor->stack_bytes = own.stack_bytes;
+        g_ptr_array_add(own.actors, actor);
+        own.live++;
+        make_ready(actor);
+        return actor;
+    }
     gsize page = (gsize)sysconf(_SC_PAGESIZE);
     gsize guard = own.guard ? page : 0;
     actor->stack_bytes = (own.stack_bytes + page - 1) / page * page;
@@ -918,6 +1121,14 @@ handle_ended(void)
 static inline void
 prefetch_actor(const core_actor *actor)
 {
+    if (own.shared) {
+        /* its whole image, which the switch copies */
+        for (guint32 at = 0; at < actor->image_bytes; at += 64)
+            __builtin_prefetch(actor->image + at);
+        if (actor->next_ready != NULL)
+            __builtin_prefetch(actor->next_ready);
+        return;
+    }
     const char *context = actor->context;
     __builtin_prefetch(context);
     __builtin_prefetch(context + 64);
@@ -995,19 +1206,34 @@ own_run(void)
     /* what is left is blocked forever (a deadlock the engine reports) or ended */
     for (guint i = 0; i < own.actors->len; i++)
         actor_free_stack(g_ptr_array_index(own.actors, i));
+    if (own.shared_low != NULL)
+        shared_stack_unmap();
+    images_free_all();
 }
 
 /* ---------------------------------------------------------------- the core's operations */
 
 static gsize
-own_setup(gsize stack_bytes)
+own_setup(gsize stack_bytes, gboolean share_stack)
 {
+    if (own.shared_low != NULL)
+        shared_stack_unmap(); /* the previous run's */
+    images_free_all();
     memset(&own, 0, sizeof own);
     own.ready = TRUE;
     read_network_config();
     own.sys = model_sys_new(&own.net);
-    own.stack_bytes = MAX(stack_bytes, CORE_OWN_MIN_STACK_BYTES);
+    gsize page = (gsize)sysconf(_SC_PAGESIZE);
+    own.stack_bytes = (MAX(stack_bytes, CORE_OWN_MIN_STACK_BYTES) + page - 1) / page * page;
     own.guard = core_cfg_int("contexts/guard-size") > 0;
+#ifndef CORE_ASAN
+    /* (the sanitizer's shadow of a stack would have to be copied with its frames) */
+    own.shared = share_stack;
+    if (own.shared)
+        shared_stack_map();
+#else
+    (void)share_stack;
+#endif
     own.actors = g_ptr_array_new();
     own.mailboxes = g_hash_table_new(g_str_hash, g_str_equal);
     own.links = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -1442,6 +1668,9 @@ own_barrier_wait(core_barrier *barrier)
 
 const struct core_backend core_backend_own = {
     .setup = own_setup,
+    .actor_memory = own_actor_memory,
+    .stack_left = own_stack_left,
+    .shared_stack_overlaps = own_shared_stack_overlaps,
     .run = own_run,
     .clock = own_clock,
     .actor_create = own_actor_create,

@@ -35,6 +35,17 @@ extern fcontext_t make_fcontext(void *sp, size_t size, void (*fn)(transfer_t));
 #define CORE_STACK_REGISTER(lo, hi) 0u
 #define CORE_STACK_DEREGISTER(id) ((void)(id))
 #endif
+/* memcheck takes a stack's bytes below where its stack pointer last was for freed: frames
+ * copied back there (a shared stack: core_own.c) are declared writable first */
+#if defined(__has_include)
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#define CORE_STACK_WRITABLE(p, n) VALGRIND_MAKE_MEM_UNDEFINED(p, n)
+#endif
+#endif
+#ifndef CORE_STACK_WRITABLE
+#define CORE_STACK_WRITABLE(p, n) ((void)(p), (void)(n))
+#endif
 
 /* AddressSanitizer must be told of every switch (which stack is in use) */
 #if defined(__SANITIZE_ADDRESS__)

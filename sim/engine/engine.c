@@ -100,6 +100,36 @@ sim_engine_stack_guarded(const struct sim_config *config)
     return config->nranks <= GUARDED_RANKS_MAX;
 }
 
+gboolean
+sim_stacks_parse(const char *text, enum sim_stacks *stacks)
+{
+    static const struct {
+        const char *name;
+        enum sim_stacks stacks;
+    } names[] = {{"auto", SIM_STACKS_AUTO},
+                 {"shared", SIM_STACKS_SHARED},
+                 {"separate", SIM_STACKS_SEPARATE}};
+    for (gsize i = 0; i < G_N_ELEMENTS(names); i++)
+        if (g_strcmp0(text, names[i].name) == 0) {
+            *stacks = names[i].stacks;
+            return TRUE;
+        }
+    return FALSE;
+}
+
+gboolean
+sim_engine_stacks_shared(const struct sim_config *config)
+{
+    return config->stacks != SIM_STACKS_SEPARATE && config->engine != SIM_ENGINE_SIMGRID &&
+           core_stack_sharing_available(CORE_COLLSIM);
+}
+
+guint
+sim_engine_shared_stack_kib(const struct sim_config *config)
+{
+    return config->stack_kib != 0 ? config->stack_kib : 256;
+}
+
 const struct sim_config *
 sim_engine_config(void)
 {
@@ -1507,11 +1537,19 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
 
     GError *core_error = NULL;
     enum core_kind core = choose_core(config, platform, &core_error);
+    if (core_error == NULL && config->stacks == SIM_STACKS_SHARED &&
+        !core_stack_sharing_available(core))
+        g_set_error(&core_error, SIM_ERROR, SIM_ERROR_PLATFORM, "--stacks shared: %s",
+                    core == CORE_SIMGRID
+                        ? "SimGrid's core runs this, and gives each rank a stack of its own"
+                        : "this build runs under AddressSanitizer, which follows each stack's "
+                          "frames where they are: ranks get a stack each");
     if (core_error != NULL) {
         g_propagate_error(error, core_error);
         platform_file_cluster_clear(&flat);
         return FALSE;
     }
+    gboolean share_stack = config->stacks != SIM_STACKS_SEPARATE && core_stack_sharing_available(core);
     /* collsim's own core simulates a flat cluster itself (sim/core/platform.h): SimGrid builds
      * none of its hosts and links, a third of the memory of a rank at 2^20 ranks */
     gboolean own_flat = is_flat && core == CORE_COLLSIM;
@@ -1545,7 +1583,10 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
         core_platform_use_simgrid();
     }
     platform_file_cluster_clear(&flat);
-    core_setup((gsize)sim_engine_stack_kib(config) * 1024);
+    core_setup((gsize)(share_stack ? sim_engine_shared_stack_kib(config)
+                                   : sim_engine_stack_kib(config)) *
+                   1024,
+               share_stack);
     if (generated != NULL) {
         g_unlink(generated);
         g_free(generated);
@@ -1581,7 +1622,7 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
     for (int r = 0; r < world_size; r++) {
         char name[24];
         g_snprintf(name, sizeof name, "rank-%d", r);
-        core_actor_create(name, ranks[r].host, rank_actor, &ranks[r]);
+        ranks[r].actor = core_actor_create(name, ranks[r].host, rank_actor, &ranks[r]);
     }
     sim_p2p_start(ranks[0].host);
     if (config->wall_limit > 0) {
@@ -1638,6 +1679,7 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
     outcome->core = core;
     outcome->privatized_bytes_per_rank = sim_privatize_bytes_per_rank();
     outcome->stack_kib = (guint)(core_stack_bytes() / 1024);
+    outcome->stack_shared = core_stacks_shared();
     g_array_sort(served, served_cmp);
     outcome->served = served;
     served = NULL;

@@ -56,6 +56,20 @@ enum sim_engine_choice { SIM_ENGINE_AUTO, SIM_ENGINE_SIMGRID, SIM_ENGINE_COLLSIM
 /* "auto", "simgrid", "collsim" into *choice; FALSE for anything else. */
 gboolean sim_engine_parse(const char *text, enum sim_engine_choice *choice);
 
+/*
+ * How collsim's own core gives its ranks stacks (sim/core/core.h: core_setup). SHARED: they
+ * take turns on one stack, a stopped rank's frames copied aside (about 1.3 KiB for a rank in
+ * a collective, where a stack of its own costs a page of 4 KiB at least, and the first write
+ * to that page is most of a rank's start-up); SEPARATE: a stack each, as SimGrid's core gives
+ * them; AUTO: shared wherever the core can (the own core, outside AddressSanitizer builds).
+ * A program that keeps large arrays on its stack while it calls MPI pays for copying them at
+ * every switch when shared.
+ */
+enum sim_stacks { SIM_STACKS_AUTO, SIM_STACKS_SHARED, SIM_STACKS_SEPARATE };
+
+/* "auto", "shared", "separate" into *stacks; FALSE for anything else. */
+gboolean sim_stacks_parse(const char *text, enum sim_stacks *stacks);
+
 /* The program every rank runs: an ordinary `main`. */
 typedef int (*sim_rank_main)(int argc, char **argv);
 
@@ -67,6 +81,7 @@ struct sim_config {
     const char *placement_file;  /* SIM_PLACEMENT_HOSTFILE */
     gboolean oversubscribe;
     guint stack_kib;             /* per-rank stack in KiB; 0 = automatic (sim_engine_stack_kib) */
+    enum sim_stacks stacks;
     enum sim_payload payload;
     const struct model_network *network; /* the preset: SimGrid model, generated links */
     struct model_transport transport;    /* starts as the preset's; options may override */
@@ -98,6 +113,12 @@ gboolean sim_placement_parse(const char *text, struct sim_config *config, GError
 guint sim_engine_stack_kib(const struct sim_config *config);
 gboolean sim_engine_stack_guarded(const struct sim_config *config);
 
+/* Whether the ranks of `config` will share one stack if the own core runs them, and that
+ * stack's size: --stack-kib, else 256 KiB whatever the ranks (it is one stack, above its guard
+ * page, and a rank pays only for the frames it has when it stops). */
+gboolean sim_engine_stacks_shared(const struct sim_config *config);
+guint sim_engine_shared_stack_kib(const struct sim_config *config);
+
 /* How many calls of a collective one algorithm served. */
 struct sim_served {
     int kind;               /* enum coll_kind */
@@ -113,6 +134,7 @@ struct sim_outcome {
     guint64 bytes;        /* payload bytes of those messages */
     gsize privatized_bytes_per_rank;
     guint stack_kib;
+    gboolean stack_shared; /* the ranks took turns on one stack of stack_kib */
     GArray *served;       /* struct sim_served, sorted by kind then name; caller frees */
     enum core_kind core;  /* the core that ran it */
 };

@@ -12,6 +12,7 @@
  */
 #include "config.h"
 
+#include "sim/core/core.h"
 #include "sim/core/fcontext.h"
 #include "sim/engine/flow.h"
 #include "sim/engine/rank.h"
@@ -83,6 +84,7 @@ flow_main(transfer_t t)
 {
     struct sim_flow *flow = t.data;
     flow->resumer = t.fctx;
+    core_stack_left(flow->resumer); /* the rank's frames on a shared stack end there */
 #ifdef CORE_ASAN
     __sanitizer_finish_switch_fiber(NULL, &flow->resumer_bottom, &flow->resumer_size);
 #endif
@@ -137,6 +139,7 @@ sim_flow_yield(void)
     __sanitizer_finish_switch_fiber(fake_stack, &flow->resumer_bottom, &flow->resumer_size);
 #endif
     flow->resumer = t.fctx;
+    core_stack_left(flow->resumer);
 }
 
 struct sim_flow *

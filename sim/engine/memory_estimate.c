@@ -20,6 +20,7 @@
 /* Measured parts (memory_estimate.h): the low end of what the development machine showed. */
 #define STACK_TOUCHED_KIB 12 /* of a guarded stack, which costs only the pages touched */
 #define STACK_PAGE_KIB 4     /* of an unguarded one: the own core's touch one page at least */
+#define STACK_IMAGE_KIB 1    /* the frames of a rank stopped on a shared stack, copied aside */
 #define RANK_STATE_BYTES 512 /* actor, mailbox, collsim's struct sim_rank (0.8 KiB measured) */
 #define GLOBALS_BYTES 128    /* a small program's .data and .bss, copied per rank (privatize.c) */
 #define MARGIN_PERCENT 65    /* real use was up to this much above the estimate */
@@ -34,7 +35,7 @@ sim_memory_rank_estimate(const struct sim_memory_need *need, struct sim_memory_r
     guint64 stack_kib = sim_engine_stack_kib(&config);
     stack_kib = MIN(stack_kib, (guint64)(sim_engine_stack_guarded(&config) ? STACK_TOUCHED_KIB
                                                                           : STACK_PAGE_KIB));
-    rank->stack = stack_kib * KIB;
+    rank->stack = (need->shared_stack ? STACK_IMAGE_KIB : stack_kib) * KIB;
     rank->state = RANK_STATE_BYTES;
     rank->globals = need->privatize ? GLOBALS_BYTES : 0;
     rank->payload = need->payload_bytes;

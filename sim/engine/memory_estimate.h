@@ -7,9 +7,10 @@
  * 2-core, 24 GiB development machine (collsim exec of an 8-byte broadcast, peak RSS at
  * P = 1024, 16384 and 65536, the difference divided by the ranks added; see README.md,
  * "Memory: what a rank costs"):
- *   - stack: the pages a rank touches, 12 KiB of a guarded stack (up to 16384 ranks), one page
- *     (4 KiB) of an unguarded one in the own core's shared mappings (SimGrid's core zeroes
- *     the whole stack: more), or the whole stack if smaller;
+ *   - stack: on a shared stack the copy of a stopped rank's frames, 1 KiB (1.2-1.4 KiB
+ *     measured in an 8-byte broadcast); else the pages a rank touches, 12 KiB of a guarded
+ *     stack (up to 16384 ranks), one page (4 KiB) of an unguarded one in the own core's
+ *     mappings (SimGrid's core zeroes the whole stack: more), or the whole stack if smaller;
  *   - actor, mailbox, collsim's rank state: 512 B (0.8 KiB measured at 2^16 and 2^18 ranks
  *     of an empty program, tests/bench/memory_per_rank.sh; the default and flat clusters
  *     add 60 B a host under the own core, a platform that SimGrid loads about 3.7 KB);
@@ -43,6 +44,7 @@ struct sim_memory_rank {
 struct sim_memory_need {
     guint64 nranks;
     guint stack_kib;        /* 0: the automatic size (sim_engine_stack_kib) */
+    gboolean shared_stack;  /* the ranks take turns on one stack (sim_engine_stacks_shared) */
     gboolean privatize;
     guint64 payload_bytes;  /* payload buffers per rank (data mode), 0 otherwise */
 };

@@ -28,6 +28,7 @@ struct sim_port;
 
 struct sim_rank {
     int world_rank;
+    core_actor *actor;            /* the actor that runs it */
     core_host *host;
     int node;                     /* position of host in the natural order of host names */
     core_mailbox *inbox;           /* permanent receiver: this rank */

@@ -369,6 +369,34 @@ maybe_global(const void *buf, MPI_Datatype dt, gsize bytes)
 }
 
 /*
+ * Where another rank's buffer is now. On a shared stack (core.h: core_actor_memory) a stopped
+ * rank's local variables are in the copy of its frames; NULL when the buffer lies partly on the
+ * stack and partly elsewhere (an MPI_BOTTOM layout mixing both), which no one address reaches.
+ */
+static void *
+rank_buffer(int owner_world, const void *buf, int count, MPI_Datatype dt)
+{
+    uintptr_t lo, hi;
+    if (!core_stacks_shared() || !collsim_buffer_span(buf, (MPI_Aint)count, dt, &lo, &hi))
+        return (void *)buf;
+    void *at = core_actor_memory(sim_rank_by_world(owner_world)->actor, (void *)lo, hi - lo);
+    if (at == NULL)
+        return NULL;
+    return (void *)((uintptr_t)buf + ((uintptr_t)at - lo));
+}
+
+/* Whether a send buffer may lie on the shared stack, where its owner's frames move aside
+ * whenever it stops: a rendezvous then takes a packed copy when it is sent (its sender may not
+ * change it before the send completes anyway), so that no other rank reads it there. */
+static gboolean
+send_on_shared_stack(const void *buf, int count, MPI_Datatype dt)
+{
+    uintptr_t lo, hi;
+    return core_stacks_shared() && collsim_buffer_span(buf, (MPI_Aint)count, dt, &lo, &hi) &&
+           core_shared_stack_overlaps((const void *)lo, hi - lo);
+}
+
+/*
  * Move the message's payload into the matched receive buffer, once. Called by whichever side
  * first learns that the data has arrived, so the sender's buffer is still valid.
  */
@@ -377,31 +405,45 @@ msg_deliver(struct sim_msg *msg)
 {
     if (msg->delivered || msg->rreq == NULL)
         return;
-    msg->delivered = TRUE;
     struct collsim_request *req = msg->rreq;
     gsize capacity = req_capacity(req);
     gsize bytes = MIN(msg->bytes, capacity);
+    const struct sim_rank *self = sim_rank_self();
+    int here = self != NULL ? self->world_rank : -1;
+    gboolean moves = msg->carries_data && bytes > 0 && !sim_scratch_contains(req->buf);
+    void *rbuf = req->buf;
+    if (moves && here != req->owner_world) {
+        rbuf = rank_buffer(req->owner_world, req->buf, req->count, req->dt);
+        if (rbuf == NULL) {
+            /* out of my reach: the receiver unpacks a packed copy itself (request_finish) */
+            if (msg->data == NULL) {
+                msg->data = g_malloc(msg->bytes);
+                collsim_datatype_pack(msg->sbuf, msg->scount, msg->stype, msg->data);
+            }
+            return;
+        }
+    }
+    msg->delivered = TRUE;
     req->status.MPI_SOURCE = msg->src_local;
     req->status.MPI_TAG = msg->tag;
     req->status.collsim_bytes = bytes;
     req->status.MPI_ERROR = msg->bytes > capacity ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
-    if (!msg->carries_data || bytes == 0 || sim_scratch_contains(req->buf))
+    if (!moves)
         return;
-    if (msg->eager) {
-        /* a packed copy on the heap, delivered by the receiver itself */
+    if (msg->eager || msg->data != NULL) {
+        /* a packed copy on the heap (eager, or a rendezvous sent from a shared stack) */
         if (!msg->placed)
-            collsim_datatype_unpack(msg->data, bytes, req->buf, req->count, req->dt);
+            collsim_datatype_unpack(msg->data, bytes, rbuf, req->count, req->dt);
         return;
     }
     /* a rendezvous, delivered by whichever side saw the data land first: the other side's
      * buffer may be among its privatized globals, visible only under its own copy of them */
-    int here = sim_rank_self()->world_rank;
     gboolean staged =
         (here != msg->src_world && maybe_global(msg->sbuf, msg->stype, msg->bytes)) ||
         (here != req->owner_world && maybe_global(req->buf, req->dt, bytes));
     if (!staged && collsim_datatype_is_contiguous(msg->stype)) {
         /* the sender's data is already in packed order: one copy */
-        collsim_datatype_unpack(msg->sbuf, bytes, req->buf, req->count, req->dt);
+        collsim_datatype_unpack(msg->sbuf, bytes, rbuf, req->count, req->dt);
         return;
     }
     void *packed = g_malloc(msg->bytes);
@@ -410,7 +452,7 @@ msg_deliver(struct sim_msg *msg)
     collsim_datatype_pack(msg->sbuf, msg->scount, msg->stype, packed);
     if (staged)
         sim_globals_show(req->owner_world);
-    collsim_datatype_unpack(packed, bytes, req->buf, req->count, req->dt);
+    collsim_datatype_unpack(packed, bytes, rbuf, req->count, req->dt);
     if (staged)
         sim_globals_show(here);
     g_free(packed);
@@ -432,8 +474,12 @@ eager_place(struct sim_msg *msg, struct collsim_request *rreq, const void *buf, 
     if (rreq == NULL || !collsim_datatype_is_contiguous(dt) ||
         maybe_global(rreq->buf, rreq->dt, bytes))
         return FALSE;
-    if (!sim_scratch_contains(rreq->buf))
-        collsim_datatype_unpack(buf, bytes, rreq->buf, rreq->count, rreq->dt);
+    if (!sim_scratch_contains(rreq->buf)) {
+        void *rbuf = rank_buffer(rreq->owner_world, rreq->buf, rreq->count, rreq->dt);
+        if (rbuf == NULL)
+            return FALSE;
+        collsim_datatype_unpack(buf, bytes, rbuf, rreq->count, rreq->dt);
+    }
     msg->placed = TRUE;
     return TRUE;
 }
@@ -1120,6 +1166,10 @@ start_send_protocol(const void *buf, int count, MPI_Datatype dt, int dest, int t
         msg->sbuf = buf;
         msg->scount = count;
         msg->stype = dt;
+        if (msg->carries_data && msg->bytes > 0 && send_on_shared_stack(buf, count, dt)) {
+            msg->data = g_malloc(msg->bytes);
+            collsim_datatype_pack(buf, count, dt, msg->data);
+        }
         msg->sreq = sreq;
         msg->refs = 2;
     }

@@ -121,6 +121,41 @@ run bigstack-ok 0 "$COLLSIM" exec "$PROGRAMS_DIR/bigstack.so" -n 2 --stack-kib 2
 run stack-floor 0 "$COLLSIM" exec "$PROGRAMS_DIR/pingpong.so" -n 2 --stack-kib 8 --stats \
     --engine collsim -- 10 1 && expect_err stack-floor "stack 16 KiB"
 
+# Buffers on the ranks' stacks (tests/programs/stack_buffers.c checks every value it receives
+# against the formula its sender used): with one stack shared by the ranks, a stopped rank's
+# frames are copied aside and other ranks reach its buffers there; with a stack each they are
+# where they are. Eager and rendezvous both ways, strided and MPI_BOTTOM layouts, nonblocking
+# and blocking collectives; 33 ranks make the trees uneven.
+for n in 4 33; do
+    echo "stack buffers, $n ranks: 0 failures" >"$tmp/stack-buffers-$n.expected"
+    for mode in separate shared; do
+        if [ "$mode" = shared ] && [ "${COLLSIM_SANITIZED:-no}" = yes ]; then
+            continue # checked below: AddressSanitizer builds give a stack each
+        fi
+        for eager in 0 65536 1000000; do
+            name=stack-buffers-$n-$mode-$eager
+            run "$name" 0 "$COLLSIM" exec "$PROGRAMS_DIR/stack_buffers.so" -n "$n" \
+                --stacks "$mode" --eager-threshold "$eager" --stats &&
+                expect_file "$name" "$tmp/stack-buffers-$n.expected"
+        done
+    done
+done
+if [ "${COLLSIM_SANITIZED:-no}" != yes ]; then
+    # shared by default on collsim's own core, and said so
+    run stacks-default 0 "$COLLSIM" exec "$PROGRAMS_DIR/stack_buffers.so" -n 4 --stats &&
+        expect_err stacks-default "stack 256 KiB shared"
+    run stacks-separate 0 "$COLLSIM" exec "$PROGRAMS_DIR/stack_buffers.so" -n 4 --stats \
+        --stacks separate && expect_err stacks-separate "stack 256 KiB  private"
+else
+    run stacks-sanitized 2 "$COLLSIM" exec "$PROGRAMS_DIR/stack_buffers.so" -n 4 --stacks shared &&
+        expect_err stacks-sanitized "--stacks shared: this build runs under AddressSanitizer"
+fi
+run stacks-simgrid 2 "$COLLSIM" exec "$PROGRAMS_DIR/stack_buffers.so" -n 4 --stacks shared \
+    --engine simgrid && expect_err stacks-simgrid \
+    "--stacks shared: SimGrid's core runs this, and gives each rank a stack of its own"
+run stacks-bad 2 "$COLLSIM" exec "$PROGRAMS_DIR/stack_buffers.so" -n 4 --stacks pooled &&
+    expect_err stacks-bad "--stacks must be auto, shared or separate (got 'pooled')"
+
 # Forcing algorithms. The concatenation op is not commutative: rank order gives 1234 on 5
 # ranks (rank 0's digit 0 leads, so it does not show). An order-preserving algorithm serves
 # it and --stats says so; one that needs a commutative op is refused, never replaced.

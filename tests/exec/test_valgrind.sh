@@ -30,6 +30,8 @@ check() {  # NAME ARGS... (collsim exec arguments)
 check pingpong "$PROGRAMS_DIR/pingpong.so" -n 2 -- 100000 3
 check globals "$PROGRAMS_DIR/globals_small.so" -n 4
 check collectives "$top_builddir/scenarios/seeds/par_blas2.so" -n 5
+# on a shared stack (the default), frames copied aside and back, buffers reached in the copies
+check "stack buffers" "$PROGRAMS_DIR/stack_buffers.so" -n 5
 # nonblocking collectives run on flows (their own stacks): every kind, several in flight
 flows_so=$(mktemp --suffix=.so)
 cc -std=c11 -shared -fPIC -I"$top_srcdir/src" "$top_srcdir/tests/realmpi/nonblocking.c" \

@@ -356,6 +356,80 @@ START_TEST(test_missing_finalize_is_reported)
 }
 END_TEST
 
+/* Rank 0 posts a receive into a local variable and stops in MPI_Wait; rank 1 sends while
+ * rank 0's frames are aside (on a shared stack); rank 0 checks what arrived. */
+static int
+stack_exchange_main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, got = -1, sent = 4242;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        MPI_Request request;
+        MPI_Irecv(&got, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &request);
+        MPI_Wait(&request, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Send(&sent, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return rank == 0 && got != sent ? 3 : 0;
+}
+
+static gboolean
+run_stacks(enum sim_stacks stacks, enum sim_engine_choice engine, struct sim_outcome *outcome,
+           GError **error)
+{
+    struct sim_config config;
+    static char *argv[] = {"prog", NULL};
+    sim_config_defaults(&config);
+    config.nranks = 2;
+    config.program = stack_exchange_main;
+    config.argc = 1;
+    config.argv = argv;
+    config.privatize = FALSE;
+    config.stacks = stacks;
+    config.engine = engine;
+    return sim_engine_run(&config, outcome, error);
+}
+
+START_TEST(test_stacks_shared_where_the_core_can)
+{
+    enum sim_stacks parsed = SIM_STACKS_SEPARATE;
+    ck_assert(sim_stacks_parse("auto", &parsed) && parsed == SIM_STACKS_AUTO);
+    ck_assert(sim_stacks_parse("shared", &parsed) && parsed == SIM_STACKS_SHARED);
+    ck_assert(sim_stacks_parse("separate", &parsed) && parsed == SIM_STACKS_SEPARATE);
+    ck_assert(!sim_stacks_parse("pooled", &parsed) && !sim_stacks_parse(NULL, &parsed));
+
+    gboolean can = core_stack_sharing_available(CORE_COLLSIM);
+    ck_assert(!core_stack_sharing_available(CORE_SIMGRID));
+    struct sim_outcome outcome;
+    ck_assert(run_stacks(SIM_STACKS_AUTO, SIM_ENGINE_COLLSIM, &outcome, NULL));
+    ck_assert_int_eq(outcome.exit_code, 0);
+    ck_assert_int_eq(outcome.stack_shared, can);
+    ck_assert_uint_eq(outcome.stack_kib, 256);
+    ck_assert(run_stacks(SIM_STACKS_SEPARATE, SIM_ENGINE_COLLSIM, &outcome, NULL));
+    ck_assert_int_eq(outcome.exit_code, 0);
+    ck_assert(!outcome.stack_shared);
+    ck_assert(run_stacks(SIM_STACKS_AUTO, SIM_ENGINE_SIMGRID, &outcome, NULL));
+    ck_assert_int_eq(outcome.exit_code, 0);
+    ck_assert(!outcome.stack_shared);
+    /* asked for where it cannot be: refused, with the reason */
+    GError *error = NULL;
+    ck_assert(!run_stacks(SIM_STACKS_SHARED, SIM_ENGINE_SIMGRID, &outcome, &error));
+    ck_assert_ptr_nonnull(strstr(error->message, "--stacks shared: SimGrid's core runs this"));
+    g_clear_error(&error);
+    if (can) {
+        ck_assert(run_stacks(SIM_STACKS_SHARED, SIM_ENGINE_COLLSIM, &outcome, NULL));
+        ck_assert(outcome.stack_shared);
+    } else {
+        ck_assert(!run_stacks(SIM_STACKS_SHARED, SIM_ENGINE_COLLSIM, &outcome, &error));
+        ck_assert_ptr_nonnull(strstr(error->message, "AddressSanitizer"));
+        g_clear_error(&error);
+    }
+    ck_assert_int_eq(outcome.exit_code, 0);
+}
+END_TEST
+
 static void
 wtime_rank(int rank, void *arg)
 {
@@ -402,6 +476,7 @@ engine_suite(void)
     tcase_add_exit_test(outcome, test_abort_ends_with_its_code, 7);
     tcase_add_test(outcome, test_missing_finalize_is_reported);
     tcase_add_test(outcome, test_clock_starts_at_zero);
+    tcase_add_test(outcome, test_stacks_shared_where_the_core_can);
     suite_add_tcase(s, outcome);
     return s;
 }

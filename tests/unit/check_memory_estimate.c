@@ -42,6 +42,14 @@ START_TEST(test_memory_estimate_parts_follow_the_stack_rules)
     struct sim_memory_need tiny_unguarded = {.nranks = 65536, .stack_kib = 2};
     sim_memory_rank_estimate(&tiny_unguarded, &r);
     ck_assert_uint_eq(r.stack, 2 * KIB);
+    /* on a shared stack: the copy of a stopped rank's frames, whatever the stack's size */
+    struct sim_memory_need shared_small = {.nranks = 1024, .shared_stack = TRUE};
+    sim_memory_rank_estimate(&shared_small, &r);
+    ck_assert_uint_eq(r.stack, 1 * KIB);
+    struct sim_memory_need shared_huge = {.nranks = 1 << 22, .stack_kib = 2048,
+                                          .shared_stack = TRUE};
+    sim_memory_rank_estimate(&shared_huge, &r);
+    ck_assert_uint_eq(r.stack, 1 * KIB);
 }
 END_TEST
 
