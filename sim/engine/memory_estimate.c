@@ -20,10 +20,12 @@
 /* Measured parts (memory_estimate.h): the low end of what the development machine showed. */
 #define STACK_TOUCHED_KIB 12 /* of a guarded stack, which costs only the pages touched */
 #define STACK_PAGE_KIB 4     /* of an unguarded one: the own core's touch one page at least */
-#define STACK_IMAGE_KIB 1    /* the frames of a rank stopped on a shared stack, copied aside */
+#define STACK_IMAGE_BYTES 192 /* the frames of a rank stopped on a shared stack, copied aside:
+                               * an empty program's (1.2-1.4 KiB in a collective call) */
 #define RANK_STATE_BYTES 512 /* actor, mailbox, collsim's struct sim_rank (0.8 KiB measured) */
 #define GLOBALS_BYTES 128    /* a small program's .data and .bss, copied per rank (privatize.c) */
 #define MARGIN_PERCENT 65    /* real use was up to this much above the estimate */
+#define MARGIN_PERCENT_SHARED 470 /* the same on a shared stack, whose floor is smaller */
 
 void
 sim_memory_rank_estimate(const struct sim_memory_need *need, struct sim_memory_rank *rank)
@@ -35,7 +37,7 @@ sim_memory_rank_estimate(const struct sim_memory_need *need, struct sim_memory_r
     guint64 stack_kib = sim_engine_stack_kib(&config);
     stack_kib = MIN(stack_kib, (guint64)(sim_engine_stack_guarded(&config) ? STACK_TOUCHED_KIB
                                                                           : STACK_PAGE_KIB));
-    rank->stack = (need->shared_stack ? STACK_IMAGE_KIB : stack_kib) * KIB;
+    rank->stack = need->shared_stack ? STACK_IMAGE_BYTES : stack_kib * KIB;
     rank->state = RANK_STATE_BYTES;
     rank->globals = need->privatize ? GLOBALS_BYTES : 0;
     rank->payload = need->payload_bytes;
@@ -199,7 +201,9 @@ sim_memory_check(const struct sim_memory_need *need, GError **error)
                 "actor and rank state %s, private globals %s, "
                 "payload %s; real use is up to %d%% more) and %s is available (%s); try "
                 "fewer ranks%s",
-                need->nranks, t, r, st, sa, gl, pl, MARGIN_PERCENT, h, source, hint->str);
+                need->nranks, t, r, st, sa, gl, pl,
+                need->shared_stack ? MARGIN_PERCENT_SHARED : MARGIN_PERCENT, h, source,
+                hint->str);
     g_string_free(hint, TRUE);
     return FALSE;
 }

@@ -7,10 +7,11 @@
  * 2-core, 24 GiB development machine (collsim exec of an 8-byte broadcast, peak RSS at
  * P = 1024, 16384 and 65536, the difference divided by the ranks added; see README.md,
  * "Memory: what a rank costs"):
- *   - stack: on a shared stack the copy of a stopped rank's frames, 1 KiB (1.2-1.4 KiB
- *     measured in an 8-byte broadcast); else the pages a rank touches, 12 KiB of a guarded
- *     stack (up to 16384 ranks), one page (4 KiB) of an unguarded one in the own core's
- *     mappings (SimGrid's core zeroes the whole stack: more), or the whole stack if smaller;
+ *   - stack: on a shared stack the copy of a stopped rank's frames, 192 B (an empty
+ *     program's; 1.2-1.4 KiB in an 8-byte broadcast); else the pages a rank touches, 12 KiB
+ *     of a guarded stack (up to 16384 ranks), one page (4 KiB) of an unguarded one in the own
+ *     core's mappings (SimGrid's core zeroes the whole stack: more), or the whole stack if
+ *     smaller;
  *   - actor, mailbox, collsim's rank state: 512 B (0.8 KiB measured at 2^16 and 2^18 ranks
  *     of an empty program, tests/bench/memory_per_rank.sh; the default and flat clusters
  *     add 60 B a host under the own core, a platform that SimGrid loads about 3.7 KB);
@@ -19,8 +20,9 @@
  *   - payload: the buffers a benchmark point gives each rank in payload data (0 for a
  *     program, whose buffers are its own; 0 in payload none, which shares scratch).
  * Each part is the low end of what was measured, so the estimate is a floor: real use was
- * 0-65 % above it (an empty program at 2^18 ranks: 6 %; an 8-byte broadcast: 61 %, for its
- * messages and requests). A run is refused only when that floor exceeds the memory available, so
+ * 0-65 % above it with a stack each (an empty program at 2^18 ranks: 6 %; an 8-byte
+ * broadcast: 61 %, for its messages and requests), 0-470 % on a shared stack (an empty
+ * program: 55 %; an 8-byte broadcast: 4.7 KB a rank against 0.83 KB). A run is refused only when that floor exceeds the memory available, so
  * nothing that fits is refused.
  *
  * Available memory: MemAvailable from /proc/meminfo, or the cgroup's limit less its usage

@@ -62,10 +62,11 @@ for p in $ps; do
         printf "%8d | %10s %10s %10s %10s %10s | %8.0f %8.0f %8.0f %8.0f\n", p, base, ranks,
             stack, flat, bcast, host, rank, stk, msgs }'
 done
-echo "host B: a host of the flat cluster with its links; rank B: a rank with an 8 KiB stack"
-echo "(actor, context, stack, mailbox, collsim's state; on collsim's own core, the default,"
-echo "a stack costs the pages its rank touches, with a guard page up to 16384 ranks; on"
-echo "SimGrid's, --engine simgrid, stacks beyond 16384 ranks come zeroed from the heap and cost"
-echo "their whole size); +stack B: what the automatic"
-echo "stack size for P adds; msgs B: what one 8-byte broadcast adds per rank. A run of P ranks"
-echo "on the flat cluster needs about P x (host + rank + stack) plus what its calls add."
+echo "host B: a host of the flat cluster with its links; rank B: a rank (actor, context,"
+echo "mailbox, collsim's state, and its stack: on collsim's own core, the default, the ranks"
+echo "share one stack and a stopped rank keeps the copy of its frames, which grows to about"
+echo "1.3 KiB in a collective call (counted in msgs B); with --stacks separate a stack costs the"
+echo "pages its rank touches, 4 KiB at least; on SimGrid's core, --engine simgrid, stacks beyond"
+echo "16384 ranks come zeroed from the heap and cost their whole size); +stack B: what the"
+echo "automatic stack size for P adds; msgs B: what one 8-byte broadcast adds per rank. A run of"
+echo "P ranks on the flat cluster needs about P x (host + rank + stack) plus what its calls add."

@@ -97,7 +97,7 @@ refused() {  # NAME ENV COMMAND...: exit 2, one line, the estimate and the hint
     env $env "$@" >"$tmp/refusal.out" 2>&1
     local rc=$?
     if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/refusal.out")" -eq 1 ] &&
-        grep -q "ranks need at least .* per rank: stack .*real use is up to 65% more) and .* is available (.*); try fewer ranks" "$tmp/refusal.out"; then
+        grep -q "ranks need at least .* per rank: stack .*real use is up to [0-9]*% more) and .* is available (.*); try fewer ranks" "$tmp/refusal.out"; then
         pass "$name: $(cat "$tmp/refusal.out")"
     else
         fail "$name: exit $rc, $(head -3 "$tmp/refusal.out")"
@@ -105,8 +105,12 @@ refused() {  # NAME ENV COMMAND...: exit 2, one line, the estimate and the hint
 }
 refused "exec -n 1000000000" "" "$COLLSIM" exec "$program" -n 1000000000
 grep -q -- "--no-privatize" "$tmp/refusal.out" || fail "exec -n 1000000000: no --no-privatize hint"
-refused "exec -n 64 within 512 KiB" COLLSIM_MEMORY_LIMIT=512K "$COLLSIM" exec "$program" -n 64 -- 8
+# a stack each: 64 ranks x 12.6 KiB = 0.79 MiB; on the shared stack 64 x 832 B = 52 KiB
+refused "exec -n 64 --stacks separate within 512 KiB" COLLSIM_MEMORY_LIMIT=512K "$COLLSIM" exec \
+    "$program" -n 64 --stacks separate -- 8
 grep -q "(COLLSIM_MEMORY_LIMIT)" "$tmp/refusal.out" || fail "the override is not named"
+grep -q "per rank: stack 12.0 KiB" "$tmp/refusal.out" || fail "separate stacks: not 12 KiB each"
+refused "exec -n 64 within 32 KiB" COLLSIM_MEMORY_LIMIT=32K "$COLLSIM" exec "$program" -n 64 -- 8
 # what fits is not refused: 64 ranks x 12.6 KiB = 0.79 MiB of 2 (the program's own buffers,
 # 8 doubles here, are not estimated)
 if COLLSIM_MEMORY_LIMIT=2M "$COLLSIM" exec "$program" -n 64 -- 8 >"$tmp/fits.out" 2>&1; then

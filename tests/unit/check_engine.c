@@ -340,18 +340,28 @@ no_finalize_main(int argc, char **argv)
     return 0;
 }
 
-START_TEST(test_missing_finalize_is_reported)
+/* `program` on 2 ranks, globals shared, with the stacks and core asked for. */
+static gboolean
+run_program(sim_rank_main program, enum sim_stacks stacks, enum sim_engine_choice engine,
+            struct sim_outcome *outcome, GError **error)
 {
     struct sim_config config;
-    struct sim_outcome outcome;
     static char *argv[] = {"prog", NULL};
     sim_config_defaults(&config);
     config.nranks = 2;
-    config.program = no_finalize_main;
+    config.program = program;
     config.argc = 1;
     config.argv = argv;
     config.privatize = FALSE;
-    ck_assert(sim_engine_run(&config, &outcome, NULL));
+    config.stacks = stacks;
+    config.engine = engine;
+    return sim_engine_run(&config, outcome, error);
+}
+
+START_TEST(test_missing_finalize_is_reported)
+{
+    struct sim_outcome outcome;
+    ck_assert(run_program(no_finalize_main, SIM_STACKS_AUTO, SIM_ENGINE_AUTO, &outcome, NULL));
     ck_assert_int_eq(outcome.exit_code, SIM_EXIT_NO_FINALIZE);
 }
 END_TEST
@@ -379,17 +389,7 @@ static gboolean
 run_stacks(enum sim_stacks stacks, enum sim_engine_choice engine, struct sim_outcome *outcome,
            GError **error)
 {
-    struct sim_config config;
-    static char *argv[] = {"prog", NULL};
-    sim_config_defaults(&config);
-    config.nranks = 2;
-    config.program = stack_exchange_main;
-    config.argc = 1;
-    config.argv = argv;
-    config.privatize = FALSE;
-    config.stacks = stacks;
-    config.engine = engine;
-    return sim_engine_run(&config, outcome, error);
+    return run_program(stack_exchange_main, stacks, engine, outcome, error);
 }
 
 START_TEST(test_stacks_shared_where_the_core_can)
