@@ -1226,14 +1226,12 @@ own_setup(gsize stack_bytes, gboolean share_stack)
     gsize page = (gsize)sysconf(_SC_PAGESIZE);
     own.stack_bytes = (MAX(stack_bytes, CORE_OWN_MIN_STACK_BYTES) + page - 1) / page * page;
     own.guard = core_cfg_int("contexts/guard-size") > 0;
-#ifndef CORE_ASAN
-    /* (the sanitizer's shadow of a stack would have to be copied with its frames) */
+#ifdef CORE_ASAN
+    share_stack = FALSE; /* the sanitizer's shadow of a stack would have to move with its frames */
+#endif
     own.shared = share_stack;
     if (own.shared)
         shared_stack_map();
-#else
-    (void)share_stack;
-#endif
     own.actors = g_ptr_array_new();
     own.mailboxes = g_hash_table_new(g_str_hash, g_str_equal);
     own.links = g_hash_table_new(g_direct_hash, g_direct_equal);
