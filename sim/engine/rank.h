@@ -26,6 +26,12 @@ struct sim_port;
 /* How many of a blocked rank's requests a deadlock report names. */
 #define SIM_BLOCKED_REQS_SHOWN 4
 
+/* The posted receives of one rank from one source in one context, in posting order (p2p.c). */
+struct posted_bucket {
+    gint64 key;              /* first: the hash table's key points here */
+    struct collsim_request *head, *tail;
+};
+
 struct sim_rank {
     int world_rank;
     core_actor *actor;            /* the actor that runs it */
@@ -36,7 +42,10 @@ struct sim_rank {
     gboolean finished;            /* returned from main */
     int exit_status;
 
-    GHashTable *posted_by_source; /* (context, source) -> its posted receives (p2p.c) */
+    struct posted_bucket posted_first; /* the receives posted from one source, kept out of
+                                     the table below: a rank that receives from one source at a
+                                     time (a tree's child, a ring) never needs the table (p2p.c) */
+    GHashTable *posted_by_source; /* (context, source) -> its other posted receives (p2p.c) */
     struct posted_bucket *posted_spare; /* the last bucket emptied, left in that table for the
                                      next receive from its source (p2p.c) */
     struct collsim_request *posted_any_head, *posted_any_tail; /* posted MPI_ANY_SOURCE

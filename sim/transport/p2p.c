@@ -956,16 +956,22 @@ unexpected_first_match(struct sim_rank *rank, guint32 context, int source_world,
 
 /* ---------------------------------------------------------------- posted receives */
 
-/* The posted receives of one rank from one source in one context, in posting order. */
-struct posted_bucket {
-    gint64 key;              /* first: the hash table's key points here */
-    struct collsim_request *head, *tail;
-};
-
 static gint64
 posted_key(guint32 context, int source_world)
 {
     return (gint64)(((guint64)context << 32) | (guint32)source_world);
+}
+
+/* The bucket of a source's posted receives, or NULL: the rank's first bucket while it holds
+ * that source's receives, else the table's (where an emptied bucket may wait, posted_unlink). */
+static struct posted_bucket *
+posted_find(struct sim_rank *me, gint64 key)
+{
+    if (me->posted_first.head != NULL && me->posted_first.key == key)
+        return &me->posted_first;
+    if (me->posted_by_source == NULL)
+        return NULL;
+    return g_hash_table_lookup(me->posted_by_source, &key);
 }
 
 static void
@@ -977,11 +983,15 @@ posted_push(struct sim_rank *me, struct collsim_request *req)
         DLIST_APPEND(me->posted_any_head, me->posted_any_tail, req, posted_prev, posted_next);
         return;
     }
-    if (me->posted_by_source == NULL)
-        me->posted_by_source = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
     gint64 key = posted_key(req->context, req->source_world);
-    struct posted_bucket *bucket = g_hash_table_lookup(me->posted_by_source, &key);
-    if (bucket == NULL) {
+    struct posted_bucket *bucket = posted_find(me, key);
+    if (bucket == NULL && me->posted_first.head == NULL) {
+        bucket = &me->posted_first; /* free: it takes this source */
+        bucket->key = key;
+    } else if (bucket == NULL) {
+        if (me->posted_by_source == NULL)
+            me->posted_by_source =
+                g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
         bucket = g_new0(struct posted_bucket, 1);
         bucket->key = key;
         g_hash_table_insert(me->posted_by_source, &bucket->key, bucket);
@@ -1003,7 +1013,7 @@ posted_unlink(struct sim_rank *me, struct collsim_request *req)
     }
     DLIST_UNLINK(bucket->head, bucket->tail, req, posted_prev, posted_next);
     req->posted_bucket = NULL;
-    if (bucket->head == NULL) {
+    if (bucket->head == NULL && bucket != &me->posted_first) {
         /* a rank that receives from one source after another (a ring, a tree's parent) finds
          * its bucket again instead of a table insertion and removal per receive; one empty
          * bucket at most, so that a rank that received from every other keeps no more */
@@ -1029,12 +1039,9 @@ static struct collsim_request *
 posted_take_match(struct sim_rank *dst, const struct sim_msg *msg)
 {
     struct collsim_request *specific = NULL;
-    if (dst->posted_by_source != NULL) {
-        gint64 key = posted_key(msg->context, msg->src_world);
-        struct posted_bucket *bucket = g_hash_table_lookup(dst->posted_by_source, &key);
-        if (bucket != NULL)
-            specific = posted_first_match(bucket->head, msg);
-    }
+    struct posted_bucket *bucket = posted_find(dst, posted_key(msg->context, msg->src_world));
+    if (bucket != NULL)
+        specific = posted_first_match(bucket->head, msg);
     struct collsim_request *wildcard = posted_first_match(dst->posted_any_head, msg);
     struct collsim_request *req = specific;
     if (wildcard != NULL && (specific == NULL || wildcard->posted_order < specific->posted_order))
@@ -3940,6 +3947,7 @@ MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
 void
 sim_p2p_rank_start(struct sim_rank *rank)
 {
+    rank->posted_first.head = rank->posted_first.tail = NULL;
     rank->posted_by_source = NULL;
     rank->posted_spare = NULL;
     rank->posted_any_head = rank->posted_any_tail = NULL;
@@ -4022,6 +4030,9 @@ sim_p2p_report_unfinished(struct sim_rank *rank)
              r = r->posted_next)
             if (user_context(r->context))
                 g_ptr_array_add(posted, r);
+    for (struct collsim_request *r = rank->posted_first.head; r != NULL; r = r->posted_next)
+        if (user_context(r->context))
+            g_ptr_array_add(posted, r);
     for (struct collsim_request *r = rank->posted_any_head; r != NULL; r = r->posted_next)
         if (user_context(r->context))
             g_ptr_array_add(posted, r);
