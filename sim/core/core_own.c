@@ -823,18 +823,6 @@ actor_record_new(void)
 }
 
 /*
- * Shared stacks: every actor runs on one stack. When another actor's turn comes, the frames of
- * the one on the stack are copied aside (its image: the stack from where it stopped up to the
- * top, about 1 KiB for a rank in a collective call) and the next one's image is copied back to
- * the same addresses, which is all its saved context refers to. A stopped actor then costs the
- * bytes its frames take, not a page of its own, and each actor may use the whole stack, above
- * its guard page, whatever the number of actors. Copies are made only when another actor
- * needs the stack: an actor that runs twice in a row is not copied.
- *
- * While an actor is stopped, what its frames hold is not at its address: the transport
- * reaches it through core_actor_memory.
- */
-/*
  * An actor's first stops are shallow (its start, about 200 bytes), its later ones in an MPI
  * call deeper (1.2 to 1.7 KiB in a collective) and of a few sizes. Shallow images come from
  * malloc, which reuses them for other records once their actors grow; deeper ones, with room
@@ -906,6 +894,18 @@ images_free_all(void)
     memset(&images, 0, sizeof images);
 }
 
+/*
+ * Shared stacks: every actor runs on one stack. When another actor's turn comes, the frames of
+ * the one on the stack are copied aside (its image: the stack from where it stopped up to the
+ * top, 1.2 to 1.7 KiB for a rank in a collective call) and the next one's image is copied back to
+ * the same addresses, which is all its saved context refers to. A stopped actor then costs the
+ * bytes its frames take, not a page of its own, and each actor may use the whole stack, above
+ * its guard page, whatever the number of actors. Copies are made only when another actor
+ * needs the stack: an actor that runs twice in a row is not copied.
+ *
+ * While an actor is stopped, what its frames hold is not at its address: the transport
+ * reaches it through core_actor_memory.
+ */
 static void
 image_save(core_actor *actor)
 {
@@ -1122,8 +1122,8 @@ static inline void
 prefetch_actor(const core_actor *actor)
 {
     if (own.shared) {
-        /* its whole image, which the switch copies */
-        for (guint32 at = 0; at < actor->image_bytes; at += 64)
+        /* its image, which the switch copies (the first 4 KiB: more is a large local array) */
+        for (guint32 at = 0; at < actor->image_bytes && at < 4096; at += 64)
             __builtin_prefetch(actor->image + at);
         if (actor->next_ready != NULL)
             __builtin_prefetch(actor->next_ready);

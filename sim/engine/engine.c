@@ -1549,7 +1549,8 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
         platform_file_cluster_clear(&flat);
         return FALSE;
     }
-    gboolean share_stack = config->stacks != SIM_STACKS_SEPARATE && core_stack_sharing_available(core);
+    gboolean share_stack =
+        config->stacks != SIM_STACKS_SEPARATE && core_stack_sharing_available(core);
     /* collsim's own core simulates a flat cluster itself (sim/core/platform.h): SimGrid builds
      * none of its hosts and links, a third of the memory of a rank at 2^20 ranks */
     gboolean own_flat = is_flat && core == CORE_COLLSIM;
