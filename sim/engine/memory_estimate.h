@@ -22,8 +22,8 @@
  * Each part is the low end of what was measured, so the estimate is a floor: real use was
  * 0-65 % above it with a stack each (an empty program at 2^18 ranks: 6 %; an 8-byte
  * broadcast: 61 %, for its messages and requests), 0-470 % on a shared stack (an empty
- * program: 55 %; an 8-byte broadcast: 4.7 KB a rank against 0.83 KB). A run is refused only when that floor exceeds the memory available, so
- * nothing that fits is refused.
+ * program: 55 %; an 8-byte broadcast: 4.7 KB a rank against 0.83 KB). A run is refused only
+ * when that floor exceeds the memory available, so nothing that fits is refused.
  *
  * Available memory: MemAvailable from /proc/meminfo, or the cgroup's limit less its usage
  * when lower (v2 memory.max, v1 memory.limit_in_bytes); COLLSIM_MEMORY_LIMIT (bytes, or with a
