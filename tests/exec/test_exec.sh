@@ -110,6 +110,9 @@ run deadlock 4 "$COLLSIM" exec "$PROGRAMS_DIR/deadlock.so" -n 3 && {
 if [ "${COLLSIM_SANITIZED:-no}" != yes ]; then
     run bigstack 6 "$COLLSIM" exec "$PROGRAMS_DIR/bigstack.so" -n 2 &&
         expect_err bigstack "collsim: rank 0 died of SIGSEGV (segmentation fault)"
+    # the shared stack ends in a guard page at any P (a stack each has none beyond 16384)
+    run bigstack-many 6 "$COLLSIM" exec "$PROGRAMS_DIR/bigstack.so" -n 20000 &&
+        expect_err bigstack-many "collsim: rank 0 died of SIGSEGV (segmentation fault)"
 fi
 printf 'rank 0: 0\nrank 1: 1\n' >"$tmp/bigstack-ok.expected"
 run bigstack-ok 0 "$COLLSIM" exec "$PROGRAMS_DIR/bigstack.so" -n 2 --stack-kib 2048 --stats && {
