@@ -827,8 +827,8 @@ actor_record_new(void)
  * call deeper (1.2 to 1.7 KiB in a collective) and of a few sizes. Shallow images come from
  * malloc, which reuses them for other records once their actors grow; deeper ones, with room
  * for a few frames more, from blocks of IMAGE_BLOCK bytes carved in sizes of IMAGE_GRAIN, each
- * size with its free list: with hundreds of thousands of actors malloc spent an eighth of a
- * run in its bins.
+ * size with its free list (a broadcast at 2^18 ranks spent 12 % of its time in malloc with
+ * every image from it, 9 % so).
  */
 #define IMAGE_GRAIN 64
 #define IMAGE_SHALLOW 512   /* and less: from malloc */
