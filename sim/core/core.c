@@ -79,8 +79,8 @@ static gboolean setup_share_stack;
 void
 core_setup(gsize stack_bytes, gboolean share_stack)
 {
-    setup_stack_bytes = backend->setup(stack_bytes, share_stack);
     setup_share_stack = share_stack && core_stack_sharing_available(selected);
+    setup_stack_bytes = backend->setup(stack_bytes, setup_share_stack);
 }
 
 gboolean

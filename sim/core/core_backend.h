@@ -9,6 +9,7 @@
 
 struct core_backend {
     gsize (*setup)(gsize stack_bytes, gboolean share_stack); /* the stack each actor will get */
+    /* called only when the actors share a stack (core.c): NULL in a core that never does */
     void *(*actor_memory)(core_actor *owner, void *addr, gsize bytes);
     void (*stack_left)(const void *resumer);
     gboolean (*shared_stack_overlaps)(const void *addr, gsize bytes);

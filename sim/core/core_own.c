@@ -954,20 +954,24 @@ shared_stack_map(void)
     own.shared_valgrind = CORE_STACK_REGISTER(own.shared_low, own.shared_top);
 }
 
+/* The shared stack and every image go back (a run's end, or a run set up and never run). */
 static void
-shared_stack_unmap(void)
+shared_stack_release(void)
 {
-    gsize page = (gsize)sysconf(_SC_PAGESIZE);
-    CORE_STACK_DEREGISTER(own.shared_valgrind);
-    munmap(own.shared_low - page, own.stack_bytes + page);
-    own.shared_low = own.shared_top = NULL;
+    if (own.shared_low != NULL) {
+        gsize page = (gsize)sysconf(_SC_PAGESIZE);
+        CORE_STACK_DEREGISTER(own.shared_valgrind);
+        munmap(own.shared_low - page, own.stack_bytes + page);
+        own.shared_low = own.shared_top = NULL;
+    }
+    images_free_all();
 }
 
 static void *
 own_actor_memory(core_actor *owner, void *addr, gsize bytes)
 {
     guintptr a = (guintptr)addr;
-    if (!own.shared || owner == own.on_stack || bytes == 0 ||
+    if (owner == own.on_stack || bytes == 0 ||
         a >= (guintptr)own.shared_top || a + bytes <= (guintptr)own.shared_low)
         return addr;
     guintptr low = (guintptr)own.shared_top - owner->image_bytes;
@@ -980,15 +984,14 @@ static gboolean
 own_shared_stack_overlaps(const void *addr, gsize bytes)
 {
     guintptr a = (guintptr)addr;
-    return own.shared && bytes > 0 && a < (guintptr)own.shared_top &&
+    return bytes > 0 && a < (guintptr)own.shared_top &&
            a + bytes > (guintptr)own.shared_low;
 }
 
 static void
 own_stack_left(const void *resumer)
 {
-    if (own.shared && own.running != NULL)
-        own.running->left_at = resumer;
+    own.running->left_at = resumer;
 }
 
 static void
@@ -1061,23 +1064,19 @@ own_actor_create(const char *name, core_host *host, void (*fn)(void *), void *da
     actor->host = host;
     actor->where = host_state_of(host);
     actor->cpu = actor->where->cpu;
+    actor->stack_bytes = own.stack_bytes;
     if (own.shared) {
         /* its context is made on the stack when it first runs (stack_bring) */
         actor->stack = own.shared_low;
-        actor->stack_bytes = own.stack_bytes;
-        g_ptr_array_add(own.actors, actor);
-        own.live++;
-        make_ready(actor);
-        return actor;
+    } else {
+        gsize page = (gsize)sysconf(_SC_PAGESIZE);
+        gsize guard = own.guard ? page : 0;
+        actor->stack_map = stack_take(actor->stack_bytes + guard, guard);
+        actor->stack = (char *)actor->stack_map + guard;
+        actor->valgrind_stack =
+            CORE_STACK_REGISTER(actor->stack, (char *)actor->stack + actor->stack_bytes);
+        actor_context_later(actor, page);
     }
-    gsize page = (gsize)sysconf(_SC_PAGESIZE);
-    gsize guard = own.guard ? page : 0;
-    actor->stack_bytes = (own.stack_bytes + page - 1) / page * page;
-    actor->stack_map = stack_take(actor->stack_bytes + guard, guard);
-    actor->stack = (char *)actor->stack_map + guard;
-    actor->valgrind_stack =
-        CORE_STACK_REGISTER(actor->stack, (char *)actor->stack + actor->stack_bytes);
-    actor_context_later(actor, page);
     g_ptr_array_add(own.actors, actor);
     own.live++;
     make_ready(actor);
@@ -1206,9 +1205,7 @@ own_run(void)
     /* what is left is blocked forever (a deadlock the engine reports) or ended */
     for (guint i = 0; i < own.actors->len; i++)
         actor_free_stack(g_ptr_array_index(own.actors, i));
-    if (own.shared_low != NULL)
-        shared_stack_unmap();
-    images_free_all();
+    shared_stack_release();
 }
 
 /* ---------------------------------------------------------------- the core's operations */
@@ -1216,9 +1213,7 @@ own_run(void)
 static gsize
 own_setup(gsize stack_bytes, gboolean share_stack)
 {
-    if (own.shared_low != NULL)
-        shared_stack_unmap(); /* the previous run's */
-    images_free_all();
+    shared_stack_release();
     memset(&own, 0, sizeof own);
     own.ready = TRUE;
     read_network_config();
@@ -1226,10 +1221,7 @@ own_setup(gsize stack_bytes, gboolean share_stack)
     gsize page = (gsize)sysconf(_SC_PAGESIZE);
     own.stack_bytes = (MAX(stack_bytes, CORE_OWN_MIN_STACK_BYTES) + page - 1) / page * page;
     own.guard = core_cfg_int("contexts/guard-size") > 0;
-#ifdef CORE_ASAN
-    share_stack = FALSE; /* the sanitizer's shadow of a stack would have to move with its frames */
-#endif
-    own.shared = share_stack;
+    own.shared = share_stack; /* only where core_stack_sharing_available (core.c) */
     if (own.shared)
         shared_stack_map();
     own.actors = g_ptr_array_new();

@@ -20,31 +20,8 @@
 static gsize
 sg_setup(gsize stack_bytes, gboolean share_stack)
 {
-    (void)share_stack; /* each SimGrid actor has a stack of its own */
+    (void)share_stack; /* never set: each SimGrid actor has a stack of its own */
     return stack_bytes; /* SimGrid's contexts/stack-size item, set with the other items */
-}
-
-/* Every actor's memory is where it is: SimGrid's actors keep stacks of their own. */
-static void *
-sg_actor_memory(core_actor *owner, void *addr, gsize bytes)
-{
-    (void)owner;
-    (void)bytes;
-    return addr;
-}
-
-static void
-sg_stack_left(const void *resumer)
-{
-    (void)resumer;
-}
-
-static gboolean
-sg_shared_stack_overlaps(const void *addr, gsize bytes)
-{
-    (void)addr;
-    (void)bytes;
-    return FALSE;
 }
 
 static void
@@ -222,9 +199,6 @@ sg_barrier_pass(core_barrier *barrier)
 
 const struct core_backend core_backend_simgrid = {
     .setup = sg_setup,
-    .actor_memory = sg_actor_memory,
-    .stack_left = sg_stack_left,
-    .shared_stack_overlaps = sg_shared_stack_overlaps,
     .run = sg_run,
     .clock = sg_clock,
     .actor_create = sg_make_actor,

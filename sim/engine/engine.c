@@ -117,11 +117,17 @@ sim_stacks_parse(const char *text, enum sim_stacks *stacks)
     return FALSE;
 }
 
+/* Whether `core` running `config` gives its ranks one stack. */
+static gboolean
+stacks_shared_on(const struct sim_config *config, enum core_kind core)
+{
+    return config->stacks != SIM_STACKS_SEPARATE && core_stack_sharing_available(core);
+}
+
 gboolean
 sim_engine_stacks_shared(const struct sim_config *config)
 {
-    return config->stacks != SIM_STACKS_SEPARATE && config->engine != SIM_ENGINE_SIMGRID &&
-           core_stack_sharing_available(CORE_COLLSIM);
+    return config->engine != SIM_ENGINE_SIMGRID && stacks_shared_on(config, CORE_COLLSIM);
 }
 
 guint
@@ -1549,8 +1555,7 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
         platform_file_cluster_clear(&flat);
         return FALSE;
     }
-    gboolean share_stack =
-        config->stacks != SIM_STACKS_SEPARATE && core_stack_sharing_available(core);
+    gboolean share_stack = stacks_shared_on(config, core);
     /* collsim's own core simulates a flat cluster itself (sim/core/platform.h): SimGrid builds
      * none of its hosts and links, a third of the memory of a rank at 2^20 ranks */
     gboolean own_flat = is_flat && core == CORE_COLLSIM;
