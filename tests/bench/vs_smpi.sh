@@ -128,10 +128,12 @@ hostfile() {
 
 # measure CMD... -> "wall rss_mib simulated"; wall is ">T" past the limit, "failed" on error
 measure() {
-    local launched
+    local launched started ended
+    started=$(date +%s%N)
     timeout "$limit" /usr/bin/time -f "%e %M" -o "$work/time" "$work/stamp" "$@" >"$work/out" \
         2>"$work/err"
     local rc=$? sim first
+    ended=$(date +%s%N)
     launched=$(grep -o 'launched_ns=[0-9]*' "$work/err" | head -1 | cut -d= -f2)
     sim=$(grep -o 'simulated=[0-9.e+-]*' "$work/out" | head -1 | cut -d= -f2)
     first=$(grep -o 'first_event_ns=[0-9]*' "$work/out" | head -1 | cut -d= -f2)
@@ -145,7 +147,9 @@ measure() {
         echo "failed - -"
         { echo "--- failed ($rc): $*"; tail -3 "$work/err"; } >>"$work/failures"
     else
-        read -r wall rss <"$work/time"
+        # wall to the millisecond (time's %e has hundredths, which made small runs 0.00 s)
+        read -r _ rss <"$work/time"
+        wall=$(awk -v a="$started" -v b="$ended" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
         echo "$wall $((rss / 1024)) ${sim:--}"
     fi
 }
@@ -162,10 +166,10 @@ smpi_cmd() {  # P PROGRAM -> sets the array smpi to smpirun with the options abo
 ratio() {  # SMPI_WALL COLLSIM_WALL -> SMPI / collsim, a bound when one of them timed out
     awk -v s="$1" -v c="$2" 'BEGIN {
         if (s ~ /^>/ && c ~ /^>/) { print "-"; exit }
-        if (s ~ /^>/) { printf ">%.1f\n", substr(s, 2) / (c > 0 ? c : 0.01); exit }
+        if (s ~ /^>/) { printf ">%.1f\n", substr(s, 2) / (c > 0 ? c : 0.001); exit }
         if (c ~ /^>/) { printf "<%.2f\n", s / substr(c, 2); exit }
         if (s !~ /^[0-9.]+$/ || c !~ /^[0-9.]+$/) { print "-"; exit }
-        printf "%.1f\n", s / (c > 0 ? c : 0.01) }'
+        printf "%.1f\n", s / (c > 0 ? c : 0.001) }'
 }
 
 fmt="%-10s %-19s %7s %6s | %9s %7s %11s | %9s %7s | %9s %7s %11s | %7s\n"
