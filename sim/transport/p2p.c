@@ -1309,7 +1309,7 @@ rendezvous_data_arrived(struct sim_msg *msg)
     request_touch(msg->rreq);
 }
 
-G_GNUC_NO_INLINE static void
+static void
 transfer_finished(enum wait_kind kind, gpointer what)
 {
     switch (kind) {
@@ -1486,7 +1486,7 @@ enum wait_mode { WAIT_ALL, WAIT_ANY, WAIT_SOME };
  * blocking waits. `reqs` may hold NULL entries (inactive). Returns the number of complete
  * active requests.
  */
-G_GNUC_NO_INLINE static int
+static int
 progress_rescan(struct collsim_request **reqs, int n, enum wait_mode mode, gboolean blocking,
                 const char *call)
 {
@@ -1733,7 +1733,7 @@ listen_inbox(struct sim_rank *me, struct wait_set *set, gboolean arrivals)
  * Start a blocking wait over `reqs`, every request due. NULL when a request is given twice
  * (erroneous in MPI, but progress_rescan() copes with it).
  */
-G_GNUC_NO_INLINE static struct sim_wait *
+static struct sim_wait *
 wait_begin(struct sim_rank *me, struct collsim_request **reqs, int n)
 {
     if (me->wait == NULL) {
@@ -1779,7 +1779,7 @@ wait_begin(struct sim_rank *me, struct collsim_request **reqs, int n)
     return wait;
 }
 
-G_GNUC_NO_INLINE static void
+static void
 wait_end(struct sim_wait *wait)
 {
     for (int i = 0; i < wait->n; i++) {
@@ -1806,7 +1806,7 @@ wait_free(struct sim_wait *wait)
 }
 
 /* One pass of the rescan, over the due requests only, in slot order. */
-G_GNUC_NO_INLINE static void
+static void
 wait_pass(struct sim_rank *me, struct sim_wait *wait)
 {
     while (wait->due.len > 0) {
@@ -1828,10 +1828,6 @@ wait_pass(struct sim_rank *me, struct sim_wait *wait)
  * entries (inactive). Returns the number of complete active requests. The rank's flows do not
  * run meanwhile: progress_wait() below is the wait of MPI calls. A `deadline` >= 0 (simulated
  * seconds) also ends a blocking wait when the clock reaches it.
- *
- * A rank blocks in here, so this frame is part of every stopped rank's image on the shared
- * stack (core.h). The helpers it calls before and after blocking are kept out of line
- * (G_GNUC_NO_INLINE): inlined, their locals made this frame 224 bytes, 96 without them.
  */
 static int
 transport_wait_until(struct collsim_request **reqs, int n, enum wait_mode mode,
