@@ -808,7 +808,6 @@ print_usage(FILE *out)
 #define COLLSIM_OWN_MALLOC 1 /* glibc's malloc, not a sanitizer's */
 #endif
 
-#if defined(__GLIBC__) && COLLSIM_OWN_MALLOC
 /* Whether the kernel gives transparent huge pages to memory that asks for them. */
 static gboolean
 kernel_has_huge_pages(void)
@@ -820,7 +819,6 @@ kernel_has_huge_pages(void)
     g_free(mode);
     return on;
 }
-#endif
 
 /*
  * A large run spends much of its time on fresh pages and TLB misses: its records, the copies
