@@ -26,15 +26,6 @@
 
 #include <glib.h>
 #include <gmodule.h>
-#ifdef __GLIBC__
-#include <gnu/libc-version.h>
-#endif
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#endif
-#ifndef RUNNING_ON_VALGRIND
-#define RUNNING_ON_VALGRIND 0
-#endif
 
 #include "sim/cli/algorithm_option.h"
 #include "sim/bench/bench.h"
@@ -797,74 +788,9 @@ print_usage(FILE *out)
           out);
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define COLLSIM_OWN_MALLOC 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define COLLSIM_OWN_MALLOC 0
-#endif
-#endif
-#ifndef COLLSIM_OWN_MALLOC
-#define COLLSIM_OWN_MALLOC 1 /* glibc's malloc, not a sanitizer's */
-#endif
-
-/* Whether the kernel gives transparent huge pages to memory that asks for them. */
-static gboolean
-kernel_has_huge_pages(void)
-{
-    gchar *mode = NULL;
-    gboolean on = g_file_get_contents("/sys/kernel/mm/transparent_hugepage/enabled", &mode,
-                                      NULL, NULL) &&
-                  strstr(mode, "[never]") == NULL;
-    g_free(mode);
-    return on;
-}
-
-/*
- * A large run spends much of its time on fresh pages and TLB misses: its records, the copies
- * of its ranks' frames and the programs' own buffers all come from malloc, hundreds of MiB to
- * GiB of them. glibc (2.35 and later) puts malloc's memory on transparent huge pages when the
- * tunable glibc.malloc.hugetlb is 1: one fault brings 2 MiB, and one TLB entry covers them
- * (on the 2-core VM, an 8-byte broadcast at 2^20 ranks took 38.5 s without, 27.7 s with; a
- * 64 KiB reduce at 1024 ranks 101-108 ms without, 41-42 ms with). glibc reads its tunables
- * only when a process starts, so collsim starts itself once more with it set, before doing
- * anything else. Left as it is: a GLIBC_TUNABLES that names the tunable already (the user's
- * choice, or this restart's), COLLSIM_HUGE_PAGES=no, a kernel with huge pages off, and runs
- * under valgrind or AddressSanitizer, whose malloc is their own. If the restart fails, the run
- * goes on as it is.
- */
-static void
-restart_on_huge_pages(char **argv)
-{
-#if defined(__GLIBC__) && COLLSIM_OWN_MALLOC
-    const char *tunables = g_getenv("GLIBC_TUNABLES");
-    int major = 0, minor = 0;
-    if (RUNNING_ON_VALGRIND || g_strcmp0(g_getenv("COLLSIM_HUGE_PAGES"), "no") == 0 ||
-        (tunables != NULL && strstr(tunables, "glibc.malloc.hugetlb") != NULL) ||
-        sscanf(gnu_get_libc_version(), "%d.%d", &major, &minor) != 2 ||
-        major * 1000 + minor < 2035 || !kernel_has_huge_pages())
-        return;
-    gchar *kept = g_strdup(tunables);
-    gchar *asked = kept != NULL && *kept != '\0'
-                       ? g_strconcat(kept, ":glibc.malloc.hugetlb=1", NULL)
-                       : g_strdup("glibc.malloc.hugetlb=1");
-    g_setenv("GLIBC_TUNABLES", asked, TRUE);
-    execv("/proc/self/exe", argv);
-    if (kept != NULL)
-        g_setenv("GLIBC_TUNABLES", kept, TRUE);
-    else
-        g_unsetenv("GLIBC_TUNABLES");
-    g_free(asked);
-    g_free(kept);
-#else
-    (void)argv;
-#endif
-}
-
 int
 main(int argc, char **argv)
 {
-    restart_on_huge_pages(argv);
     if (argc < 2) {
         print_usage(stderr);
         return EXIT_USAGE;

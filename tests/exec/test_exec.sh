@@ -159,35 +159,6 @@ run stacks-simgrid 2 "$COLLSIM" exec "$PROGRAMS_DIR/stack_buffers.so" -n 4 --sta
 run stacks-bad 2 "$COLLSIM" exec "$PROGRAMS_DIR/stack_buffers.so" -n 4 --stacks pooled &&
     expect_err stacks-bad "--stacks must be auto, shared or separate (got 'pooled')"
 
-# Malloc on transparent huge pages (sim/cli/main.c): collsim restarts itself with glibc's
-# tunable set when glibc (2.35 on) and the kernel can give them, and the program runs in the
-# restarted process; a tunable the user set is kept, COLLSIM_HUGE_PAGES=no and sanitizer
-# builds (their own malloc) leave things as they are.
-huge=yes
-glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null | sed -n 's/^glibc \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
-if [ "${COLLSIM_SANITIZED:-no}" = yes ] || [ -z "$glibc" ] ||
-    [ "$(echo "$glibc" | awk '{ print $1 * 1000 + $2 }')" -lt 2035 ] ||
-    ! grep -qv '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; then
-    huge=no
-fi
-tunables() {  # NAME EXPECTED ENV-ASSIGNMENTS... : rank 0's line
-    local name=$1 want=$2
-    shift 2
-    echo "GLIBC_TUNABLES=$want" >"$tmp/$name.expected"
-    run "$name" 0 env -u GLIBC_TUNABLES -u COLLSIM_HUGE_PAGES "$@" "$COLLSIM" exec \
-        "$PROGRAMS_DIR/tunables.so" -n 2 && expect_file "$name" "$tmp/$name.expected"
-}
-if [ "$huge" = yes ]; then
-    tunables huge-pages glibc.malloc.hugetlb=1
-    tunables huge-pages-added glibc.malloc.arena_max=4:glibc.malloc.hugetlb=1 \
-        GLIBC_TUNABLES=glibc.malloc.arena_max=4
-else
-    tunables huge-pages "(unset)"
-    tunables huge-pages-added glibc.malloc.arena_max=4 GLIBC_TUNABLES=glibc.malloc.arena_max=4
-fi
-tunables huge-pages-off "(unset)" COLLSIM_HUGE_PAGES=no
-tunables huge-pages-user glibc.malloc.hugetlb=0 GLIBC_TUNABLES=glibc.malloc.hugetlb=0
-
 # Forcing algorithms. The concatenation op is not commutative: rank order gives 1234 on 5
 # ranks (rank 0's digit 0 leads, so it does not show). An order-preserving algorithm serves
 # it and --stats says so; one that needs a commutative op is refused, never replaced.
