@@ -5,10 +5,12 @@
  * hold rank r's values. Two ways, by size:
  *  - small segments (at most COPY_MAX bytes, the usual case: a few globals) are swapped by
  *    copying: the leaving rank's bytes are saved to its slot, the arriving rank's loaded.
- *    Only the object's own writable bytes move (.data, .bss and the lazy-binding GOT, from
- *    the end of RELRO to the end of the segment), not the whole pages around them: a
- *    program with a few globals swaps tens of bytes per switch, not two pages, and switches
- *    happen at every message;
+ *    Only the object's own writable bytes move (.data and .bss, from the end of RELRO, or
+ *    of the lazy-binding GOT that follows it, to the end of the segment), not the whole
+ *    pages around them: a program with a few globals swaps tens of bytes per switch, not two
+ *    pages, and switches happen at every message. The GOT (.got.plt) holds the addresses of
+ *    the functions the program calls, the same for every rank, and is most of the writable
+ *    bytes of a small program (216 of 232 in tests/bench/fidelity_coll.c): it stays shared;
  *  - larger ones are a MAP_SHARED view of slice r of a memfd, remapped on each switch, so
  *    a switch costs one mmap whatever the size (a mapping needs whole pages).
  * A rank's copy starts as the pristine image the first time it runs. Only user code reads
@@ -39,7 +41,33 @@ struct find_segment {
     uintptr_t anchor;
     uintptr_t start, end;       /* writable PT_LOAD of the object holding the anchor */
     uintptr_t relro_end;
+    uintptr_t got_plt, got_plt_end; /* its lazy-binding GOT, when it says where (else 0) */
 };
+
+/* Where the object's lazy-binding GOT lies: DT_PLTGOT and three reserved entries, then one
+ * per PLT relocation. ld.so relocates the dynamic section's addresses in place where it is
+ * writable, so an address below the load base is taken as not yet relocated. */
+static void
+find_got_plt(const struct dl_phdr_info *info, const ElfW(Phdr) *dynamic, struct find_segment *seg)
+{
+    const ElfW(Dyn) *d = (const ElfW(Dyn) *)(info->dlpi_addr + dynamic->p_vaddr);
+    uintptr_t got = 0;
+    gsize plt_bytes = 0, rel_size = sizeof(ElfW(Rela));
+    for (; d->d_tag != DT_NULL; d++) {
+        if (d->d_tag == DT_PLTGOT)
+            got = d->d_un.d_ptr;
+        else if (d->d_tag == DT_PLTRELSZ)
+            plt_bytes = d->d_un.d_val;
+        else if (d->d_tag == DT_PLTREL && d->d_un.d_val == DT_REL)
+            rel_size = sizeof(ElfW(Rel));
+    }
+    if (got == 0)
+        return;
+    if (got < info->dlpi_addr)
+        got += info->dlpi_addr;
+    seg->got_plt = got;
+    seg->got_plt_end = got + (3 + plt_bytes / rel_size) * sizeof(ElfW(Addr));
+}
 
 static int
 find_object(struct dl_phdr_info *info, size_t size, void *data)
@@ -63,6 +91,8 @@ find_object(struct dl_phdr_info *info, size_t size, void *data)
             seg->end = hi;
         } else if (ph->p_type == PT_GNU_RELRO) {
             seg->relro_end = hi;
+        } else if (ph->p_type == PT_DYNAMIC) {
+            find_got_plt(info, ph, seg);
         }
     }
     return 1;
@@ -88,7 +118,11 @@ sim_privatize_setup(gconstpointer anchor, int nranks, GError **error)
     current = -1;
     if (end - start <= COPY_MAX) {
         /* the bytes past seg.end up to the page's end belong to no object: nothing to keep */
-        segment = (guint8 *)MAX(seg.start, seg.relro_end);
+        uintptr_t first = MAX(seg.start, seg.relro_end);
+        /* RELRO ends inside the GOT (its reserved entries are read-only) or where it starts */
+        if (seg.got_plt <= first && first < seg.got_plt_end && seg.got_plt_end <= seg.end)
+            first = seg.got_plt_end; /* shared (above) */
+        segment = (guint8 *)first;
         segment_len = seg.end > (uintptr_t)segment ? seg.end - (uintptr_t)segment : 0;
         if (segment_len == 0)
             return TRUE; /* all of it is RELRO: nothing a rank can write */
