@@ -10,7 +10,7 @@
  *    pages around them: a program with a few globals swaps tens of bytes per switch, not two
  *    pages, and switches happen at every message. The GOT (.got.plt) holds the addresses of
  *    the functions the program calls, the same for every rank, and is most of the writable
- *    bytes of a small program (216 of 232 in tests/bench/fidelity_coll.c): it stays shared;
+ *    bytes of a small program (192 of 208 in tests/bench/fidelity_coll.c): it stays shared;
  *  - larger ones are a MAP_SHARED view of slice r of a memfd, remapped on each switch, so
  *    a switch costs one mmap whatever the size (a mapping needs whole pages).
  * A rank's copy starts as the pristine image the first time it runs. Only user code reads
