@@ -157,7 +157,7 @@ hostfile() {
 # measure_once CMD... -> "wall rss_mib simulated"; wall is ">T" past the limit, "failed" on error
 measure_once() {
     local launched
-    timeout "$limit" /usr/bin/time -f "%e %M" -o "$work/time" "$work/stamp" "$@" >"$work/out" \
+    timeout "$limit" /usr/bin/time -f "%M" -o "$work/time" "$work/stamp" "$@" >"$work/out" \
         2>"$work/err"
     local rc=$? sim first
     launched=$(grep -o 'launched_ns=[0-9]*' "$work/err" | head -1 | cut -d= -f2)
@@ -174,8 +174,9 @@ measure_once() {
         { echo "--- failed ($rc): $*"; tail -3 "$work/err"; } >>"$work/failures"
     else
         # the tool's wall, from the launcher, to the millisecond (time's %e has hundredths and
-        # counts the launcher: small runs showed 0.00 s, then a few ms too many)
-        read -r _ rss <"$work/time"
+        # counts the launcher: small runs showed 0.00 s, then a few ms too many); time gives
+        # the peak RSS only
+        read -r rss <"$work/time"
         wall=$(grep -o 'tool_wall_ns=[0-9]*' "$work/err" | tail -1 | cut -d= -f2)
         wall=$(awk -v w="$wall" 'BEGIN { printf "%.3f", w / 1e9 }')
         echo "$wall $((rss / 1024)) ${sim:--}"
