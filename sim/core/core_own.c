@@ -232,6 +232,9 @@ static struct {
     guint daemons;         /* of which daemons */
     GHashTable *mailboxes; /* name -> core_mailbox * (lookup only) */
     GHashTable *links;     /* core_link id -> model_link * (lookup only) */
+    /* the same on the flat cluster, whose ids are dense: indexed by id (a hash lookup was
+     * three cache misses a message once there are thousands of hosts) */
+    model_link **flat_links;
     struct host_state *hosts; /* by core_host_index: a CPU once an actor is there */
     GHashTable *routes;    /* (src << 32 | dst) host numbers -> struct route * (lookup only) */
     timer_heap *timers;    /* core_actor * whose wait times out then */
@@ -308,11 +311,14 @@ static model_link *
 link_of(const struct core_link *link)
 {
     gpointer key = (gpointer)link->id;
-    model_link *m = g_hash_table_lookup(own.links, key);
+    model_link *m = own.flat ? own.flat_links[link->id] : g_hash_table_lookup(own.links, key);
     if (m == NULL) {
         m = model_link_new(own.sys, link->bandwidth, link->latency,
                            link->sharing == PLATFORM_FATPIPE ? MODEL_FATPIPE : MODEL_SHARED);
-        g_hash_table_insert(own.links, key, m);
+        if (own.flat)
+            own.flat_links[link->id] = m;
+        else
+            g_hash_table_insert(own.links, key, m);
     }
     return m;
 }
@@ -1132,6 +1138,7 @@ prefetch_actor(const core_actor *actor)
             /* its image (the first 4 KiB: more is a large local array) */
             for (guint32 at = 0; at < later->image_bytes && at < 4096; at += 64)
                 __builtin_prefetch(later->image + at);
+            __builtin_prefetch(later->data);
             if (later->next_ready != NULL)
                 __builtin_prefetch(later->next_ready);
         }
@@ -1239,6 +1246,8 @@ own_setup(gsize stack_bytes, gboolean share_stack)
     own.hosts = g_new0(struct host_state, core_host_count());
     own.routes = g_hash_table_new_full(route_key_hash, NULL, NULL, g_free);
     own.flat = core_platform_is_flat();
+    if (own.flat) /* calloc: the pages of hosts that never send are never touched */
+        own.flat_links = g_new0(model_link *, core_flat_link_id_bound());
     own.timers = timer_heap_new();
     return own.stack_bytes;
 }

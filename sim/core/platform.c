@@ -162,6 +162,12 @@ core_route_flat(const core_host *src, const core_host *dst, struct core_link lin
     return n;
 }
 
+gsize
+core_flat_link_id_bound(void)
+{
+    return platform.nhosts * FLAT_LINKS + 1;
+}
+
 void
 core_route(const core_host *src, const core_host *dst, GArray *links, double *latency)
 {

@@ -77,6 +77,8 @@ void core_route(const core_host *src, const core_host *dst, GArray *links, doubl
 /* The same on the flat cluster (core_platform_is_flat), into `links`: how many (1 or 2). */
 gsize core_route_flat(const core_host *src, const core_host *dst, struct core_link links[2],
                       double *latency);
+/* On the flat cluster, every link id is below this bound (ids are dense, from 1). */
+gsize core_flat_link_id_bound(void);
 /* SimGrid's sg_host_get_route_bandwidth: the smallest bandwidth on the route, -1 without a
  * link. */
 double core_route_bandwidth(const GArray *links);

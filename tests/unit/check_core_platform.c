@@ -393,12 +393,42 @@ START_TEST(test_flat_routes)
 }
 END_TEST
 
+START_TEST(test_flat_link_ids_are_dense)
+{
+    /* the own core indexes its links by id on the flat cluster: every link of every route is
+     * a nonzero id below the bound, each (host, direction) its own */
+    struct core_flat_cluster cluster = {.hosts = 4, .speed = 1e9, .cores = 1, .bandwidth = 1e9,
+                                        .latency = 1e-6, .loopback_bandwidth = 4e9,
+                                        .loopback_latency = 1e-7};
+    core_platform_use_flat(&cluster);
+    gsize bound = core_flat_link_id_bound();
+    ck_assert_uint_le(bound, 3 * cluster.hosts + 1);
+    GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+    for (gsize s = 0; s < cluster.hosts; s++)
+        for (gsize d = 0; d < cluster.hosts; d++) {
+            struct core_link links[2];
+            double latency;
+            gsize n = core_route_flat(core_host_at(s), core_host_at(d), links, &latency);
+            for (gsize i = 0; i < n; i++) {
+                ck_assert_uint_gt(links[i].id, 0);
+                ck_assert_uint_lt(links[i].id, bound);
+                g_hash_table_add(seen, (gpointer)links[i].id);
+            }
+        }
+    /* up and down of each host, and its loopback */
+    ck_assert_uint_eq(g_hash_table_size(seen), 3 * cluster.hosts);
+    g_hash_table_unref(seen);
+    core_platform_free();
+}
+END_TEST
+
 static Suite *
 core_platform_suite(void)
 {
     Suite *s = suite_create("core_platform");
     TCase *tc = tcase_create("flat");
     tcase_add_test(tc, test_flat_routes);
+    tcase_add_test(tc, test_flat_link_ids_are_dense);
     tcase_add_test(tc, test_default_cluster_is_simgrids);
     tcase_add_test(tc, test_default_cluster_of_the_preset_is_simgrids);
     tcase_add_test(tc, test_flat_generator_is_simgrids);
