@@ -139,17 +139,34 @@ group_of(MPI_Datatype basic)
  */
 typedef void kernel_fn(const char *in, char *io, size_t n, size_t stride, size_t ioff);
 
+/*
+ * The kernels are vectorized where the elements are packed (GCC vectorizes at -O2 only loops
+ * that need no run-time check, and in and inout may overlap as far as it knows): a sum of
+ * 64 KiB of doubles was a fifth of a recursive-doubling Allreduce's wall time. Element k
+ * still gets EXPR(a_k, b_k) alone, so results are the same bit for bit.
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+#endif
+
+#define ELEMENTWISE_LOOP(T, EXPR, STRIDE)                                                      \
+    for (size_t k = 0; k < n; k++) {                                                           \
+        T a, b, r;                                                                             \
+        memcpy(&a, in + k * (STRIDE), sizeof(T));                                              \
+        memcpy(&b, io + k * (STRIDE), sizeof(T));                                              \
+        r = (T)(EXPR);                                                                         \
+        memcpy(io + k * (STRIDE), &r, sizeof(T));                                              \
+    }
+
 /* r = EXPR(a, b) with a from in and b from inout, stored to inout. */
 #define DEFINE_ELEMENTWISE(fname, T, EXPR)                                                     \
     static void fname(const char *in, char *io, size_t n, size_t stride, size_t ioff)         \
     {                                                                                          \
         (void)ioff;                                                                            \
-        for (size_t k = 0; k < n; k++) {                                                       \
-            T a, b, r;                                                                         \
-            memcpy(&a, in + k * stride, sizeof(T));                                            \
-            memcpy(&b, io + k * stride, sizeof(T));                                            \
-            r = (T)(EXPR);                                                                     \
-            memcpy(io + k * stride, &r, sizeof(T));                                            \
+        if (stride == sizeof(T)) { /* a constant stride: the loop the compiler vectorizes */   \
+            ELEMENTWISE_LOOP(T, EXPR, sizeof(T))                                               \
+        } else {                                                                               \
+            ELEMENTWISE_LOOP(T, EXPR, stride)                                                  \
         }                                                                                      \
     }
 

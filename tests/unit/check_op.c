@@ -650,6 +650,48 @@ START_TEST(test_op_unaligned_elements)
 }
 END_TEST
 
+/* Long runs of packed elements (the vectorized kernels): every length up to a few vectors and
+ * its remainder, at odd addresses, each element computed on its own, nothing written past n. */
+START_TEST(test_op_packed_runs_every_length)
+{
+    enum { MAX_N = 37 };
+    for (int n = 0; n <= MAX_N; n++)
+        for (int shift = 0; shift < 2; shift++) {
+            unsigned char in[(MAX_N + 1) * 8 + 1], io[(MAX_N + 1) * 8 + 1];
+            memset(io, 0xa5, sizeof io);
+            for (int k = 0; k <= n; k++) {
+                double a = 1.0 / (k + 3), b = k * 0.1 - 1e-17;
+                memcpy(in + shift + 8 * k, &a, 8);
+                if (k < n)
+                    memcpy(io + shift + 8 * k, &b, 8);
+            }
+            ck_assert_int_eq(MPI_Reduce_local(in + shift, io + shift, n, MPI_DOUBLE, MPI_SUM),
+                             MPI_SUCCESS);
+            for (int k = 0; k < n; k++) {
+                volatile double a = 1.0 / (k + 3), b = k * 0.1 - 1e-17;
+                double want = a + b, got;
+                memcpy(&got, io + shift + 8 * k, 8);
+                ck_assert_msg(got == want, "n=%d shift=%d element %d: %.17g != %.17g", n, shift,
+                              k, got, want);
+            }
+            for (size_t k = (size_t)shift + 8 * (size_t)n; k < sizeof io; k++)
+                ck_assert_msg(io[k] == 0xa5, "n=%d: byte %zu past the end written", n, k);
+
+            int ia[MAX_N + 1], ib[MAX_N + 1];
+            for (int k = 0; k <= n; k++) {
+                ia[k] = (k * 7919) % 101 - 50;
+                ib[k] = k < n ? (k * 104729) % 97 - 48 : 12345;
+            }
+            ck_assert_int_eq(MPI_Reduce_local(ia, ib, n, MPI_INT, MPI_MAX), MPI_SUCCESS);
+            for (int k = 0; k < n; k++) {
+                int a = (k * 7919) % 101 - 50, b = (k * 104729) % 97 - 48;
+                ck_assert_int_eq(ib[k], a > b ? a : b);
+            }
+            ck_assert_int_eq(ib[n], 12345);
+        }
+}
+END_TEST
+
 START_TEST(test_op_integer_wraparound)
 {
     int i_in = 1, i_io = INT_MAX;
@@ -882,6 +924,7 @@ op_suite(void)
     tcase_add_test(tc, test_op_free);
     tcase_add_test(tc, test_op_noncontiguous_homogeneous);
     tcase_add_test(tc, test_op_unaligned_elements);
+    tcase_add_test(tc, test_op_packed_runs_every_length);
     tcase_add_test(tc, test_op_integer_wraparound);
     tcase_add_test(tc, test_op_float_precision_not_widened);
     tcase_add_test(tc, test_op_bool_and_logical_values);
