@@ -116,6 +116,8 @@ struct sim_msg {
     void *data;             /* eager: packed copy of the payload (data mode): `small` up to
                              * its size, else allocated */
     guint8 small[16];       /* a small payload's copy (no allocation per 8-byte message) */
+    const void *lent;       /* eager, sent inside MPI_Sendrecv: the sender's buffer, read in
+                             * place until the receive matches or the call returns (lend) */
     gboolean placed;        /* eager: the payload went straight into the receive it matched
                              * when sent (no packed copy) */
     const void *sbuf;       /* rendezvous: the sender's buffer, valid until its send completes */
@@ -418,7 +420,11 @@ msg_deliver(struct sim_msg *msg)
             /* out of my reach: the receiver unpacks a packed copy itself (request_finish) */
             if (msg->data == NULL) {
                 msg->data = g_malloc(msg->bytes);
-                collsim_datatype_pack(msg->sbuf, msg->scount, msg->stype, msg->data);
+                if (msg->lent != NULL)
+                    memcpy(msg->data, msg->lent, msg->bytes);
+                else
+                    collsim_datatype_pack(msg->sbuf, msg->scount, msg->stype, msg->data);
+                msg->lent = NULL;
             }
             return;
         }
@@ -431,9 +437,11 @@ msg_deliver(struct sim_msg *msg)
     if (!moves)
         return;
     if (msg->eager || msg->data != NULL) {
-        /* a packed copy on the heap (eager, or a rendezvous sent from a shared stack) */
+        /* a packed copy on the heap (eager, or a rendezvous sent from a shared stack), or the
+         * lent buffer itself, in packed order and readable from any rank (lend) */
         if (!msg->placed)
-            collsim_datatype_unpack(msg->data, bytes, rbuf, req->count, req->dt);
+            collsim_datatype_unpack(msg->lent != NULL ? msg->lent : msg->data, bytes, rbuf,
+                                    req->count, req->dt);
         return;
     }
     /* a rendezvous, delivered by whichever side saw the data land first: the other side's
@@ -482,6 +490,49 @@ eager_place(struct sim_msg *msg, struct collsim_request *rreq, const void *buf, 
     }
     msg->placed = TRUE;
     return TRUE;
+}
+
+/*
+ * An eager message sent inside MPI_Sendrecv whose receive is not posted yet: instead of a
+ * packed copy that the receive would copy again, the message keeps the sender's buffer, which
+ * stays as it is until the call returns (the sender is blocked in it), and the receive copies
+ * from it when it matches (match_pair); if it has not matched by the time the call returns,
+ * the copy is taken then (lend_end). One copy instead of two, and no allocation, for the
+ * common case of exchanges (recursive doubling, rings). Only a buffer that any rank may read
+ * in place: contiguous, not among the privatized globals (and globals private at all, so that
+ * no other rank shares it) and not on the shared stack; sizes-only scratch moves nothing.
+ */
+static gboolean
+lendable(const void *buf, int count, MPI_Datatype dt, gsize bytes)
+{
+    return sim_globals_private() && collsim_datatype_is_contiguous(dt) &&
+           !sim_globals_overlap(buf, bytes) && !send_on_shared_stack(buf, count, dt);
+}
+
+/* The receive matching a lent message is its running owner's: copy now (as eager_place). */
+static void
+lend_match(struct sim_msg *msg, struct collsim_request *rreq)
+{
+    const struct sim_rank *self = sim_rank_self();
+    if (msg->lent == NULL || self == NULL || self->world_rank != rreq->owner_world)
+        return;
+    gsize bytes = MIN(msg->bytes, req_capacity(rreq));
+    if (bytes > 0 && !sim_scratch_contains(rreq->buf))
+        collsim_datatype_unpack(msg->lent, bytes, rreq->buf, rreq->count, rreq->dt);
+    msg->lent = NULL;
+    msg->placed = TRUE;
+}
+
+/* The sender's call returns: a message still holding its buffer takes its copy now. */
+static void
+lend_end(struct sim_msg *msg)
+{
+    if (msg->lent != NULL) {
+        msg->data = msg->bytes <= sizeof msg->small ? msg->small : g_malloc(msg->bytes);
+        memcpy(msg->data, msg->lent, msg->bytes);
+        msg->lent = NULL;
+    }
+    msg_unref(msg);
 }
 
 /* ---------------------------------------------------------------- inbox bookkeeping */
@@ -1099,6 +1150,7 @@ match_pair(struct sim_msg *msg, struct collsim_request *rreq)
 {
     msg->rreq = rreq;
     rreq->msg = msg;
+    lend_match(msg, rreq);
     if (!msg->eager)
         sim_rank_by_world(rreq->owner_world)->handshakes++; /* until it answers the envelope */
 }
@@ -1110,7 +1162,8 @@ enum send_protocol { PROTOCOL_BY_SIZE, PROTOCOL_RENDEZVOUS, PROTOCOL_EAGER };
 
 static struct collsim_request *start_send_protocol(const void *buf, int count, MPI_Datatype dt,
                                                    int dest, int tag, MPI_Comm comm,
-                                                   guint32 context, enum send_protocol protocol);
+                                                   guint32 context, enum send_protocol protocol,
+                                                   struct sim_msg **lent);
 
 /*
  * Start a send. `synchronous` forces the rendezvous protocol (MPI_Ssend), whose completion
@@ -1121,12 +1174,15 @@ start_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_C
            guint32 context, gboolean synchronous)
 {
     return start_send_protocol(buf, count, dt, dest, tag, comm, context,
-                               synchronous ? PROTOCOL_RENDEZVOUS : PROTOCOL_BY_SIZE);
+                               synchronous ? PROTOCOL_RENDEZVOUS : PROTOCOL_BY_SIZE, NULL);
 }
 
+/* `lent`: the caller blocks until its return and may lend the buffer (lend); then *lent is
+ * the message, with a reference for lend_end, or NULL. */
 static struct collsim_request *
 start_send_protocol(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
-                    MPI_Comm comm, guint32 context, enum send_protocol protocol)
+                    MPI_Comm comm, guint32 context, enum send_protocol protocol,
+                    struct sim_msg **lent)
 {
     static guint64 serials;
     struct sim_rank *me = sim_rank_self();
@@ -1163,8 +1219,14 @@ start_send_protocol(const void *buf, int count, MPI_Datatype dt, int dest, int t
     struct collsim_request *rreq = posted_take_match(dst, msg);
     if (msg->eager) {
         if (msg->carries_data && msg->bytes > 0 && !eager_place(msg, rreq, buf, dt)) {
-            msg->data = msg->bytes <= sizeof msg->small ? msg->small : g_malloc(msg->bytes);
-            collsim_datatype_pack(buf, count, dt, msg->data);
+            if (lent != NULL && rreq == NULL && lendable(buf, count, dt, msg->bytes)) {
+                msg->lent = buf;
+                msg->refs++;
+                *lent = msg;
+            } else {
+                msg->data = msg->bytes <= sizeof msg->small ? msg->small : g_malloc(msg->bytes);
+                collsim_datatype_pack(buf, count, dt, msg->data);
+            }
         }
         sreq->complete = TRUE;
         sreq->status.MPI_ERROR = MPI_SUCCESS;
@@ -2610,7 +2672,7 @@ post_bsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_C
                              need, need - MPI_BSEND_OVERHEAD, MPI_BSEND_OVERHEAD,
                              (gsize)bb->size - bb->used, bb->size);
     struct collsim_request *req =
-        start_send_protocol(buf, count, dt, dest, tag, comm, comm->context, PROTOCOL_EAGER);
+        start_send_protocol(buf, count, dt, dest, tag, comm, comm->context, PROTOCOL_EAGER, NULL);
     /* the message is the newest this rank has not let go, unless it has landed already */
     struct sim_msg *msg = me->unreaped_tail;
     if (msg != NULL && msg->kind == MSG_MPI && msg->serial == req->sent_serial) {
@@ -2665,8 +2727,12 @@ sendrecv_run(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest
         recorder_begin(RECORDER_CALL, call, -1, NULL,
                        collsim_datatype_packed_size(sendcount, sendtype), comm);
     reqs[1] = start_recv(recvbuf, recvcount, recvtype, source, recvtag, comm, comm->context);
-    reqs[0] = start_send(sendbuf, sendcount, sendtype, dest, sendtag, comm, comm->context, FALSE);
+    struct sim_msg *lent = NULL;
+    reqs[0] = start_send_protocol(sendbuf, sendcount, sendtype, dest, sendtag, comm,
+                                  comm->context, PROTOCOL_BY_SIZE, &lent);
     progress_wait(reqs, 2, WAIT_ALL, TRUE, call);
+    if (lent != NULL)
+        lend_end(lent);
     if (RECORDER_ON())
         recorder_end(RECORDER_CALL);
     int rc_send = request_retire(&reqs[0], MPI_STATUS_IGNORE, call);
