@@ -19,6 +19,13 @@
  * cost the bandwidth-sharing solver far more than the collective measured). Rank 0 prints
  *   simulated=<latest end - earliest start> start_spread=<latest start - earliest start>
  *
+ * COLLECTIVE touch:bcast, touch:reduce or touch:allreduce (tests/bench/vs_smpi.sh's floor)
+ * does the program's part of the call without the call: the same buffers, allocated and
+ * initialised, and written where the call would write them (every rank's for bcast and
+ * allreduce, the root's for reduce), all held at once over an 8-byte broadcast (run it with a
+ * binomial bcast) as they are during the call. What that costs, no simulator of the call
+ * goes below; SMPI's time over it bounds any simulator's speed-up.
+ *
  * Buffers of P blocks (at the root of gather and scatter, on every rank of allgather and
  * alltoall) come from SMPI_SHARED_MALLOC under SMPI, so that hundreds of ranks holding P MiB
  * each fit in memory; the contents do not matter to the simulated time.
@@ -39,9 +46,58 @@
 
 #define TIMES_TAG 4242
 
+/* The buffers stay the program's to the compiler: writes to them are not dead. */
+#define KEEP(p) __asm__ volatile("" : : "r"(p) : "memory")
+
+/* touch:COLLECTIVE: the call's buffers written as the call would, the call itself replaced by
+ * an 8-byte broadcast that holds every rank's buffers at once. */
+static int
+touch(const char *what, long bytes, int rank)
+{
+    size_t block = (size_t)bytes;
+    char tiny[8] = {0};
+    int rc;
+    if (strcmp(what, "bcast") == 0) {
+        char *buf = calloc(block + 1, 1);
+        if (rank != 0)
+            memset(buf, 1, block); /* the data the broadcast brings */
+        KEEP(buf);
+        rc = MPI_Bcast(tiny, 8, MPI_BYTE, 0, MPI_COMM_WORLD);
+        KEEP(buf);
+        free(buf);
+        return rc;
+    }
+    if (strcmp(what, "reduce") != 0 && strcmp(what, "allreduce") != 0) {
+        fprintf(stderr, "fidelity_coll: touch: bcast, reduce or allreduce, not '%s'\n", what);
+        return MPI_ERR_ARG;
+    }
+    int n = (int)(block / sizeof(double));
+    if (n < 1)
+        n = 1;
+    double *in = malloc(sizeof(double) * (size_t)n), *out = malloc(sizeof(double) * (size_t)n);
+    for (int i = 0; i < n; i++)
+        in[i] = 1.0 + (double)(i % 7), out[i] = 0.0;
+    if (what[0] == 'a' || rank == 0)
+        for (int i = 0; i < n; i++)
+            out[i] = in[i] * 2.0; /* the result the reduction writes */
+    KEEP(in);
+    KEEP(out);
+    rc = MPI_Bcast(tiny, 8, MPI_BYTE, 0, MPI_COMM_WORLD);
+    KEEP(in);
+    KEEP(out);
+    free(in);
+    free(out);
+    return rc;
+}
+
 static int
 run(const char *what, long bytes, int size)
 {
+    if (strncmp(what, "touch:", 6) == 0) {
+        int rank;
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        return touch(what + 6, bytes, rank);
+    }
     size_t block = (size_t)bytes;
     size_t all_bytes = block * (size_t)size + 1;
     if (strcmp(what, "barrier") == 0)

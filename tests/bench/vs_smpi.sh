@@ -34,7 +34,11 @@
 #
 # Output: one row per case with wall seconds and peak RSS (MiB) of each, and SMPI / collsim
 # (the speed-up of the own core: above 1, collsim is faster). A run past VS_SMPI_TIMEOUT
-# seconds shows as ">T" and its ratio as a lower or upper bound.
+# seconds shows as ">T" and its ratio as a lower or upper bound. Then the floor: the wall time
+# of the program's own part of the call (its buffers allocated, initialised and written where
+# the call writes them, all held at once; fidelity_coll's touch:COLLECTIVE), and SMPI's time
+# over it, the "ceiling": the speed-up of a simulator whose work for the call cost nothing
+# more than a broadcast of 8 bytes. Where the ceiling is below 5, so is every simulator's ratio.
 #
 #   tests/bench/vs_smpi.sh                                  # P = 64 1024 4096; 8 B and 64 KiB
 #   VS_SMPI_P="64 1024 4096 16384 65536" tests/bench/vs_smpi.sh      # the issue's whole table
@@ -223,9 +227,9 @@ ratio() {  # SMPI_WALL COLLSIM_WALL -> SMPI / collsim, a bound when one of them 
         printf "%.1f\n", s / (c > 0 ? c : 0.001) }'
 }
 
-fmt="%-10s %-19s %7s %6s | %9s %7s %11s | %9s %7s | %9s %7s %11s | %7s\n"
+fmt="%-10s %-19s %7s %6s | %9s %7s %11s | %9s %7s | %9s %7s %11s | %7s | %8s %7s\n"
 printf "$fmt" case algorithm P bytes "collsim_s" MiB "simulated" "on_sg_s" MiB "smpi_s" MiB \
-    "simulated" "speedup"
+    "simulated" "speedup" "floor_s" "ceiling"
 # collsim_row CASE ALGORITHM P BYTES COLLSIM exec PROG ARGS...: the own core's run, the
 # SimGrid core's, and SMPI's (sw sm ss, measured before)
 collsim_row() {
@@ -238,12 +242,32 @@ collsim_row() {
     case " $engines " in
     *" simgrid "*) read -r gw gm _ < <(measure "${head[@]}" --engine simgrid "$@") ;;
     esac
+    local ceiling=-
+    [ "$fw" != - ] && ceiling=$(ratio "$sw" "$fw")
     printf "$fmt" "$label" "$algo" "$p" "$bytes" "$cw" "$cm" "$cs" "$gw" "$gm" "$sw" "$sm" "$ss" \
-        "$(ratio "$sw" "$cw")"
+        "$(ratio "$sw" "$cw")" "$fw" "$ceiling"
+}
+# floor P FAMILY BYTES -> the wall time of the program's own part of the call (fidelity_coll's
+# touch:FAMILY: its buffers allocated, initialised and written where the call writes them, all
+# held at once over an 8-byte binomial broadcast), on collsim's own core, once per P, family
+# and size. No simulator of the call runs faster than that: SMPI's time over it ("ceiling")
+# is the most any could gain. At 64 KiB it is mostly the first touch of the buffers' pages.
+# Sets fw (not in a subshell: the table of floors measured stays).
+declare -A floors
+floor() {
+    local key="$1:$2:$3" w
+    if [ -z "${floors[$key]:-}" ]; then
+        read -r w _ < <(measure "$collsim" exec "$work/fc.so" -n "$1" \
+            --platform "$(platform "$1")" --network cm02 --algorithm bcast=binomial \
+            -- "touch:$2" "$3")
+        floors[$key]=$w
+    fi
+    fw=${floors[$key]}
 }
 for p in $ps; do
     smpi_cmd "$p" empty
     read -r sw sm ss < <(measure "${smpi[@]}")
+    fw=-
     collsim_row start-up "to 1st event" "$p" - "$collsim" exec "$work/empty.so" -n "$p" \
         --platform "$(platform "$p")" --network cm02
     for c in $cases; do
@@ -251,6 +275,7 @@ for p in $ps; do
         for bytes in $sizes; do
             smpi_cmd "$p" fc
             read -r sw sm ss < <(measure "${smpi[@]}" --cfg="smpi/$fam:$salgo" "$fam" "$bytes")
+            floor "$p" "$fam" "$bytes"
             collsim_row "$fam" "$calgo" "$p" "$bytes" "$collsim" exec "$work/fc.so" -n "$p" \
                 --platform "$(platform "$p")" --network cm02 --algorithm "$fam=$calgo" \
                 -- "$fam" "$bytes"
