@@ -41,6 +41,8 @@ struct sim_rank {
     int mpi_state;                /* 0 before MPI_Init, 1 initialised, 2 finalised */
     gboolean finished;            /* returned from main */
     int exit_status;
+    gboolean requests_unseen;     /* in a blocking call's start: the requests made now never
+                                     reach the program, so they are no handles (p2p.c) */
 
     struct posted_bucket posted_first; /* the receives posted from one source, kept out of
                                      the table below: a rank that receives from one source at a

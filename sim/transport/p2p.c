@@ -199,6 +199,7 @@ struct collsim_request {
     int parked_n;
     int parked_mode;         /* enum wait_mode of that step */
     gboolean in_flow;        /* made by a collective's flow: not the program's to complete */
+    gboolean unseen;         /* a blocking call's own, never the program's: not a handle */
     /* persistent: how each MPI_Start starts an operation, and the one started (NULL while
      * inactive); see "Persistent requests" */
     int (*start)(struct collsim_request *self, MPI_Request *op);
@@ -1109,7 +1110,8 @@ static void
 request_destroy(struct collsim_request *req)
 {
     req->magic = 0;
-    collsim_handle_remove(req);
+    if (!req->unseen)
+        collsim_handle_remove(req);
     pool_give(&request_pool, req);
 }
 
@@ -1126,7 +1128,12 @@ request_new(enum req_kind kind, MPI_Comm comm, guint32 context)
     req->in_flow = me->running_flow != NULL;
     if (!req->in_flow)
         me->live_requests++;
-    collsim_handle_add(req);
+    /* the handle table is what lets a program's request be checked without reading it; a
+     * blocking call's own requests never reach the program and stay out of it (a table that
+     * holds every message's two requests costs a few cache misses a message at scale) */
+    req->unseen = me->requests_unseen && !req->in_flow;
+    if (!req->unseen)
+        collsim_handle_add(req);
     req->wait_slot = -1;
     req->status.MPI_SOURCE = MPI_ANY_SOURCE;
     req->status.MPI_TAG = MPI_ANY_TAG;
@@ -2459,6 +2466,15 @@ MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_
     return post_p2p(buf, count, datatype, source, tag, comm, TRUE, FALSE, request, "MPI_Irecv");
 }
 
+/* Around the start of a blocking call: its requests stay the transport's (request_new). */
+static void
+requests_unseen(gboolean unseen)
+{
+    struct sim_rank *me = sim_rank_self();
+    if (me != NULL)
+        me->requests_unseen = unseen;
+}
+
 /* The end of a blocking call: wait for its one request and retire it. */
 static int
 wait_retire(MPI_Request *req, MPI_Status *status, const char *call)
@@ -2472,7 +2488,9 @@ blocking_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MP
               gboolean synchronous, const char *call)
 {
     MPI_Request req;
+    requests_unseen(TRUE);
     int rc = post_p2p(buf, count, dt, dest, tag, comm, FALSE, synchronous, &req, call);
+    requests_unseen(FALSE);
     if (rc != MPI_SUCCESS)
         return rc;
     return wait_retire(&req, MPI_STATUS_IGNORE, call);
@@ -2501,7 +2519,9 @@ MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_C
          MPI_Status *status)
 {
     MPI_Request req;
+    requests_unseen(TRUE);
     int rc = post_p2p(buf, count, datatype, source, tag, comm, TRUE, FALSE, &req, "MPI_Recv");
+    requests_unseen(FALSE);
     if (rc != MPI_SUCCESS)
         return rc;
     return wait_retire(&req, status, "MPI_Recv");
@@ -2726,10 +2746,12 @@ sendrecv_run(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest
     if (RECORDER_ON())
         recorder_begin(RECORDER_CALL, call, -1, NULL,
                        collsim_datatype_packed_size(sendcount, sendtype), comm);
+    requests_unseen(TRUE);
     reqs[1] = start_recv(recvbuf, recvcount, recvtype, source, recvtag, comm, comm->context);
     struct sim_msg *lent = NULL;
     reqs[0] = start_send_protocol(sendbuf, sendcount, sendtype, dest, sendtag, comm,
                                   comm->context, PROTOCOL_BY_SIZE, &lent);
+    requests_unseen(FALSE);
     progress_wait(reqs, 2, WAIT_ALL, TRUE, call);
     if (lent != NULL)
         lend_end(lent);
