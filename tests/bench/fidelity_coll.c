@@ -46,6 +46,20 @@
 
 #define TIMES_TAG 4242
 
+/* A reduction's vector of BYTES / 8 doubles (at least one), initialised, and its result. */
+static int
+reduction_buffers(size_t block, double **in, double **out)
+{
+    int n = (int)(block / sizeof(double));
+    if (n < 1)
+        n = 1;
+    *in = malloc(sizeof(double) * (size_t)n);
+    *out = malloc(sizeof(double) * (size_t)n);
+    for (int i = 0; i < n; i++)
+        (*in)[i] = 1.0 + (double)(i % 7), (*out)[i] = 0.0;
+    return n;
+}
+
 /* The buffers stay the program's to the compiler: writes to them are not dead. */
 #define KEEP(p) __asm__ volatile("" : : "r"(p) : "memory")
 
@@ -71,12 +85,8 @@ touch(const char *what, long bytes, int rank)
         fprintf(stderr, "fidelity_coll: touch: bcast, reduce or allreduce, not '%s'\n", what);
         return MPI_ERR_ARG;
     }
-    int n = (int)(block / sizeof(double));
-    if (n < 1)
-        n = 1;
-    double *in = malloc(sizeof(double) * (size_t)n), *out = malloc(sizeof(double) * (size_t)n);
-    for (int i = 0; i < n; i++)
-        in[i] = 1.0 + (double)(i % 7), out[i] = 0.0;
+    double *in, *out;
+    int n = reduction_buffers(block, &in, &out);
     if (what[0] == 'a' || rank == 0)
         for (int i = 0; i < n; i++)
             out[i] = in[i] * 2.0; /* the result the reduction writes */
@@ -109,12 +119,8 @@ run(const char *what, long bytes, int size)
         return rc;
     }
     if (strcmp(what, "reduce") == 0 || strcmp(what, "allreduce") == 0) {
-        int n = (int)(block / sizeof(double));
-        if (n < 1)
-            n = 1;
-        double *in = malloc(sizeof(double) * (size_t)n), *out = malloc(sizeof(double) * (size_t)n);
-        for (int i = 0; i < n; i++)
-            in[i] = 1.0 + (double)(i % 7), out[i] = 0.0;
+        double *in, *out;
+        int n = reduction_buffers(block, &in, &out);
         int rc = what[0] == 'r' ? MPI_Reduce(in, out, n, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD)
                                 : MPI_Allreduce(in, out, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
         free(in);
