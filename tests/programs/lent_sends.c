@@ -18,24 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "expect_values.h"
+
 #define N 1000 /* ints: 4000 bytes, eager */
-
-static int failures;
-
-static int
-value(int rank, int i)
-{
-    return rank * 100003 + i * 7 + 1;
-}
-
-static void
-expect(int ok, int rank, const char *what)
-{
-    if (!ok) {
-        failures++;
-        printf("rank %d: %s wrong\n", rank, what);
-    }
-}
 
 static int
 holds(const int *a, int n, int rank)

@@ -14,24 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "expect_values.h"
+
 #define BIG 20000 /* ints: 80000 bytes */
-
-static int failures;
-
-static int
-value(int rank, int i)
-{
-    return rank * 100003 + i * 7 + 1;
-}
-
-static void
-expect(int ok, int rank, const char *what)
-{
-    if (!ok) {
-        failures++;
-        printf("rank %d: %s wrong\n", rank, what);
-    }
-}
 
 /* The receive buffer lies in this frame while the rank waits in MPI_Wait further down. */
 static void

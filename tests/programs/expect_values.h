@@ -1,0 +1,28 @@
+/*
+ * expect_values.h — what the test programs that check received values share: the value a
+ * sender puts at index i (value(rank, i)), and a check that counts and prints what is wrong,
+ * for rank 0 to sum over all ranks at the end (failures).
+ */
+#ifndef COLLSIM_TESTS_EXPECT_VALUES_H
+#define COLLSIM_TESTS_EXPECT_VALUES_H
+
+#include <stdio.h>
+
+static int failures;
+
+static int
+value(int rank, int i)
+{
+    return rank * 100003 + i * 7 + 1;
+}
+
+static void
+expect(int ok, int rank, const char *what)
+{
+    if (!ok) {
+        failures++;
+        printf("rank %d: %s wrong\n", rank, what);
+    }
+}
+
+#endif
