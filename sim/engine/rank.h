@@ -32,6 +32,14 @@ struct posted_bucket {
     struct collsim_request *head, *tail;
 };
 
+struct sim_msg;
+
+/* One source's unexpected messages of one context, in sending order (p2p.c). */
+struct unexpected_bucket {
+    gint64 key;              /* first: the hash table's key points here */
+    struct sim_msg *head, *tail;
+};
+
 struct sim_rank {
     int world_rank;
     core_actor *actor;            /* the actor that runs it */
@@ -55,7 +63,10 @@ struct sim_rank {
     guint64 posted_count;         /* receives posted so far: their posting order */
     struct sim_msg *unexpected_head, *unexpected_tail; /* unmatched messages, sending order,
                                      chained through the messages (p2p.c) */
+    struct unexpected_bucket unexpected_first; /* the messages of one source, kept out of
+                                     the table below, as posted_first (p2p.c) */
     GHashTable *unexpected_by_source; /* (context, source) -> the same messages from it (p2p.c) */
+    struct unexpected_bucket *unexpected_spare; /* the last bucket emptied (p2p.c) */
     /* messages put into the inbox, no get issued yet; gets issued, no message paired yet (both
      * first in first out, chained through the messages and the gets: p2p.c) */
     struct sim_msg *unfetched_head, *unfetched_tail;

@@ -943,27 +943,39 @@ reap_sent(struct sim_rank *me, gboolean all)
  * gather, a program collecting results) receives each message in O(1) instead of scanning all
  * the others; the order, hence matching, is MPI's either way.
  */
-struct unexpected_bucket {
-    gint64 key;              /* first: the hash table's key points here */
-    struct sim_msg *head, *tail;
-};
-
 static gint64 posted_key(guint32 context, int source_world);
+
+/* The bucket of a source's unexpected messages, or NULL: as posted_find, the rank's first
+ * bucket while it holds that source's messages, else the table's. */
+static struct unexpected_bucket *
+unexpected_find(struct sim_rank *rank, gint64 key)
+{
+    if (rank->unexpected_first.head != NULL && rank->unexpected_first.key == key)
+        return &rank->unexpected_first;
+    if (rank->unexpected_by_source == NULL)
+        return NULL;
+    return g_hash_table_lookup(rank->unexpected_by_source, &key);
+}
 
 static void
 unexpected_push(struct sim_rank *rank, struct sim_msg *msg)
 {
     msg->unexpected = TRUE;
     DLIST_APPEND(rank->unexpected_head, rank->unexpected_tail, msg, unx_prev, unx_next);
-    if (rank->unexpected_by_source == NULL)
-        rank->unexpected_by_source =
-            g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
     gint64 key = posted_key(msg->context, msg->src_world);
-    struct unexpected_bucket *bucket = g_hash_table_lookup(rank->unexpected_by_source, &key);
-    if (bucket == NULL) {
+    struct unexpected_bucket *bucket = unexpected_find(rank, key);
+    if (bucket == NULL && rank->unexpected_first.head == NULL) {
+        bucket = &rank->unexpected_first; /* free: it takes this source */
+        bucket->key = key;
+    } else if (bucket == NULL) {
+        if (rank->unexpected_by_source == NULL)
+            rank->unexpected_by_source =
+                g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
         bucket = g_new0(struct unexpected_bucket, 1);
         bucket->key = key;
         g_hash_table_insert(rank->unexpected_by_source, &bucket->key, bucket);
+    } else if (bucket == rank->unexpected_spare) {
+        rank->unexpected_spare = NULL;
     }
     msg->unx_bucket = bucket;
     DLIST_APPEND(bucket->head, bucket->tail, msg, src_prev, src_next);
@@ -980,8 +992,12 @@ unexpected_remove(struct sim_rank *rank, struct sim_msg *msg)
     struct unexpected_bucket *bucket = msg->unx_bucket;
     DLIST_UNLINK(bucket->head, bucket->tail, msg, src_prev, src_next);
     msg->unx_bucket = NULL;
-    if (bucket->head == NULL)
-        g_hash_table_remove(rank->unexpected_by_source, &bucket->key);
+    if (bucket->head == NULL && bucket != &rank->unexpected_first) {
+        /* one empty bucket kept, as posted_unlink does */
+        if (rank->unexpected_spare != NULL)
+            g_hash_table_remove(rank->unexpected_by_source, &rank->unexpected_spare->key);
+        rank->unexpected_spare = bucket;
+    }
     return TRUE;
 }
 
@@ -995,10 +1011,7 @@ unexpected_first_match(struct sim_rank *rank, guint32 context, int source_world,
                 return msg;
         return NULL;
     }
-    if (rank->unexpected_by_source == NULL)
-        return NULL;
-    gint64 key = posted_key(context, source_world);
-    struct unexpected_bucket *bucket = g_hash_table_lookup(rank->unexpected_by_source, &key);
+    struct unexpected_bucket *bucket = unexpected_find(rank, posted_key(context, source_world));
     for (struct sim_msg *msg = bucket != NULL ? bucket->head : NULL; msg != NULL;
          msg = msg->src_next)
         if (tag == MPI_ANY_TAG || tag == msg->tag)
@@ -4041,7 +4054,9 @@ sim_p2p_rank_start(struct sim_rank *rank)
     rank->posted_any_head = rank->posted_any_tail = NULL;
     rank->posted_count = 0;
     rank->unexpected_head = rank->unexpected_tail = NULL;
+    rank->unexpected_first.head = rank->unexpected_first.tail = NULL;
     rank->unexpected_by_source = NULL;
+    rank->unexpected_spare = NULL;
     rank->unfetched_head = rank->unfetched_tail = NULL;
     rank->pending_gets_head = rank->pending_gets_tail = NULL;
     rank->unreaped_head = rank->unreaped_tail = NULL;

@@ -325,6 +325,76 @@ START_TEST(test_non_overtaking)
 }
 END_TEST
 
+/* Unexpected messages from several sources wait in one queue per source (the first source's
+ * kept apart, the others in a table, an emptied one kept for reuse: p2p.c): receives by
+ * source and tag in a scrambled order, by wildcard, and from a source whose queue emptied and
+ * fills again, each get the right message, a source's messages in sending order. */
+static void
+many_sources_rank(int rank, void *arg)
+{
+    (void)arg;
+    if (rank != 0) {
+        for (int tag = 0; tag < 3; tag++) {
+            int v = rank * 10 + tag;
+            MPI_Send(&v, 1, MPI_INT, 0, tag, MPI_COMM_WORLD);
+        }
+        if (rank == 4) {
+            int go = 0, v = 99;
+            MPI_Send(&v, 1, MPI_INT, 0, 99, MPI_COMM_WORLD); /* all of the above are queued */
+            MPI_Recv(&go, 1, MPI_INT, 0, 98, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            for (int tag = 3; tag < 5; tag++) {
+                v = rank * 10 + tag;
+                MPI_Send(&v, 1, MPI_INT, 0, tag, MPI_COMM_WORLD);
+            }
+        }
+        return;
+    }
+    int v = -1, left[5] = {0, 3, 3, 3, 3}, next_tag[5] = {0, 0, 0, 0, 0};
+    MPI_Status st;
+    MPI_Recv(&v, 1, MPI_INT, 4, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    /* by source and tag, out of sending order: the source's earlier messages stay queued */
+    const int picks[][2] = {{2, 1}, {3, 2}, {1, 2}, {2, 0}, {3, 0}};
+    for (gsize i = 0; i < G_N_ELEMENTS(picks); i++) {
+        MPI_Recv(&v, 1, MPI_INT, picks[i][0], picks[i][1], MPI_COMM_WORLD, &st);
+        ck_assert_int_eq(v, picks[i][0] * 10 + picks[i][1]);
+        left[picks[i][0]]--;
+    }
+    /* rank 1 is down to tags 0 and 1, rank 2 to tag 2, rank 3 to tag 1, rank 4 has all three */
+    next_tag[2] = 2;
+    next_tag[3] = 1;
+    MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+    ck_assert_int_eq(v, st.MPI_SOURCE * 10 + st.MPI_TAG);
+    ck_assert_int_eq(st.MPI_TAG, next_tag[st.MPI_SOURCE]); /* a source's oldest first */
+    next_tag[st.MPI_SOURCE] = st.MPI_SOURCE == 1 && st.MPI_TAG == 0 ? 1 : st.MPI_TAG + 1;
+    left[st.MPI_SOURCE]--;
+    for (int src = 1; src <= 3; src++)
+        while (left[src] > 0) {
+            MPI_Recv(&v, 1, MPI_INT, src, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+            ck_assert_int_eq(st.MPI_TAG, next_tag[src]);
+            ck_assert_int_eq(v, src * 10 + st.MPI_TAG);
+            next_tag[src] = src == 1 && st.MPI_TAG == 0 ? 1 : st.MPI_TAG + 1;
+            left[src]--;
+        }
+    /* rank 4's queue empties, then takes two more messages */
+    for (int tag = next_tag[4]; tag < 3; tag++) {
+        MPI_Recv(&v, 1, MPI_INT, 4, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+        ck_assert_int_eq(st.MPI_TAG, tag);
+        ck_assert_int_eq(v, 40 + tag);
+    }
+    int go = 1;
+    MPI_Send(&go, 1, MPI_INT, 4, 98, MPI_COMM_WORLD);
+    for (int tag = 4; tag >= 3; tag--) {
+        MPI_Recv(&v, 1, MPI_INT, 4, tag, MPI_COMM_WORLD, &st);
+        ck_assert_int_eq(v, 40 + tag);
+    }
+}
+
+START_TEST(test_unexpected_from_many_sources)
+{
+    ck_assert_int_eq(collsim_test_run_ranks(5, many_sources_rank, NULL), 0);
+}
+END_TEST
+
 /* A receive by tag may take a later message first; the earlier one waits unexpected. */
 static void
 tag_selection_rank(int rank, void *arg)
@@ -794,6 +864,7 @@ p2p_suite(void)
     tcase_add_test(matching, test_any_source_any_tag);
     tcase_add_test(matching, test_non_overtaking);
     tcase_add_test(matching, test_tag_selection);
+    tcase_add_test(matching, test_unexpected_from_many_sources);
     tcase_add_test(matching, test_truncation_is_reported);
     tcase_add_test(matching, test_receive_longer_than_message);
     tcase_add_test(matching, test_proc_null);
