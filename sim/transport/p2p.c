@@ -320,6 +320,22 @@ msg_unref(struct sim_msg *msg)
     pool_give(&msg_pool, msg);
 }
 
+/* Room for a packed copy of msg's payload: its own `small` bytes when they are enough. */
+static void *
+msg_data_room(struct sim_msg *msg)
+{
+    return msg->bytes <= sizeof msg->small ? msg->small : g_malloc(msg->bytes);
+}
+
+/* A message that holds its sender's buffer (lend, below) takes its own copy of it. */
+static void
+lend_return(struct sim_msg *msg)
+{
+    msg->data = msg_data_room(msg);
+    memcpy(msg->data, msg->lent, msg->bytes);
+    msg->lent = NULL;
+}
+
 static gboolean
 envelope_matches(guint32 context, int source_world, int tag, const struct sim_msg *msg)
 {
@@ -419,13 +435,11 @@ msg_deliver(struct sim_msg *msg)
         rbuf = rank_buffer(req->owner_world, req->buf, req->count, req->dt);
         if (rbuf == NULL) {
             /* out of my reach: the receiver unpacks a packed copy itself (request_finish) */
-            if (msg->data == NULL) {
+            if (msg->lent != NULL) {
+                lend_return(msg);
+            } else if (msg->data == NULL) {
                 msg->data = g_malloc(msg->bytes);
-                if (msg->lent != NULL)
-                    memcpy(msg->data, msg->lent, msg->bytes);
-                else
-                    collsim_datatype_pack(msg->sbuf, msg->scount, msg->stype, msg->data);
-                msg->lent = NULL;
+                collsim_datatype_pack(msg->sbuf, msg->scount, msg->stype, msg->data);
             }
             return;
         }
@@ -514,8 +528,10 @@ lendable(const void *buf, int count, MPI_Datatype dt, gsize bytes)
 static void
 lend_match(struct sim_msg *msg, struct collsim_request *rreq)
 {
+    if (msg->lent == NULL)
+        return; /* every match comes here: the common case first */
     const struct sim_rank *self = sim_rank_self();
-    if (msg->lent == NULL || self == NULL || self->world_rank != rreq->owner_world)
+    if (self == NULL || self->world_rank != rreq->owner_world)
         return;
     gsize bytes = MIN(msg->bytes, req_capacity(rreq));
     if (bytes > 0 && !sim_scratch_contains(rreq->buf))
@@ -528,11 +544,8 @@ lend_match(struct sim_msg *msg, struct collsim_request *rreq)
 static void
 lend_end(struct sim_msg *msg)
 {
-    if (msg->lent != NULL) {
-        msg->data = msg->bytes <= sizeof msg->small ? msg->small : g_malloc(msg->bytes);
-        memcpy(msg->data, msg->lent, msg->bytes);
-        msg->lent = NULL;
-    }
+    if (msg->lent != NULL)
+        lend_return(msg);
     msg_unref(msg);
 }
 
@@ -1244,7 +1257,7 @@ start_send_protocol(const void *buf, int count, MPI_Datatype dt, int dest, int t
                 msg->refs++;
                 *lent = msg;
             } else {
-                msg->data = msg->bytes <= sizeof msg->small ? msg->small : g_malloc(msg->bytes);
+                msg->data = msg_data_room(msg);
                 collsim_datatype_pack(buf, count, dt, msg->data);
             }
         }
