@@ -349,6 +349,12 @@ collsim_comm_operation_local(MPI_Comm twin)
 }
 
 void
+collsim_comm_operation_again(MPI_Comm twin)
+{
+    twin->live_members++;
+}
+
+void
 collsim_comm_operation_done(MPI_Comm twin)
 {
     collsim_attr_delete_all(twin);

@@ -129,6 +129,9 @@ int collsim_comm_node_blocks(MPI_Comm comm);
  */
 MPI_Comm collsim_comm_operation_twin(MPI_Comm comm);
 void collsim_comm_operation_done(MPI_Comm twin);
+/* A member uses a twin it holds for one operation more (each MPI_Start of a persistent
+ * collective, whose twin its init call took): one more operation_done before it goes. */
+void collsim_comm_operation_again(MPI_Comm twin);
 /* On an inter-communicator's operation twin: the operation's hidden intra-communicator over
  * the caller's group (operations in flight together never share one). */
 MPI_Comm collsim_comm_operation_local(MPI_Comm twin);

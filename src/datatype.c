@@ -31,6 +31,7 @@
 #include "datatype.h"
 #include "errhandler.h"
 #include "handles.h"
+#include "runtime.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* Predefined datatypes                                                                         */
@@ -192,7 +193,10 @@ COLLSIM_MARKER(collsim_dt_ub, "MPI_UB", ub_marked);
 int
 collsim_datatype_check_handle(MPI_Datatype dt)
 {
-    if (!collsim_handle_readable(dt) || dt->magic != COLLSIM_DATATYPE_MAGIC || dt->freed)
+    if (!collsim_handle_readable(dt) || dt->magic != COLLSIM_DATATYPE_MAGIC)
+        return MPI_ERR_TYPE;
+    /* freed by the program, alive while an operation it started holds it */
+    if (dt->freed && !collsim_runtime->acts_for_operation())
         return MPI_ERR_TYPE;
     return MPI_SUCCESS;
 }

@@ -331,7 +331,28 @@ collsim_op_check_handle(MPI_Op op)
 {
     if (!collsim_handle_readable(op) || op->magic != COLLSIM_OP_MAGIC)
         return MPI_ERR_OP;
+    /* freed by the program, alive while an operation it started holds it */
+    if (op->freed && !collsim_runtime->acts_for_operation())
+        return MPI_ERR_OP;
     return MPI_SUCCESS;
+}
+
+MPI_Op
+collsim_op_ref(MPI_Op op)
+{
+    if (op != MPI_OP_NULL && !op->predefined)
+        op->refcount++;
+    return op;
+}
+
+void
+collsim_op_unref(MPI_Op op)
+{
+    if (op == MPI_OP_NULL || op->predefined || --op->refcount > 0)
+        return;
+    op->magic = 0;
+    collsim_handle_remove(op);
+    free(op);
 }
 
 const char *
@@ -518,6 +539,7 @@ MPI_Op_create(MPI_User_function *function, int commute, MPI_Op *op)
     newop->commute = commute != 0;
     newop->fn = function;
     newop->name = "user-defined op";
+    newop->refcount = 1;
     collsim_handle_hold(newop, COLLSIM_HELD_OP, "MPI_Op_create", COLLSIM_CALLER());
     *op = newop;
     return MPI_SUCCESS;
@@ -535,11 +557,11 @@ MPI_Op_free(MPI_Op *op)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_OP, "MPI_Op_free",
                              "op argument is the predefined operation %s, which cannot be freed",
                              (*op)->name);
-    (*op)->magic = 0;
-    collsim_handle_let_go(*op);
-    collsim_handle_remove(*op);
-    free(*op);
+    MPI_Op freed = *op;
+    freed->freed = 1;
+    collsim_handle_let_go(freed);
     *op = MPI_OP_NULL;
+    collsim_op_unref(freed);
     return MPI_SUCCESS;
 }
 

@@ -55,6 +55,10 @@ struct collsim_op {
     int commute;
     MPI_User_function *fn;   /* user ops only */
     const char *name;        /* "MPI_SUM", or "user-defined op" */
+    /* user ops: the program's handle and the operations started with it (a nonblocking or
+     * persistent reduction), each a reference; freed once the program has freed its handle */
+    int refcount;
+    int freed;
 };
 
 /* The work of one op application, as the compute-cost model needs it. */
@@ -66,6 +70,10 @@ struct collsim_op_work {
 
 /* MPI_SUCCESS if op is a live op handle, else MPI_ERR_OP. */
 int collsim_op_check_handle(MPI_Op op);
+/* One more reference to a user op (predefined ops and MPI_OP_NULL are left alone); op. */
+MPI_Op collsim_op_ref(MPI_Op op);
+/* One reference fewer: the last one destroys the op. */
+void collsim_op_unref(MPI_Op op);
 
 /*
  * MPI_SUCCESS if op may reduce data of dt: MPI_ERR_TYPE if dt is not a valid committed type,

@@ -86,6 +86,12 @@ default_moves_payload(void)
     return 1;
 }
 
+static int
+default_acts_for_operation(void)
+{
+    return 0;
+}
+
 static const struct collsim_runtime_hooks default_hooks = {
     .world_rank = default_world_rank,
     .world_size = default_world_size,
@@ -96,6 +102,7 @@ static const struct collsim_runtime_hooks default_hooks = {
     .coll_traced = default_coll_traced,
     .start_nonblocking = default_start_nonblocking,
     .make_persistent = default_make_persistent,
+    .acts_for_operation = default_acts_for_operation,
     .abort = default_abort,
 };
 

@@ -50,6 +50,14 @@ struct collsim_runtime_hooks {
     int (*make_persistent)(int (*start)(void *data, MPI_Request *op), void *data,
                            void (*free_data)(void *data), MPI_Comm comm, const char *call,
                            MPI_Request *request);
+    /*
+     * Whether the calling code acts for an operation the program started earlier rather than
+     * for a call of its own: a nonblocking collective's algorithm, or MPI_Start entering again
+     * the call a persistent request keeps. A datatype or op the program has freed since stays
+     * usable there, as the operation holds it (MPI_Type_free and MPI_Op_free let the
+     * operations that use the object complete normally). The default answers 0.
+     */
+    int (*acts_for_operation)(void);
     /* End the whole simulation with this exit code (MPI_Abort, fatal errors). */
     void (*abort)(int exit_code) __attribute__((noreturn));
 };

@@ -81,6 +81,7 @@ struct sim_rank {
     guint64 generation;           /* bumped whenever another rank changes these queues */
     struct sim_wait *wait;        /* the blocking wait this rank is in, kept for reuse (p2p.c) */
     struct sim_flow *running_flow; /* the flow its actor runs now, NULL on its own stack */
+    int starting_persistent;      /* inside MPI_Start(all), starting a persistent request */
     GQueue coll_requests;         /* struct collsim_request *: its nonblocking collectives in
                                      flight, oldest first (p2p.c) */
 
@@ -150,6 +151,9 @@ int sim_p2p_check_out(const void *pointer, const char *what, const char *call);
 int sim_p2p_make_persistent(int (*start)(void *data, MPI_Request *op), void *data,
                             void (*free_data)(void *data), MPI_Comm comm, const char *call,
                             MPI_Request *request);
+/* The runtime hook acts_for_operation (src/runtime.h): the calling rank runs one of its flows,
+ * or starts a persistent request. */
+int sim_p2p_acts_for_operation(void);
 /* collsim_compute: `seconds` of computation, during which the asynchronous progress model
  * moves the rank's nonblocking collectives (p2p.c). */
 void sim_p2p_compute(double seconds);

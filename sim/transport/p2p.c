@@ -312,6 +312,7 @@ msg_unref(struct sim_msg *msg)
         msg_unref(msg->cts);
     if (msg->data != msg->small)
         g_free(msg->data);
+    collsim_datatype_unref(msg->stype);
     if (msg->inbox != NULL) {
         if (msg->inbox->comm != NULL)
             core_comm_unref(msg->inbox->comm);
@@ -1138,6 +1139,7 @@ request_destroy(struct collsim_request *req)
     req->magic = 0;
     if (!req->unseen)
         collsim_handle_remove(req);
+    collsim_datatype_unref(req->dt);
     pool_give(&request_pool, req);
 }
 
@@ -1267,7 +1269,7 @@ start_send_protocol(const void *buf, int count, MPI_Datatype dt, int dest, int t
     } else {
         msg->sbuf = buf;
         msg->scount = count;
-        msg->stype = dt;
+        msg->stype = collsim_datatype_ref(dt); /* the program may free it meanwhile */
         if (msg->carries_data && msg->bytes > 0 && send_on_shared_stack(buf, count, dt)) {
             msg->data = g_malloc(msg->bytes);
             collsim_datatype_pack(buf, count, dt, msg->data);
@@ -1312,7 +1314,7 @@ start_recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm 
     struct collsim_request *req = request_new(REQ_RECV, comm, context);
     req->buf = buf;
     req->count = count;
-    req->dt = dt;
+    req->dt = collsim_datatype_ref(dt); /* the program may free it before the end (§4.1.9) */
     req->source = source;
     req->source_world =
         source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : collsim_comm_peer_world_rank(comm, source);
@@ -3379,7 +3381,7 @@ persistent_p2p(const void *buf, int count, MPI_Datatype dt, int peer, int tag, M
     req->p2p_mode = mode;
     req->buf = (void *)buf;
     req->count = count;
-    req->dt = dt;
+    req->dt = collsim_datatype_ref(dt); /* the program may free it before the end (§4.1.9) */
     req->source = peer; /* the destination of a send */
     req->tag = tag;
     *request = req;
@@ -3465,9 +3467,19 @@ static int
 start_one(MPI_Request req)
 {
     MPI_Request op = MPI_REQUEST_NULL;
+    struct sim_rank *me = sim_rank_self();
+    me->starting_persistent++;
     int rc = req->start(req, &op);
+    me->starting_persistent--;
     req->active = op;
     return rc;
+}
+
+int
+sim_p2p_acts_for_operation(void)
+{
+    const struct sim_rank *me = sim_rank_self();
+    return me != NULL && (me->running_flow != NULL || me->starting_persistent > 0);
 }
 
 int
@@ -4023,7 +4035,7 @@ post_mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message, MPI_Requ
     struct collsim_request *req = request_new(REQ_RECV, comm, msg->context);
     req->buf = buf;
     req->count = count;
-    req->dt = dt;
+    req->dt = collsim_datatype_ref(dt); /* the program may free it before the end (§4.1.9) */
     req->source = msg->src_local;
     req->source_world = msg->src_world;
     req->tag = msg->tag;

@@ -211,11 +211,13 @@ coll_entry_sig_array(MPI_Comm comm, const int counts[], MPI_Datatype dt, const M
 }
 
 /* A call whose every member passes the same count, datatype (and op, root where given). */
+static int call_checked(void);
+
 void
 coll_entry_check_same(MPI_Comm comm, const char *name, int root, MPI_Op op, int count,
                       MPI_Datatype dt, const void *caller)
 {
-    if (!coll_check_enabled())
+    if (!call_checked())
         return;
     struct coll_check_call c = {
         .name = name,
@@ -236,7 +238,7 @@ coll_entry_check_same_v(MPI_Comm comm, const char *name, MPI_Op op, int count, M
                         long long bytes, const int counts[], MPI_Datatype counts_type,
                         const void *caller)
 {
-    if (!coll_check_enabled())
+    if (!call_checked())
         return;
     long long *per_rank = coll_entry_sig_array(comm, counts, counts_type, NULL);
     struct coll_check_call c = {.name = name,
@@ -262,7 +264,7 @@ coll_entry_check_rooted_v(MPI_Comm comm, const char *name, int root, int in_plac
                           MPI_Datatype dt, const int root_counts[], MPI_Datatype root_type,
                           const void *caller)
 {
-    if (!coll_check_enabled())
+    if (!call_checked())
         return;
     int me = collsim_comm_my_rank(comm);
     long long *counts =
@@ -288,7 +290,7 @@ coll_entry_check_pairwise(MPI_Comm comm, const char *name, const void *sendbuf,
                           const MPI_Datatype sendtypes[], const int recvcounts[],
                           MPI_Datatype recvtype, const MPI_Datatype recvtypes[], const void *caller)
 {
-    if (!coll_check_enabled())
+    if (!call_checked())
         return;
     long long *received = coll_entry_sig_array(comm, recvcounts, recvtype, recvtypes);
     long long *sent = sendbuf == MPI_IN_PLACE
@@ -362,7 +364,22 @@ static struct {
     int world_rank;
     enum coll_kind kind;
     enum coll_form form;
+    MPI_Comm twin; /* COLL_FORM_STARTED: the persistent request's operation twin */
 } nonblocking;
+
+/*
+ * Whether the call being entered goes to the call checker: not an MPI_Start, whose init call
+ * went. MPI-4 lets the members start their persistent collectives in different orders (unless
+ * the info key mpi_assert_strict_persistent_collective_ordering says otherwise): each
+ * request has its own operation twin, taken by the init calls, which are in the same order.
+ */
+static int
+call_checked(void)
+{
+    if (nonblocking.request != NULL && nonblocking.form == COLL_FORM_STARTED)
+        return 0;
+    return coll_check_enabled();
+}
 
 const char *
 coll_entry_name(enum coll_kind kind)
@@ -403,6 +420,7 @@ coll_form_begin(enum coll_kind kind, enum coll_form form, MPI_Request *request)
     int rc = MPI_SUCCESS;
     nonblocking.form = form;
     nonblocking.kind = kind;
+    nonblocking.twin = NULL;
     nonblocking.world_rank = collsim_runtime->world_rank();
     nonblocking.request = request;
     if (request == NULL) {
@@ -438,20 +456,94 @@ coll_entry_call_nonblocking(enum coll_kind kind, const struct coll_args *args, M
 
 /* ---------------------------------------------------------------- persistent forms */
 
+void
+coll_hold_init(struct coll_hold *hold, size_t max_types)
+{
+    hold->op = MPI_OP_NULL;
+    hold->ntypes = 0;
+    hold->cap = 0;
+    hold->types = malloc(sizeof *hold->types * (max_types > 0 ? max_types : 1));
+    if (hold->types != NULL) /* else the program has to keep its objects, as before MPI-3 */
+        hold->cap = max_types;
+}
+
+void
+coll_hold_type(struct coll_hold *hold, MPI_Datatype dt)
+{
+    if (hold->ntypes < hold->cap && dt != MPI_DATATYPE_NULL &&
+        collsim_datatype_check_handle(dt) == MPI_SUCCESS && !dt->predefined)
+        hold->types[hold->ntypes++] = collsim_datatype_ref(dt);
+}
+
+void
+coll_hold_types(struct coll_hold *hold, const MPI_Datatype *types, int n)
+{
+    for (int i = 0; i < n && types != NULL; i++)
+        coll_hold_type(hold, types[i]);
+}
+
+void
+coll_hold_op(struct coll_hold *hold, MPI_Op op)
+{
+    if (hold->op == MPI_OP_NULL && op != MPI_OP_NULL &&
+        collsim_op_check_handle(op) == MPI_SUCCESS)
+        hold->op = collsim_op_ref(op);
+}
+
+void
+coll_hold_release(struct coll_hold *hold)
+{
+    for (size_t i = 0; i < hold->ntypes; i++)
+        collsim_datatype_unref(hold->types[i]);
+    free(hold->types);
+    hold->types = NULL;
+    hold->ntypes = hold->cap = 0;
+    collsim_op_unref(hold->op);
+    hold->op = MPI_OP_NULL;
+}
+
+/* What a started collective of `kind` goes on using of args (coll_hold in coll_entry.h). */
+static void
+coll_hold_args(struct coll_hold *hold, enum coll_kind kind, const struct coll_args *args,
+               MPI_Comm comm)
+{
+    int peers = kind == COLL_ALLTOALLW ? collsim_comm_peer_size(comm) : 0;
+    coll_hold_init(hold, 3 + 2 * (size_t)peers);
+    coll_hold_type(hold, args->datatype);
+    coll_hold_type(hold, args->sendtype);
+    coll_hold_type(hold, args->recvtype);
+    if (peers > 0 && args->sendbuf != MPI_IN_PLACE) /* in place, sendtypes is ignored */
+        coll_hold_types(hold, args->sendtypes, peers);
+    if (peers > 0)
+        coll_hold_types(hold, args->recvtypes, peers);
+    coll_hold_op(hold, args->op);
+}
+
 /*
  * A persistent collective (MPI-4: MPI_Allreduce_init ...) is its blocking form's entry too:
  * the init call checks the arguments and is checked against the other members' calls; its
  * coll_dispatch then keeps the call (kind, arguments, communicator) in a persistent request
- * (runtime hook make_persistent) instead of running it. Each MPI_Start enters the blocking
- * form again in the COLL_FORM_STARTED form -- checks, the call checker (so every member must
- * start its persistent collectives in the same order as its other collectives, as MPI
- * requires), selection -- and starts it as a nonblocking operation.
+ * (runtime hook make_persistent) instead of running it, with an operation twin of its own
+ * and what it uses held (coll_hold). Each MPI_Start enters the blocking form again in the
+ * COLL_FORM_STARTED form -- checks, selection, but not the call checker (call_checked) -- and
+ * starts it as a nonblocking operation on that twin.
  */
 struct persistent_call {
     enum coll_kind kind;
     struct coll_args args;
     MPI_Comm comm;
+    MPI_Comm twin; /* every start's operation twin */
+    struct coll_hold hold;
 };
+
+static void
+persistent_call_free(void *data)
+{
+    struct persistent_call *p = data;
+    coll_hold_release(&p->hold);
+    collsim_comm_operation_done(p->twin);
+    free(p);
+}
 
 /* MPI_Start of a persistent collective: *op receives the operation started. */
 static int
@@ -459,6 +551,7 @@ start_persistent(void *data, MPI_Request *op)
 {
     const struct persistent_call *p = data;
     int rc = coll_form_begin(p->kind, COLL_FORM_STARTED, op);
+    nonblocking.twin = p->twin;
     if (rc == MPI_SUCCESS)
         rc = coll_nonblocking_end(coll_kind_call(p->kind, &p->args, p->comm));
     return rc;
@@ -478,8 +571,23 @@ make_persistent(enum coll_kind kind, const struct coll_args *args, MPI_Comm comm
     p->kind = kind;
     p->args = *args;
     p->comm = comm;
-    return collsim_runtime->make_persistent(start_persistent, p, free, comm,
+    p->twin = collsim_comm_operation_twin(comm);
+    coll_hold_args(&p->hold, kind, args, comm);
+    return collsim_runtime->make_persistent(start_persistent, p, persistent_call_free, comm,
                                             coll_entry_name(kind), request);
+}
+
+/* The operation twin a started operation runs on: a persistent request's own (its init
+ * took it), or the next of comm's. */
+static MPI_Comm
+started_twin(MPI_Comm comm)
+{
+    MPI_Comm twin = nonblocking.twin;
+    nonblocking.twin = NULL;
+    if (twin == NULL)
+        return collsim_comm_operation_twin(comm);
+    collsim_comm_operation_again(twin);
+    return twin;
 }
 
 /* What a started nonblocking collective needs until its end. */
@@ -492,6 +600,7 @@ struct nonblocking_job {
     size_t bytes;         /* the call's bytes per rank, for the recorder */
     struct coll_params params;
     void *mem;            /* the MPI_IN_PLACE copy, if any */
+    struct coll_hold hold;
     char name[MPI_MAX_OBJECT_NAME];
 };
 
@@ -509,6 +618,7 @@ run_nonblocking(void *data)
     free(job->mem);
     collsim_comm_operation_done(job->twin);
     rc = algorithm_failed(job->comm, job->name, job->row, rc);
+    coll_hold_release(&job->hold);
     free(job);
     return rc;
 }
@@ -534,10 +644,11 @@ start_nonblocking(enum coll_kind kind, const struct coll_algorithm *row,
     job->row = row;
     job->args = *args;
     job->comm = comm;
-    job->twin = collsim_comm_operation_twin(comm);
+    job->twin = started_twin(comm);
     job->bytes = bytes;
     job->params = *params;
     job->mem = mem;
+    coll_hold_args(&job->hold, kind, args, comm);
     return collsim_runtime->start_nonblocking(run_nonblocking, job, comm, job->name, request);
 }
 
@@ -759,7 +870,7 @@ rooted_blocks(const struct rooted_call *r, MPI_Comm comm, const void *caller)
                              all.type, all.buf_name, name);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (coll_check_enabled()) {
+    if (call_checked()) {
         long long own_bytes = in_place_root ? -1 : coll_entry_sig_bytes(own.count, own.type);
         long long all_bytes = me == root ? coll_entry_sig_bytes(all.count, all.type) : -1;
         int gathers = coll_kind_has(r->kind, COLL_TRAIT_GATHERS);
@@ -866,7 +977,7 @@ coll_entry_every_block(enum coll_kind kind, struct coll_args *a, MPI_Comm comm,
                                a->recvtype, name);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (coll_check_enabled()) {
+    if (call_checked()) {
         struct coll_check_call c = {
             .name = name,
             .rule = COLL_CHECK_BLOCKS,
@@ -1180,6 +1291,7 @@ struct inter_job {
     struct coll_args args;
     MPI_Comm comm;
     MPI_Comm twin;
+    struct coll_hold hold;
 };
 
 static int
@@ -1191,6 +1303,7 @@ run_inter_nonblocking(void *data)
     if (rc != MPI_SUCCESS)
         rc = collsim_error(job->comm, rc, coll_entry_name(job->kind),
                            "the inter-communicator algorithm failed");
+    coll_hold_release(&job->hold);
     free(job);
     return rc;
 }
@@ -1209,7 +1322,8 @@ start_inter_nonblocking(enum coll_kind kind, const struct coll_args *a, MPI_Comm
     job->kind = kind;
     job->args = *a;
     job->comm = comm;
-    job->twin = collsim_comm_operation_twin(comm);
+    job->twin = started_twin(comm);
+    coll_hold_args(&job->hold, kind, a, comm);
     return collsim_runtime->start_nonblocking(run_inter_nonblocking, job, comm,
                                               coll_entry_name(kind), request);
 }

@@ -178,6 +178,27 @@ int coll_entry_everyone_reduces(enum coll_kind kind, const void *sendbuf, void *
  * significant where the standard says) and runs the blocking algorithm; it refuses Scan and
  * Exscan, and the nonblocking and persistent forms, with MPI_ERR_COMM naming the call.
  */
+/*
+ * The datatypes and op an operation started by a call (nonblocking or persistent) goes on
+ * using, held until its end: the program may free them as soon as the call returns, as
+ * MPI_Type_free and MPI_Op_free let the operations that use an object complete normally.
+ * Only live handles are held, so an argument the call ignores (a non-root's recvtype, the
+ * send side of an MPI_IN_PLACE Alltoallw) may be anything; predefined ones need no hold.
+ */
+struct coll_hold {
+    MPI_Op op;
+    size_t ntypes, cap;
+    MPI_Datatype *types;
+};
+/* Room for max_types datatypes (more are not held). */
+void coll_hold_init(struct coll_hold *hold, size_t max_types);
+void coll_hold_type(struct coll_hold *hold, MPI_Datatype dt);
+/* n datatypes of an array (NULL: none). */
+void coll_hold_types(struct coll_hold *hold, const MPI_Datatype *types, int n);
+void coll_hold_op(struct coll_hold *hold, MPI_Op op);
+/* Let go of everything held (the operation's end, or its persistent request's free). */
+void coll_hold_release(struct coll_hold *hold);
+
 int coll_entry_is_inter(MPI_Comm comm);
 int coll_entry_inter(enum coll_kind kind, const struct coll_args *args, MPI_Comm comm);
 

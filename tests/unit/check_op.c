@@ -865,6 +865,47 @@ counting_hooks(void)
     return &hooks;
 }
 
+static int acting_for_operation;
+
+static int
+hook_acts_for_operation(void)
+{
+    return acting_for_operation;
+}
+
+/* An op the program frees while an operation it started holds it (MPI_Ireduce, then
+ * MPI_Op_free, then MPI_Wait): the program's stale handle is refused, the operation's code
+ * goes on using the op until the last reference goes. */
+START_TEST(test_op_freed_while_held)
+{
+    static struct collsim_runtime_hooks hooks;
+    hooks = *counting_hooks();
+    hooks.acts_for_operation = hook_acts_for_operation;
+    collsim_runtime_install(&hooks);
+    MPI_Op op, stale;
+    int in[2] = {1, 2}, inout[2] = {10, 20};
+
+    ck_assert_int_eq(MPI_Op_create(shift_add, 0, &op), MPI_SUCCESS);
+    MPI_Op held = collsim_op_ref(op);
+    stale = op;
+    ck_assert_int_eq(MPI_Op_free(&op), MPI_SUCCESS);
+    ck_assert_ptr_eq(op, MPI_OP_NULL);
+    acting_for_operation = 0; /* the program */
+    ck_assert_int_eq(collsim_op_check_handle(stale), MPI_ERR_OP);
+    ck_assert_int_eq(MPI_Reduce_local(in, inout, 2, MPI_INT, stale), MPI_ERR_OP);
+    ck_assert_int_eq(MPI_Op_free(&stale), MPI_ERR_OP);
+    acting_for_operation = 1; /* the operation that holds it */
+    ck_assert_int_eq(collsim_op_check_handle(held), MPI_SUCCESS);
+    ck_assert_int_eq(MPI_Reduce_local(in, inout, 2, MPI_INT, held), MPI_SUCCESS);
+    ck_assert_int_eq(inout[0], 10 * 1 + 10);
+    ck_assert_int_eq(inout[1], 10 * 2 + 20);
+    collsim_op_unref(held); /* the operation's end: the op is gone for everyone */
+    ck_assert_int_eq(collsim_op_check_handle(held), MPI_ERR_OP);
+    acting_for_operation = 0;
+    collsim_runtime_install(NULL);
+}
+END_TEST
+
 START_TEST(test_op_reduce_local_charges_after_validation)
 {
     double a[3] = {1, 2, 3}, b[3] = {1, 1, 1};
@@ -932,6 +973,7 @@ op_suite(void)
     tcase_add_test(tc, test_op_describe_error);
     tcase_add_test(tc, test_op_work_for_cost_model);
     tcase_add_test(tc, test_op_reduce_local_charges_after_validation);
+    tcase_add_test(tc, test_op_freed_while_held);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -84,10 +84,12 @@ struct neighbor_job {
     const int *sendcounts, *recvcounts, *displs, *sdispls, *rdispls;
     const MPI_Aint *sdispls_w, *rdispls_w;
     const MPI_Datatype *sendtypes, *recvtypes;
+    int indegree, outdegree; /* the lengths of recvtypes and sendtypes */
     /* the nonblocking form's, once started */
     MPI_Comm comm;
     MPI_Comm twin;
     const char *call;
+    struct coll_hold hold;
 };
 
 static int
@@ -134,6 +136,7 @@ run_started(void *data)
     int rc = job->run(job, job->twin);
     collsim_comm_operation_done(job->twin);
     rc = neighbor_failed(job->comm, rc, job->call);
+    coll_hold_release(&job->hold);
     free(job);
     return rc;
 }
@@ -156,6 +159,11 @@ neighbor_run(const struct neighbor_job *job, MPI_Comm comm, const char *call,
     started->comm = comm;
     started->call = call;
     started->twin = collsim_comm_operation_twin(comm);
+    coll_hold_init(&started->hold, 2 + (size_t)job->indegree + (size_t)job->outdegree);
+    coll_hold_type(&started->hold, job->sendtype);
+    coll_hold_type(&started->hold, job->recvtype);
+    coll_hold_types(&started->hold, job->sendtypes, job->outdegree);
+    coll_hold_types(&started->hold, job->recvtypes, job->indegree);
     return collsim_runtime->start_nonblocking(run_started, started, comm, call, nonblocking);
 }
 
@@ -388,7 +396,9 @@ entry_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdis
                                .recvbuf = recvbuf,
                                .recvcounts = recvcounts,
                                .rdispls_w = rdispls,
-                               .recvtypes = recvtypes};
+                               .recvtypes = recvtypes,
+                               .indegree = in,
+                               .outdegree = out};
     return neighbor_run(&job, comm, call, nonblocking);
 }
 
