@@ -82,6 +82,10 @@ struct sim_rank {
     struct sim_wait *wait;        /* the blocking wait this rank is in, kept for reuse (p2p.c) */
     struct sim_flow *running_flow; /* the flow its actor runs now, NULL on its own stack */
     int starting_persistent;      /* inside MPI_Start(all), starting a persistent request */
+    double wtime_seen;            /* the instant MPI_Wtime last returned, and how many reads */
+    unsigned wtime_reads;         /* in a row returned it (env.c: a spin on MPI_Wtime) */
+    GPtrArray *freed_active;      /* struct collsim_request * the program freed with
+                                     MPI_Request_free while active: MPI_Finalize completes them */
     GQueue coll_requests;         /* struct collsim_request *: its nonblocking collectives in
                                      flight, oldest first (p2p.c) */
 
@@ -151,6 +155,9 @@ int sim_p2p_check_out(const void *pointer, const char *what, const char *call);
 int sim_p2p_make_persistent(int (*start)(void *data, MPI_Request *op), void *data,
                             void (*free_data)(void *data), MPI_Comm comm, const char *call,
                             MPI_Request *request);
+/* MPI_Finalize's first step: the requests the rank freed while active complete (their peers
+ * may still need them: a freed rendezvous receive owes its sender the clear-to-send). */
+void sim_p2p_complete_freed(struct sim_rank *rank);
 /* The runtime hook acts_for_operation (src/runtime.h): the calling rank runs one of its flows,
  * or starts a persistent request. */
 int sim_p2p_acts_for_operation(void);

@@ -3173,12 +3173,33 @@ MPI_Request_free(MPI_Request *request)
         sim_rank_by_world(req->owner_world)->live_requests--;   /* given up on purpose */
     /* an active request still owns its message: complete it in the background by waiting now
      * would change timing, so keep it and let the rank's finish reclaim it */
-    if (req->complete)
+    if (req->complete) {
         request_destroy(req);
-    else
+    } else {
+        struct sim_rank *owner = sim_rank_by_world(req->owner_world);
         req->user_freed = TRUE;
+        if (owner->freed_active == NULL)
+            owner->freed_active = g_ptr_array_new();
+        g_ptr_array_add(owner->freed_active, req);
+    }
     *request = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
+}
+
+/* MPI_Request_free lets an active request go on; MPI_Finalize completes it (the MPI Forum's
+ * reading since 2021, MPI-4.1 §3.7.3): a receive still unmatched then waits for its message. */
+void
+sim_p2p_complete_freed(struct sim_rank *rank)
+{
+    GPtrArray *freed = rank->freed_active;
+    if (freed == NULL)
+        return;
+    rank->freed_active = NULL;
+    progress_wait((struct collsim_request **)freed->pdata, (int)freed->len, WAIT_ALL, TRUE,
+                  "MPI_Finalize");
+    for (guint i = 0; i < freed->len; i++)
+        request_destroy(g_ptr_array_index(freed, i));
+    g_ptr_array_free(freed, TRUE);
 }
 
 /* ---------------------------------------------------------------- generalized requests */

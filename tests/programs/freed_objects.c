@@ -15,7 +15,10 @@
  *    type, both freed before the wait; MPI_Ialltoallw with every type freed before the wait;
  *  - persistent collectives: MPI_Reduce_init with a user op and MPI_Bcast_init with a
  *    vector type, freed after the init calls, started twice; and two persistent collectives
- *    started in opposite orders on even and odd ranks.
+ *    started in opposite orders on even and odd ranks;
+ *  - freed requests: a rendezvous MPI_Isend and its MPI_Irecv, both given up with
+ *    MPI_Request_free, which MPI_Finalize must complete: the receiver checks its buffer after
+ *    MPI_Finalize and prints a line only if the message is not all there.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -34,6 +37,15 @@ every_other(int n)
     MPI_Type_vector(n, 1, 2, MPI_INT, &type);
     MPI_Type_commit(&type);
     return type;
+}
+
+static int
+holds(const int *a, int n, int rank)
+{
+    for (int i = 0; i < n; i++)
+        if (a[i] != value(rank, i))
+            return 0;
+    return 1;
 }
 
 static int
@@ -225,6 +237,22 @@ main(int argc, char **argv)
     MPI_Reduce(&failures, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0)
         printf("freed objects, %d ranks: %d failures\n", size, total);
+    fflush(stdout);
+
+    int *late = malloc(sizeof(int) * BIG);
+    int peer = rank ^ 1;
+    MPI_Request req = MPI_REQUEST_NULL;
+    for (int i = 0; i < BIG; i++)
+        late[i] = rank % 2 == 0 ? value(rank, i) : -1;
+    if (peer < size && rank % 2 == 0)
+        MPI_Isend(late, BIG, MPI_INT, peer, 3, MPI_COMM_WORLD, &req);
+    else if (peer < size)
+        MPI_Irecv(late, BIG, MPI_INT, peer, 3, MPI_COMM_WORLD, &req);
+    if (req != MPI_REQUEST_NULL)
+        MPI_Request_free(&req);
     MPI_Finalize();
+    if (peer < size && rank % 2 == 1 && !holds(late, BIG, peer))
+        printf("rank %d: the freed receive was not complete after MPI_Finalize\n", rank);
+    free(late);
     return 0;
 }
