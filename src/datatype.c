@@ -442,6 +442,12 @@ builder_fail(struct builder *b, int code, const char *msg)
     }
 }
 
+/* A derived type is flattened into its contiguous pieces: a vector of a billion strided
+ * blocks would take tens of GB and minutes before the kernel killed the run, so the pieces
+ * are capped and such a type is refused with a message. */
+#define TYPE_MAP_MAX_PIECES_LOG2 24
+#define TYPE_MAP_MAX_PIECES ((size_t)1 << TYPE_MAP_MAX_PIECES_LOG2)
+
 /* Append one run of bytes, merging it into the last segment when it continues it. */
 static void
 builder_append(struct builder *b, MPI_Aint disp, size_t len, size_t elem_size,
@@ -454,6 +460,13 @@ builder_append(struct builder *b, MPI_Aint disp, size_t len, size_t elem_size,
     if (last != NULL && last->elem_size == elem_size && last->ext == ext &&
         last->disp + (MPI_Aint)last->len == disp) {
         last->len += len;
+        return;
+    }
+    if (b->nsegs == TYPE_MAP_MAX_PIECES) {
+        builder_fail(b, MPI_ERR_NO_MEM,
+                     "the type has more than 2^" G_STRINGIFY(TYPE_MAP_MAX_PIECES_LOG2)
+                     " separate contiguous pieces, the most collsim holds (it keeps a "
+                     "derived type as the list of its pieces, 32 bytes each)");
         return;
     }
     if (b->nsegs == b->cap) {

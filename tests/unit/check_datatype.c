@@ -578,6 +578,17 @@ START_TEST(test_datatype_constructor_argument_errors)
         ck_assert_int_eq(MPI_Type_vector(2, 1, INT_MAX, big, &t), MPI_ERR_ARG);
         MPI_Type_free(&big);
     }
+    /* A type of more separate pieces than collsim holds (2^24) is refused at once, not built
+     * over tens of GB; one just under the limit is built (MPICH's large_count test). */
+    {
+        ck_assert_int_eq(MPI_Type_vector(INT_MAX / 2, 1, 3, MPI_INT, &t), MPI_ERR_NO_MEM);
+        ck_assert_ptr_eq(t, MPI_DATATYPE_NULL);
+        ck_assert_int_eq(MPI_Type_vector((1 << 24) + 1, 1, 2, MPI_CHAR, &t), MPI_ERR_NO_MEM);
+        ck_assert_int_eq(MPI_Type_vector(1 << 24, 1, 2, MPI_CHAR, &t), MPI_SUCCESS);
+        ck_assert_int_eq(MPI_Type_commit(&t), MPI_SUCCESS);
+        ck_assert_uint_eq(collsim_datatype_packed_size(1, t), (size_t)1 << 24);
+        MPI_Type_free(&t);
+    }
 }
 END_TEST
 
