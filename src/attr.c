@@ -566,10 +566,23 @@ delete_attr(const char *call, struct attr_obj o, int keyval)
         return collsim_error(obj_error_comm(o), MPI_ERR_KEYVAL, call,
                              "no attribute of keyval %d is set on this %s", keyval,
                              kind_words[o.kind].object);
-    rc = delete_entry(o, list, (guint)i);
-    if (rc != MPI_SUCCESS)
-        return collsim_error(obj_error_comm(o), rc, call,
-                             "the delete callback of keyval %d failed", keyval);
+    /* a delete callback that fails leaves the attribute in place, as a failed replacement
+     * does (set_attr): the call fails, nothing changes */
+    struct keyval *k = keyval_get(keyval);
+    if (k != NULL) {
+        rc = call_delete(k, o, keyval, g_array_index(list, struct entry, (guint)i).value);
+        if (rc != MPI_SUCCESS)
+            return collsim_error(obj_error_comm(o), rc, call,
+                                 "the delete callback of keyval %d failed (the attribute stays)",
+                                 keyval);
+        /* the callback may have set or deleted attributes of the object */
+        list = rank_entries(o, FALSE);
+        i = find_entry(list, keyval);
+    }
+    if (i >= 0) {
+        g_array_remove_index(list, (guint)i);
+        keyval_unref(keyval);
+    }
     return MPI_SUCCESS;
 }
 

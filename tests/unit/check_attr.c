@@ -27,6 +27,7 @@ static struct seen {
     int node_size, node_rank, node_members[MAXR];
     int undefined_is_null;
     int info_nkeys, info_flag;
+    int refused_delete_rc, kept_flag, kept_value, failed_dup_rc, delete_rc, gone_flag;
     char info_value[MPI_MAX_INFO_VAL + 1], info_nth[MPI_MAX_INFO_KEY + 1];
 } seen[MAXR];
 
@@ -164,6 +165,70 @@ info_rank(int me, void *arg)
     MPI_Info_get(copy, "zeta", MPI_MAX_INFO_VAL, s->info_value, &s->info_flag);
     MPI_Info_free(&copy);
 }
+
+/* A delete callback that refuses while refuse_delete is set; a copy callback that fails. */
+static int refuse_delete;
+
+static int
+refusing_delete(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void)comm, (void)keyval, (void)value, (void)extra;
+    return refuse_delete ? MPI_ERR_OTHER : MPI_SUCCESS;
+}
+
+static int
+failing_copy(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag)
+{
+    (void)comm, (void)keyval, (void)extra;
+    *(void **)out = in;
+    *flag = 1;
+    return MPI_ERR_OTHER;
+}
+
+static void
+refusing_rank(int me, void *arg)
+{
+    (void)arg;
+    struct seen *s = &seen[me];
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm comm, copy;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    int key;
+    void *got;
+    MPI_Comm_create_keyval(failing_copy, refusing_delete, &key, NULL);
+    values[me][0] = 500 + me;
+    MPI_Comm_set_attr(comm, key, &values[me][0]);
+    refuse_delete = 1;
+    s->refused_delete_rc = MPI_Comm_delete_attr(comm, key);
+    MPI_Comm_get_attr(comm, key, &got, &s->kept_flag);
+    s->kept_value = s->kept_flag ? *(int *)got : -1;
+    s->failed_dup_rc = MPI_Comm_dup(comm, &copy);
+    refuse_delete = 0;
+    s->delete_rc = MPI_Comm_delete_attr(comm, key);
+    MPI_Comm_get_attr(comm, key, &got, &s->gone_flag);
+    MPI_Comm_free_keyval(&key);
+    MPI_Comm_free(&comm);
+}
+
+/* A delete callback that fails makes MPI_Comm_delete_attr fail and leaves the attribute (as
+ * a failed replacement does), so a later MPI_Comm_dup still runs its copy callback, whose
+ * failure MPI_Comm_dup returns (MPICH's attrerr). */
+START_TEST(test_failed_callbacks_change_nothing)
+{
+    reset();
+    ck_assert_int_eq(collsim_test_run_ranks(2, refusing_rank, NULL), 0);
+    for (int r = 0; r < 2; r++) {
+        const struct seen *s = &seen[r];
+        ck_assert_int_eq(s->refused_delete_rc, MPI_ERR_OTHER);
+        ck_assert_int_eq(s->kept_flag, 1);
+        ck_assert_int_eq(s->kept_value, 500 + r);
+        ck_assert_int_eq(s->failed_dup_rc, MPI_ERR_OTHER);
+        ck_assert_int_eq(s->delete_rc, MPI_SUCCESS);
+        ck_assert_int_eq(s->gone_flag, 0);
+    }
+}
+END_TEST
 
 START_TEST(test_info_keeps_setting_order)
 {
@@ -309,6 +374,7 @@ attr_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_attributes_are_per_rank_and_callbacks_run);
     tcase_add_test(tc, test_info_keeps_setting_order);
+    tcase_add_test(tc, test_failed_callbacks_change_nothing);
     tcase_add_test(tc, test_split_type_block);
     tcase_add_test(tc, test_split_type_cyclic_reversed_keys);
     tcase_add_test(tc, test_split_type_random_fills_cores_at_most);
