@@ -1039,11 +1039,16 @@ report_remote_failure(MPI_Comm comm, const char *call, const MPI_Aint *header)
     return collsim_error(comm, code, call, "failed on rank 0");
 }
 
+static int inter_construct(MPI_Comm comm, const struct ctor *how, const int mine[REC_INTS],
+                           MPI_Comm *newcomm, const void *caller);
+
 /* Steps 1-3 of the file comment; `mine` is this rank's record. */
 static int
 construct(MPI_Comm comm, const struct ctor *how, const int mine[REC_INTS], MPI_Comm *newcomm,
           const void *caller)
 {
+    if (comm->inter)
+        return inter_construct(comm, how, mine, newcomm, caller);
     MPI_Comm twin = comm->coll;
     int p = collsim_comm_size(comm);
     int r = collsim_comm_my_rank(comm);
@@ -1089,8 +1094,6 @@ int
 MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
     int rc = check_comm(comm, "MPI_Comm_split");
-    if (rc == MPI_SUCCESS)
-        rc = refuse_inter(comm, "MPI_Comm_split");
     if (rc != MPI_SUCCESS)
         return rc;
     int err = MPI_SUCCESS;
@@ -1116,8 +1119,6 @@ MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
     const char *call = "MPI_Comm_create";
     int rc = check_comm(comm, call);
-    if (rc == MPI_SUCCESS)
-        rc = refuse_inter(comm, call);
     if (rc != MPI_SUCCESS)
         return rc;
     int mine[REC_INTS] = {MPI_UNDEFINED, 0, 0, MPI_SUCCESS};
@@ -1514,6 +1515,179 @@ inter_dup(MPI_Comm comm, int err, MPI_Comm *newcomm, const char *call, const voi
         return collsim_error(comm, rc, call, "an attribute copy callback failed");
     }
     *newcomm = dup;
+    return MPI_SUCCESS;
+}
+
+/*
+ * MPI_Comm_split and MPI_Comm_create on an inter-communicator (MPI-3.1 §6.4.2): the members of
+ * one color on each side make an inter-communicator of their own (MPI_Comm_create: the one
+ * group each side passes); a color found on one side only, and MPI_UNDEFINED, give
+ * MPI_COMM_NULL. Each side's records are gathered at its leader (local rank 0) over its local
+ * communicator, the leaders swap them over comm's twin, the maker (the side whose leader has
+ * the lower world rank, as for a dup) makes every pair and sends the other leader its side's
+ * table, and each leader scatters its table to its side.
+ */
+
+/* One side's members of a color, sorted by (color, key, rank): from `records` of n ranks. */
+static struct member *
+side_members(const int *records, int n, const struct ctor *how, int *count, int *culprit)
+{
+    struct member *members = g_new(struct member, (gsize)MAX(n, 1));
+    int nm = 0;
+    *culprit = -1;
+    for (int i = 0; i < n; i++) {
+        const int *rec = records + (gsize)i * REC_INTS;
+        if (rec[REC_COLOR] != MPI_UNDEFINED)
+            members[nm++] = (struct member){rec[REC_COLOR], rec[REC_KEY], i, rec[REC_CHECK]};
+    }
+    qsort(members, (size_t)nm, sizeof *members, compare_members);
+    for (int i = 0, j; i < nm && how->check_groups && *culprit < 0; i = j) {
+        for (j = i; j < nm && members[j].color == members[i].color; j++)
+            ;
+        /* one group per side: two leaders' colors mean two different groups */
+        *culprit = j < nm ? members[j].rank : check_group_run(members + i, j - i);
+    }
+    for (int i = 0; i < nm && how->check_groups; i++)
+        members[i].color = 0; /* the two sides' groups pair up whatever their leaders */
+    *count = nm;
+    return members;
+}
+
+/* The group of the members [from, to) of a side whose group is `side`. */
+static MPI_Group
+members_group(const struct member *m, int from, int to, MPI_Group side)
+{
+    int *world = g_new(int, (gsize)(to - from));
+    for (int k = from; k < to; k++)
+        world[k - from] = collsim_group_world_rank(side, m[k].rank);
+    MPI_Group g = collsim_group_new(to - from, world);
+    g_free(world);
+    return g;
+}
+
+/* The maker's step: both sides' tables (header, then a pointer per rank, 0 for NULL). */
+static void
+inter_build(MPI_Comm comm, const struct ctor *how, const int *mine, int p, const int *theirs,
+            int q, MPI_Aint *my_table, MPI_Aint *their_table)
+{
+    for (int side = 0; side < 2; side++) {
+        const int *rec = side == 0 ? mine : theirs;
+        for (int i = 0; i < (side == 0 ? p : q); i++) {
+            if (rec[i * REC_INTS + REC_ERR] != MPI_SUCCESS) {
+                set_failure(my_table, rec[i * REC_INTS + REC_ERR], i, REASON_LOCAL_ARG);
+                set_failure(their_table, rec[i * REC_INTS + REC_ERR], i, REASON_LOCAL_ARG);
+                return;
+            }
+        }
+    }
+    int na, nb, bad_a, bad_b;
+    struct member *a = side_members(mine, p, how, &na, &bad_a);
+    struct member *b = side_members(theirs, q, how, &nb, &bad_b);
+    if (bad_a >= 0 || bad_b >= 0) {
+        set_failure(my_table, MPI_ERR_GROUP, bad_a >= 0 ? bad_a : bad_b, REASON_GROUP_MISMATCH);
+        set_failure(their_table, MPI_ERR_GROUP, bad_a >= 0 ? bad_a : bad_b,
+                    REASON_GROUP_MISMATCH);
+        goto out;
+    }
+    /* both lists are sorted by color: walk them together */
+    for (int i = 0, j = 0; i < na && j < nb;) {
+        if (a[i].color != b[j].color) {
+            if (a[i].color < b[j].color)
+                i++;
+            else
+                j++;
+            continue;
+        }
+        int ie = i, je = j;
+        while (ie < na && a[ie].color == a[i].color)
+            ie++;
+        while (je < nb && b[je].color == b[j].color)
+            je++;
+        MPI_Comm left, right;
+        if (!inter_pair_new(members_group(a, i, ie, comm->group),
+                            members_group(b, j, je, comm->remote_group), comm->errhandler,
+                            &left, &right)) {
+            set_failure(my_table, MPI_ERR_INTERN, 0, REASON_NO_CONTEXT);
+            set_failure(their_table, MPI_ERR_INTERN, 0, REASON_NO_CONTEXT);
+            goto out; /* pairs made already are never handed out: left to teardown */
+        }
+        for (int k = i; k < ie; k++)
+            my_table[HDR_LEN + a[k].rank] = (MPI_Aint)(intptr_t)left;
+        for (int k = j; k < je; k++)
+            their_table[HDR_LEN + b[k].rank] = (MPI_Aint)(intptr_t)right;
+        i = ie;
+        j = je;
+    }
+out:
+    g_free(a);
+    g_free(b);
+}
+
+/* A leader's step: swap records with the other leader; *table: this side's table. */
+static int
+inter_leader(MPI_Comm comm, const struct ctor *how, const int *records, int p, MPI_Aint **table)
+{
+    int q = collsim_comm_peer_size(comm);
+    int *theirs = g_new(int, (gsize)q * REC_INTS);
+    int rc = MPI_Sendrecv(records, p * REC_INTS, MPI_INT, 0, how->gather_tag, theirs,
+                          q * REC_INTS, MPI_INT, 0, how->gather_tag, comm->coll,
+                          MPI_STATUS_IGNORE);
+    *table = g_new0(MPI_Aint, HDR_LEN + (gsize)p);
+    gboolean maker = collsim_group_world_rank(comm->group, 0) <
+                     collsim_group_world_rank(comm->remote_group, 0);
+    if (rc == MPI_SUCCESS && maker) {
+        MPI_Aint *their_table = g_new0(MPI_Aint, HDR_LEN + (gsize)q);
+        inter_build(comm, how, records, p, theirs, q, *table, their_table);
+        rc = MPI_Send(their_table, HDR_LEN + q, MPI_AINT, 0, how->scatter_tag, comm->coll);
+        g_free(their_table);
+    } else if (rc == MPI_SUCCESS) {
+        rc = MPI_Recv(*table, HDR_LEN + p, MPI_AINT, 0, how->scatter_tag, comm->coll,
+                      MPI_STATUS_IGNORE);
+        /* this side's halves take this side's handler (the maker gave them its own) */
+        GHashTable *adopted = g_hash_table_new(g_direct_hash, g_direct_equal);
+        for (int i = 0; rc == MPI_SUCCESS && (*table)[HDR_CODE] == MPI_SUCCESS && i < p; i++) {
+            MPI_Comm side = (MPI_Comm)(intptr_t)(*table)[HDR_LEN + i];
+            if (side != MPI_COMM_NULL && g_hash_table_add(adopted, side))
+                side_adopt_errhandler(side, comm->errhandler);
+        }
+        g_hash_table_destroy(adopted);
+    }
+    g_free(theirs);
+    return rc;
+}
+
+static int
+inter_construct(MPI_Comm comm, const struct ctor *how, const int mine[REC_INTS],
+                MPI_Comm *newcomm, const void *caller)
+{
+    MPI_Comm local = comm->local_comm;
+    int p = collsim_comm_size(comm);
+    int r = collsim_comm_my_rank(comm);
+    int *records = NULL;
+    int rc = tree_gather_ints(local->coll, p, r, how->gather_tag, mine, REC_INTS, &records);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Aint *table = NULL;
+    if (r == 0) {
+        rc = inter_leader(comm, how, records, p, &table);
+        g_free(records);
+        if (rc != MPI_SUCCESS) {
+            g_free(table);
+            return rc;
+        }
+    }
+    MPI_Aint result[HDR_LEN + 1];
+    rc = tree_scatter_aint(local->coll, p, r, how->scatter_tag, table, result);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (result[HDR_CODE] != MPI_SUCCESS) {
+        if (mine[REC_ERR] != MPI_SUCCESS)
+            return mine[REC_ERR];
+        return report_remote_failure(comm, how->call, result);
+    }
+    *newcomm = (MPI_Comm)(intptr_t)result[HDR_LEN];
+    if (*newcomm != MPI_COMM_NULL)
+        collsim_handle_hold(*newcomm, COLLSIM_HELD_COMM, how->call, caller);
     return MPI_SUCCESS;
 }
 

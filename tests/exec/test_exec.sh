@@ -200,6 +200,16 @@ done
 run freed-objects-simgrid 0 "$COLLSIM" exec "$PROGRAMS_DIR/freed_objects.so" -n 5 --engine simgrid &&
     expect_file freed-objects-simgrid "$tmp/freed-5.expected"
 
+# MPI_Comm_split and MPI_Comm_create on an inter-communicator (tests/programs/intercomm_split.c
+# works out every size, rank and remote sum from the layout and checks them).
+for n in 4 9; do
+    echo "intercomm split, $n ranks: 0 failures" >"$tmp/icsplit-$n.expected"
+    run "intercomm-split-$n" 0 "$COLLSIM" exec "$PROGRAMS_DIR/intercomm_split.so" -n "$n" &&
+        expect_file "intercomm-split-$n" "$tmp/icsplit-$n.expected"
+done
+run intercomm-split-simgrid 0 "$COLLSIM" exec "$PROGRAMS_DIR/intercomm_split.so" -n 9 \
+    --engine simgrid && expect_file intercomm-split-simgrid "$tmp/icsplit-9.expected"
+
 # A spin on MPI_Wtime alone (`while (MPI_Wtime() - t0 < T);`) ends near T instead of never:
 # rank r spins r + 1 s; the expected lines are the targets to the hundredth (within 1 %).
 printf 'reads in a row are free: yes\nrank 0 spun 1.00 s\nrank 1 spun 2.00 s\nrank 2 spun 3.00 s\n' \

@@ -10,13 +10,13 @@
 
 static int failures;
 
-static int
+static inline int
 value(int rank, int i)
 {
     return rank * 100003 + i * 7 + 1;
 }
 
-static void
+static inline void
 expect(int ok, int rank, const char *what)
 {
     if (!ok) {
