@@ -55,6 +55,8 @@ enum coll_requirement {
     COLL_REQ_NODE_BLOCKS = 1 << 5,   /* a non-commutative op needs each node's ranks
                                       * consecutive (node-aware reductions) */
     COLL_REQ_TWO_RANKS = 1 << 6,     /* exactly two ranks (the libraries' two_proc forms) */
+    COLL_REQ_TOTAL_FITS_INT = 1 << 7, /* the call's bytes x ranks fit an int: a message (or a
+                                       * count) carries up to every rank's data at once */
 };
 
 /* Capabilities. */

@@ -9,6 +9,7 @@
  * replaces them for the kinds its file covers.
  */
 #include <stdio.h>
+#include <limits.h>
 #include <string.h>
 
 #include "coll_decision.h"
@@ -106,6 +107,11 @@ coll_select_unmet(const struct coll_algorithm *row, const struct coll_call *call
         return "requires an even number of ranks";
     if ((row->requires & COLL_REQ_TWO_RANKS) && call->comm_size != 2)
         return "requires exactly two ranks";
+    /* the same on every rank: the bytes of a block are (type matching) */
+    if ((row->requires & COLL_REQ_TOTAL_FITS_INT) &&
+        (unsigned long long)call->bytes * (unsigned long long)call->comm_size > INT_MAX)
+        return "requires bytes x ranks < 2 GiB (it moves up to every rank's data in one "
+               "message of int count)";
     if ((row->caps & COLL_READS_DATA) && call->sizes_only)
         return "needs payload data: it acts on values it receives (payload = data)";
     if ((row->requires & COLL_REQ_NODE_BLOCKS) && !call->commutative && !call->node_blocks)

@@ -481,6 +481,34 @@ START_TEST(test_gather_scatter_default_choice)
 }
 END_TEST
 
+/* Binomial Gather and Scatter move a subtree's blocks in one message of int count: a call
+ * whose blocks add up to 2 GiB or more goes to the first row that can serve it (linear), and
+ * binomial forced is refused with the reason, not run to fail with MPI_ERR_COUNT (MPICH's
+ * gather_big: 8 ranks of 1 GiB each). */
+START_TEST(test_gather_scatter_total_over_int)
+{
+    static const enum coll_kind kinds[] = {COLL_GATHER, COLL_SCATTER};
+    for (size_t i = 0; i < 2; i++) {
+        coll_select_reset();
+        struct coll_params params;
+        const char *refusal;
+        struct coll_call fits = {kinds[i], 8, 268435455, 268435455, 1, 1, 1, 0}; /* 8 x < 2^31 */
+        struct coll_call over = {kinds[i], 8, 268435456, 268435456, 1, 1, 1, 0};
+        const struct coll_algorithm *row = coll_select(&fits, &params, &refusal);
+        ck_assert_str_eq(row->name, "binomial");
+        row = coll_select(&over, &params, &refusal);
+        ck_assert_ptr_nonnull(row);
+        ck_assert_str_eq(row->name, "linear");
+        char why[128];
+        ck_assert(coll_select_force(kinds[i], "binomial", NULL, why, sizeof why));
+        ck_assert_ptr_null(coll_select(&over, &params, &refusal));
+        ck_assert_ptr_nonnull(strstr(refusal, "bytes x ranks < 2 GiB"));
+        ck_assert_ptr_nonnull(coll_select(&fits, &params, &refusal));
+    }
+    coll_select_reset();
+}
+END_TEST
+
 static Suite *
 gather_scatter_suite(void)
 {
@@ -496,6 +524,7 @@ gather_scatter_suite(void)
     TCase *tc = tcase_create("rows");
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_gather_scatter_row_matches_reference, 0, nrows * N_SIZES);
+    tcase_add_test(tc, test_gather_scatter_total_over_int);
     suite_add_tcase(s, tc);
     TCase *fig = tcase_create("figure_5_1");
     tcase_add_loop_test(fig, test_figure_5_1_data_movement, 0, n_figure_rows);
