@@ -7,9 +7,11 @@
 #include "config.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 
@@ -219,6 +221,70 @@ exit(int status)
             me->world_rank, status, me->mpi_state == 2 ? "" : " before MPI_Finalize",
             core_clock());
     sim_engine_abort(status != 0 ? status & 0xff ? status & 0xff : 1 : SIM_EXIT_NO_FINALIZE);
+}
+
+/*
+ * sleep(), usleep() and nanosleep() called by a rank: simulated time, as SMPI makes them. The
+ * ranks share one process, so a real sleep stopped every rank for that long and moved no
+ * simulated clock (4 ranks sleeping 1.5 s each took 6 s of wall time and 0 s of simulated
+ * time). The rank is busy for the duration, as in collsim_compute. Outside a rank (collsim's
+ * and SimGrid's own threads) the C library's, like exit() above.
+ */
+static struct sim_rank *
+sleeping_rank(void)
+{
+    struct sim_rank *me = sim_rank_self();
+    return me != NULL && !me->finished ? me : NULL;
+}
+
+static void
+rank_sleep(double seconds)
+{
+    if (seconds > 0.0)
+        sim_p2p_compute(seconds);
+}
+
+unsigned int
+sleep(unsigned int seconds)
+{
+    if (sleeping_rank() == NULL) {
+        unsigned int (*libc_sleep)(unsigned int) =
+            (unsigned int (*)(unsigned int))dlsym(RTLD_NEXT, "sleep");
+        return libc_sleep != NULL ? libc_sleep(seconds) : 0;
+    }
+    rank_sleep((double)seconds);
+    return 0;
+}
+
+int
+usleep(useconds_t usec)
+{
+    if (sleeping_rank() == NULL) {
+        int (*libc_usleep)(useconds_t) = (int (*)(useconds_t))dlsym(RTLD_NEXT, "usleep");
+        return libc_usleep != NULL ? libc_usleep(usec) : 0;
+    }
+    rank_sleep((double)usec * 1e-6);
+    return 0;
+}
+
+int
+nanosleep(const struct timespec *req, struct timespec *rem)
+{
+    if (sleeping_rank() == NULL) {
+        int (*libc_nanosleep)(const struct timespec *, struct timespec *) =
+            (int (*)(const struct timespec *, struct timespec *))dlsym(RTLD_NEXT, "nanosleep");
+        return libc_nanosleep != NULL ? libc_nanosleep(req, rem) : 0;
+    }
+    if (req == NULL) {
+        errno = EFAULT;
+        return -1;
+    }
+    if (req->tv_sec < 0 || req->tv_nsec < 0 || req->tv_nsec >= 1000000000L) {
+        errno = EINVAL;
+        return -1;
+    }
+    rank_sleep((double)req->tv_sec + (double)req->tv_nsec * 1e-9);
+    return 0;
 }
 
 /* reads of one instant MPI_Wtime answers for free (MPI_Wtime, below) */

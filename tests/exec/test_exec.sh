@@ -211,9 +211,14 @@ run intercomm-split-simgrid 0 "$COLLSIM" exec "$PROGRAMS_DIR/intercomm_split.so"
     --engine simgrid && expect_file intercomm-split-simgrid "$tmp/icsplit-9.expected"
 
 # A spin on MPI_Wtime alone (`while (MPI_Wtime() - t0 < T);`) ends near T instead of never:
-# rank r spins r + 1 s; the expected lines are the targets to the hundredth (within 1 %).
-printf 'reads in a row are free: yes\nrank 0 spun 1.00 s\nrank 1 spun 2.00 s\nrank 2 spun 3.00 s\n' \
-    >"$tmp/wtime-spin.expected"
+# rank r spins r + 1 s; the expected lines are the targets to the hundredth (within 1 %). Then
+# each rank sleeps 1.5 s (sleep, usleep, nanosleep): simulated time, not the simulator's.
+cat >"$tmp/wtime-spin.expected" <<'EOF'
+reads in a row are free: yes
+rank 0 spun 1.00 s, slept 1.50 s
+rank 1 spun 2.00 s, slept 1.50 s
+rank 2 spun 3.00 s, slept 1.50 s
+EOF
 for engine in collsim simgrid; do
     run "wtime-spin-$engine" 0 "$COLLSIM" exec "$PROGRAMS_DIR/wtime_spin.so" -n 3 --engine "$engine" &&
         expect_file "wtime-spin-$engine" "$tmp/wtime-spin.expected"
