@@ -19,8 +19,10 @@
  */
 #include <limits.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <wchar.h>
 
 #include <glib.h>
@@ -429,6 +431,7 @@ struct builder {
     MPI_Datatype basic;
     int mixed;
     size_t basic_per_item, prims_per_item;
+    size_t expected_pieces;      /* builder_expect: pieces the type will keep at least */
     int error;                   /* first failure: MPI_ERR_ARG (too large) or MPI_ERR_NO_MEM */
     const char *error_msg;
 };
@@ -442,11 +445,35 @@ builder_fail(struct builder *b, int code, const char *msg)
     }
 }
 
-/* A derived type is flattened into its contiguous pieces: a vector of a billion strided
- * blocks would take tens of GB and minutes before the kernel killed the run, so the pieces
- * are capped and such a type is refused with a message. */
-#define TYPE_MAP_MAX_PIECES_LOG2 24
-#define TYPE_MAP_MAX_PIECES ((size_t)1 << TYPE_MAP_MAX_PIECES_LOG2)
+/*
+ * A derived type is flattened into its contiguous pieces (32 bytes each), so a type of very
+ * many pieces takes memory in proportion: a vector of a billion strided blocks would take
+ * 32 GB and minutes before the kernel killed the run. One type's map may take at most half
+ * of this machine's memory; a larger one is refused with a message, before it is built when
+ * its size is certain (builder_add), else as it grows (builder_append).
+ */
+static size_t
+type_map_limit(void)
+{
+    static size_t limit;
+    if (limit == 0) {
+        long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+        limit = pages > 0 && page > 0 ? (size_t)pages / 2 * (size_t)page : SIZE_MAX / 2;
+    }
+    return limit;
+}
+
+static void
+builder_fail_map_limit(struct builder *b)
+{
+    static char why[192];
+    snprintf(why, sizeof why,
+             "the type has too many separate contiguous pieces: their map would take more "
+             "than half this machine's memory (%.1f GiB; collsim keeps a derived type as the "
+             "list of its pieces, %zu bytes each)",
+             (double)type_map_limit() / (1 << 30), sizeof(struct collsim_dt_seg));
+    builder_fail(b, MPI_ERR_NO_MEM, why);
+}
 
 /* Append one run of bytes, merging it into the last segment when it continues it. */
 static void
@@ -462,16 +489,13 @@ builder_append(struct builder *b, MPI_Aint disp, size_t len, size_t elem_size,
         last->len += len;
         return;
     }
-    if (b->nsegs == TYPE_MAP_MAX_PIECES) {
-        builder_fail(b, MPI_ERR_NO_MEM,
-                     "the type has more than 2^" G_STRINGIFY(TYPE_MAP_MAX_PIECES_LOG2)
-                     " separate contiguous pieces, the most collsim holds (it keeps a "
-                     "derived type as the list of its pieces, 32 bytes each)");
-        return;
-    }
     if (b->nsegs == b->cap) {
         size_t cap = b->cap ? 2 * b->cap : 8;
         struct collsim_dt_seg *segs;
+        if (cap > type_map_limit() / sizeof(*segs)) {
+            builder_fail_map_limit(b);
+            return;
+        }
         if (cap > SIZE_MAX / sizeof(*segs)) {
             builder_fail(b, MPI_ERR_NO_MEM, "out of memory for the type map");
             return;
@@ -485,6 +509,26 @@ builder_append(struct builder *b, MPI_Aint disp, size_t len, size_t elem_size,
         b->cap = cap;
     }
     b->segs[b->nsegs++] = (struct collsim_dt_seg){disp, len, elem_size, ext};
+}
+
+/*
+ * Count n instances of child into the pieces the type will keep at least, and refuse it at
+ * once if those alone pass the limit. A dense child adds nothing (its instances may merge into
+ * one run); the instances of a child with holes merge at most with their neighbours, so half
+ * of their n x child->nsegs pieces stay. Called before anything is appended.
+ */
+static void
+builder_expect(struct builder *b, MPI_Datatype child, size_t n)
+{
+    MPI_Aint extent = collsim_datatype_extent(child);
+    size_t pieces;
+    if (b->error != MPI_SUCCESS || n == 0 || child->nsegs == 0 ||
+        (child->nsegs == 1 && extent > 0 && (size_t)extent == child->segs[0].len))
+        return;
+    if (__builtin_mul_overflow(n, child->nsegs, &pieces) ||
+        __builtin_add_overflow(b->expected_pieces, pieces / 2, &b->expected_pieces) ||
+        b->expected_pieces > type_map_limit() / sizeof(struct collsim_dt_seg))
+        builder_fail_map_limit(b);
 }
 
 /* Fold the element types of a child into the builder's homogeneity. */
@@ -794,6 +838,15 @@ make_hvector(const char *call, const char *combiner, int count, int blocklength,
     if (blocklength < 0)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
                              "blocklength argument is negative (%d)", blocklength);
+    if (count > 0 && blocklength > 0)
+        builder_expect(&b, oldtype, (size_t)count * (size_t)blocklength);
+    /* blocks of a dense type that do not follow each other stay one piece each */
+    MPI_Aint old_extent = collsim_datatype_extent(oldtype);
+    if (count > 1 && blocklength > 0 && oldtype->nsegs == 1 && old_extent > 0 &&
+        (size_t)old_extent == oldtype->segs[0].len &&
+        stride_bytes != (MPI_Aint)blocklength * old_extent && b.error == MPI_SUCCESS &&
+        (size_t)count > type_map_limit() / sizeof(struct collsim_dt_seg))
+        builder_fail_map_limit(&b);
     for (int i = 0; i < count && b.error == MPI_SUCCESS; i++) {
         MPI_Aint base;
         if (__builtin_mul_overflow((MPI_Aint)i, stride_bytes, &base)) {
@@ -817,6 +870,7 @@ MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 
     if (rc != MPI_SUCCESS)
         return rc;
+    builder_expect(&b, oldtype, (size_t)count);
     builder_add(&b, oldtype, 0, count);
     derived_name(name, sizeof(name), "contiguous", oldtype);
     rc = builder_finish(&b, 0, "MPI_Type_contiguous", name, newtype);
@@ -896,6 +950,8 @@ make_indexed(const char *call, const char *combiner, int count, const int blockl
                                  blocklengths[i]);
     }
     unit = collsim_datatype_extent(oldtype);
+    for (int i = 0; i < count; i++)
+        builder_expect(&b, oldtype, (size_t)(blocklengths ? blocklengths[i] : blocklength));
     for (int i = 0; i < count && b.error == MPI_SUCCESS; i++) {
         int len = blocklengths ? blocklengths[i] : blocklength;
         MPI_Aint base = adisps ? adisps[i] : 0;
@@ -998,6 +1054,8 @@ make_struct(const char *call, int count, const int blocklengths[],
     }
     if (newtype == NULL)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "newtype argument is NULL");
+    for (int i = 0; i < count; i++)
+        builder_expect(&b, types[i], (size_t)blocklengths[i]);
     for (int i = 0; i < count; i++)
         builder_add(&b, types[i], displacements[i], blocklengths[i]);
     return builder_finish(&b, 1, call, "struct", newtype);
