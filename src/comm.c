@@ -1153,7 +1153,7 @@ MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     return rc;
 }
 
-static int inter_dup(MPI_Comm comm, int err, MPI_Comm *newcomm, const char *call,
+static int inter_dup(MPI_Comm comm, MPI_Comm via, int err, MPI_Comm *newcomm, const char *call,
                      const void *caller);
 
 /*
@@ -1178,7 +1178,7 @@ comm_dup(MPI_Comm comm, MPI_Comm via, MPI_Comm *newcomm, const char *call, const
                              collsim_runtime->world_rank());
 
     if (comm->inter)
-        return inter_dup(comm, err, newcomm, call, caller);
+        return inter_dup(comm, via, err, newcomm, call, caller);
     MPI_Aint msg[HDR_LEN + 1] = {MPI_SUCCESS, 0, REASON_NONE, 0};
     if (r == 0) {
         uint32_t context;
@@ -1232,6 +1232,7 @@ struct idup_job {
     MPI_Comm comm;
     MPI_Comm twin;
     MPI_Comm *newcomm;
+    const char *call;
     const void *caller;
 };
 
@@ -1239,7 +1240,7 @@ static int
 run_idup(void *data)
 {
     struct idup_job *job = data;
-    int rc = comm_dup(job->comm, job->twin, job->newcomm, "MPI_Comm_idup", job->caller);
+    int rc = comm_dup(job->comm, job->twin, job->newcomm, job->call, job->caller);
     collsim_comm_operation_done(job->twin);
     g_free(job);
     return rc;
@@ -1250,17 +1251,40 @@ run_idup(void *data)
  * operation twin, so it is ordered with comm's other nonblocking collectives and never mixes
  * with them); *newcomm is set when the request completes.
  */
+static int comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request, const char *call,
+                     const void *caller);
+
 int
 MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
-    const char *call = "MPI_Comm_idup";
+    return comm_idup(comm, newcomm, request, "MPI_Comm_idup", COLLSIM_CALLER());
+}
+
+static int check_info_arg(MPI_Comm comm, MPI_Info info, const char *call);
+
+/* MPI-4's MPI_Comm_idup_with_info: collsim takes no communicator hints, so MPI_Comm_idup
+ * once the info is checked. */
+int
+MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
+{
+    const char *call = "MPI_Comm_idup_with_info";
+    int rc = check_comm(comm, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_info_arg(comm, info, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return comm_idup(comm, newcomm, request, call, COLLSIM_CALLER());
+}
+
+static int
+comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request, const char *call,
+          const void *caller)
+{
     int rc = check_comm(comm, call);
     if (rc == MPI_SUCCESS && request == NULL)
         rc = collsim_error(comm, MPI_ERR_REQUEST, call, "NULL request pointer");
     if (rc == MPI_SUCCESS && newcomm == NULL)
         rc = collsim_error(comm, MPI_ERR_ARG, call, "newcomm is NULL");
-    if (rc == MPI_SUCCESS)
-        rc = refuse_inter(comm, call);
     if (rc != MPI_SUCCESS)
         return rc;
     if (collsim_comm_my_rank(comm) == MPI_UNDEFINED)
@@ -1272,7 +1296,8 @@ MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     job->comm = comm;
     job->twin = collsim_comm_operation_twin(comm);
     job->newcomm = newcomm;
-    job->caller = COLLSIM_CALLER();
+    job->call = call;
+    job->caller = caller;
     *newcomm = MPI_COMM_NULL;
     return collsim_runtime->start_nonblocking(run_idup, job, comm, call, request);
 }
@@ -1468,10 +1493,14 @@ inter_finish(MPI_Comm reporter, int err, const MPI_Aint msg[HDR_LEN + 1], MPI_Co
     return MPI_SUCCESS;
 }
 
-/* MPI_Comm_dup of an inter-communicator: same groups, new contexts, attributes copied. */
+/* MPI_Comm_dup of an inter-communicator: same groups, new contexts, attributes copied. The
+ * leaders meet over `via` (comm's twin, or for MPI_Comm_idup an operation twin), each side
+ * hears over the local communicator that goes with it. */
 static int
-inter_dup(MPI_Comm comm, int err, MPI_Comm *newcomm, const char *call, const void *caller)
+inter_dup(MPI_Comm comm, MPI_Comm via, int err, MPI_Comm *newcomm, const char *call,
+          const void *caller)
 {
+    MPI_Comm local = via == comm->coll ? comm->local_comm->coll : collsim_comm_operation_local(via);
     int p = collsim_comm_size(comm);
     int r = collsim_comm_my_rank(comm);
     MPI_Aint msg[HDR_LEN + 1] = {MPI_SUCCESS, 0, REASON_NONE, 0};
@@ -1491,9 +1520,9 @@ inter_dup(MPI_Comm comm, int err, MPI_Comm *newcomm, const char *call, const voi
                 msg[HDR_LEN] = (MPI_Aint)(intptr_t)mine;
                 theirs[HDR_LEN] = (MPI_Aint)(intptr_t)other;
             }
-            rc = MPI_Send(theirs, HDR_LEN + 1, MPI_AINT, 0, COLLSIM_TAG_INTER_DUP, comm->coll);
+            rc = MPI_Send(theirs, HDR_LEN + 1, MPI_AINT, 0, COLLSIM_TAG_INTER_DUP, via);
         } else {
-            rc = MPI_Recv(msg, HDR_LEN + 1, MPI_AINT, 0, COLLSIM_TAG_INTER_DUP, comm->coll,
+            rc = MPI_Recv(msg, HDR_LEN + 1, MPI_AINT, 0, COLLSIM_TAG_INTER_DUP, via,
                           MPI_STATUS_IGNORE);
             if (rc == MPI_SUCCESS && msg[HDR_CODE] == MPI_SUCCESS)
                 side_adopt_errhandler((MPI_Comm)(intptr_t)msg[HDR_LEN], comm->errhandler);
@@ -1501,7 +1530,7 @@ inter_dup(MPI_Comm comm, int err, MPI_Comm *newcomm, const char *call, const voi
         if (rc != MPI_SUCCESS)
             return rc;
     }
-    int rc = rooted_bcast_aint(comm->local_comm->coll, p, r, 0, COLLSIM_TAG_INTER_DUP, msg);
+    int rc = rooted_bcast_aint(local, p, r, 0, COLLSIM_TAG_INTER_DUP, msg);
     if (rc != MPI_SUCCESS)
         return rc;
     MPI_Comm dup = MPI_COMM_NULL;

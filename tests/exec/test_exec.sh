@@ -200,8 +200,9 @@ done
 run freed-objects-simgrid 0 "$COLLSIM" exec "$PROGRAMS_DIR/freed_objects.so" -n 5 --engine simgrid &&
     expect_file freed-objects-simgrid "$tmp/freed-5.expected"
 
-# MPI_Comm_split and MPI_Comm_create on an inter-communicator (tests/programs/intercomm_split.c
-# works out every size, rank and remote sum from the layout and checks them).
+# MPI_Comm_split, MPI_Comm_create, MPI_Comm_idup and MPI_Comm_idup_with_info on an
+# inter-communicator (tests/programs/intercomm_split.c works out every size, rank and remote
+# sum from the layout and checks them).
 for n in 4 9; do
     echo "intercomm split, $n ranks: 0 failures" >"$tmp/icsplit-$n.expected"
     run "intercomm-split-$n" 0 "$COLLSIM" exec "$PROGRAMS_DIR/intercomm_split.so" -n "$n" &&

@@ -10,7 +10,9 @@
  *  - split: color = local rank % 3 on the left, local rank % 2 on the right (color 2 exists on
  *    the left only: MPI_COMM_NULL there), key = minus the local rank (reversed order), and
  *    the last rank of each side passes MPI_UNDEFINED;
- *  - create: the left passes its first two ranks, the right its whole group.
+ *  - create: the left passes its first two ranks, the right its whole group;
+ *  - MPI_Comm_idup and MPI_Comm_idup_with_info of the inter-communicator, both in flight at
+ *    once: the same two groups.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -130,6 +132,24 @@ main(int argc, char **argv)
     }
     MPI_Group_free(&chosen);
     MPI_Group_free(&local_group);
+
+    /* nonblocking dups */
+    MPI_Comm dups[2];
+    MPI_Request reqs[2];
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "mpi_assert_no_any_tag", "true");
+    MPI_Comm_idup(inter, &dups[0], &reqs[0]);
+    MPI_Comm_idup_with_info(inter, info, &dups[1], &reqs[1]);
+    MPI_Info_free(&info);
+    MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);
+    for (int k = 0; k < 2; k++) {
+        int is_inter = 0;
+        MPI_Comm_test_inter(dups[k], &is_inter);
+        expect(is_inter, rank, "idup: an inter-communicator");
+        check_inter(dups[k], rank, left, everyone, n, everyone, m, k ? "idup_with_info" : "idup");
+        MPI_Comm_free(&dups[k]);
+    }
     MPI_Comm_free(&inter);
     MPI_Comm_free(&local);
 
