@@ -40,15 +40,6 @@ every_other(int n)
 }
 
 static int
-holds(const int *a, int n, int rank)
-{
-    for (int i = 0; i < n; i++)
-        if (a[i] != value(rank, i))
-            return 0;
-    return 1;
-}
-
-static int
 holds_every_other(const int *a, int n, int rank)
 {
     for (int i = 0; i < 2 * n; i++)

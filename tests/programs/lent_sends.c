@@ -22,15 +22,6 @@
 
 #define N 1000 /* ints: 4000 bytes, eager */
 
-static int
-holds(const int *a, int n, int rank)
-{
-    for (int i = 0; i < n; i++)
-        if (a[i] != value(rank, i))
-            return 0;
-    return 1;
-}
-
 static void
 fill(int *a, int n, int rank)
 {
