@@ -420,9 +420,13 @@ START_TEST(test_alltoall_requirement_flags_are_needed)
 {
     const struct coll_algorithm *row = rows[_i / NVIOLATING];
     struct a2a_case c = {row, violating_sizes[_i % NVIOLATING], 1};
-    if (row->requires == 0)
+    /* bytes x ranks < 2 GiB (COLL_REQ_TOTAL_FITS_INT) is the mesh algorithms' own MPI_ERR_COUNT
+     * guard made a selection rule: breaking it takes 2 GiB of data, beyond a unit test
+     * (check_gather_scatter shows the selection side) */
+    unsigned requires = row->requires & ~(unsigned)COLL_REQ_TOTAL_FITS_INT;
+    if (requires == 0)
         return;
-    ck_assert_msg((row->requires & ~(unsigned)(COLL_REQ_POWER_OF_TWO | COLL_REQ_TWO_RANKS)) == 0,
+    ck_assert_msg((requires & ~(unsigned)(COLL_REQ_POWER_OF_TWO | COLL_REQ_TWO_RANKS)) == 0,
                   "%s %s: a requirement without a violating case here", coll_kind_name(row->kind),
                   row->name);
     memset(failure, 0, sizeof failure);
