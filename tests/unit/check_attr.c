@@ -28,6 +28,7 @@ static struct seen {
     int undefined_is_null;
     int info_nkeys, info_flag;
     int refused_delete_rc, kept_flag, kept_value, failed_dup_rc, delete_rc, gone_flag;
+    int mpi1_dup_flag, mpi1_dup_value, mpi1_null_flag;
     char info_value[MPI_MAX_INFO_VAL + 1], info_nth[MPI_MAX_INFO_KEY + 1];
 } seen[MAXR];
 
@@ -165,6 +166,43 @@ info_rank(int me, void *arg)
     MPI_Info_get(copy, "zeta", MPI_MAX_INFO_VAL, s->info_value, &s->info_flag);
     MPI_Info_free(&copy);
 }
+
+/* MPI-1's attribute interface with its predefined callbacks (MPICH's attr tests use them). */
+static void
+mpi1_rank(int me, void *arg)
+{
+    (void)arg;
+    struct seen *s = &seen[me];
+    int key_dup, key_null;
+    void *got;
+    MPI_Keyval_create(MPI_DUP_FN, MPI_NULL_DELETE_FN, &key_dup, NULL);
+    MPI_Keyval_create(MPI_NULL_COPY_FN, MPI_NULL_DELETE_FN, &key_null, NULL);
+    values[me][0] = 600 + me;
+    MPI_Attr_put(MPI_COMM_WORLD, key_dup, &values[me][0]);
+    MPI_Attr_put(MPI_COMM_WORLD, key_null, &values[me][0]);
+    MPI_Comm copy;
+    MPI_Comm_dup(MPI_COMM_WORLD, &copy);
+    MPI_Attr_get(copy, key_dup, &got, &s->mpi1_dup_flag);
+    s->mpi1_dup_value = s->mpi1_dup_flag ? *(int *)got : -1;
+    MPI_Attr_get(copy, key_null, &got, &s->mpi1_null_flag);
+    MPI_Comm_free(&copy);
+    MPI_Attr_delete(MPI_COMM_WORLD, key_dup);
+    MPI_Attr_delete(MPI_COMM_WORLD, key_null);
+    MPI_Keyval_free(&key_dup);
+    MPI_Keyval_free(&key_null);
+}
+
+START_TEST(test_mpi1_callbacks)
+{
+    reset();
+    ck_assert_int_eq(collsim_test_run_ranks(2, mpi1_rank, NULL), 0);
+    for (int r = 0; r < 2; r++) {
+        ck_assert_int_eq(seen[r].mpi1_dup_flag, 1);
+        ck_assert_int_eq(seen[r].mpi1_dup_value, 600 + r);
+        ck_assert_int_eq(seen[r].mpi1_null_flag, 0);
+    }
+}
+END_TEST
 
 /* A delete callback that refuses while refuse_delete is set; a copy callback that fails. */
 static int refuse_delete;
@@ -375,6 +413,7 @@ attr_suite(void)
     tcase_add_test(tc, test_attributes_are_per_rank_and_callbacks_run);
     tcase_add_test(tc, test_info_keeps_setting_order);
     tcase_add_test(tc, test_failed_callbacks_change_nothing);
+    tcase_add_test(tc, test_mpi1_callbacks);
     tcase_add_test(tc, test_split_type_block);
     tcase_add_test(tc, test_split_type_cyclic_reversed_keys);
     tcase_add_test(tc, test_split_type_random_fills_cores_at_most);
