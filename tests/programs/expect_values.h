@@ -1,12 +1,13 @@
 /*
  * expect_values.h — what the test programs that check received values share: the value a
  * sender puts at index i (value(rank, i)), whether an array holds a sender's values (holds),
- * and a check that counts and prints what is wrong, for rank 0 to sum over all ranks at the
- * end (failures).
+ * a check that counts and prints what is wrong (failures), and the last line, where rank 0
+ * prints the failures of all ranks (report_failures).
  */
 #ifndef COLLSIM_TESTS_EXPECT_VALUES_H
 #define COLLSIM_TESTS_EXPECT_VALUES_H
 
+#include <mpi.h>
 #include <stdio.h>
 
 static int failures;
@@ -33,6 +34,16 @@ expect(int ok, int rank, const char *what)
         failures++;
         printf("rank %d: %s wrong\n", rank, what);
     }
+}
+
+/* Rank 0 prints "WHAT, P ranks: N failures", N summed over all ranks (collective). */
+static inline void
+report_failures(const char *what, int rank, int size)
+{
+    int total = 0;
+    MPI_Reduce(&failures, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("%s, %d ranks: %d failures\n", what, size, total);
 }
 
 #endif

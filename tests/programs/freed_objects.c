@@ -224,10 +224,7 @@ main(int argc, char **argv)
     nonblocking_freed(rank, size);
     persistent_collectives(rank, size);
 
-    int total = 0;
-    MPI_Reduce(&failures, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf("freed objects, %d ranks: %d failures\n", size, total);
+    report_failures("freed objects", rank, size);
     fflush(stdout);
 
     int *late = malloc(sizeof(int) * BIG);

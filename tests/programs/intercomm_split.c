@@ -153,10 +153,7 @@ main(int argc, char **argv)
     MPI_Comm_free(&inter);
     MPI_Comm_free(&local);
 
-    int total = 0;
-    MPI_Reduce(&failures, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf("intercomm split, %d ranks: %d failures\n", size, total);
+    report_failures("intercomm split", rank, size);
     MPI_Finalize();
     return 0;
 }

@@ -141,10 +141,7 @@ main(int argc, char **argv)
     }
     on_stack(rank, size);
     replace(rank, size);
-    int total = 0;
-    MPI_Reduce(&failures, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf("lent sends, %d ranks: %d failures\n", size, total);
+    report_failures("lent sends", rank, size);
     MPI_Finalize();
     return 0;
 }

@@ -175,10 +175,7 @@ main(int argc, char **argv)
     mixed_bottom(rank, left, right, 3);
     mixed_bottom(rank, left, right, BIG);
     collectives(rank, size);
-    int all = 0;
-    MPI_Reduce(&failures, &all, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf("stack buffers, %d ranks: %d failures\n", size, all);
+    report_failures("stack buffers", rank, size);
     MPI_Finalize();
     return 0;
 }
