@@ -3171,8 +3171,8 @@ MPI_Request_free(MPI_Request *request)
                              req->call);
     if (!req->in_flow)
         sim_rank_by_world(req->owner_world)->live_requests--;   /* given up on purpose */
-    /* an active request still owns its message: complete it in the background by waiting now
-     * would change timing, so keep it and let the rank's finish reclaim it */
+    /* an active request still owns its message, and waiting for it now would change the
+     * timing: it goes on, and MPI_Finalize completes it (sim_p2p_complete_freed) */
     if (req->complete) {
         request_destroy(req);
     } else {
@@ -3187,7 +3187,7 @@ MPI_Request_free(MPI_Request *request)
 }
 
 /* MPI_Request_free lets an active request go on; MPI_Finalize completes it (the MPI Forum's
- * reading since 2021, MPI-4.1 §3.7.3): a receive still unmatched then waits for its message. */
+ * reading since 2021): a receive still unmatched then waits for its message. */
 void
 sim_p2p_complete_freed(struct sim_rank *rank)
 {
@@ -4139,6 +4139,9 @@ sim_p2p_rank_finish(struct sim_rank *rank)
     }
     wait_free(rank->wait);
     rank->wait = NULL;
+    if (rank->freed_active != NULL) /* a rank that ended without MPI_Finalize */
+        g_ptr_array_free(rank->freed_active, TRUE);
+    rank->freed_active = NULL;
     bsend_forget(rank);
     /* collectives never completed (reported at MPI_Finalize) are abandoned where they stand */
     struct collsim_request *coll;
