@@ -193,6 +193,39 @@ MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
     return MPI_SUCCESS;
 }
 
+/* MPI-4's replacement of MPI_Info_get and MPI_Info_get_valuelen: *buflen is the room in value
+ * (its NUL included) on input, the room the whole value needs on output; a value longer than
+ * the room is cut, and with no room (0) value is not touched. A missing key leaves both. */
+int
+MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
+{
+    const char *call = "MPI_Info_get_string";
+    int rc = check_info(info, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_key(key, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (flag == NULL || buflen == NULL || *buflen < 0 || (*buflen > 0 && value == NULL))
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, call, "%s",
+                             flag == NULL     ? "flag is NULL"
+                             : buflen == NULL ? "buflen is NULL"
+                             : *buflen < 0    ? "*buflen is negative"
+                                              : "value is NULL");
+    int i = key_index(info, key);
+    *flag = i >= 0;
+    if (i < 0)
+        return MPI_SUCCESS;
+    const char *v = g_ptr_array_index(info->values, (guint)i);
+    size_t length = strlen(v);
+    if (*buflen > 0) {
+        size_t n = MIN(length, (size_t)*buflen - 1);
+        memcpy(value, v, n);
+        value[n] = '\0';
+    }
+    *buflen = (int)length + 1;
+    return MPI_SUCCESS;
+}
+
 int
 MPI_Info_delete(MPI_Info info, const char *key)
 {

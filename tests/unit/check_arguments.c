@@ -221,6 +221,29 @@ START_TEST(test_attr_and_info_arguments)
     EXPECT(MPI_ERR_INFO_KEY, MPI_Info_get(info, NULL, 4, text, &flag));
     EXPECT(MPI_ERR_ARG, MPI_Info_get_valuelen(info, "k", NULL, &flag));
     EXPECT(MPI_ERR_ARG, MPI_Info_get_valuelen(info, "k", &len, NULL));
+    /* MPI_Info_get_string (MPI-4): the room needed back in buflen, the value cut to the room,
+     * untouched with no room or no key */
+    len = 0;
+    text[0] = '#';
+    EXPECT(MPI_SUCCESS, MPI_Info_get_string(info, "k", &len, text, &flag));
+    ck_assert(flag && len == 2 && text[0] == '#');
+    MPI_Info_set(info, "long", "value");
+    len = 3;
+    EXPECT(MPI_SUCCESS, MPI_Info_get_string(info, "long", &len, text, &flag));
+    ck_assert(flag && len == 6);
+    ck_assert_str_eq(text, "va");
+    len = 64;
+    EXPECT(MPI_SUCCESS, MPI_Info_get_string(info, "long", &len, text, &flag));
+    ck_assert_str_eq(text, "value");
+    len = 64;
+    EXPECT(MPI_SUCCESS, MPI_Info_get_string(info, "absent", &len, text, &flag));
+    ck_assert(!flag && len == 64);
+    MPI_Info_delete(info, "long");
+    EXPECT(MPI_ERR_ARG, MPI_Info_get_string(info, "k", NULL, text, &flag));
+    len = -1;
+    EXPECT(MPI_ERR_ARG, MPI_Info_get_string(info, "k", &len, text, &flag));
+    len = 4;
+    EXPECT(MPI_ERR_ARG, MPI_Info_get_string(info, "k", &len, NULL, &flag));
     EXPECT(MPI_ERR_INFO_NOKEY, MPI_Info_delete(info, "absent"));
     EXPECT(MPI_ERR_ARG, MPI_Info_get_nkeys(info, NULL));
     EXPECT(MPI_ERR_ARG, MPI_Info_get_nthkey(info, 1, text));
