@@ -947,6 +947,33 @@ check_group_run(const struct member *run, int n)
     return -1;
 }
 
+/* The first rank of `records` (p of them) whose own arguments were wrong: its rank, or -1. */
+static int
+first_local_error(const int *records, int p)
+{
+    for (int i = 0; i < p; i++)
+        if (records[i * REC_INTS + REC_ERR] != MPI_SUCCESS)
+            return i;
+    return -1;
+}
+
+/* The ranks of `records` that take part (a color), sorted by color, key, then rank. */
+static struct member *
+collect_members(const int *records, int p, int *count)
+{
+    struct member *members = g_new(struct member, (gsize)MAX(p, 1));
+    int nm = 0;
+    for (int i = 0; i < p; i++) {
+        const int *rec = records + (gsize)i * REC_INTS;
+        if (rec[REC_COLOR] == MPI_UNDEFINED)
+            continue;
+        members[nm++] = (struct member){rec[REC_COLOR], rec[REC_KEY], i, rec[REC_CHECK]};
+    }
+    qsort(members, (size_t)nm, sizeof *members, compare_members);
+    *count = nm;
+    return members;
+}
+
 /*
  * Rank 0's step: from the p gathered records, build the new communicators and the table to
  * scatter (header, then one address per parent rank, 0 for MPI_COMM_NULL).
@@ -958,22 +985,14 @@ build_comms(MPI_Comm parent, const struct ctor *how, const int *records, int p)
     MPI_Aint *slot = table + HDR_LEN;
 
     /* a rank's own invalid argument fails the call everywhere; the lowest rank is named */
-    for (int i = 0; i < p; i++) {
-        if (records[i * REC_INTS + REC_ERR] != MPI_SUCCESS) {
-            set_failure(table, records[i * REC_INTS + REC_ERR], i, REASON_LOCAL_ARG);
-            return table;
-        }
+    int bad = first_local_error(records, p);
+    if (bad >= 0) {
+        set_failure(table, records[bad * REC_INTS + REC_ERR], bad, REASON_LOCAL_ARG);
+        return table;
     }
 
-    struct member *members = g_new(struct member, (gsize)p);
-    int nm = 0;
-    for (int i = 0; i < p; i++) {
-        const int *rec = records + (gsize)i * REC_INTS;
-        if (rec[REC_COLOR] == MPI_UNDEFINED)
-            continue;
-        members[nm++] = (struct member){rec[REC_COLOR], rec[REC_KEY], i, rec[REC_CHECK]};
-    }
-    qsort(members, (size_t)nm, sizeof *members, compare_members);
+    int nm;
+    struct member *members = collect_members(records, p, &nm);
 
     int ncolors = 0;
     for (int i = 0, j; i < nm; i = j) {
@@ -1039,17 +1058,17 @@ report_remote_failure(MPI_Comm comm, const char *call, const MPI_Aint *header)
     return collsim_error(comm, code, call, "failed on rank 0");
 }
 
-static int inter_construct(MPI_Comm comm, const struct ctor *how, const int mine[REC_INTS],
-                           MPI_Comm *newcomm, const void *caller);
+static int inter_leader(MPI_Comm comm, const struct ctor *how, const int *records, int p,
+                        MPI_Aint **table);
 
-/* Steps 1-3 of the file comment; `mine` is this rank's record. */
+/* Steps 1-3 of the file comment; `mine` is this rank's record. On an inter-communicator each
+ * side gathers and scatters over its local communicator, and its leader's step is
+ * inter_leader's. */
 static int
 construct(MPI_Comm comm, const struct ctor *how, const int mine[REC_INTS], MPI_Comm *newcomm,
           const void *caller)
 {
-    if (comm->inter)
-        return inter_construct(comm, how, mine, newcomm, caller);
-    MPI_Comm twin = comm->coll;
+    MPI_Comm twin = comm->inter ? comm->local_comm->coll : comm->coll;
     int p = collsim_comm_size(comm);
     int r = collsim_comm_my_rank(comm);
     if (r == MPI_UNDEFINED)
@@ -1067,7 +1086,14 @@ construct(MPI_Comm comm, const struct ctor *how, const int mine[REC_INTS], MPI_C
     if (rc != MPI_SUCCESS)
         return rc;
     MPI_Aint *table = NULL;
-    if (r == 0) {
+    if (r == 0 && comm->inter) {
+        rc = inter_leader(comm, how, records, p, &table);
+        g_free(records);
+        if (rc != MPI_SUCCESS) {
+            g_free(table);
+            return rc;
+        }
+    } else if (r == 0) {
         table = build_comms(comm, how, records, p);
         g_free(records);
     }
@@ -1557,19 +1583,14 @@ inter_dup(MPI_Comm comm, MPI_Comm via, int err, MPI_Comm *newcomm, const char *c
  * table, and each leader scatters its table to its side.
  */
 
-/* One side's members of a color, sorted by (color, key, rank): from `records` of n ranks. */
+/* One side's members (collect_members); MPI_Comm_create's one group per side is checked
+ * (*culprit: the rank of the first bad member, or -1) and given color 0. */
 static struct member *
 side_members(const int *records, int n, const struct ctor *how, int *count, int *culprit)
 {
-    struct member *members = g_new(struct member, (gsize)MAX(n, 1));
-    int nm = 0;
+    int nm;
+    struct member *members = collect_members(records, n, &nm);
     *culprit = -1;
-    for (int i = 0; i < n; i++) {
-        const int *rec = records + (gsize)i * REC_INTS;
-        if (rec[REC_COLOR] != MPI_UNDEFINED)
-            members[nm++] = (struct member){rec[REC_COLOR], rec[REC_KEY], i, rec[REC_CHECK]};
-    }
-    qsort(members, (size_t)nm, sizeof *members, compare_members);
     for (int i = 0, j; i < nm && how->check_groups && *culprit < 0; i = j) {
         for (j = i; j < nm && members[j].color == members[i].color; j++)
             ;
@@ -1601,12 +1622,11 @@ inter_build(MPI_Comm comm, const struct ctor *how, const int *mine, int p, const
 {
     for (int side = 0; side < 2; side++) {
         const int *rec = side == 0 ? mine : theirs;
-        for (int i = 0; i < (side == 0 ? p : q); i++) {
-            if (rec[i * REC_INTS + REC_ERR] != MPI_SUCCESS) {
-                set_failure(my_table, rec[i * REC_INTS + REC_ERR], i, REASON_LOCAL_ARG);
-                set_failure(their_table, rec[i * REC_INTS + REC_ERR], i, REASON_LOCAL_ARG);
-                return;
-            }
+        int bad = first_local_error(rec, side == 0 ? p : q);
+        if (bad >= 0) {
+            set_failure(my_table, rec[bad * REC_INTS + REC_ERR], bad, REASON_LOCAL_ARG);
+            set_failure(their_table, rec[bad * REC_INTS + REC_ERR], bad, REASON_LOCAL_ARG);
+            return;
         }
     }
     int na, nb, bad_a, bad_b;
@@ -1683,41 +1703,6 @@ inter_leader(MPI_Comm comm, const struct ctor *how, const int *records, int p, M
     }
     g_free(theirs);
     return rc;
-}
-
-static int
-inter_construct(MPI_Comm comm, const struct ctor *how, const int mine[REC_INTS],
-                MPI_Comm *newcomm, const void *caller)
-{
-    MPI_Comm local = comm->local_comm;
-    int p = collsim_comm_size(comm);
-    int r = collsim_comm_my_rank(comm);
-    int *records = NULL;
-    int rc = tree_gather_ints(local->coll, p, r, how->gather_tag, mine, REC_INTS, &records);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    MPI_Aint *table = NULL;
-    if (r == 0) {
-        rc = inter_leader(comm, how, records, p, &table);
-        g_free(records);
-        if (rc != MPI_SUCCESS) {
-            g_free(table);
-            return rc;
-        }
-    }
-    MPI_Aint result[HDR_LEN + 1];
-    rc = tree_scatter_aint(local->coll, p, r, how->scatter_tag, table, result);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (result[HDR_CODE] != MPI_SUCCESS) {
-        if (mine[REC_ERR] != MPI_SUCCESS)
-            return mine[REC_ERR];
-        return report_remote_failure(comm, how->call, result);
-    }
-    *newcomm = (MPI_Comm)(intptr_t)result[HDR_LEN];
-    if (*newcomm != MPI_COMM_NULL)
-        collsim_handle_hold(*newcomm, COLLSIM_HELD_COMM, how->call, caller);
-    return MPI_SUCCESS;
 }
 
 /* The world ranks of comm's members, in rank order (a new array of p ints). */
