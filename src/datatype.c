@@ -511,6 +511,14 @@ builder_append(struct builder *b, MPI_Aint disp, size_t len, size_t elem_size,
     b->segs[b->nsegs++] = (struct collsim_dt_seg){disp, len, elem_size, ext};
 }
 
+/* One segment filling its extent: instances side by side merge into one run. */
+static int
+dense(MPI_Datatype dt)
+{
+    MPI_Aint extent = collsim_datatype_extent(dt);
+    return dt->nsegs == 1 && extent > 0 && (size_t)extent == dt->segs[0].len;
+}
+
 /*
  * Count n instances of child into the pieces the type will keep at least, and refuse it at
  * once if those alone pass the limit. A dense child adds nothing (its instances may merge into
@@ -518,17 +526,25 @@ builder_append(struct builder *b, MPI_Aint disp, size_t len, size_t elem_size,
  * of their n x child->nsegs pieces stay. Called before anything is appended.
  */
 static void
-builder_expect(struct builder *b, MPI_Datatype child, size_t n)
+builder_expect_pieces(struct builder *b, size_t pieces)
 {
-    MPI_Aint extent = collsim_datatype_extent(child);
-    size_t pieces;
-    if (b->error != MPI_SUCCESS || n == 0 || child->nsegs == 0 ||
-        (child->nsegs == 1 && extent > 0 && (size_t)extent == child->segs[0].len))
+    if (b->error != MPI_SUCCESS)
         return;
-    if (__builtin_mul_overflow(n, child->nsegs, &pieces) ||
-        __builtin_add_overflow(b->expected_pieces, pieces / 2, &b->expected_pieces) ||
+    if (__builtin_add_overflow(b->expected_pieces, pieces, &b->expected_pieces) ||
         b->expected_pieces > type_map_limit() / sizeof(struct collsim_dt_seg))
         builder_fail_map_limit(b);
+}
+
+static void
+builder_expect(struct builder *b, MPI_Datatype child, size_t n)
+{
+    size_t pieces;
+    if (b->error != MPI_SUCCESS || n == 0 || child->nsegs == 0 || dense(child))
+        return;
+    if (__builtin_mul_overflow(n, child->nsegs, &pieces))
+        builder_fail_map_limit(b);
+    else
+        builder_expect_pieces(b, pieces / 2);
 }
 
 /* Fold the element types of a child into the builder's homogeneity. */
@@ -600,8 +616,8 @@ builder_add(struct builder *b, MPI_Datatype child, MPI_Aint base, MPI_Aint n)
     b->basic_per_item += (size_t)n * child->basic_per_item;
     b->prims_per_item += (size_t)n * child->prims_per_item;
 
-    /* Segments: a dense child (one segment filling its extent) makes one run. */
-    if (child->nsegs == 1 && extent > 0 && (size_t)extent == child->segs[0].len) {
+    /* Segments: a dense child makes one run. */
+    if (dense(child)) {
         builder_append(b, base + child->segs[0].disp, bytes, child->segs[0].elem_size,
                        seg_ext(child, &child->segs[0]));
         return;
@@ -841,12 +857,9 @@ make_hvector(const char *call, const char *combiner, int count, int blocklength,
     if (count > 0 && blocklength > 0)
         builder_expect(&b, oldtype, (size_t)count * (size_t)blocklength);
     /* blocks of a dense type that do not follow each other stay one piece each */
-    MPI_Aint old_extent = collsim_datatype_extent(oldtype);
-    if (count > 1 && blocklength > 0 && oldtype->nsegs == 1 && old_extent > 0 &&
-        (size_t)old_extent == oldtype->segs[0].len &&
-        stride_bytes != (MPI_Aint)blocklength * old_extent && b.error == MPI_SUCCESS &&
-        (size_t)count > type_map_limit() / sizeof(struct collsim_dt_seg))
-        builder_fail_map_limit(&b);
+    if (count > 1 && blocklength > 0 && dense(oldtype) &&
+        stride_bytes != (MPI_Aint)blocklength * collsim_datatype_extent(oldtype))
+        builder_expect_pieces(&b, (size_t)count);
     for (int i = 0; i < count && b.error == MPI_SUCCESS; i++) {
         MPI_Aint base;
         if (__builtin_mul_overflow((MPI_Aint)i, stride_bytes, &base)) {
