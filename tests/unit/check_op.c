@@ -119,9 +119,21 @@ is_pair(MPI_Datatype d)
            d == MPI_2REAL || d == MPI_2DOUBLE_PRECISION;
 }
 
+/* Outside the standard's groups, but reduced as a C integer by Open MPI 4.1 (measured: all
+ * ten integer ops accepted, SUM of 7, 57, 107, -99 as char is 72) and by MPICH. */
+static int
+is_char_as_open_mpi(MPI_Datatype d)
+{
+    return d == MPI_CHAR;
+}
+
 static int
 expect_legal(MPI_Op op, MPI_Datatype d)
 {
+    if (is_char_as_open_mpi(d))
+        return op == MPI_MAX || op == MPI_MIN || op == MPI_SUM || op == MPI_PROD ||
+               op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR || op == MPI_BAND ||
+               op == MPI_BOR || op == MPI_BXOR;
     if (op == MPI_MAX || op == MPI_MIN)
         return is_c_integer(d) || is_fortran_integer(d) || is_floating(d) ||
                is_multi_language(d);
