@@ -42,12 +42,14 @@ OUT
 run globals 0 "$COLLSIM" exec "$PROGRAMS_DIR/globals.so" -n 4 && expect_file globals "$tmp/globals.expected"
 run globals-small 0 "$COLLSIM" exec "$PROGRAMS_DIR/globals_small.so" -n 4 &&
     expect_file globals-small "$tmp/globals.expected"
+run globals-large 0 "$COLLSIM" exec "$PROGRAMS_DIR/globals_large.so" -n 4 &&
+    expect_file globals-large "$tmp/globals.expected"
 
 # Messages between privatized globals (tests/programs/globals_transfer.c): every check "ok",
-# with a segment mapped per rank (1 MiB arrays, the big message a rendezvous) and with one
+# with a segment mapped per rank (1 MiB arrays, the big message a rendezvous), with one
 # swapped by copy (12000-byte arrays: a rendezvous once the eager threshold is lowered, eager
-# at the default). Each array holds its rank's letter, so a copy under another rank's
-# globals shows.
+# at the default) and with one kept as the chunks each rank changed (100000-byte arrays). Each
+# array holds its rank's letter, so a copy under another rank's globals shows.
 cat >"$tmp/globals-transfer.expected" <<'OUT'
 posted into globals: big ok, small ok
 sender's globals unchanged: big ok, small ok
@@ -59,6 +61,11 @@ run globals-transfer-copy 0 "$COLLSIM" exec "$PROGRAMS_DIR/globals_transfer_smal
     --eager-threshold 4096 && expect_file globals-transfer-copy "$tmp/globals-transfer.expected"
 run globals-transfer-eager 0 "$COLLSIM" exec "$PROGRAMS_DIR/globals_transfer_small.so" -n 3 &&
     expect_file globals-transfer-eager "$tmp/globals-transfer.expected"
+for engine in collsim simgrid; do
+    run "globals-transfer-delta-$engine" 0 "$COLLSIM" exec \
+        "$PROGRAMS_DIR/globals_transfer_delta.so" -n 3 --engine "$engine" &&
+        expect_file "globals-transfer-delta-$engine" "$tmp/globals-transfer.expected"
+done
 
 # Without privatization the ranks share their globals. All four set them at t = 0, before
 # the ring moves (rank 0's first send is eager; the others block in their receive), in rank

@@ -9,8 +9,9 @@
 
 int rank, size;
 static int counter;        /* bumped once per rank: must end at 1 everywhere */
-/* Built twice: with a .bss array of 16 KiB + (the globals are remapped per rank) and with a
- * small one (the globals are swapped by copying): both ways must keep ranks apart. */
+/* Built three times, one for each way collsim keeps globals per rank, which must all keep
+ * ranks apart: a small array (swapped by copying), 16 KiB (each rank's changes kept apart
+ * from the pristine image, chunk by chunk) and 512 KiB (TABLE_SIZE=65536: remapped). */
 #ifndef TABLE_SIZE
 #define TABLE_SIZE 2048
 #endif
