@@ -229,6 +229,7 @@ sim_after_yield(void)
     int rank = me->world_rank;
     running_rank = rank;
     sim_globals_show(rank);
+    sim_env_show_getopt(rank);
 }
 
 /* The privatized pages exist only once sim_privatize_setup ran (privatization on, a program
@@ -1625,6 +1626,7 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
     collsim_runtime_install(&sim_hooks);
     install_crash_handler();
     start_barrier = core_barrier_new(world_size);
+    sim_env_getopt_reset(world_size);
 
     for (int r = 0; r < world_size; r++) {
         char name[24];
@@ -1644,6 +1646,7 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
         struct itimerval off = {0};
         setitimer(ITIMER_REAL, &off, NULL);
     }
+    sim_env_getopt_reset(0);
 
     outcome->simulated_time = core_clock();
     gboolean deadlock = FALSE;

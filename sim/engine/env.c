@@ -8,6 +8,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -285,6 +286,127 @@ nanosleep(const struct timespec *req, struct timespec *rem)
     }
     rank_sleep((double)req->tv_sec + (double)req->tv_nsec * 1e-9);
     return 0;
+}
+
+/*
+ * getopt keeps its state in the C library: optind, optarg, opterr, optopt and a private
+ * cursor, one set for the process, where a real MPI gives each rank a process of its own.
+ * Ranks that parse their arguments here each went on where the previous one stopped (the
+ * second found no option at all, and under SimGrid's core read freed strings). So once a
+ * rank calls getopt, each rank keeps its own copy of the four globals, shown while it runs
+ * (sim_env_show_getopt, after every switch), and a rank's first call starts the library's
+ * parse afresh (optind 0: glibc's full reset). The cursor inside one group of short options
+ * ("-vn5") is not kept: only a rank that made an MPI call between two getopt calls of one
+ * group could tell.
+ */
+struct getopt_globals {
+    int optind, opterr, optopt;
+    char *optarg;
+    gboolean started;
+};
+
+static struct getopt_globals *getopt_ranks; /* per world rank, from a rank's first getopt */
+static int getopt_world_size;
+static int getopt_shown = -1;               /* the rank whose values the globals hold */
+
+void
+sim_env_getopt_reset(int world_size)
+{
+    g_free(getopt_ranks);
+    getopt_ranks = NULL;
+    getopt_world_size = world_size;
+    getopt_shown = -1;
+    /* as a fresh process has them, for the next run's ranks and for collsim itself */
+    optind = 1;
+    opterr = 1;
+    optopt = '?';
+    optarg = NULL;
+}
+
+static void
+getopt_save(struct getopt_globals *g)
+{
+    g->optind = optind;
+    g->opterr = opterr;
+    g->optopt = optopt;
+    g->optarg = optarg;
+}
+
+void
+sim_env_show_getopt(int world_rank)
+{
+    if (getopt_ranks == NULL || world_rank == getopt_shown || world_rank < 0 ||
+        world_rank >= getopt_world_size)
+        return;
+    getopt_save(&getopt_ranks[getopt_shown]);
+    const struct getopt_globals *g = &getopt_ranks[world_rank];
+    optind = g->optind;
+    opterr = g->opterr;
+    optopt = g->optopt;
+    optarg = g->optarg;
+    getopt_shown = world_rank;
+}
+
+/* Before the calling rank's getopt call: its own globals from now on, and a fresh parse on its
+ * first call. Outside a rank (collsim's own threads), nothing. */
+static void
+getopt_enter(void)
+{
+    const struct sim_rank *me = sim_rank_self();
+    if (me == NULL || me->world_rank >= getopt_world_size)
+        return;
+    if (getopt_ranks == NULL) {
+        getopt_ranks = g_new(struct getopt_globals, getopt_world_size);
+        for (int r = 0; r < getopt_world_size; r++)
+            getopt_ranks[r] = (struct getopt_globals){1, 1, '?', NULL, FALSE};
+        getopt_shown = me->world_rank; /* the globals are the running rank's */
+    }
+    struct getopt_globals *mine = &getopt_ranks[me->world_rank];
+    if (!mine->started) {
+        mine->started = TRUE;
+        if (optind == 1)
+            optind = 0;
+    }
+}
+
+typedef int getopt_fn(int, char *const *, const char *);
+typedef int getopt_long_fn(int, char *const *, const char *, const struct option *, int *);
+
+int
+getopt(int argc, char *const argv[], const char *optstring)
+{
+    getopt_enter();
+    getopt_fn *libc_getopt = (getopt_fn *)dlsym(RTLD_NEXT, "getopt");
+    return libc_getopt != NULL ? libc_getopt(argc, argv, optstring) : -1;
+}
+
+/* what <unistd.h> calls getopt under strict POSIX (no _GNU_SOURCE) */
+int __posix_getopt(int argc, char *const argv[], const char *optstring);
+
+int
+__posix_getopt(int argc, char *const argv[], const char *optstring)
+{
+    getopt_enter();
+    getopt_fn *libc_getopt = (getopt_fn *)dlsym(RTLD_NEXT, "__posix_getopt");
+    return libc_getopt != NULL ? libc_getopt(argc, argv, optstring) : -1;
+}
+
+int
+getopt_long(int argc, char *const argv[], const char *optstring, const struct option *longopts,
+            int *longindex)
+{
+    getopt_enter();
+    getopt_long_fn *libc_getopt = (getopt_long_fn *)dlsym(RTLD_NEXT, "getopt_long");
+    return libc_getopt != NULL ? libc_getopt(argc, argv, optstring, longopts, longindex) : -1;
+}
+
+int
+getopt_long_only(int argc, char *const argv[], const char *optstring,
+                 const struct option *longopts, int *longindex)
+{
+    getopt_enter();
+    getopt_long_fn *libc_getopt = (getopt_long_fn *)dlsym(RTLD_NEXT, "getopt_long_only");
+    return libc_getopt != NULL ? libc_getopt(argc, argv, optstring, longopts, longindex) : -1;
 }
 
 /* reads of one instant MPI_Wtime answers for free (MPI_Wtime, below) */

@@ -138,6 +138,10 @@ void sim_p2p_report_unfinished(struct sim_rank *rank);
 void sim_p2p_report_unreceived(struct sim_rank *rank);
 /* At the calling rank's MPI_Finalize: count what it never freed (listed if verbose). */
 void sim_env_note_unfreed(struct sim_rank *rank, gboolean verbose);
+/* getopt's globals per rank (env.c): forgotten and reset at the start and the end of a run;
+ * shown for the rank that resumes, after every switch. */
+void sim_env_getopt_reset(int world_size);
+void sim_env_show_getopt(int world_rank);
 /* At the end of a run: one line summing up what the ranks never freed, if anything. */
 void sim_env_report_unfreed(const struct sim_rank *ranks, int nranks, gboolean verbose);
 /* The world rank a blocked rank waits for: the peer of its first unfinished request (the

@@ -232,6 +232,16 @@ for engine in collsim simgrid; do
         expect_file "wtime-spin-$engine" "$tmp/wtime-spin.expected"
 done
 
+# getopt in every rank: each parses the whole command line, before or after a barrier, then
+# again from the start (tests/programs/getopt_ranks.c checks each value). The second rank to
+# parse used to find no option left: getopt's state is the C library's, one per process.
+echo "getopt, 4 ranks: 0 failures" >"$tmp/getopt.expected"
+for engine in collsim simgrid; do
+    run "getopt-$engine" 0 "$COLLSIM" exec "$PROGRAMS_DIR/getopt_ranks.so" -n 4 \
+        --engine "$engine" -- -v -n 5 --size=64 -qx input.dat &&
+        expect_file "getopt-$engine" "$tmp/getopt.expected"
+done
+
 run stacks-simgrid 2 "$COLLSIM" exec "$PROGRAMS_DIR/stack_buffers.so" -n 4 --stacks shared \
     --engine simgrid && expect_err stacks-simgrid \
     "--stacks shared: SimGrid's core runs this, and gives each rank a stack of its own"
