@@ -108,12 +108,44 @@ typedef int MPI_Delete_function(MPI_Comm comm, int keyval, void *attribute_val,
 #define MPI_ERR_INTERN 17
 #define MPI_ERR_IN_STATUS 18
 #define MPI_ERR_PENDING 19
+#define MPI_ERR_ACCESS 20
+#define MPI_ERR_AMODE 21
+#define MPI_ERR_ASSERT 22
+#define MPI_ERR_BAD_FILE 23
+#define MPI_ERR_BASE 24
+#define MPI_ERR_CONVERSION 25
+#define MPI_ERR_DISP 26
+#define MPI_ERR_DUP_DATAREP 27
+#define MPI_ERR_FILE_EXISTS 28
+#define MPI_ERR_FILE_IN_USE 29
+#define MPI_ERR_FILE 30
 #define MPI_ERR_INFO_KEY 31
 #define MPI_ERR_INFO_NOKEY 32
 #define MPI_ERR_INFO_VALUE 33
 #define MPI_ERR_INFO 34
+#define MPI_ERR_IO 35
 #define MPI_ERR_KEYVAL 36
+#define MPI_ERR_LOCKTYPE 37
+#define MPI_ERR_NAME 38
 #define MPI_ERR_NO_MEM 39
+#define MPI_ERR_NOT_SAME 40
+#define MPI_ERR_NO_SPACE 41
+#define MPI_ERR_NO_SUCH_FILE 42
+#define MPI_ERR_PORT 43
+#define MPI_ERR_QUOTA 44
+#define MPI_ERR_READ_ONLY 45
+#define MPI_ERR_RMA_CONFLICT 46
+#define MPI_ERR_RMA_SYNC 47
+#define MPI_ERR_SERVICE 48
+#define MPI_ERR_SIZE 49
+#define MPI_ERR_SPAWN 50
+#define MPI_ERR_UNSUPPORTED_DATAREP 51
+#define MPI_ERR_UNSUPPORTED_OPERATION 52
+#define MPI_ERR_WIN 53
+#define MPI_ERR_RMA_RANGE 68
+#define MPI_ERR_RMA_ATTACH 69
+#define MPI_ERR_RMA_FLAVOR 70
+#define MPI_ERR_RMA_SHARED 71
 #define MPI_ERR_LASTCODE 92
 
 /* Special values. */
@@ -195,6 +227,48 @@ typedef int MPI_Delete_function(MPI_Comm comm, int keyval, void *attribute_val,
 #define MPI_REQUEST_NULL ((MPI_Request)0)
 #define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
 #define MPI_INFO_NULL ((MPI_Info)0)
+
+/* Constants of the parts collsim leaves out (one-sided communication, MPI-IO, dynamic
+ * processes), values as Open MPI's: a program using them compiles, and a call to one of
+ * those parts' functions stops the run naming it (sim/engine/program_check.h). */
+#define MPI_WIN_NULL ((MPI_Win)0)
+#define MPI_FILE_NULL ((MPI_File)0)
+#define MPI_LOCK_EXCLUSIVE 1
+#define MPI_LOCK_SHARED 2
+#define MPI_MODE_NOCHECK 1
+#define MPI_MODE_NOPRECEDE 2
+#define MPI_MODE_NOPUT 4
+#define MPI_MODE_NOSTORE 8
+#define MPI_MODE_NOSUCCEED 16
+#define MPI_WIN_BASE 7
+#define MPI_WIN_SIZE 8
+#define MPI_WIN_DISP_UNIT 9
+#define MPI_WIN_CREATE_FLAVOR 10
+#define MPI_WIN_MODEL 11
+#define MPI_WIN_FLAVOR_CREATE 1
+#define MPI_WIN_FLAVOR_ALLOCATE 2
+#define MPI_WIN_FLAVOR_DYNAMIC 3
+#define MPI_WIN_FLAVOR_SHARED 4
+#define MPI_WIN_SEPARATE 1
+#define MPI_WIN_UNIFIED 0
+#define MPI_MODE_CREATE 1
+#define MPI_MODE_RDONLY 2
+#define MPI_MODE_WRONLY 4
+#define MPI_MODE_RDWR 8
+#define MPI_MODE_DELETE_ON_CLOSE 16
+#define MPI_MODE_UNIQUE_OPEN 32
+#define MPI_MODE_EXCL 64
+#define MPI_MODE_APPEND 128
+#define MPI_MODE_SEQUENTIAL 256
+#define MPI_SEEK_SET 600
+#define MPI_SEEK_CUR 602
+#define MPI_SEEK_END 604
+#define MPI_DISPLACEMENT_CURRENT (-54278278)
+#define MPI_MAX_DATAREP_STRING 128
+#define MPI_MAX_PORT_NAME 1024
+#define MPI_ARGV_NULL ((char **)0)
+#define MPI_ARGVS_NULL ((char ***)0)
+#define MPI_ERRCODES_IGNORE ((int *)0)
 
 /* Predefined attribute callbacks (MPI_COMM_DUP_FN copies the value, the NULL ones do nothing) */
 int collsim_comm_null_copy_fn(MPI_Comm, int, void *, void *, void *, int *);

@@ -150,9 +150,10 @@ static gchar *
 invalid_program(const struct run_point *point, const char **key)
 {
     *key = "program";
-    /* before loading: a name collsim lacks would otherwise bind to libsimgrid's own MPI */
+    /* before loading: a name collsim lacks would otherwise bind to libsimgrid's own MPI; the
+     * functions it refuses at their call are not noted here, once per point */
     GError *refusal = NULL;
-    if (!program_check(point->program, point->program, &refusal)) {
+    if (!program_check(point->program, point->program, NULL, &refusal)) {
         gchar *why = g_strdup(refusal->message);
         g_error_free(refusal);
         return why;

@@ -372,12 +372,16 @@ command_exec(int argc, char **argv)
         first_program_arg++;
     /* Before loading: a name collsim lacks would otherwise bind to libsimgrid's own MPI. */
     GError *check_error = NULL;
-    if (!program_check(args[1], args[1], &check_error)) {
+    gchar *check_note = NULL;
+    if (!program_check(args[1], args[1], &check_note, &check_error)) {
         rc = usage_error("exec: %s", check_error->message);
         g_error_free(check_error);
         g_ptr_array_free(cfg, TRUE);
         goto out;
     }
+    if (check_note != NULL)
+        g_printerr("collsim: exec: note: %s\n", check_note);
+    g_free(check_note);
     gchar *path = g_canonicalize_filename(args[1], NULL);
     GModule *module = g_module_open(path, G_MODULE_BIND_LOCAL);
     if (module == NULL) {

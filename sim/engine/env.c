@@ -225,6 +225,47 @@ exit(int status)
 }
 
 /*
+ * fork() called by a rank: refused, ending the run. All ranks share collsim's one process, so
+ * the child would be a second copy of the whole simulation running on from that instant
+ * (OSU's osu_latency_mp forks its ranks: the copies printed their tables twice and reported
+ * collectives their other halves never made). Outside a rank, the C library's.
+ */
+/* Whether code at ADDR is collsim's or GLib's (whose g_spawn forks for addr2line, to describe a
+ * call site), not the program's. */
+static gboolean
+collsim_own_code(const void *addr)
+{
+    Dl_info at, ours, glib;
+    if (dladdr(addr, &at) == 0)
+        return FALSE;
+    return (dladdr((const void *)collsim_own_code, &ours) != 0 &&
+            at.dli_fbase == ours.dli_fbase) ||
+           (dladdr((const void *)g_spawn_sync, &glib) != 0 && at.dli_fbase == glib.dli_fbase);
+}
+
+pid_t
+fork(void)
+{
+    struct sim_rank *me = sim_rank_self();
+    if (me == NULL || collsim_own_code(COLLSIM_CALLER())) {
+        pid_t (*libc_fork)(void) = (pid_t (*)(void))dlsym(RTLD_NEXT, "fork");
+        if (libc_fork != NULL)
+            return libc_fork();
+        errno = ENOSYS;
+        return -1;
+    }
+    GString *out = g_string_new(NULL);
+    g_string_printf(out, "collsim: rank %d: fork()", me->world_rank);
+    collsim_callsite_describe(COLLSIM_CALLER(), out);
+    g_string_append(out, ": a simulated rank cannot fork, as all ranks share collsim's one "
+                         "process; the run ends\n");
+    fflush(stdout);
+    fputs(out->str, stderr);
+    g_string_free(out, TRUE);
+    sim_engine_abort(COLLSIM_EXIT_MPI_ERROR);
+}
+
+/*
  * sleep(), usleep() and nanosleep() called by a rank: simulated time, as SMPI makes them. The
  * ranks share one process, so a real sleep stopped every rank for that long and moved no
  * simulated clock (4 ranks sleeping 1.5 s each took 6 s of wall time and 0 s of simulated

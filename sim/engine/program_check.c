@@ -11,10 +11,15 @@
 
 #include "sim/engine/program_check.h"
 
+#include "src/callsite.h"
+#include "src/errhandler.h"
+#include "src/runtime.h"
+
 #include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -324,11 +329,11 @@ program_collsim_provides(const char *name, gpointer data)
 
 /* ---------------------------------------------------------------- the rules */
 
-static const char ONE_SIDED[] = "one-sided communication";
-static const char MPI_IO[] = "MPI-IO";
-static const char DYNAMIC[] = "dynamic processes";
-static const char TOOLS[] = "MPI_T tool interface";
-static const char FORTRAN[] = "Fortran interoperability";
+static const char PART_ONE_SIDED[] = "one-sided communication";
+static const char PART_MPI_IO[] = "MPI-IO";
+static const char PART_DYNAMIC[] = "dynamic processes";
+static const char PART_TOOLS[] = "MPI_T tool interface";
+static const char PART_FORTRAN[] = "Fortran interoperability";
 
 const char *
 program_out_of_scope(const char *name)
@@ -337,32 +342,32 @@ program_out_of_scope(const char *name)
         const char *name;
         const char *part;
     } exact[] = {
-        {"MPI_Put", ONE_SIDED},
-        {"MPI_Get", ONE_SIDED},
-        {"MPI_Accumulate", ONE_SIDED},
-        {"MPI_Get_accumulate", ONE_SIDED},
-        {"MPI_Fetch_and_op", ONE_SIDED},
-        {"MPI_Compare_and_swap", ONE_SIDED},
-        {"MPI_Rput", ONE_SIDED},
-        {"MPI_Rget", ONE_SIDED},
-        {"MPI_Raccumulate", ONE_SIDED},
-        {"MPI_Rget_accumulate", ONE_SIDED},
-        {"MPI_Register_datarep", MPI_IO},
-        {"MPI_Comm_spawn", DYNAMIC},
-        {"MPI_Comm_spawn_multiple", DYNAMIC},
-        {"MPI_Comm_get_parent", DYNAMIC},
-        {"MPI_Open_port", DYNAMIC},
-        {"MPI_Close_port", DYNAMIC},
-        {"MPI_Comm_accept", DYNAMIC},
-        {"MPI_Comm_connect", DYNAMIC},
-        {"MPI_Comm_join", DYNAMIC},
-        {"MPI_Comm_disconnect", DYNAMIC},
-        {"MPI_Publish_name", DYNAMIC},
-        {"MPI_Unpublish_name", DYNAMIC},
-        {"MPI_Lookup_name", DYNAMIC},
-        {"MPI_Type_create_f90_integer", FORTRAN},
-        {"MPI_Type_create_f90_real", FORTRAN},
-        {"MPI_Type_create_f90_complex", FORTRAN},
+        {"MPI_Put", PART_ONE_SIDED},
+        {"MPI_Get", PART_ONE_SIDED},
+        {"MPI_Accumulate", PART_ONE_SIDED},
+        {"MPI_Get_accumulate", PART_ONE_SIDED},
+        {"MPI_Fetch_and_op", PART_ONE_SIDED},
+        {"MPI_Compare_and_swap", PART_ONE_SIDED},
+        {"MPI_Rput", PART_ONE_SIDED},
+        {"MPI_Rget", PART_ONE_SIDED},
+        {"MPI_Raccumulate", PART_ONE_SIDED},
+        {"MPI_Rget_accumulate", PART_ONE_SIDED},
+        {"MPI_Register_datarep", PART_MPI_IO},
+        {"MPI_Comm_spawn", PART_DYNAMIC},
+        {"MPI_Comm_spawn_multiple", PART_DYNAMIC},
+        {"MPI_Comm_get_parent", PART_DYNAMIC},
+        {"MPI_Open_port", PART_DYNAMIC},
+        {"MPI_Close_port", PART_DYNAMIC},
+        {"MPI_Comm_accept", PART_DYNAMIC},
+        {"MPI_Comm_connect", PART_DYNAMIC},
+        {"MPI_Comm_join", PART_DYNAMIC},
+        {"MPI_Comm_disconnect", PART_DYNAMIC},
+        {"MPI_Publish_name", PART_DYNAMIC},
+        {"MPI_Unpublish_name", PART_DYNAMIC},
+        {"MPI_Lookup_name", PART_DYNAMIC},
+        {"MPI_Type_create_f90_integer", PART_FORTRAN},
+        {"MPI_Type_create_f90_real", PART_FORTRAN},
+        {"MPI_Type_create_f90_complex", PART_FORTRAN},
     };
     /* the profiling name of a function belongs where the function does */
     if (name[0] == 'P' && g_str_has_prefix(name, "PMPI_"))
@@ -373,15 +378,15 @@ program_out_of_scope(const char *name)
         if (strcmp(name, exact[i].name) == 0)
             return exact[i].part;
     if (g_str_has_prefix(name, "MPI_Win_"))
-        return ONE_SIDED;
+        return PART_ONE_SIDED;
     if (g_str_has_prefix(name, "MPI_File_"))
-        return MPI_IO;
+        return PART_MPI_IO;
     if (g_str_has_prefix(name, "MPI_T_"))
-        return TOOLS;
+        return PART_TOOLS;
     if (g_str_has_suffix(name, "_c2f") || g_str_has_suffix(name, "_f2c") ||
         g_str_has_suffix(name, "_f082c") || g_str_has_suffix(name, "_c2f08") ||
         g_str_has_suffix(name, "_f2f08") || g_str_has_suffix(name, "_f082f"))
-        return FORTRAN;
+        return PART_FORTRAN;
     return NULL;
 }
 
@@ -472,9 +477,70 @@ refuse_foreign(const struct program_needs *needs, const char *display, GError **
 }
 
 gboolean
-program_needs_check(const struct program_needs *needs, const char *display,
-                    program_provides_fn provides, gpointer data, GError **error)
+program_refused_at_call(const char *name)
 {
+    for (unsigned i = 0; i < sim_unprovided_count; i++)
+        if (strcmp(sim_unprovided_names[i], name) == 0)
+            return TRUE;
+    return FALSE;
+}
+
+void
+sim_unprovided_call(const char *name, const void *caller)
+{
+    GString *out = g_string_new(NULL);
+    g_string_printf(out, "collsim: rank %d: %s", collsim_runtime->world_rank(), name);
+    collsim_callsite_describe(caller, out);
+    const char *part = program_out_of_scope(name);
+    g_string_append_printf(out, ": collsim does not provide this function (%s: out of scope, "
+                           "see README) [MPI_ERR_UNSUPPORTED_OPERATION]\n",
+                           part != NULL ? part : "not implemented");
+    fputs(out->str, stderr);
+    fflush(stderr);
+    g_string_free(out, TRUE);
+    collsim_runtime->abort(COLLSIM_EXIT_MPI_ERROR);
+}
+
+/* "P.so references functions collsim leaves out (see README): one-sided communication
+ * (MPI_Win_create, MPI_Win_free), MPI-IO (MPI_File_open); ..." or NULL when there is none. The
+ * names come sorted from the symbol table and the parts in a fixed order. */
+static gchar *
+refused_at_call_note(const struct program_needs *needs, const char *display)
+{
+    static const char *const parts[] = {PART_ONE_SIDED, PART_MPI_IO, PART_DYNAMIC, PART_TOOLS, PART_FORTRAN, NULL};
+    GString *note = g_string_new(NULL);
+    for (size_t p = 0; p < G_N_ELEMENTS(parts); p++) {
+        guint listed = 0;
+        for (guint i = 0; i < needs->undefined->len; i++) {
+            const char *name = g_ptr_array_index(needs->undefined, i);
+            if (!program_refused_at_call(name) || program_out_of_scope(name) != parts[p])
+                continue;
+            if (listed++ == 0)
+                g_string_append_printf(note, "%s%s (", note->len > 0 ? "), " : "",
+                                       parts[p] != NULL ? parts[p] : "others");
+            else
+                g_string_append(note, ", ");
+            g_string_append(note, name);
+        }
+    }
+    if (note->len == 0) {
+        g_string_free(note, TRUE);
+        return NULL;
+    }
+    gchar *sentence = g_strdup_printf(
+        "%s references functions collsim leaves out (see README): %s); it runs, and a rank "
+        "that calls one of them stops the run",
+        display, note->str);
+    g_string_free(note, TRUE);
+    return sentence;
+}
+
+gboolean
+program_needs_check(const struct program_needs *needs, const char *display,
+                    program_provides_fn provides, gpointer data, gchar **note, GError **error)
+{
+    if (note != NULL)
+        *note = NULL;
     if (!refuse_foreign(needs, display, error))
         return FALSE;
     if (needs->self_calls != NULL && needs->self_calls->len > 0) {
@@ -495,7 +561,7 @@ program_needs_check(const struct program_needs *needs, const char *display,
     GString *missing = NULL;
     for (guint i = 0; i < needs->undefined->len; i++) {
         const char *name = g_ptr_array_index(needs->undefined, i);
-        if (!is_mpi_name(name) || provides(name, data))
+        if (!is_mpi_name(name) || program_refused_at_call(name) || provides(name, data))
             continue;
         if (missing == NULL)
             missing = g_string_new(NULL);
@@ -506,8 +572,11 @@ program_needs_check(const struct program_needs *needs, const char *display,
         if (part != NULL)
             g_string_append_printf(missing, " (%s: out of scope, see README)", part);
     }
-    if (missing == NULL)
+    if (missing == NULL) {
+        if (note != NULL)
+            *note = refused_at_call_note(needs, display);
         return TRUE;
+    }
     g_set_error(error, PROGRAM_CHECK_ERROR, PROGRAM_CHECK_ERROR_MISSING,
                 "%s needs MPI functions collsim does not provide: %s", display, missing->str);
     g_string_free(missing, TRUE);
@@ -515,14 +584,15 @@ program_needs_check(const struct program_needs *needs, const char *display,
 }
 
 gboolean
-program_check(const char *path, const char *display, GError **error)
+program_check(const char *path, const char *display, gchar **note, GError **error)
 {
     struct program_needs needs;
     if (!program_needs_read(path, &needs, error)) {
         program_needs_clear(&needs);
         return FALSE;
     }
-    gboolean ok = program_needs_check(&needs, display, program_collsim_provides, NULL, error);
+    gboolean ok =
+        program_needs_check(&needs, display, program_collsim_provides, NULL, note, error);
     program_needs_clear(&needs);
     return ok;
 }

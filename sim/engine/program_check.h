@@ -51,14 +51,38 @@ typedef gboolean (*program_provides_fn)(const char *name, gpointer data);
 gboolean program_collsim_provides(const char *name, gpointer data);
 
 /* The rules on what was read. DISPLAY names the program in messages. PROVIDES decides which
- * MPI names collsim defines (program_collsim_provides in `collsim exec`). */
+ * MPI names collsim defines (program_collsim_provides in `collsim exec`). When the program
+ * passes but references functions collsim refuses at their call (program_refused_at_call),
+ * *NOTE (if NOTE is not NULL) is one sentence naming them for the user, else NULL. */
 gboolean program_needs_check(const struct program_needs *needs, const char *display,
-                             program_provides_fn provides, gpointer data, GError **error);
+                             program_provides_fn provides, gpointer data, gchar **note,
+                             GError **error);
 
 /* Both steps, as `collsim exec` runs them. */
-gboolean program_check(const char *path, const char *display, GError **error);
+gboolean program_check(const char *path, const char *display, gchar **note, GError **error);
 
 /* Why collsim leaves NAME (MPI_ or PMPI_) out, e.g. "one-sided communication", or NULL. */
 const char *program_out_of_scope(const char *name);
+
+/*
+ * The functions mpi.h declares and collsim leaves out (its "declared, not implemented" block)
+ * are defined all the same, MPI_ and PMPI_ names, by sim/engine/unprovided.c, which
+ * sim/engine/unprovided.awk writes from mpi.h: each stops the run at its call, naming itself
+ * and its call site. Real programs and benchmark suites often reference such functions in
+ * code they never run (OSU's utility file holds the one-sided helpers of every benchmark):
+ * refusing them before any rank starts would refuse the whole suite, binding them to nothing
+ * would leave the dynamic linker to kill the process mid-run with its own message, and
+ * binding them elsewhere (libsimgrid exports SMPI's) is what collsim never does. The check
+ * reports such references in a note instead of refusing (program_needs_check).
+ */
+extern const char *const sim_unprovided_names[];
+extern const unsigned sim_unprovided_count;
+
+/* Whether NAME is one of those: defined by collsim only to refuse its call. */
+gboolean program_refused_at_call(const char *name);
+
+/* Print "collsim: rank R: NAME at SITE: ..." and end the run (exit 3, a fatal MPI error),
+ * whatever the error handler: the program asked for a function collsim does not have. */
+void sim_unprovided_call(const char *name, const void *caller) __attribute__((noreturn));
 
 #endif /* COLLSIM_SIM_PROGRAM_CHECK_H */

@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "mpi.h"
 #include "sim/engine/program_check.h"
 
 static gchar *tmpdir;
@@ -114,36 +115,95 @@ provides_all(const char *name, gpointer data)
     return TRUE;
 }
 
-/* Every missing MPI name, sorted, the out-of-scope ones marked; nothing else. */
+/* Every missing MPI name, sorted; the functions collsim defines only to refuse their call
+ * (MPI_Win_create) are no reason to refuse the program, but named in the note. */
 START_TEST(test_program_check_missing_names)
 {
     gchar *so = build("missing", ordinary_program, "");
     struct program_needs needs;
     ck_assert(program_needs_read(so, &needs, NULL));
     GError *error = NULL;
-    ck_assert(
-        !program_needs_check(&needs, "missing.so", provides_only_init_and_finalize, NULL, &error));
+    gchar *note = (gchar *)"untouched";
+    ck_assert(!program_needs_check(&needs, "missing.so", provides_only_init_and_finalize, NULL,
+                                   &note, &error));
     ck_assert(g_error_matches(error, PROGRAM_CHECK_ERROR, PROGRAM_CHECK_ERROR_MISSING));
     ck_assert_str_eq(error->message,
-                     "missing.so needs MPI functions collsim does not provide: MPI_Iallreduce, "
-                     "MPI_Win_create (one-sided communication: out of scope, see README)");
+                     "missing.so needs MPI functions collsim does not provide: MPI_Iallreduce");
+    ck_assert_ptr_null(note);
     g_clear_error(&error);
-    ck_assert(program_needs_check(&needs, "missing.so", provides_all, NULL, &error));
+    ck_assert(program_needs_check(&needs, "missing.so", provides_all, NULL, &note, &error));
     ck_assert(error == NULL);
+    ck_assert_str_eq(note, "missing.so references functions collsim leaves out (see README): "
+                           "one-sided communication (MPI_Win_create); it runs, and a rank that "
+                           "calls one of them stops the run");
+    g_free(note);
     program_needs_clear(&needs);
     g_free(so);
 }
 END_TEST
 
+/* The note groups the names by part, in a fixed order, profiling names too. */
+START_TEST(test_program_check_note_groups_parts)
+{
+    struct program_needs needs = {g_ptr_array_new_with_free_func(g_free),
+                                  g_ptr_array_new_with_free_func(g_free), NULL};
+    const char *names[] = {"MPI_Comm_c2f", "MPI_File_close", "MPI_File_open", "MPI_Init",
+                           "MPI_T_init_thread", "PMPI_Win_fence", "malloc"};
+    for (gsize i = 0; i < G_N_ELEMENTS(names); i++)
+        g_ptr_array_add(needs.undefined, g_strdup(names[i]));
+    gchar *note = NULL;
+    ck_assert(program_needs_check(&needs, "p.so", provides_all, NULL, &note, NULL));
+    ck_assert_str_eq(note, "p.so references functions collsim leaves out (see README): "
+                           "one-sided communication (PMPI_Win_fence), MPI-IO (MPI_File_close, "
+                           "MPI_File_open), MPI_T tool interface (MPI_T_init_thread), Fortran "
+                           "interoperability (MPI_Comm_c2f); it runs, and a rank that calls one "
+                           "of them stops the run");
+    g_free(note);
+    program_needs_clear(&needs);
+}
+END_TEST
+
 /* The dynamic linker's answer: this test program links libcollsim (which defines MPI_Init)
- * and libsimgrid (which also defines MPI_Iallreduce, SMPI's): only the first is collsim's. */
+ * and libsimgrid (which also defines MPI_Iallreduce, SMPI's): only the first is collsim's.
+ * MPI_Win_create is collsim's too, as the twin that refuses its call. */
 START_TEST(test_program_check_asks_the_linker)
 {
     ck_assert(program_collsim_provides("MPI_Init", NULL));
     ck_assert(program_collsim_provides("MPI_Allreduce", NULL));
-    ck_assert(!program_collsim_provides("MPI_Win_create", NULL));
+    ck_assert(program_collsim_provides("MPI_Win_create", NULL));
+    ck_assert(program_collsim_provides("PMPI_Win_create", NULL));
     ck_assert(!program_collsim_provides("MPI_No_such_function", NULL));
     ck_assert(!program_collsim_provides("g_strdup", NULL)); /* resolves, but in GLib */
+}
+END_TEST
+
+/* The refusing twins are those of mpi.h's "declared, not implemented" block, MPI_ and PMPI_,
+ * each a part collsim leaves out, each collsim's own; implemented functions are not among
+ * them. */
+START_TEST(test_program_check_refused_at_call)
+{
+    ck_assert_uint_ge(sim_unprovided_count, 2 * 172);
+    ck_assert_uint_eq(sim_unprovided_count % 2, 0);
+    for (unsigned i = 0; i < sim_unprovided_count; i++) {
+        const char *name = sim_unprovided_names[i];
+        ck_assert_msg(program_out_of_scope(name) != NULL, "%s: no part named", name);
+        ck_assert_msg(program_collsim_provides(name, NULL), "%s: not collsim's", name);
+        ck_assert(program_refused_at_call(name));
+        ck_assert(g_str_has_prefix(name, i % 2 == 0 ? "MPI_" : "PMPI_"));
+    }
+    ck_assert(program_refused_at_call("MPI_File_open"));
+    ck_assert(program_refused_at_call("PMPI_Comm_spawn"));
+    ck_assert(!program_refused_at_call("MPI_Init"));
+    ck_assert(!program_refused_at_call("MPI_Comm_split_type"));
+    ck_assert(!program_refused_at_call("MPIX_Comm_revoke"));
+}
+END_TEST
+
+/* A call stops the process as a fatal MPI error does (exit 3: COLLSIM_EXIT_MPI_ERROR). */
+START_TEST(test_program_check_refusing_twin_stops)
+{
+    MPI_Win win;
+    MPI_Win_create(NULL, 0, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
 }
 END_TEST
 
@@ -153,7 +213,7 @@ assert_foreign(const char *name, const char *source, const char *extra, const ch
 {
     gchar *so = build(name, source, extra);
     GError *error = NULL;
-    ck_assert(!program_check(so, name, &error));
+    ck_assert(!program_check(so, name, NULL, &error));
     ck_assert_msg(g_error_matches(error, PROGRAM_CHECK_ERROR, PROGRAM_CHECK_ERROR_FOREIGN), "%s",
                   error->message);
     gchar *built_for = g_strdup_printf("%s was built for %s (", name, who);
@@ -207,7 +267,7 @@ START_TEST(test_program_check_foreign_libraries)
         g_ptr_array_add(needs.needed, g_strdup("libc.so.6"));
         g_ptr_array_add(needs.needed, g_strdup(cases[i].lib));
         GError *error = NULL;
-        ck_assert(!program_needs_check(&needs, "p.so", provides_all, NULL, &error));
+        ck_assert(!program_needs_check(&needs, "p.so", provides_all, NULL, NULL, &error));
         gchar *want = g_strdup_printf("p.so was built for %s (it is linked with %s), ",
                                       cases[i].who, cases[i].lib);
         ck_assert_msg(g_str_has_prefix(error->message, want), "%s", error->message);
@@ -219,7 +279,7 @@ START_TEST(test_program_check_foreign_libraries)
     struct program_needs needs = {g_ptr_array_new_with_free_func(g_free),
                                   g_ptr_array_new_with_free_func(g_free), NULL};
     g_ptr_array_add(needs.needed, g_strdup("libmpfr.so.6"));
-    ck_assert(program_needs_check(&needs, "p.so", provides_all, NULL, NULL));
+    ck_assert(program_needs_check(&needs, "p.so", provides_all, NULL, NULL, NULL));
     program_needs_clear(&needs);
 }
 END_TEST
@@ -366,7 +426,10 @@ main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_program_check_reads_symbols);
     tcase_add_test(tc, test_program_check_missing_names);
+    tcase_add_test(tc, test_program_check_note_groups_parts);
     tcase_add_test(tc, test_program_check_asks_the_linker);
+    tcase_add_test(tc, test_program_check_refused_at_call);
+    tcase_add_exit_test(tc, test_program_check_refusing_twin_stops, 3);
     tcase_add_test(tc, test_program_check_foreign);
     tcase_add_test(tc, test_program_check_foreign_libraries);
     tcase_add_test(tc, test_program_check_out_of_scope);
