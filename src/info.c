@@ -6,6 +6,12 @@
  * collsim reads no hints: every call that takes an info accepts any live one, or
  * MPI_INFO_NULL. An info is a registered handle (handles.h) from MPI_Info_create or
  * MPI_Info_dup to MPI_Info_free: one never set, freed, or of another kind is MPI_ERR_INFO.
+ *
+ * MPI_INFO_ENV (MPI-3.1 §8.7) is the one predefined info: the environment the run started
+ * with (command, argv, maxprocs, arch, wdir, thread_level), filled by the simulator before any
+ * rank runs (collsim_info_env_fill). Under a real MPI each process has its own; here the ranks
+ * share one, so it is read-only: setting, deleting or freeing it is MPI_ERR_INFO, where one
+ * rank's change would have reached the others.
  */
 #include <stdint.h>
 #include <string.h>
@@ -39,6 +45,27 @@ collsim_info_check(MPI_Info info, const char **why)
     return MPI_ERR_INFO;
 }
 
+struct collsim_info collsim_info_env = {.magic = COLLSIM_INFO_MAGIC};
+
+static void __attribute__((constructor))
+register_info_env(void)
+{
+    collsim_info_env.keys = g_ptr_array_new_with_free_func(g_free);
+    collsim_info_env.values = g_ptr_array_new_with_free_func(g_free);
+    collsim_handle_add(&collsim_info_env);
+}
+
+void
+collsim_info_env_fill(const char *const *pairs)
+{
+    g_ptr_array_set_size(collsim_info_env.keys, 0);
+    g_ptr_array_set_size(collsim_info_env.values, 0);
+    for (const char *const *p = pairs; p != NULL && p[0] != NULL && p[1] != NULL; p += 2) {
+        g_ptr_array_add(collsim_info_env.keys, g_strdup(p[0]));
+        g_ptr_array_add(collsim_info_env.values, g_strdup(p[1]));
+    }
+}
+
 static int
 check_info(MPI_Info info, const char *call)
 {
@@ -46,6 +73,18 @@ check_info(MPI_Info info, const char *call)
     if (collsim_info_check(info, &why) != MPI_SUCCESS)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_INFO, call, "invalid info (%s)", why);
     return MPI_SUCCESS;
+}
+
+/* An info the program may change: a live one it created, not MPI_INFO_ENV. */
+static int
+check_changeable(MPI_Info info, const char *call)
+{
+    int rc = check_info(info, call);
+    if (rc == MPI_SUCCESS && info == MPI_INFO_ENV)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_INFO, call,
+                             "MPI_INFO_ENV is predefined and shared by the simulated ranks: it "
+                             "cannot be changed or freed (MPI_Info_dup makes a copy that can)");
+    return rc;
 }
 
 static int
@@ -81,6 +120,17 @@ info_new(void)
     return created;
 }
 
+static MPI_Info
+info_copy(MPI_Info info)
+{
+    MPI_Info copy = info_new();
+    for (guint i = 0; i < info->keys->len; i++) {
+        g_ptr_array_add(copy->keys, g_strdup(g_ptr_array_index(info->keys, i)));
+        g_ptr_array_add(copy->values, g_strdup(g_ptr_array_index(info->values, i)));
+    }
+    return copy;
+}
+
 int
 MPI_Info_create(MPI_Info *info)
 {
@@ -95,7 +145,7 @@ MPI_Info_free(MPI_Info *info)
 {
     if (info == NULL)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Info_free", "info is NULL");
-    int rc = check_info(*info, "MPI_Info_free");
+    int rc = check_changeable(*info, "MPI_Info_free");
     if (rc != MPI_SUCCESS)
         return rc;
     (*info)->magic = 0;
@@ -115,12 +165,21 @@ MPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
         return rc;
     if (newinfo == NULL)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Info_dup", "newinfo is NULL");
-    MPI_Info copy = info_new();
-    for (guint i = 0; i < info->keys->len; i++) {
-        g_ptr_array_add(copy->keys, g_strdup(g_ptr_array_index(info->keys, i)));
-        g_ptr_array_add(copy->values, g_strdup(g_ptr_array_index(info->values, i)));
-    }
-    *newinfo = copy;
+    *newinfo = info_copy(info);
+    return MPI_SUCCESS;
+}
+
+/* MPI-4: a new info holding what MPI_INFO_ENV holds, before MPI_Init as after MPI_Finalize
+ * (collsim fills it before any rank starts, from the command line the ranks all get, so argc
+ * and argv add nothing). */
+int
+MPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
+{
+    (void)argc;
+    (void)argv;
+    if (info == NULL)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Info_create_env", "info is NULL");
+    *info = info_copy(MPI_INFO_ENV);
     return MPI_SUCCESS;
 }
 
@@ -128,7 +187,7 @@ int
 MPI_Info_set(MPI_Info info, const char *key, const char *value)
 {
     const char *call = "MPI_Info_set";
-    int rc = check_info(info, call);
+    int rc = check_changeable(info, call);
     if (rc == MPI_SUCCESS)
         rc = check_key(key, call);
     if (rc != MPI_SUCCESS)
@@ -230,7 +289,7 @@ int
 MPI_Info_delete(MPI_Info info, const char *key)
 {
     const char *call = "MPI_Info_delete";
-    int rc = check_info(info, call);
+    int rc = check_changeable(info, call);
     if (rc == MPI_SUCCESS)
         rc = check_key(key, call);
     if (rc != MPI_SUCCESS)

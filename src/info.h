@@ -12,4 +12,7 @@
  */
 int collsim_info_check(MPI_Info info, const char **why);
 
+/* Make MPI_INFO_ENV hold these pairs (key, value, key, value, ..., NULL), in this order. */
+void collsim_info_env_fill(const char *const *pairs);
+
 #endif

@@ -227,6 +227,9 @@ typedef int MPI_Delete_function(MPI_Comm comm, int keyval, void *attribute_val,
 #define MPI_REQUEST_NULL ((MPI_Request)0)
 #define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
 #define MPI_INFO_NULL ((MPI_Info)0)
+/* the environment the run started with (MPI-3.1 §8.7), read-only: the ranks share it */
+extern struct collsim_info collsim_info_env;
+#define MPI_INFO_ENV (&collsim_info_env)
 
 /* Constants of the parts collsim leaves out (one-sided communication, MPI-IO, dynamic
  * processes), values as Open MPI's: a program using them compiles, and a call to one of
@@ -636,6 +639,7 @@ int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
 int MPI_Info_set(MPI_Info info, const char *key, const char *value);
 int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
 int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
+int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
 int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag);
 int MPI_Info_delete(MPI_Info info, const char *key);
 int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
@@ -1264,6 +1268,7 @@ int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
 int PMPI_Info_set(MPI_Info info, const char *key, const char *value);
 int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
 int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
+int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
 int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value,
                          int *flag);
 int PMPI_Info_delete(MPI_Info info, const char *key);

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -35,6 +36,7 @@
 #include "sim/trace/recorder.h"
 #include "src/coll_check.h"
 #include "src/comm.h"
+#include "src/info.h"
 #include "src/runtime.h"
 
 G_DEFINE_QUARK(collsim-sim-error-quark, sim_error)
@@ -1229,6 +1231,40 @@ inbox_name(char name[static 16], int world_rank)
     name[3 + n] = '\0';
 }
 
+/* MPI_INFO_ENV: the keys MPI-3.1 §8.7 names that a run has, valued as Open MPI 4.1 values
+ * them (the command's base name, its arguments joined by spaces; no per-process key such as
+ * host, which differs between ranks that share this one object). */
+static void
+fill_info_env(const struct sim_config *config)
+{
+    GPtrArray *pairs = g_ptr_array_new_with_free_func(g_free);
+    if (config->argc > 0) {
+        g_ptr_array_add(pairs, g_strdup("command"));
+        g_ptr_array_add(pairs, g_path_get_basename(config->argv[0]));
+    }
+    if (config->argc > 1) { /* an info value has at least one character */
+        g_ptr_array_add(pairs, g_strdup("argv"));
+        g_ptr_array_add(pairs, g_strjoinv(" ", (gchar **)config->argv + 1));
+    }
+    struct utsname host;
+    gchar *wdir = g_get_current_dir();
+    const char *fixed[] = {"maxprocs", NULL, "arch", uname(&host) == 0 ? host.machine : NULL,
+                           "wdir", wdir, "thread_level", "MPI_THREAD_SINGLE"};
+    gchar *maxprocs = g_strdup_printf("%d", config->nranks);
+    fixed[1] = maxprocs;
+    for (gsize i = 0; i < G_N_ELEMENTS(fixed); i += 2) {
+        if (fixed[i + 1] == NULL || fixed[i + 1][0] == '\0')
+            continue;
+        g_ptr_array_add(pairs, g_strdup(fixed[i]));
+        g_ptr_array_add(pairs, g_strdup(fixed[i + 1]));
+    }
+    g_ptr_array_add(pairs, NULL);
+    collsim_info_env_fill((const char *const *)pairs->pdata);
+    g_ptr_array_free(pairs, TRUE);
+    g_free(maxprocs);
+    g_free(wdir);
+}
+
 static void
 rank_actor(void *data)
 {
@@ -1622,6 +1658,7 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
         return FALSE;
     }
     collsim_comm_world_setup(world_size);
+    fill_info_env(config);
     served = g_array_new(FALSE, FALSE, sizeof(struct sim_served));
     collsim_runtime_install(&sim_hooks);
     install_crash_handler();

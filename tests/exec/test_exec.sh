@@ -242,6 +242,18 @@ for engine in collsim simgrid; do
         expect_file "getopt-$engine" "$tmp/getopt.expected"
 done
 
+# MPI_INFO_ENV: the command's base name, its arguments, the number of ranks (MPI-3.1 §8.7,
+# valued as Open MPI 4.1 values them); MPI_Info_create_env before MPI_Init gives the same.
+cat >"$tmp/info-env.expected" <<'OUT'
+command = info_env.so
+argv = -x 2 y
+maxprocs = 3
+thread_level = MPI_THREAD_SINGLE
+info env, 3 ranks: 0 failures
+OUT
+run info-env 0 "$COLLSIM" exec "$PROGRAMS_DIR/info_env.so" -n 3 -- -x 2 y &&
+    expect_file info-env "$tmp/info-env.expected"
+
 run stacks-simgrid 2 "$COLLSIM" exec "$PROGRAMS_DIR/stack_buffers.so" -n 4 --stacks shared \
     --engine simgrid && expect_err stacks-simgrid \
     "--stacks shared: SimGrid's core runs this, and gives each rank a stack of its own"

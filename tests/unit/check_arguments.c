@@ -21,6 +21,7 @@
 #include "mpi.h"
 #include "sim_harness.h"
 #include "src/comm.h"
+#include "src/info.h"
 
 /* The class of rc, as a program would learn it. */
 static int
@@ -252,6 +253,45 @@ START_TEST(test_attr_and_info_arguments)
     EXPECT(MPI_SUCCESS, MPI_Info_get_nkeys(info, &nkeys));
     ck_assert_int_eq(nkeys, 1);
     MPI_Info_free(&info);
+}
+END_TEST
+
+/* MPI_INFO_ENV holds what the simulator filled, in order; it cannot be changed or freed (the
+ * ranks share it), a copy from MPI_Info_dup or MPI-4's MPI_Info_create_env can. */
+START_TEST(test_info_env)
+{
+    const char *pairs[] = {"command", "prog.so", "argv", "-n 5", "maxprocs", "4", NULL};
+    collsim_info_env_fill(pairs);
+    char key[MPI_MAX_INFO_KEY + 1], text[MPI_MAX_INFO_VAL + 1];
+    int nkeys = -1, flag = 0;
+    EXPECT(MPI_SUCCESS, MPI_Info_get_nkeys(MPI_INFO_ENV, &nkeys));
+    ck_assert_int_eq(nkeys, 3);
+    EXPECT(MPI_SUCCESS, MPI_Info_get_nthkey(MPI_INFO_ENV, 1, key));
+    ck_assert_str_eq(key, "argv");
+    EXPECT(MPI_SUCCESS, MPI_Info_get(MPI_INFO_ENV, "argv", MPI_MAX_INFO_VAL, text, &flag));
+    ck_assert(flag);
+    ck_assert_str_eq(text, "-n 5");
+    EXPECT(MPI_ERR_INFO, MPI_Info_set(MPI_INFO_ENV, "maxprocs", "8"));
+    EXPECT(MPI_ERR_INFO, MPI_Info_delete(MPI_INFO_ENV, "argv"));
+    MPI_Info env = MPI_INFO_ENV;
+    EXPECT(MPI_ERR_INFO, MPI_Info_free(&env));
+    ck_assert(env == MPI_INFO_ENV);
+    MPI_Info copy, dup;
+    EXPECT(MPI_SUCCESS, MPI_Info_create_env(0, NULL, &copy));
+    EXPECT(MPI_SUCCESS, MPI_Info_dup(MPI_INFO_ENV, &dup));
+    EXPECT(MPI_SUCCESS, MPI_Info_set(copy, "maxprocs", "8"));
+    EXPECT(MPI_SUCCESS, MPI_Info_get(MPI_INFO_ENV, "maxprocs", MPI_MAX_INFO_VAL, text, &flag));
+    ck_assert_str_eq(text, "4");
+    EXPECT(MPI_SUCCESS, MPI_Info_get(copy, "command", MPI_MAX_INFO_VAL, text, &flag));
+    ck_assert_str_eq(text, "prog.so");
+    EXPECT(MPI_SUCCESS, MPI_Info_get_nkeys(dup, &nkeys));
+    ck_assert_int_eq(nkeys, 3);
+    EXPECT(MPI_ERR_ARG, MPI_Info_create_env(0, NULL, NULL));
+    MPI_Info_free(&copy);
+    MPI_Info_free(&dup);
+    collsim_info_env_fill(NULL);
+    EXPECT(MPI_SUCCESS, MPI_Info_get_nkeys(MPI_INFO_ENV, &nkeys));
+    ck_assert_int_eq(nkeys, 0);
 }
 END_TEST
 
@@ -604,6 +644,7 @@ arguments_suite(void)
     tcase_add_test(src1, test_comm_arguments);
     tcase_add_test(src1, test_errhandler_arguments);
     tcase_add_test(src1, test_attr_and_info_arguments);
+    tcase_add_test(src1, test_info_env);
     tcase_add_test(src1, test_datatype_arguments);
     tcase_add_test(src1, test_op_arguments);
     suite_add_tcase(s, src1);
