@@ -199,6 +199,8 @@ struct collsim_request {
     int parked_n;
     int parked_mode;         /* enum wait_mode of that step */
     gboolean in_flow;        /* made by a collective's flow: not the program's to complete */
+    gboolean p2p_flow;       /* REQ_COLL running MPI_Isendrecv(_replace): a point-to-point
+                              * request, whose status is its receive's, that can be freed */
     gboolean unseen;         /* a blocking call's own, never the program's: not a handle */
     /* persistent: how each MPI_Start starts an operation, and the one started (NULL while
      * inactive); see "Persistent requests" */
@@ -2056,22 +2058,25 @@ static void
 coll_request_finished(struct sim_rank *me, struct collsim_request *req)
 {
     req->complete = TRUE;
-    req->status.MPI_SOURCE = MPI_ANY_SOURCE;
-    req->status.MPI_TAG = MPI_ANY_TAG;
+    if (!req->p2p_flow) { /* an MPI_Isendrecv's flow left its receive's status there */
+        req->status.MPI_SOURCE = MPI_ANY_SOURCE;
+        req->status.MPI_TAG = MPI_ANY_TAG;
+        req->status.collsim_bytes = 0;
+    }
     req->status.MPI_ERROR = sim_flow_result(req->flow);
-    req->status.collsim_bytes = 0;
     sim_flow_free(req->flow);
     req->flow = NULL;
     req->parked_on = NULL;
     g_queue_remove(&me->coll_requests, req);
 }
 
-int
-sim_p2p_start_nonblocking(int (*fn)(void *data), void *data, MPI_Comm comm, const char *call,
-                          MPI_Request *request)
+static int
+start_flow(int (*fn)(void *data), void *data, MPI_Comm comm, const char *call, gboolean p2p,
+           MPI_Request *request)
 {
     struct sim_rank *me = sim_rank_self();
     struct collsim_request *req = request_new(REQ_COLL, comm, 0);
+    req->p2p_flow = p2p;
     req->call = call;
     req->job = fn;
     req->job_data = data;
@@ -2084,16 +2089,29 @@ sim_p2p_start_nonblocking(int (*fn)(void *data), void *data, MPI_Comm comm, cons
     return MPI_SUCCESS;
 }
 
+int
+sim_p2p_start_nonblocking(int (*fn)(void *data), void *data, MPI_Comm comm, const char *call,
+                          MPI_Request *request)
+{
+    return start_flow(fn, data, comm, call, FALSE, request);
+}
+
+/* The request of the flow running now. */
+static struct collsim_request *
+flow_self(struct sim_rank *me)
+{
+    for (GList *l = me->coll_requests.head; l != NULL; l = l->next)
+        if (((struct collsim_request *)l->data)->flow == me->running_flow)
+            return l->data;
+    g_assert_not_reached();
+}
+
 /* A blocking step inside a flow: advance the requests (no transfer is waited for here); while
  * they do not satisfy `mode`, park and let the rank go on. */
 static int
 flow_wait(struct sim_rank *me, struct collsim_request **reqs, int n, enum wait_mode mode)
 {
-    struct collsim_request *self = NULL;
-    for (GList *l = me->coll_requests.head; l != NULL && self == NULL; l = l->next)
-        if (((struct collsim_request *)l->data)->flow == me->running_flow)
-            self = l->data;
-    g_assert(self != NULL);
+    struct collsim_request *self = flow_self(me);
     for (;;) {
         int active = 0;
         int done = 0;
@@ -2823,6 +2841,93 @@ MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int 
     return rc;
 }
 
+/*
+ * MPI-4's MPI_Isendrecv and MPI_Isendrecv_replace: MPI_Sendrecv run on a flow of the rank, as
+ * a nonblocking collective's algorithm is (the receive posted first, both waited for
+ * together), so that waits, tests and the deadlock report treat it as they do those. Its
+ * request is a point-to-point one all the same: its status is the receive's, MPI_Request_free
+ * lets it go on (MPI_Finalize completes it), and MPI_Cancel leaves it to complete (a cancel
+ * may fail: MPI_Test_cancelled then says false).
+ */
+struct isendrecv_job {
+    const void *sendbuf;
+    int sendcount;
+    MPI_Datatype sendtype;
+    int dest, sendtag;
+    void *recvbuf;
+    int recvcount;
+    MPI_Datatype recvtype;
+    int source, recvtag;
+    MPI_Comm comm;
+    void *packed; /* MPI_Isendrecv_replace: the send's copy of the buffer */
+    const char *call;
+};
+
+static int
+isendrecv_run(void *data)
+{
+    struct isendrecv_job *job = data;
+    MPI_Status status;
+    int rc = sendrecv_run(job->sendbuf, job->sendcount, job->sendtype, job->dest, job->sendtag,
+                          job->recvbuf, job->recvcount, job->recvtype, job->source, job->recvtag,
+                          job->comm, &status, job->call);
+    struct collsim_request *self = flow_self(sim_rank_self());
+    self->status = status;
+    collsim_datatype_unref(job->sendtype);
+    collsim_datatype_unref(job->recvtype);
+    g_free(job->packed);
+    g_free(job);
+    return rc;
+}
+
+static int
+isendrecv_start(struct isendrecv_job *job, MPI_Request *request)
+{
+    /* the operation holds its types: the program may free them before it completes */
+    collsim_datatype_ref(job->sendtype);
+    collsim_datatype_ref(job->recvtype);
+    return start_flow(isendrecv_run, job, job->comm, job->call, TRUE, request);
+}
+
+int
+MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+              void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+              MPI_Comm comm, MPI_Request *request)
+{
+    const char *call = "MPI_Isendrecv";
+    int rc = check_sendrecv_args(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                                 recvtype, source, recvtag, comm, call);
+    if (rc == MPI_SUCCESS)
+        rc = sim_p2p_check_out(request, "request", call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct isendrecv_job *job = g_new0(struct isendrecv_job, 1);
+    *job = (struct isendrecv_job){sendbuf, sendcount, sendtype, dest,  sendtag, recvbuf,
+                                  recvcount, recvtype, source, recvtag, comm, NULL, call};
+    return isendrecv_start(job, request);
+}
+
+int
+MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                      int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+    const char *call = "MPI_Isendrecv_replace";
+    int rc = check_sendrecv_args(buf, count, datatype, dest, sendtag, buf, count, datatype,
+                                 source, recvtag, comm, call);
+    if (rc == MPI_SUCCESS)
+        rc = sim_p2p_check_out(request, "request", call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* the buffer is the program's until the request completes: its contents now are sent */
+    gsize bytes = collsim_datatype_packed_size(count, datatype);
+    void *copy = g_malloc(MAX(bytes, 1));
+    collsim_datatype_pack(buf, count, datatype, copy);
+    struct isendrecv_job *job = g_new0(struct isendrecv_job, 1);
+    *job = (struct isendrecv_job){copy,   (int)bytes, MPI_BYTE, dest,    sendtag, buf,
+                                  count,  datatype,   source,   recvtag, comm,    copy, call};
+    return isendrecv_start(job, request);
+}
+
 /* MPI_REQUEST_NULL or a live request the program still holds: one never set, already
  * completed and freed, given up with MPI_Request_free (it lives on until its transfer ends),
  * or a handle of another kind would be read as a request (index < 0: a single request). */
@@ -3164,7 +3269,7 @@ MPI_Request_free(MPI_Request *request)
     if ((*request)->kind == REQ_GREQUEST)
         return greq_free(request);
     struct collsim_request *req = *request;
-    if (req->kind == REQ_COLL)
+    if (req->kind == REQ_COLL && !req->p2p_flow)
         return collsim_error(req->comm, MPI_ERR_REQUEST, "MPI_Request_free",
                              "the request of %s, a nonblocking collective, cannot be freed "
                              "(MPI-3.1 5.12): complete it with MPI_Wait or MPI_Test",
@@ -3622,6 +3727,8 @@ MPI_Cancel(MPI_Request *request)
     if (rc != MPI_SUCCESS)
         return rc;
     struct collsim_request *req = operative(*request);
+    if (req->kind == REQ_COLL && req->p2p_flow)
+        return MPI_SUCCESS; /* MPI_Isendrecv: not cancelled, it completes */
     if (req->kind == REQ_COLL)   /* erroneous in MPI-3.1 (section 5.12) */
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call,
                              "a nonblocking collective's request cannot be cancelled");

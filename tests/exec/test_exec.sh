@@ -254,6 +254,17 @@ OUT
 run info-env 0 "$COLLSIM" exec "$PROGRAMS_DIR/info_env.so" -n 3 -- -x 2 y &&
     expect_file info-env "$tmp/info-env.expected"
 
+# MPI-4's MPI_Isendrecv and MPI_Isendrecv_replace (tests/programs/isendrecv.c works out each
+# value and status from the ring), on both cores.
+for engine in collsim simgrid; do
+    echo "isendrecv, 5 ranks: 0 failures before MPI_Finalize" >"$tmp/isendrecv.expected"
+    run "isendrecv-$engine" 0 "$COLLSIM" exec "$PROGRAMS_DIR/isendrecv.so" -n 5 \
+        --engine "$engine" && expect_file "isendrecv-$engine" "$tmp/isendrecv.expected"
+done
+echo "isendrecv, 1 ranks: 0 failures before MPI_Finalize" >"$tmp/isendrecv-1.expected"
+run isendrecv-1 0 "$COLLSIM" exec "$PROGRAMS_DIR/isendrecv.so" -n 1 &&
+    expect_file isendrecv-1 "$tmp/isendrecv-1.expected"
+
 run stacks-simgrid 2 "$COLLSIM" exec "$PROGRAMS_DIR/stack_buffers.so" -n 4 --stacks shared \
     --engine simgrid && expect_err stacks-simgrid \
     "--stacks shared: SimGrid's core runs this, and gives each rank a stack of its own"
