@@ -2822,6 +2822,16 @@ MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest
                         source, recvtag, comm, status, call);
 }
 
+/* What the replace forms send: the buffer's contents packed at the call, freed with g_free. */
+static void *
+packed_copy(const void *buf, int count, MPI_Datatype datatype, gsize *bytes)
+{
+    *bytes = collsim_datatype_packed_size(count, datatype);
+    void *copy = g_malloc(MAX(*bytes, 1));
+    collsim_datatype_pack(buf, count, datatype, copy);
+    return copy;
+}
+
 int
 MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                      int source, int recvtag, MPI_Comm comm, MPI_Status *status)
@@ -2832,9 +2842,8 @@ MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int 
     if (rc != MPI_SUCCESS)
         return rc;
     /* send from a packed copy so that the receive may overwrite buf */
-    gsize bytes = collsim_datatype_packed_size(count, datatype);
-    void *copy = g_malloc(MAX(bytes, 1));
-    collsim_datatype_pack(buf, count, datatype, copy);
+    gsize bytes;
+    void *copy = packed_copy(buf, count, datatype, &bytes);
     rc = sendrecv_run(copy, (int)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype, source,
                       recvtag, comm, status, call);
     g_free(copy);
@@ -2919,9 +2928,8 @@ MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int
     if (rc != MPI_SUCCESS)
         return rc;
     /* the buffer is the program's until the request completes: its contents now are sent */
-    gsize bytes = collsim_datatype_packed_size(count, datatype);
-    void *copy = g_malloc(MAX(bytes, 1));
-    collsim_datatype_pack(buf, count, datatype, copy);
+    gsize bytes;
+    void *copy = packed_copy(buf, count, datatype, &bytes);
     struct isendrecv_job *job = g_new0(struct isendrecv_job, 1);
     *job = (struct isendrecv_job){copy,   (int)bytes, MPI_BYTE, dest,    sendtag, buf,
                                   count,  datatype,   source,   recvtag, comm,    copy, call};
