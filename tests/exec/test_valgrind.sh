@@ -29,6 +29,10 @@ check() {  # NAME ARGS... (collsim exec arguments)
 }
 check pingpong "$PROGRAMS_DIR/pingpong.so" -n 2 -- 100000 3
 check globals "$PROGRAMS_DIR/globals_small.so" -n 4
+# globals kept as the chunks each rank changed; getopt's state per rank; MPI_Isendrecv's flows
+check "globals by chunks" "$PROGRAMS_DIR/globals_transfer_delta.so" -n 3
+check getopt "$PROGRAMS_DIR/getopt_ranks.so" -n 4 -- -v -n 5 --size=64 -qx input.dat
+check isendrecv "$PROGRAMS_DIR/isendrecv.so" -n 4
 check collectives "$top_builddir/scenarios/seeds/par_blas2.so" -n 5
 # on a shared stack (the default), frames copied aside and back, buffers reached in the copies
 check "stack buffers" "$PROGRAMS_DIR/stack_buffers.so" -n 5
