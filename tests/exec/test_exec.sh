@@ -47,7 +47,7 @@ run globals-large 0 "$COLLSIM" exec "$PROGRAMS_DIR/globals_large.so" -n 4 &&
 
 # Messages between privatized globals (tests/programs/globals_transfer.c): every check "ok",
 # with a segment mapped per rank (1 MiB arrays, the big message a rendezvous), with one
-# swapped by copy (12000-byte arrays: a rendezvous once the eager threshold is lowered, eager
+# swapped by copy (3000-byte arrays: a rendezvous once the eager threshold is lowered, eager
 # at the default) and with one kept as the chunks each rank changed (100000-byte arrays). Each
 # array holds its rank's letter, so a copy under another rank's globals shows.
 cat >"$tmp/globals-transfer.expected" <<'OUT'
@@ -58,7 +58,7 @@ OUT
 run globals-transfer 0 "$COLLSIM" exec "$PROGRAMS_DIR/globals_transfer.so" -n 3 &&
     expect_file globals-transfer "$tmp/globals-transfer.expected"
 run globals-transfer-copy 0 "$COLLSIM" exec "$PROGRAMS_DIR/globals_transfer_small.so" -n 3 \
-    --eager-threshold 4096 && expect_file globals-transfer-copy "$tmp/globals-transfer.expected"
+    --eager-threshold 1024 && expect_file globals-transfer-copy "$tmp/globals-transfer.expected"
 run globals-transfer-eager 0 "$COLLSIM" exec "$PROGRAMS_DIR/globals_transfer_small.so" -n 3 &&
     expect_file globals-transfer-eager "$tmp/globals-transfer.expected"
 for engine in collsim simgrid; do

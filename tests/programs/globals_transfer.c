@@ -9,7 +9,7 @@
  * its own globals, then unexpected, into rank 0's heap. Every rank fills its globals with its
  * own letter first, so a copy made under the wrong rank's globals shows as a wrong letter
  * (or as rank 1's own arrays changed). Prints one line per check; "ok" is expected.
- *   globals_transfer   (with BIG at compile time: -DBIG=12000 for a segment swapped by copy,
+ *   globals_transfer   (with BIG at compile time: -DBIG=3000 for a segment swapped by copy,
  *                       -DBIG=100000 for one kept as chunks changed from the pristine image,
  *                       the default 1 MiB for one remapped per rank)
  */
