@@ -1,25 +1,26 @@
 /*
- * privatize.c — per-rank globals by remapping the program's writable pages.
+ * privatize.c — per-rank globals: the program's writable bytes, swapped at each switch.
  *
  * Invariant: while rank r runs user code, the writable, non-RELRO pages of the program object
- * hold rank r's values. Two ways, by size:
+ * hold rank r's values. Three ways, by size:
  *  - small segments (at most COPY_MAX bytes, the usual case: a few globals) are swapped by
- *    copying (IMB-MPI1, 9.7 KB of globals, ran 16 % faster at 64 ranks kept as chunks than
- *    copied whole, so the limit is 4 KiB): the leaving rank's bytes are saved to its slot, the arriving rank's loaded.
+ *    copying: the leaving rank's bytes are saved to its slot, the arriving rank's loaded.
  *    Only the object's own writable bytes move (.data and .bss, from the end of RELRO, or
  *    of the lazy-binding GOT that follows it, to the end of the segment), not the whole
  *    pages around them: a program with a few globals swaps tens of bytes per switch, not two
  *    pages, and switches happen at every message. The GOT (.got.plt) holds the addresses of
  *    the functions the program calls, the same for every rank, and is most of the writable
  *    bytes of a small program (192 of 208 in tests/bench/fidelity_coll.c): it stays shared;
- *  - middle-sized ones (at most DELTA_MAX bytes) are kept as their difference from the
- *    pristine image, in chunks of DELTA_CHUNK bytes: the leaving rank's chunks that differ
- *    from pristine are saved (a comparison of the segment, in cache, with pristine, in cache
- *    too, finds them), and the arriving rank's saved chunks are loaded over the ones that
- *    differ. Programs keep arrays there that few ranks touch (OSU's benchmarks have 68 KB
- *    of globals, 56 KB of them request and status arrays): a switch compares the segment and
- *    copies a few chunks, where a remap cost 9 us of kernel time (osu_bcast at 4096 ranks
- *    spent 9 of its 12.5 s in mmap), and a rank keeps only what it changed;
+ *  - middle-sized ones (at most DELTA_MAX bytes, the same bytes) are kept as their difference
+ *    from the pristine image, in chunks of DELTA_CHUNK bytes: the leaving rank's chunks that
+ *    differ from what the segment was loaded with are saved (a comparison of the segment, in
+ *    cache, with that chunk, in cache too, finds them), and the arriving rank's chunks are
+ *    loaded where they differ. Programs keep arrays there that most ranks never touch, or
+ *    change alike (OSU's benchmarks have 64 KiB of globals, 56 KB of them request and status
+ *    arrays): a switch compares the segment and copies a few chunks, where a remap cost 9 us
+ *    of kernel time (osu_bcast at 4096 ranks spent 9 of its 12.5 s in mmap), and a rank
+ *    keeps only what it changed. Above 4 KiB this beats the whole copy too (IMB-MPI1's
+ *    9.7 KB of globals: 16 % less wall time at 64 ranks);
  *  - larger ones are a MAP_SHARED view of slice r of a memfd, remapped on each switch, so
  *    a switch costs one mmap whatever the size (a mapping needs whole pages).
  * A rank's copy starts as the pristine image the first time it runs. Only user code reads
