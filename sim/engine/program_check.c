@@ -491,10 +491,10 @@ sim_unprovided_call(const char *name, const void *caller)
     GString *out = g_string_new(NULL);
     g_string_printf(out, "collsim: rank %d: %s", collsim_runtime->world_rank(), name);
     collsim_callsite_describe(caller, out);
-    const char *part = program_out_of_scope(name);
-    g_string_append_printf(out, ": collsim does not provide this function (%s: out of scope, "
+    const char *part = program_out_of_scope(name); /* each has one: check_program_check */
+    g_string_append_printf(out, ": collsim does not provide this function (%s%sout of scope, "
                            "see README) [MPI_ERR_UNSUPPORTED_OPERATION]\n",
-                           part != NULL ? part : "not implemented");
+                           part != NULL ? part : "", part != NULL ? ": " : "");
     fputs(out->str, stderr);
     fflush(stderr);
     g_string_free(out, TRUE);
@@ -507,7 +507,8 @@ sim_unprovided_call(const char *name, const void *caller)
 static gchar *
 refused_at_call_note(const struct program_needs *needs, const char *display)
 {
-    static const char *const parts[] = {PART_ONE_SIDED, PART_MPI_IO, PART_DYNAMIC, PART_TOOLS, PART_FORTRAN, NULL};
+    static const char *const parts[] = {PART_ONE_SIDED, PART_MPI_IO, PART_DYNAMIC,
+                                        PART_TOOLS,     PART_FORTRAN, NULL};
     GString *note = g_string_new(NULL);
     for (size_t p = 0; p < G_N_ELEMENTS(parts); p++) {
         guint listed = 0;

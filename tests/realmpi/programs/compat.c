@@ -81,7 +81,8 @@ main(int argc, char **argv)
     /* MPI_CHAR with every integer op: values that wrap in a signed char */
     MPI_Op ops[] = {MPI_SUM, MPI_PROD, MPI_MAX, MPI_MIN, MPI_LAND,
                     MPI_LOR, MPI_LXOR, MPI_BAND, MPI_BOR, MPI_BXOR};
-    const char *names[] = {"sum", "prod", "max", "min", "land", "lor", "lxor", "band", "bor", "bxor"};
+    const char *names[] = {"sum", "prod", "max", "min", "land",
+                           "lor", "lxor", "band", "bor", "bxor"};
     char mine[3] = {(char)(rank * 50 + 7), (char)(-rank - 1), (char)(rank % 2)}, got[10][3];
     for (int o = 0; o < 10; o++)
         MPI_Allreduce(mine, got[o], 3, MPI_CHAR, ops[o], MPI_COMM_WORLD);
