@@ -172,6 +172,7 @@ struct collsim_request {
     void *buf;
     int count;
     MPI_Datatype dt;
+    gsize arrived_bytes;     /* the size of the message it matched (above its room: truncated) */
     int source;              /* local rank or MPI_ANY_SOURCE */
     int source_world;        /* world rank of source, or MPI_ANY_SOURCE */
     int tag;
@@ -451,6 +452,7 @@ msg_deliver(struct sim_msg *msg)
     req->status.MPI_SOURCE = msg->src_local;
     req->status.MPI_TAG = msg->tag;
     req->status.collsim_bytes = bytes;
+    req->arrived_bytes = msg->bytes;
     req->status.MPI_ERROR = msg->bytes > capacity ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
     if (!moves)
         return;
@@ -2397,16 +2399,19 @@ request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
     copy_status(status, req);
     int err = req->kind != REQ_SEND ? req->status.MPI_ERROR : MPI_SUCCESS;
     MPI_Comm comm = req->comm;
-    gsize got = req->status.collsim_bytes;
+    gsize arrived = req->arrived_bytes;
     gsize capacity = req->kind == REQ_RECV ? req_capacity(req) : 0;
+    enum req_kind kind = req->kind;
     if (!req->in_flow)
         sim_rank_by_world(req->owner_world)->live_requests--;
     request_destroy(req);
     *handle = MPI_REQUEST_NULL;
-    if (err == MPI_ERR_TRUNCATE)
+    /* (an MPI_Isendrecv's flow reported its receive's truncation already) */
+    if (err == MPI_ERR_TRUNCATE && kind == REQ_RECV)
         return collsim_error(comm, MPI_ERR_TRUNCATE, call,
-                             "message truncated: receive buffer holds %zu bytes, %zu delivered",
-                             capacity, got);
+                             "message truncated: a message of %zu bytes arrived for a receive "
+                             "buffer of %zu bytes (its first %zu bytes were delivered)",
+                             arrived, capacity, capacity);
     return err;
 }
 
