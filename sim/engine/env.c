@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -448,6 +449,71 @@ getopt_long_only(int argc, char *const argv[], const char *optstring,
     getopt_enter();
     getopt_long_fn *libc_getopt = (getopt_long_fn *)dlsym(RTLD_NEXT, "getopt_long_only");
     return libc_getopt != NULL ? libc_getopt(argc, argv, optstring, longopts, longindex) : -1;
+}
+
+/*
+ * gettimeofday() and clock_gettime() on the wall clocks (REALTIME, MONOTONIC, BOOTTIME, TAI
+ * and their variants), called by the program: its simulated time, as MPI_Wtime gives it (a
+ * spin on them ends as one on MPI_Wtime does), and as SMPI gives them. A program that times
+ * itself with them printed the simulator's own wall time: meaningless, and different at every
+ * run. Only calls made by the program's own object are answered so: collsim's, GLib's and
+ * SimGrid's reads (wall-time limits, the wall columns) get the real clocks, and so do the
+ * CPU-time clocks, and time().
+ */
+static gboolean
+called_by_program(const void *caller)
+{
+    const struct sim_config *config = sim_engine_config();
+    if (config == NULL || config->program == NULL || sim_rank_self() == NULL)
+        return FALSE;
+    Dl_info at, program;
+    return dladdr(caller, &at) != 0 && dladdr((const void *)config->program, &program) != 0 &&
+           at.dli_fbase == program.dli_fbase;
+}
+
+static gboolean
+wall_clock(clockid_t clock)
+{
+    switch (clock) {
+    case CLOCK_REALTIME:
+    case CLOCK_REALTIME_COARSE:
+    case CLOCK_MONOTONIC:
+    case CLOCK_MONOTONIC_RAW:
+    case CLOCK_MONOTONIC_COARSE:
+    case CLOCK_BOOTTIME:
+    case CLOCK_TAI:
+        return TRUE;
+    default:
+        return FALSE;
+    }
+}
+
+int
+gettimeofday(struct timeval *restrict tv, void *restrict tz)
+{
+    if (!called_by_program(COLLSIM_CALLER())) {
+        int (*libc_gettimeofday)(struct timeval *, void *) =
+            (int (*)(struct timeval *, void *))dlsym(RTLD_NEXT, "gettimeofday");
+        return libc_gettimeofday != NULL ? libc_gettimeofday(tv, tz) : -1;
+    }
+    double now = MPI_Wtime();
+    tv->tv_sec = (time_t)now;
+    tv->tv_usec = (suseconds_t)((now - (double)tv->tv_sec) * 1e6);
+    return 0;
+}
+
+int
+clock_gettime(clockid_t clock, struct timespec *ts)
+{
+    if (!wall_clock(clock) || !called_by_program(COLLSIM_CALLER())) {
+        int (*libc_clock_gettime)(clockid_t, struct timespec *) =
+            (int (*)(clockid_t, struct timespec *))dlsym(RTLD_NEXT, "clock_gettime");
+        return libc_clock_gettime != NULL ? libc_clock_gettime(clock, ts) : -1;
+    }
+    double now = MPI_Wtime();
+    ts->tv_sec = (time_t)now;
+    ts->tv_nsec = (long)((now - (double)ts->tv_sec) * 1e9);
+    return 0;
 }
 
 /* reads of one instant MPI_Wtime answers for free (MPI_Wtime, below) */

@@ -265,6 +265,18 @@ echo "isendrecv, 1 ranks: 0 failures before MPI_Finalize" >"$tmp/isendrecv-1.exp
 run isendrecv-1 0 "$COLLSIM" exec "$PROGRAMS_DIR/isendrecv.so" -n 1 &&
     expect_file isendrecv-1 "$tmp/isendrecv-1.expected"
 
+# gettimeofday() and clock_gettime() in a program are its simulated time (rank r sleeps r + 1
+# simulated seconds; a spin on CLOCK_MONOTONIC ends; they agree with MPI_Wtime), on both cores.
+cat >"$tmp/clocks.expected" <<'OUT'
+rank 0 slept 1.00 s by gettimeofday, 1.00 s by CLOCK_MONOTONIC; spun 0.25 s; clocks agree with MPI_Wtime: yes; CPU clock answers: yes
+rank 1 slept 2.00 s by gettimeofday, 2.00 s by CLOCK_MONOTONIC; spun 0.25 s; clocks agree with MPI_Wtime: yes; CPU clock answers: yes
+rank 2 slept 3.00 s by gettimeofday, 3.00 s by CLOCK_MONOTONIC; spun 0.25 s; clocks agree with MPI_Wtime: yes; CPU clock answers: yes
+OUT
+for engine in collsim simgrid; do
+    run "clocks-$engine" 0 "$COLLSIM" exec "$PROGRAMS_DIR/clocks.so" -n 3 --engine "$engine" &&
+        expect_file "clocks-$engine" "$tmp/clocks.expected"
+done
+
 run stacks-simgrid 2 "$COLLSIM" exec "$PROGRAMS_DIR/stack_buffers.so" -n 4 --stacks shared \
     --engine simgrid && expect_err stacks-simgrid \
     "--stacks shared: SimGrid's core runs this, and gives each rank a stack of its own"
