@@ -453,19 +453,28 @@ getopt_long_only(int argc, char *const argv[], const char *optstring,
 
 /*
  * gettimeofday() and clock_gettime() on the wall clocks (REALTIME, MONOTONIC, BOOTTIME, TAI
- * and their variants), called in a rank — by the program or by a library it calls, such as
- * C++'s std::chrono: its simulated time, as MPI_Wtime gives it (a spin on them ends as one on
- * MPI_Wtime does), and as SMPI gives them. A program that times itself with them printed the
- * simulator's own wall time: meaningless, and different at every run. Outside the ranks
- * (collsim's wall-time limits and wall columns, SimGrid's kernel), the CPU-time clocks, and
- * time(), the real clocks. The caller is not looked at: under AddressSanitizer its
- * interceptors stand between the program and these functions.
+ * and their variants), called by the program's own code in a rank: its simulated time, as
+ * MPI_Wtime gives it (a spin on them ends as one on MPI_Wtime does), and as SMPI gives them. A
+ * program that times itself with them printed the simulator's own wall time: meaningless, and
+ * different at every run. Only the program's own calls: SimGrid's thread contexts read the
+ * clocks through libstdc++ while switching ranks, in the rank's thread (a simulated answer
+ * there would yield inside a switch: they hung), and so would a library the program uses
+ * (C++'s std::chrono stays real). Under AddressSanitizer its interceptors stand between the
+ * program and these functions, so there every clock stays real. Outside the ranks, the
+ * CPU-time clocks, and time(): the real clocks.
  */
 static gboolean
-in_rank(void)
+called_by_program(const void *caller)
 {
-    const struct sim_rank *me = sim_rank_self();
-    return me != NULL && !me->finished;
+    if (sim_rank_self() == NULL)
+        return FALSE; /* not in a run: its configuration may be gone (collsim explain's was
+                       * on a stack) */
+    const struct sim_config *config = sim_engine_config();
+    if (config == NULL || config->program == NULL)
+        return FALSE;
+    Dl_info at, program;
+    return dladdr(caller, &at) != 0 && dladdr((const void *)config->program, &program) != 0 &&
+           at.dli_fbase == program.dli_fbase;
 }
 
 static gboolean
@@ -488,7 +497,7 @@ wall_clock(clockid_t clock)
 int
 gettimeofday(struct timeval *restrict tv, void *restrict tz)
 {
-    if (!in_rank()) {
+    if (!called_by_program(COLLSIM_CALLER())) {
         int (*libc_gettimeofday)(struct timeval *, void *) =
             (int (*)(struct timeval *, void *))dlsym(RTLD_NEXT, "gettimeofday");
         return libc_gettimeofday != NULL ? libc_gettimeofday(tv, tz) : -1;
@@ -502,7 +511,7 @@ gettimeofday(struct timeval *restrict tv, void *restrict tz)
 int
 clock_gettime(clockid_t clock, struct timespec *ts)
 {
-    if (!wall_clock(clock) || !in_rank()) {
+    if (!wall_clock(clock) || !called_by_program(COLLSIM_CALLER())) {
         int (*libc_clock_gettime)(clockid_t, struct timespec *) =
             (int (*)(clockid_t, struct timespec *))dlsym(RTLD_NEXT, "clock_gettime");
         return libc_clock_gettime != NULL ? libc_clock_gettime(clock, ts) : -1;

@@ -272,10 +272,17 @@ rank 0 slept 1.00 s by gettimeofday, 1.00 s by CLOCK_MONOTONIC; spun 0.25 s; clo
 rank 1 slept 2.00 s by gettimeofday, 2.00 s by CLOCK_MONOTONIC; spun 0.25 s; clocks agree with MPI_Wtime: yes; CPU clock answers: yes
 rank 2 slept 3.00 s by gettimeofday, 3.00 s by CLOCK_MONOTONIC; spun 0.25 s; clocks agree with MPI_Wtime: yes; CPU clock answers: yes
 OUT
-for engine in collsim simgrid; do
-    run "clocks-$engine" 0 "$COLLSIM" exec "$PROGRAMS_DIR/clocks.so" -n 3 --engine "$engine" &&
-        expect_file "clocks-$engine" "$tmp/clocks.expected"
-done
+# (Under AddressSanitizer its interceptors stand between the program and the clocks, which
+# then stay real.) SimGrid's thread contexts read the clocks while switching: they must not
+# get the simulated answer (they hung).
+if [ "${COLLSIM_SANITIZED:-no}" != yes ]; then
+    for engine in collsim simgrid; do
+        run "clocks-$engine" 0 "$COLLSIM" exec "$PROGRAMS_DIR/clocks.so" -n 3 \
+            --engine "$engine" && expect_file "clocks-$engine" "$tmp/clocks.expected"
+    done
+    run clocks-threads 0 "$COLLSIM" exec "$PROGRAMS_DIR/clocks.so" -n 3 --engine simgrid \
+        --cfg contexts/factory:thread && expect_file clocks-threads "$tmp/clocks.expected"
+fi
 
 run stacks-simgrid 2 "$COLLSIM" exec "$PROGRAMS_DIR/stack_buffers.so" -n 4 --stacks shared \
     --engine simgrid && expect_err stacks-simgrid \
