@@ -19,6 +19,7 @@
 
 #include "mpi.h"
 #include "sim/engine/payload_scratch.h"
+#include "sim/engine/program_check.h"
 #include "sim/engine/rank.h"
 #include "src/callsite.h"
 #include "src/comm.h"
@@ -229,26 +230,17 @@ exit(int status)
  * fork() called by a rank: refused, ending the run. All ranks share collsim's one process, so
  * the child would be a second copy of the whole simulation running on from that instant
  * (OSU's osu_latency_mp forks its ranks: the copies printed their tables twice and reported
- * collectives their other halves never made). Outside a rank, the C library's.
+ * collectives their other halves never made). Outside a rank, and from collsim's own code or
+ * GLib's (whose g_spawn forks for addr2line, to describe a call site), the C library's.
  */
-/* Whether code at ADDR is collsim's or GLib's (whose g_spawn forks for addr2line, to describe a
- * call site), not the program's. */
-static gboolean
-collsim_own_code(const void *addr)
-{
-    Dl_info at, ours, glib;
-    if (dladdr(addr, &at) == 0)
-        return FALSE;
-    return (dladdr((const void *)collsim_own_code, &ours) != 0 &&
-            at.dli_fbase == ours.dli_fbase) ||
-           (dladdr((const void *)g_spawn_sync, &glib) != 0 && at.dli_fbase == glib.dli_fbase);
-}
-
 pid_t
 fork(void)
 {
     struct sim_rank *me = sim_rank_self();
-    if (me == NULL || collsim_own_code(COLLSIM_CALLER())) {
+    const void *caller = COLLSIM_CALLER();
+    /* (a static function stands for libcollsim: fork itself may be a sanitizer's) */
+    if (me == NULL || program_same_object(caller, (const void *)self_or_die) ||
+        program_same_object(caller, (const void *)g_spawn_sync)) {
         pid_t (*libc_fork)(void) = (pid_t (*)(void))dlsym(RTLD_NEXT, "fork");
         if (libc_fork != NULL)
             return libc_fork();
@@ -257,7 +249,7 @@ fork(void)
     }
     GString *out = g_string_new(NULL);
     g_string_printf(out, "collsim: rank %d: fork()", me->world_rank);
-    collsim_callsite_describe(COLLSIM_CALLER(), out);
+    collsim_callsite_describe(caller, out);
     g_string_append(out, ": a simulated rank cannot fork, as all ranks share collsim's one "
                          "process; the run ends\n");
     fflush(stdout);
@@ -470,11 +462,8 @@ called_by_program(const void *caller)
         return FALSE; /* not in a run: its configuration may be gone (collsim explain's was
                        * on a stack) */
     const struct sim_config *config = sim_engine_config();
-    if (config == NULL || config->program == NULL)
-        return FALSE;
-    Dl_info at, program;
-    return dladdr(caller, &at) != 0 && dladdr((const void *)config->program, &program) != 0 &&
-           at.dli_fbase == program.dli_fbase;
+    return config != NULL && config->program != NULL &&
+           program_same_object(caller, (const void *)config->program);
 }
 
 static gboolean

@@ -321,10 +321,14 @@ program_collsim_provides(const char *name, gpointer data)
 {
     (void)data;
     void *symbol = dlsym(RTLD_DEFAULT, name);
-    Dl_info where, ours;
-    if (symbol == NULL || dladdr(symbol, &where) == 0 || dladdr(&collsim_anchor, &ours) == 0)
-        return FALSE;
-    return where.dli_fbase == ours.dli_fbase;
+    return symbol != NULL && program_same_object(symbol, &collsim_anchor);
+}
+
+gboolean
+program_same_object(const void *addr, const void *anchor)
+{
+    Dl_info at, of;
+    return dladdr(addr, &at) != 0 && dladdr(anchor, &of) != 0 && at.dli_fbase == of.dli_fbase;
 }
 
 /* ---------------------------------------------------------------- the rules */
@@ -503,27 +507,35 @@ sim_unprovided_call(const char *name, const void *caller)
 
 /* "P.so references functions collsim leaves out (see README): one-sided communication
  * (MPI_Win_create, MPI_Win_free), MPI-IO (MPI_File_open); ..." or NULL when there is none. The
- * names come sorted from the symbol table and the parts in a fixed order. */
+ * names come sorted from the symbol table, each looked up once, and the parts in a fixed order
+ * (every refused function has one: check_program_check). */
 static gchar *
 refused_at_call_note(const struct program_needs *needs, const char *display)
 {
-    static const char *const parts[] = {PART_ONE_SIDED, PART_MPI_IO, PART_DYNAMIC,
-                                        PART_TOOLS,     PART_FORTRAN, NULL};
+    static const char *const parts[] = {PART_ONE_SIDED, PART_MPI_IO, PART_DYNAMIC, PART_TOOLS,
+                                        PART_FORTRAN};
+    GPtrArray *refused = g_ptr_array_new();
+    for (guint i = 0; i < needs->undefined->len; i++) {
+        const char *name = g_ptr_array_index(needs->undefined, i);
+        if (is_mpi_name(name) && program_refused_at_call(name))
+            g_ptr_array_add(refused, (gpointer)name);
+    }
     GString *note = g_string_new(NULL);
     for (size_t p = 0; p < G_N_ELEMENTS(parts); p++) {
+        const char *sep = note->len > 0 ? "), " : "";
         guint listed = 0;
-        for (guint i = 0; i < needs->undefined->len; i++) {
-            const char *name = g_ptr_array_index(needs->undefined, i);
-            if (!program_refused_at_call(name) || program_out_of_scope(name) != parts[p])
+        for (guint i = 0; i < refused->len; i++) {
+            const char *name = g_ptr_array_index(refused, i);
+            if (program_out_of_scope(name) != parts[p])
                 continue;
             if (listed++ == 0)
-                g_string_append_printf(note, "%s%s (", note->len > 0 ? "), " : "",
-                                       parts[p] != NULL ? parts[p] : "others");
+                g_string_append_printf(note, "%s%s (", sep, parts[p]);
             else
                 g_string_append(note, ", ");
             g_string_append(note, name);
         }
     }
+    g_ptr_array_free(refused, TRUE);
     if (note->len == 0) {
         g_string_free(note, TRUE);
         return NULL;

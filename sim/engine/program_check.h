@@ -46,6 +46,10 @@ struct program_needs {
 gboolean program_needs_read(const char *path, struct program_needs *needs, GError **error);
 void program_needs_clear(struct program_needs *needs);
 
+/* Whether code or data at ADDR lies in the loaded object that holds ANCHOR (the dynamic
+ * linker's answer): which object a symbol resolves into, or which made a call. */
+gboolean program_same_object(const void *addr, const void *anchor);
+
 /* Whether NAME, looked up as the loaded program would, resolves into collsim's own code. */
 typedef gboolean (*program_provides_fn)(const char *name, gpointer data);
 gboolean program_collsim_provides(const char *name, gpointer data);
