@@ -1231,6 +1231,19 @@ inbox_name(char name[static 16], int world_rank)
     name[3 + n] = '\0';
 }
 
+/* Append KEY and VALUE (taken) to PAIRS; not a VALUE that is NULL or empty (an info value has
+ * at least one character). */
+static void
+add_info_pair(GPtrArray *pairs, const char *key, gchar *value)
+{
+    if (value == NULL || value[0] == '\0') {
+        g_free(value);
+        return;
+    }
+    g_ptr_array_add(pairs, g_strdup(key));
+    g_ptr_array_add(pairs, value);
+}
+
 /* MPI_INFO_ENV: the keys MPI-3.1 §8.7 names that a run has, valued as Open MPI 4.1 values
  * them (the command's base name, its arguments joined by spaces; no per-process key such as
  * host, which differs between ranks that share this one object). */
@@ -1238,31 +1251,18 @@ static void
 fill_info_env(const struct sim_config *config)
 {
     GPtrArray *pairs = g_ptr_array_new_with_free_func(g_free);
-    if (config->argc > 0) {
-        g_ptr_array_add(pairs, g_strdup("command"));
-        g_ptr_array_add(pairs, g_path_get_basename(config->argv[0]));
-    }
-    if (config->argc > 1) { /* an info value has at least one character */
-        g_ptr_array_add(pairs, g_strdup("argv"));
-        g_ptr_array_add(pairs, g_strjoinv(" ", (gchar **)config->argv + 1));
-    }
+    add_info_pair(pairs, "command",
+                  config->argc > 0 ? g_path_get_basename(config->argv[0]) : NULL);
+    add_info_pair(pairs, "argv",
+                  config->argc > 1 ? g_strjoinv(" ", (gchar **)config->argv + 1) : NULL);
+    add_info_pair(pairs, "maxprocs", g_strdup_printf("%d", config->nranks));
     struct utsname host;
-    gchar *wdir = g_get_current_dir();
-    const char *fixed[] = {"maxprocs", NULL, "arch", uname(&host) == 0 ? host.machine : NULL,
-                           "wdir", wdir, "thread_level", "MPI_THREAD_SINGLE"};
-    gchar *maxprocs = g_strdup_printf("%d", config->nranks);
-    fixed[1] = maxprocs;
-    for (gsize i = 0; i < G_N_ELEMENTS(fixed); i += 2) {
-        if (fixed[i + 1] == NULL || fixed[i + 1][0] == '\0')
-            continue;
-        g_ptr_array_add(pairs, g_strdup(fixed[i]));
-        g_ptr_array_add(pairs, g_strdup(fixed[i + 1]));
-    }
+    add_info_pair(pairs, "arch", uname(&host) == 0 ? g_strdup(host.machine) : NULL);
+    add_info_pair(pairs, "wdir", g_get_current_dir());
+    add_info_pair(pairs, "thread_level", g_strdup("MPI_THREAD_SINGLE"));
     g_ptr_array_add(pairs, NULL);
     collsim_info_env_fill((const char *const *)pairs->pdata);
     g_ptr_array_free(pairs, TRUE);
-    g_free(maxprocs);
-    g_free(wdir);
 }
 
 static void

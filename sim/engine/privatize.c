@@ -57,7 +57,6 @@ static struct chunk ***deltas;
 static struct chunk **shown;
 static struct chunk **saved_last;
 static gsize delta_chunks;
-static gboolean delta_mode;
 #define DELTA_MAX (256 * 1024)
 #define DELTA_CHUNK 1024
 static guint8 *initialised;     /* one flag per rank */
@@ -140,9 +139,8 @@ sim_privatize_setup(gconstpointer anchor, int nranks, GError **error)
         segment_len = 0;   /* nothing writable: nothing to privatize */
         return TRUE;
     }
-    initialised = g_new0(guint8, nranks);
+    initialised = g_new0(guint8, nranks); /* read by the copy and remap modes */
     current = -1;
-    delta_mode = FALSE;
     if (end - start <= DELTA_MAX) {
         /* the bytes past seg.end up to the page's end belong to no object: nothing to keep */
         uintptr_t first = MAX(seg.start, seg.relro_end);
@@ -155,7 +153,6 @@ sim_privatize_setup(gconstpointer anchor, int nranks, GError **error)
             return TRUE; /* all of it is RELRO: nothing a rank can write */
         pristine = g_memdup2(segment, segment_len);
         if (segment_len > COPY_MAX) {
-            delta_mode = TRUE;
             delta_chunks = (segment_len + DELTA_CHUNK - 1) / DELTA_CHUNK;
             deltas = g_new0(struct chunk **, nranks);
             shown = g_new0(struct chunk *, delta_chunks); /* the segment is pristine now */
@@ -271,7 +268,7 @@ sim_privatize_switch(int rank)
 {
     if (rank == current || segment_len == 0)
         return;
-    if (delta_mode) {
+    if (deltas != NULL) {
         if (current >= 0)
             delta_save(current);
         delta_load(rank);
