@@ -1597,6 +1597,8 @@ engine_run(const struct sim_config *config, struct sim_outcome *outcome, GError 
     /* collsim's own core simulates a flat cluster itself (sim/core/platform.h): SimGrid builds
      * none of its hosts and links, a third of the memory of a rank at 2^20 ranks */
     gboolean own_flat = is_flat && core == CORE_COLLSIM;
+    if (!own_flat)
+        (void)simgrid_glue(); /* loaded before a platform file is written: it exits if it can't */
     if (own_flat) {
         /* SimGrid is not started at all (not even loaded: simgrid_glue.h) */
     } else if (platform == NULL) {

@@ -68,7 +68,9 @@ run yes -n 4 --platform "$tmp/backbone.xml"
 # 4. Without the module: the own core's runs still run, the others stop with one message.
 export COLLSIM_SIMGRID_MODULE="$tmp/none/collsim-simgrid.so"
 run no -n 4
-"$COLLSIM" exec "$tmp/maps.so" -n 4 --engine simgrid >"$tmp/out" 2>"$tmp/err"
+# (TMPDIR: a platform file generated for SimGrid must not be left behind by a run that stops)
+mkdir "$tmp/scratch"
+TMPDIR="$tmp/scratch" "$COLLSIM" exec "$tmp/maps.so" -n 4 --engine simgrid >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [ "$rc" -eq 2 ] && [ ! -s "$tmp/out" ] && grep -q "needs SimGrid" "$tmp/err" &&
     grep -qF "$tmp/none/collsim-simgrid.so: not there" "$tmp/err"; then
@@ -78,12 +80,18 @@ else
 fi
 echo "not a module" >"$tmp/bad.so"
 export COLLSIM_SIMGRID_MODULE="$tmp/bad.so"
-"$COLLSIM" exec "$tmp/maps.so" -n 4 --platform fattree:levels=2,down=2 >"$tmp/out" 2>"$tmp/err"
+TMPDIR="$tmp/scratch" "$COLLSIM" exec "$tmp/maps.so" -n 4 --platform fattree:levels=2,down=2 \
+    >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [ "$rc" -eq 2 ] && grep -qF "$tmp/bad.so:" "$tmp/err"; then
     pass "a file that is not a module: exit 2, the path and the loader's reason named"
 else
     fail "a file that is not a module: exit $rc"; cat "$tmp/err" | head -5
+fi
+if [ -z "$(ls -A "$tmp/scratch")" ]; then
+    pass "runs stopped for want of the module leave no file in TMPDIR"
+else
+    fail "left in TMPDIR: $(ls "$tmp/scratch")"
 fi
 unset COLLSIM_SIMGRID_MODULE
 
