@@ -9,11 +9,12 @@
 #include "runtime.h"
 
 static GHashTable *live;       /* registered object -> itself */
-static GHashTable *holds;      /* world rank -> GPtrArray of struct hold *, creation order */
+static GHashTable *holds;      /* world rank -> GHashTable of object -> struct hold * */
 static guint64 serial;
 
-/* A rank holds few objects at a time (what it created and has not freed yet), so a list per
- * rank is searched linearly; ranks that hold nothing cost nothing. */
+/* A rank's holds are found by object: a program may hold thousands at once (MPICH's
+ * too_many_comms duplicates MPI_COMM_WORLD until it fails), and a list searched at every
+ * use made that quadratic. Their order, when listed, is their creation order (serial). */
 struct hold {
     const void *object;
     struct collsim_held held;
@@ -42,66 +43,60 @@ collsim_handle_readable(const void *object)
 }
 
 /* The calling rank's holds (created on demand), or NULL. */
-static GPtrArray *
+static GHashTable *
 holds_of(int rank, gboolean create)
 {
     if (holds == NULL) {
         if (!create)
             return NULL;
         holds = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
-                                      (GDestroyNotify)g_ptr_array_unref);
+                                      (GDestroyNotify)g_hash_table_unref);
     }
-    GPtrArray *mine = g_hash_table_lookup(holds, GINT_TO_POINTER(rank));
+    GHashTable *mine = g_hash_table_lookup(holds, GINT_TO_POINTER(rank));
     if (mine == NULL && create) {
-        mine = g_ptr_array_new_with_free_func(g_free);
+        mine = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
         g_hash_table_insert(holds, GINT_TO_POINTER(rank), mine);
     }
     return mine;
 }
 
-/* Index of object among a rank's holds, or -1. From the newest: programs mostly free what
- * they made last, or hold a few objects for the whole run. */
-static int
-find_hold(GPtrArray *mine, const void *object)
+static struct hold *
+find_hold(GHashTable *mine, const void *object)
 {
-    for (guint i = mine != NULL ? mine->len : 0; i-- > 0;)
-        if (((struct hold *)g_ptr_array_index(mine, i))->object == object)
-            return (int)i;
-    return -1;
+    return mine != NULL ? g_hash_table_lookup(mine, object) : NULL;
 }
 
 void
 collsim_handle_hold(const void *object, enum collsim_held_kind kind, const char *call,
                     const void *caller)
 {
-    GPtrArray *mine = holds_of(collsim_runtime->world_rank(), TRUE);
-    int at = find_hold(mine, object);
-    if (at >= 0) {
-        ((struct hold *)g_ptr_array_index(mine, (guint)at))->held.handles++;
+    GHashTable *mine = holds_of(collsim_runtime->world_rank(), TRUE);
+    struct hold *h = find_hold(mine, object);
+    if (h != NULL) {
+        h->held.handles++;
         return;
     }
-    struct hold *h = g_new(struct hold, 1);
+    h = g_new(struct hold, 1);
     h->object = object;
     h->held = (struct collsim_held){kind, call, caller, serial++, 1};
-    g_ptr_array_add(mine, h);
+    g_hash_table_insert(mine, (gpointer)object, h);
 }
 
 int
 collsim_handle_held(const void *object)
 {
-    return find_hold(holds_of(collsim_runtime->world_rank(), FALSE), object) >= 0;
+    return find_hold(holds_of(collsim_runtime->world_rank(), FALSE), object) != NULL;
 }
 
 int
 collsim_handle_let_go(const void *object)
 {
-    GPtrArray *mine = holds_of(collsim_runtime->world_rank(), FALSE);
-    int at = find_hold(mine, object);
-    if (at < 0)
+    GHashTable *mine = holds_of(collsim_runtime->world_rank(), FALSE);
+    struct hold *h = find_hold(mine, object);
+    if (h == NULL)
         return FALSE;
-    struct hold *h = g_ptr_array_index(mine, (guint)at);
     if (--h->held.handles == 0)
-        g_ptr_array_remove_index(mine, (guint)at);   /* keeps creation order */
+        g_hash_table_remove(mine, object);
     return TRUE;
 }
 
@@ -119,9 +114,15 @@ GPtrArray *
 collsim_handles_held_by(int world_rank, guint counts[COLLSIM_HELD_KINDS])
 {
     GPtrArray *out = g_ptr_array_new();
-    GPtrArray *mine = holds_of(world_rank, FALSE);
-    for (guint i = 0; mine != NULL && i < mine->len; i++)
-        g_ptr_array_add(out, &((struct hold *)g_ptr_array_index(mine, i))->held);
+    GHashTable *mine = holds_of(world_rank, FALSE);
+    if (mine != NULL) {
+        GHashTableIter it;
+        gpointer value;
+        g_hash_table_iter_init(&it, mine);
+        while (g_hash_table_iter_next(&it, NULL, &value))
+            g_ptr_array_add(out, &((struct hold *)value)->held);
+    }
+    /* the table's order is its own: kind, then creation (serials are unique) */
     g_ptr_array_sort(out, held_order);
     if (counts != NULL) {
         for (int k = 0; k < COLLSIM_HELD_KINDS; k++)
