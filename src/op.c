@@ -133,6 +133,18 @@ group_of(MPI_Datatype basic)
     return NULL;
 }
 
+int
+collsim_basic_types_match(MPI_Datatype sent, MPI_Datatype received)
+{
+    if (sent == NULL || received == NULL || sent == received)
+        return TRUE;
+    if (sent == MPI_BYTE || sent == MPI_PACKED || received == MPI_BYTE || received == MPI_PACKED)
+        return TRUE;
+    const struct reduction_group *a = group_of(sent), *b = group_of(received);
+    return a != NULL && b != NULL && a->elem == b->elem && a->elem != COLLSIM_ELEM_PAIR &&
+           sent->size == received->size;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Kernels                                                                                      */
 /* ------------------------------------------------------------------------------------------ */
@@ -623,10 +635,21 @@ MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype data
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_BUFFER, call, "%s argument is NULL",
                              inbuf == NULL ? "inbuf" : "inoutbuf");
 
+    /* sizes-only runs (payload none): the buffers hold no data (often shared scratch, which
+     * the algorithms pass as both), so only the charge below happens; simulated time is the
+     * same as with data */
+    gboolean moves = collsim_runtime->moves_payload == NULL || collsim_runtime->moves_payload();
+    uintptr_t in_lo, in_hi, inout_lo, inout_hi;
+    /* inbuf is IN, inoutbuf INOUT: they may not be aliased (MPI-3.1 2.3); an overlap reads
+     * items the op has already overwritten */
+    if (moves && collsim_buffer_span(inbuf, count, datatype, &in_lo, &in_hi) &&
+        collsim_buffer_span(inoutbuf, count, datatype, &inout_lo, &inout_hi) &&
+        in_lo < inout_hi && inout_lo < in_hi)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_BUFFER, call,
+                             "inbuf and inoutbuf overlap (%p and %p)", inbuf, inoutbuf);
+
     collsim_runtime->charge_op(op, datatype, count);
-    /* sizes-only runs (payload none): the buffers hold no data (often shared scratch), so
-     * only the charge above happens; simulated time is the same as with data */
-    if (collsim_runtime->moves_payload != NULL && !collsim_runtime->moves_payload())
+    if (!moves)
         return MPI_SUCCESS;
     rc = collsim_op_apply(op, inbuf, inoutbuf, count, datatype);
     if (rc != MPI_SUCCESS)

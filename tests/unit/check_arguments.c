@@ -419,6 +419,13 @@ START_TEST(test_op_arguments)
     EXPECT(MPI_ERR_OP, MPI_Reduce_local(a, b, 2, MPI_BYTE, MPI_SUM));
     EXPECT(MPI_ERR_BUFFER, MPI_Reduce_local(NULL, b, 2, MPI_INT, MPI_SUM));
     EXPECT(MPI_ERR_BUFFER, MPI_Reduce_local(a, NULL, 2, MPI_INT, MPI_SUM));
+    /* inbuf and inoutbuf aliased, wholly or by one item; adjacent is fine */
+    EXPECT(MPI_ERR_BUFFER, MPI_Reduce_local(b, b, 2, MPI_INT, MPI_SUM));
+    EXPECT(MPI_SUCCESS, MPI_Reduce_local(&b[0], &b[1], 1, MPI_INT, MPI_SUM));
+    EXPECT(MPI_ERR_BUFFER, MPI_Reduce_local(&b[0], &b[1], 2, MPI_INT, MPI_SUM));
+    ck_assert_int_eq(b[0], 3);
+    ck_assert_int_eq(b[1], 7); /* only the adjacent call ran: b[1] += b[0] */
+    b[1] = 4;
     /* a contiguous derived type has its data at the buffer too */
     MPI_Type_contiguous(2, MPI_INT, &pair);
     MPI_Type_commit(&pair);
