@@ -198,7 +198,9 @@ topo_build(MPI_Comm comm_old, const char *call, int color, int key, int members,
     int rc = MPI_Comm_split(comm_old, err != MPI_SUCCESS ? MPI_UNDEFINED : color, key, &made);
     if (rc != MPI_SUCCESS || err != MPI_SUCCESS || made == MPI_COMM_NULL) {
         collsim_topo_free(mine);
-        if (rc == MPI_SUCCESS && err == MPI_SUCCESS)
+        /* a failed call leaves MPI_COMM_NULL too, as MPICH does: a program that goes on
+         * then gets MPI_ERR_COMM, not whatever its variable held */
+        if (out != NULL)
             *out = MPI_COMM_NULL;
         return rc != MPI_SUCCESS ? rc : err;
     }
@@ -225,6 +227,7 @@ topo_build(MPI_Comm comm_old, const char *call, int color, int key, int members,
     }
     if (!agree) {
         MPI_Comm_free(&made);
+        *out = MPI_COMM_NULL;
         return collsim_error(comm_old, MPI_ERR_TOPOLOGY, call,
                              "the members of the communicator passed different topologies");
     }

@@ -216,9 +216,12 @@ cart_create_sizes_and_errors(int rank, void *arg)
     } else {
         EXPECT(rank, cart == MPI_COMM_NULL);
     }
-    /* every rank's own arguments are wrong: each reports, none waits */
+    /* every rank's own arguments are wrong: each reports, none waits, and gets MPI_COMM_NULL
+     * (MPICH's errors/topo/cartsmall) */
+    cart = MPI_COMM_WORLD;
     EXPECT(rank, MPI_Cart_create(MPI_COMM_WORLD, 2, (int[]){4, 4}, (int[]){0, 0}, 0, &cart) ==
                      MPI_ERR_DIMS);
+    EXPECT(rank, cart == MPI_COMM_NULL);
     EXPECT(rank, MPI_Cart_create(MPI_COMM_WORLD, 2, (int[]){0, 3}, (int[]){0, 0}, 0, &cart) ==
                      MPI_ERR_DIMS);
     EXPECT(rank, MPI_Cart_create(MPI_COMM_WORLD, -1, NULL, NULL, 0, &cart) == MPI_ERR_DIMS);
@@ -229,8 +232,10 @@ cart_create_sizes_and_errors(int rank, void *arg)
            MPI_Cart_create(MPI_COMM_NULL, 1, (int[]){2}, (int[]){0}, 0, &cart) == MPI_ERR_COMM);
     /* one rank's arguments differ: it reports MPI_ERR_DIMS, the others see the disagreement */
     int bad = rank == 3;
+    cart = MPI_COMM_WORLD;
     int rc = MPI_Cart_create(MPI_COMM_WORLD, 2, (int[]){bad ? 0 : 4, 3}, (int[]){0, 0}, 0, &cart);
     EXPECT(rank, rc == (bad ? MPI_ERR_DIMS : MPI_ERR_TOPOLOGY));
+    EXPECT(rank, cart == MPI_COMM_NULL);
     /* the periods differ on one rank */
     rc = MPI_Cart_create(MPI_COMM_WORLD, 1, (int[]){12}, (int[]){rank == 5}, 0, &cart);
     if (rc == MPI_SUCCESS)
@@ -275,9 +280,10 @@ cart_sub(int rank, void *arg)
     EXPECT(rank, MPI_Cart_sub(cart, (int[]){0, 0}, &point) == MPI_SUCCESS);
     EXPECT(rank, MPI_Comm_size(point, &size) == MPI_SUCCESS && size == 1);
     EXPECT(rank, MPI_Cartdim_get(point, &ndims) == MPI_SUCCESS && ndims == 0);
+    MPI_Comm_free(&point);
     EXPECT(rank, MPI_Cart_sub(MPI_COMM_WORLD, (int[]){1, 0}, &point) == MPI_ERR_TOPOLOGY);
     EXPECT(rank, MPI_Cart_sub(cart, NULL, &point) == MPI_ERR_ARG);
-    MPI_Comm_free(&point);
+    EXPECT(rank, point == MPI_COMM_NULL);
     MPI_Comm_free(&col);
     MPI_Comm_free(&row);
     MPI_Comm_free(&cart);
