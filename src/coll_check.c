@@ -272,11 +272,15 @@ check_against_first(const struct coll_check_state *s, const struct record *r, in
         if (c->bytes >= 0 && f->bytes >= 0 && c->bytes != f->bytes)
             mismatch(s, r, "the type signatures (count x datatype size) must be the same on "
                            "every member (MPI-3.1 5.4, 5.9.1)");
-        /* MPI_BYTE and MPI_PACKED pair with anything, as most MPIs let them */
+        /* the point-to-point rule (MPI_BYTE and MPI_PACKED pair with anything, as most MPIs
+         * let them; MPI_LONG with MPI_INT64_T), but a reduction's op reads the values, so
+         * there signed and unsigned, say, differ */
         MPI_Datatype mine = r->ranks[me].basic;
         MPI_Datatype first = r->ranks[r->first].basic;
-        if (mine != NULL && first != NULL && mine != first && mine != MPI_BYTE &&
-            mine != MPI_PACKED && first != MPI_BYTE && first != MPI_PACKED)
+        gboolean reduces = r->ranks[me].op.given;
+        if (reduces ? mine != NULL && first != NULL && mine != first && mine != MPI_BYTE &&
+                          mine != MPI_PACKED && first != MPI_BYTE && first != MPI_PACKED
+                    : !collsim_basic_types_match(first, mine))
             mismatch(s, r,
                      "%s elements against %s: the type signatures must be the same on every "
                      "member (MPI-3.1 5.4, 5.9.1)",

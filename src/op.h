@@ -99,4 +99,15 @@ const char *collsim_op_name(MPI_Op op);
 /* Describe applying op to count items of dt, for the compute-cost model (valid op and dt). */
 void collsim_op_work(MPI_Op op, MPI_Datatype dt, int count, struct collsim_op_work *work);
 
+/*
+ * Whether data of basic type `sent` may be received as basic type `received` (MPI-3.1 3.3.1
+ * type matching), as collsim checks it in point-to-point and collective traffic alike: the
+ * same type; MPI_BYTE or MPI_PACKED on either side; or two types of one element class and one
+ * size, whose bits mean the same values (MPI_LONG and MPI_INT64_T, MPI_INT and MPI_UNSIGNED,
+ * MPI_FLOAT and MPI_REAL, which real programs mix and every MPI delivers intact). Value-index
+ * pairs and types of no class match only themselves. NULL (a derived type of mixed basic
+ * types) matches anything: collsim compares one basic type per side.
+ */
+int collsim_basic_types_match(MPI_Datatype sent, MPI_Datatype received);
+
 #endif

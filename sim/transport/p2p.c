@@ -54,6 +54,7 @@
 #include "src/comm.h"
 #include "src/datatype.h"
 #include "src/handles.h"
+#include "src/op.h"
 #include "src/errhandler.h"
 #include "sim/core/core.h"
 #include "sim/core/core_cfg.h"
@@ -112,6 +113,7 @@ struct sim_msg {
     int dst_world;
     int tag;
     gsize bytes;
+    MPI_Datatype basic;     /* the send's basic type (predefined: never freed), NULL if mixed */
     gboolean eager;
     void *data;             /* eager: packed copy of the payload (data mode): `small` up to
                              * its size, else allocated */
@@ -173,6 +175,7 @@ struct collsim_request {
     int count;
     MPI_Datatype dt;
     gsize arrived_bytes;     /* the size of the message it matched (above its room: truncated) */
+    MPI_Datatype arrived_basic; /* and its basic type (MPI_ERR_TYPE: no match for the receive's) */
     int source;              /* local rank or MPI_ANY_SOURCE */
     int source_world;        /* world rank of source, or MPI_ANY_SOURCE */
     int tag;
@@ -453,7 +456,13 @@ msg_deliver(struct sim_msg *msg)
     req->status.MPI_TAG = msg->tag;
     req->status.collsim_bytes = bytes;
     req->arrived_bytes = msg->bytes;
-    req->status.MPI_ERROR = msg->bytes > capacity ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+    req->arrived_basic = msg->basic;
+    /* an empty message's signature is empty: a prefix of any (MPI-3.1 3.3.1) */
+    req->status.MPI_ERROR =
+        msg->bytes > capacity ? MPI_ERR_TRUNCATE
+        : msg->bytes > 0 && !collsim_basic_types_match(msg->basic, collsim_datatype_basic(req->dt))
+            ? MPI_ERR_TYPE
+            : MPI_SUCCESS;
     if (!moves)
         return;
     if (msg->eager || msg->data != NULL) {
@@ -1237,6 +1246,7 @@ start_send_protocol(const void *buf, int count, MPI_Datatype dt, int dest, int t
     msg->dst_world = collsim_comm_peer_world_rank(comm, dest);
     msg->tag = tag;
     msg->bytes = collsim_datatype_packed_size(count, dt);
+    msg->basic = collsim_datatype_basic(dt);
     msg->eager = protocol == PROTOCOL_EAGER ||
                  (protocol == PROTOCOL_BY_SIZE && msg->bytes <= config->transport.eager_threshold);
     msg->serial = ++serials;
@@ -2400,6 +2410,9 @@ request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
     int err = req->kind != REQ_SEND ? req->status.MPI_ERROR : MPI_SUCCESS;
     MPI_Comm comm = req->comm;
     gsize arrived = req->arrived_bytes;
+    MPI_Datatype arrived_basic = req->arrived_basic;
+    MPI_Datatype wanted_basic =
+        err == MPI_ERR_TYPE && req->kind == REQ_RECV ? collsim_datatype_basic(req->dt) : NULL;
     gsize capacity = req->kind == REQ_RECV ? req_capacity(req) : 0;
     enum req_kind kind = req->kind;
     if (!req->in_flow)
@@ -2412,6 +2425,14 @@ request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
                              "message truncated: a message of %zu bytes arrived for a receive "
                              "buffer of %zu bytes (its first %zu bytes were delivered)",
                              arrived, capacity, capacity);
+    if (err == MPI_ERR_TYPE && kind == REQ_RECV)
+        return collsim_error(comm, MPI_ERR_TYPE, call,
+                             "a message of %zu bytes of %s arrived for a receive of %s: the "
+                             "types must match (MPI-3.1 3.3.1; MPI_BYTE and MPI_PACKED match "
+                             "any, as do types of one kind and size such as MPI_LONG and "
+                             "MPI_INT64_T); the bytes were delivered",
+                             arrived, collsim_datatype_name(arrived_basic),
+                             collsim_datatype_name(wanted_basic));
     return err;
 }
 
