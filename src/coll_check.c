@@ -59,6 +59,8 @@ struct coll_check_state {
     MPI_Comm comm;
     int size;
     guint64 *calls;                /* per local rank: checked calls made so far */
+    const char **last_name;        /* per local rank: the latest call's name (static) */
+    const void **last_caller;      /* and where the program made it */
     GHashTable *records;           /* position -> struct record *, positions not complete */
 };
 
@@ -95,6 +97,8 @@ state_free(struct coll_check_state *s)
 {
     g_hash_table_destroy(s->records);
     g_free(s->calls);
+    g_free(s->last_name);
+    g_free(s->last_caller);
     g_free(s);
 }
 
@@ -107,6 +111,8 @@ state_of(MPI_Comm comm)
     s->comm = comm;
     s->size = collsim_comm_size(comm);
     s->calls = g_new0(guint64, s->size);
+    s->last_name = g_new0(const char *, s->size);
+    s->last_caller = g_new0(const void *, s->size);
     s->records = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, record_free);
     if (states == NULL)
         states = g_ptr_array_new();
@@ -387,6 +393,8 @@ coll_check_enter(MPI_Comm comm, const struct coll_check_call *call)
     int me = collsim_comm_my_rank(comm);
     struct coll_check_state *s = state_of(comm);
     guint64 position = s->calls[me]++;
+    s->last_name[me] = call->name;
+    s->last_caller[me] = call->caller;
     struct record *r = g_hash_table_lookup(s->records, &position);
     if (r == NULL) {
         r = g_new0(struct record, 1);
@@ -460,7 +468,10 @@ coll_check_describe_rank(MPI_Comm comm, int world_rank, GString *out)
         g_string_append_printf(out, ", its call #%" G_GUINT64_FORMAT " on %s", position + 1,
                                comm_label(comm, label, sizeof label));
     } else {
-        g_string_append_printf(out, "its collective call #%" G_GUINT64_FORMAT " on %s",
+        /* the position is complete (its record is gone): its name and place are left */
+        g_string_append(out, s->last_name[me]);
+        collsim_callsite_describe(s->last_caller[me], out);
+        g_string_append_printf(out, ", its collective call #%" G_GUINT64_FORMAT " on %s",
                                position + 1, comm_label(comm, label, sizeof label));
     }
     return TRUE;

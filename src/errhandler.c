@@ -29,6 +29,7 @@
 #include <glib.h>
 
 #include "callsite.h"
+#include "coll_check.h"
 #include "comm.h"
 #include "errhandler.h"
 #include "handles.h"
@@ -291,9 +292,10 @@ handling_comm(MPI_Comm comm)
     return comm;
 }
 
-/* Print the one-line report of a fatal error and end the simulation. */
+/* Print the one-line report of a fatal error and end the simulation; `inside` names the
+ * program's collective call when the error arose in collsim's algorithm for it. */
 static void __attribute__((noreturn))
-die(int code, const char *call, const char *fmt, va_list ap)
+die(int code, const char *call, const char *inside, const char *fmt, va_list ap)
 {
     /* on the stack: nothing to free on a path that ends the process */
     char message[1024];
@@ -307,8 +309,8 @@ die(int code, const char *call, const char *fmt, va_list ap)
         snprintf(unknown, sizeof unknown, "error code %d", code);
         name = unknown;
     }
-    fprintf(stderr, "collsim: rank %d: %s: %s [%s]\n", collsim_runtime->world_rank(), call,
-            message, name);
+    fprintf(stderr, "collsim: rank %d: %s%s: %s [%s]\n", collsim_runtime->world_rank(), call,
+            inside, message, name);
     fflush(stderr);
     collsim_runtime->abort(COLLSIM_EXIT_MPI_ERROR);
 }
@@ -324,9 +326,18 @@ collsim_error(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
     if (handler == MPI_ERRORS_RETURN)
         return code;
     if (handler == MPI_ERRORS_ARE_FATAL || handler->function == NULL) {
+        /* an error on a hidden twin came from the algorithm of the program's collective call
+         * (a message of the wrong type that the program's arguments sent): name that call */
+        char inside[768] = "";
+        if (collsim_comm_check(comm) == MPI_SUCCESS && comm->owner != NULL) {
+            GString *what = g_string_new(NULL);
+            if (coll_check_describe_rank(comm->owner, collsim_runtime->world_rank(), what))
+                snprintf(inside, sizeof inside, " in %s", what->str);
+            g_string_free(what, TRUE);
+        }
         va_list ap;
         va_start(ap, fmt);
-        die(code, call, fmt, ap);
+        die(code, call, inside, fmt, ap);
     }
     /* a user handler gets the handle and the code by address, as MPI prescribes */
     int code_arg = code;

@@ -5,7 +5,8 @@
  * run: -n 4 --time-limit 1ms
  * exit: 8
  * expect: collsim: simulated-time limit of 0.001 s reached at simulated t=0.001
- * expect:   rank 0 is blocked in its collective call #
+ * expect:   rank 0 is blocked in MPI_Allreduce at main+
+ * expect: endless_allreduce.c:20), its collective call #
  * expect: on MPI_COMM_WORLD, in its step MPI_Sendrecv
  */
 #include <mpi.h>
