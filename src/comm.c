@@ -576,6 +576,9 @@ collsim_comm_visible(MPI_Comm comm)
 static int
 check_comm(MPI_Comm comm, const char *call)
 {
+    int rc = collsim_check_live(call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (collsim_comm_check(comm) != MPI_SUCCESS)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_COMM, call, "invalid communicator%s",
                              comm == MPI_COMM_NULL ? " (MPI_COMM_NULL)" : "");

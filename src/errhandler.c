@@ -316,6 +316,16 @@ die(int code, const char *call, const char *inside, const char *fmt, va_list ap)
 }
 
 int
+collsim_check_live(const char *call)
+{
+    int state = collsim_runtime->mpi_state != NULL ? collsim_runtime->mpi_state() : 1;
+    if (state == 1)
+        return MPI_SUCCESS;
+    return collsim_error(MPI_COMM_WORLD, MPI_ERR_OTHER, call,
+                         state == 0 ? "called before MPI_Init" : "called after MPI_Finalize");
+}
+
+int
 collsim_error(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
 {
     MPI_Comm target = handling_comm(comm);

@@ -33,6 +33,15 @@ struct collsim_errhandler {
 int collsim_error(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/*
+ * MPI_SUCCESS if the calling rank may call MPI functions now; else MPI_ERR_OTHER through
+ * MPI_COMM_WORLD's handler, "called before MPI_Init" or "called after MPI_Finalize" (MPI-3.1
+ * 8.7: only MPI_Initialized, MPI_Finalized, MPI_Get_version and MPI_Get_library_version
+ * may; Open MPI stops the job there, where a program that names its rank before MPI_Init
+ * otherwise runs as if it were right).
+ */
+int collsim_check_live(const char *call);
+
 /* The last error code the calling rank uses: MPI_ERR_LASTCODE, or the last one it added. */
 int collsim_error_last_used_code(void);
 

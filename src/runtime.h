@@ -60,6 +60,9 @@ struct collsim_runtime_hooks {
     int (*acts_for_operation)(void);
     /* End the whole simulation with this exit code (MPI_Abort, fatal errors). */
     void (*abort)(int exit_code) __attribute__((noreturn));
+    /* Where the calling rank is in its life: 0 before MPI_Init, 1 between MPI_Init and the end
+     * of MPI_Finalize, 2 after. NULL (or a caller outside any rank) counts as 1. */
+    int (*mpi_state)(void);
 };
 
 /*

@@ -143,6 +143,9 @@ topo_equal(const struct collsim_topo *a, const struct collsim_topo *b)
 static int
 topo_comm(MPI_Comm comm, const char *call, struct collsim_topo **topo)
 {
+    int rc = collsim_check_live(call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (collsim_comm_check(comm) != MPI_SUCCESS)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_COMM, call, "invalid communicator%s",
                              comm == MPI_COMM_NULL ? " (MPI_COMM_NULL)" : "");

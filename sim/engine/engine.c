@@ -379,6 +379,13 @@ hook_abort(int exit_code)
 }
 
 static int
+hook_mpi_state(void)
+{
+    const struct sim_rank *me = sim_rank_self();
+    return me != NULL ? me->mpi_state : 1;
+}
+
+static int
 hook_node_of(int world_rank)
 {
     return world_rank >= 0 && world_rank < world_size ? ranks[world_rank].node : 0;
@@ -403,6 +410,7 @@ static const struct collsim_runtime_hooks sim_hooks = {
     .make_persistent = sim_p2p_make_persistent,
     .acts_for_operation = sim_p2p_acts_for_operation,
     .abort = hook_abort,
+    .mpi_state = hook_mpi_state,
 };
 
 /* ---------------------------------------------------------------- platform */

@@ -2345,13 +2345,9 @@ check_tag(MPI_Comm comm, int tag, gboolean wildcard_ok, const char *call)
 static int
 check_initialized(const char *call)
 {
-    struct sim_rank *me = sim_rank_self();
-    if (me == NULL || me->mpi_state != 1)
-        return collsim_error(MPI_COMM_WORLD, MPI_ERR_OTHER, call,
-                             me != NULL && me->mpi_state == 2
-                                 ? "called after MPI_Finalize"
-                                 : "called before MPI_Init");
-    return MPI_SUCCESS;
+    if (sim_rank_self() == NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_OTHER, call, "called before MPI_Init");
+    return collsim_check_live(call);
 }
 
 /* The checks of one point-to-point half in the standard's order: a receive may name the

@@ -38,6 +38,9 @@ coll_arg_info(MPI_Info info, const char *call)
 int
 coll_arg_comm(MPI_Comm comm, const char *call)
 {
+    int rc = collsim_check_live(call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (collsim_comm_check(comm) != MPI_SUCCESS)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_COMM, call, "invalid communicator");
     if (collsim_comm_is_internal(comm))
