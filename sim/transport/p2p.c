@@ -50,6 +50,7 @@
 
 #include "mpi.h"
 #include "sim/core/small_vec.h"
+#include "src/callsite.h"
 #include "src/coll_check.h"
 #include "src/comm.h"
 #include "src/datatype.h"
@@ -214,6 +215,13 @@ struct collsim_request {
     void (*free_data)(void *data);
     int p2p_mode;            /* enum persistent_mode of a point-to-point one */
     struct collsim_request *active;
+    /* a program's nonblocking send (MPI_Isend, ..., a persistent send's start): a digest of
+     * its contiguous buffer, compared when the program sees the send complete, and where the
+     * program made the call (see "Send buffers left alone") */
+    const guint8 *watched_buf;
+    gsize watched_len;
+    guint64 watched_digest;
+    const void *watched_site;
     /* generalized request: the program's callbacks and their argument */
     MPI_Grequest_query_function *query_fn;
     MPI_Grequest_free_function *free_fn;
@@ -2395,6 +2403,60 @@ static int greq_retire(MPI_Request *handle, MPI_Status *status, const char *call
 static int greq_query(struct collsim_request *req, MPI_Status *status, const char *call);
 static int greq_free(MPI_Request *request);
 
+/*
+ * Send buffers left alone: MPI-3.1 3.7.2 forbids changing a nonblocking send's buffer until
+ * the send completes. A program that does gets away with it under every MPI while its
+ * messages go eagerly (they are copied at the call) and sends what it wrote later once they
+ * do not: a bug that stays hidden until the sizes grow. collsim takes a digest of the buffer
+ * at the call and compares it when the program sees the send complete (MPI_Wait, MPI_Test
+ * and the others), refusing a changed buffer with MPI_ERR_BUFFER. Contiguous buffers only
+ * (a derived type's holes are the program's to write); up to WATCH_WHOLE bytes the digest
+ * covers every byte, above that WATCH_WINDOWS windows spread over the buffer, so that the
+ * check costs what a 4 KiB send's copy costs whatever the size.
+ */
+#define WATCH_WHOLE 4096
+#define WATCH_WINDOWS 64
+#define WATCH_WINDOW 64
+
+static guint64
+digest_mix(guint64 h, const guint8 *p, gsize len)
+{
+    for (gsize i = 0; i < len; i += 8) {
+        guint64 w = 0;
+        memcpy(&w, p + i, MIN((gsize)8, len - i));
+        h = (h ^ w) * G_GUINT64_CONSTANT(0x9E3779B97F4A7C15);
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+static guint64
+buffer_digest(const guint8 *p, gsize len)
+{
+    if (len <= WATCH_WHOLE)
+        return digest_mix(len, p, len);
+    guint64 h = len;
+    for (gsize w = 0; w < WATCH_WINDOWS; w++)
+        h = digest_mix(h, p + w * (len - WATCH_WINDOW) / (WATCH_WINDOWS - 1), WATCH_WINDOW);
+    return h;
+}
+
+static void
+watch_send_buffer(MPI_Request req, const void *buf, int count, MPI_Datatype dt, MPI_Comm comm,
+                  const char *call, const void *site)
+{
+    gsize bytes = collsim_datatype_packed_size(count, dt);
+    if (req == MPI_REQUEST_NULL || req->kind != REQ_SEND || bytes == 0 ||
+        collsim_comm_is_internal(comm) || !collsim_datatype_is_contiguous(dt) ||
+        sim_engine_config()->payload != SIM_PAYLOAD_DATA || sim_scratch_contains(buf))
+        return;
+    req->watched_buf = buf;
+    req->watched_len = bytes;
+    req->watched_digest = buffer_digest(buf, bytes);
+    req->watched_site = site;
+    req->call = call;
+}
+
 /* Release a completed request; report its error (truncation) through the handler. */
 static int
 request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
@@ -2402,6 +2464,10 @@ request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
     struct collsim_request *req = *handle;
     if (req->kind == REQ_GREQUEST)
         return greq_retire(handle, status, call);
+    gboolean changed = req->watched_buf != NULL && !req->status.collsim_cancelled &&
+                       buffer_digest(req->watched_buf, req->watched_len) != req->watched_digest;
+    if (changed)
+        req->status.MPI_ERROR = MPI_ERR_BUFFER; /* MPI_Waitall's status says it too */
     copy_status(status, req);
     int err = req->kind != REQ_SEND ? req->status.MPI_ERROR : MPI_SUCCESS;
     MPI_Comm comm = req->comm;
@@ -2411,6 +2477,9 @@ request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
         err == MPI_ERR_TYPE && req->kind == REQ_RECV ? collsim_datatype_basic(req->dt) : NULL;
     gsize capacity = req->kind == REQ_RECV ? req_capacity(req) : 0;
     enum req_kind kind = req->kind;
+    const void *changed_site = req->watched_site;
+    const char *changed_call = req->call;
+    gsize changed_len = req->watched_len;
     if (!req->in_flow)
         sim_rank_by_world(req->owner_world)->live_requests--;
     request_destroy(req);
@@ -2421,6 +2490,17 @@ request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
                              "message truncated: a message of %zu bytes arrived for a receive "
                              "buffer of %zu bytes (its first %zu bytes were delivered)",
                              arrived, capacity, capacity);
+    if (changed) {
+        GString *site = g_string_new(NULL);
+        collsim_callsite_describe(changed_site, site);
+        int rc = collsim_error(comm, MPI_ERR_BUFFER, call,
+                               "the %zu-byte buffer of the %s%s changed before that send "
+                               "completed: a nonblocking send's buffer must stay as it is until "
+                               "its request completes (MPI-3.1 3.7.2)",
+                               changed_len, changed_call, site->str);
+        g_string_free(site, TRUE);
+        return rc;
+    }
     if (err == MPI_ERR_TYPE && kind == REQ_RECV)
         return collsim_error(comm, MPI_ERR_TYPE, call,
                              "a message of %zu bytes of %s arrived for a receive of %s: the "
@@ -2513,18 +2593,31 @@ post_p2p(const void *buf, int count, MPI_Datatype dt, int peer, int tag, MPI_Com
     return MPI_SUCCESS;
 }
 
+/* A program's nonblocking send: posted, and its buffer watched (above). */
+static int
+post_watched_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                  gboolean synchronous, MPI_Request *request, const char *call, const void *site)
+{
+    int rc = post_p2p(buf, count, dt, dest, tag, comm, FALSE, synchronous, request, call);
+    if (rc == MPI_SUCCESS)
+        watch_send_buffer(*request, buf, count, dt, comm, call, site);
+    return rc;
+}
+
 int
 MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
           MPI_Request *request)
 {
-    return post_p2p(buf, count, datatype, dest, tag, comm, FALSE, FALSE, request, "MPI_Isend");
+    return post_watched_send(buf, count, datatype, dest, tag, comm, FALSE, request, "MPI_Isend",
+                             COLLSIM_CALLER());
 }
 
 int
 MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
            MPI_Request *request)
 {
-    return post_p2p(buf, count, datatype, dest, tag, comm, FALSE, TRUE, request, "MPI_Issend");
+    return post_watched_send(buf, count, datatype, dest, tag, comm, TRUE, request, "MPI_Issend",
+                             COLLSIM_CALLER());
 }
 
 int
@@ -2600,7 +2693,8 @@ MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
            MPI_Request *request)
 {
     /* a ready send is a standard send that the program promises is matched already */
-    return post_p2p(buf, count, datatype, dest, tag, comm, FALSE, FALSE, request, "MPI_Irsend");
+    return post_watched_send(buf, count, datatype, dest, tag, comm, FALSE, request, "MPI_Irsend",
+                             COLLSIM_CALLER());
 }
 
 /* ---------------------------------------------------------------- buffered sends */
@@ -3516,15 +3610,16 @@ start_p2p(struct collsim_request *self, MPI_Request *op)
         return post_bsend(self->buf, self->count, self->dt, self->source, self->tag, self->comm,
                           op, call);
     default:
-        return post_p2p(self->buf, self->count, self->dt, self->source, self->tag, self->comm,
-                        FALSE, self->p2p_mode == PERSIST_SSEND, op, call);
+        return post_watched_send(self->buf, self->count, self->dt, self->source, self->tag,
+                                 self->comm, self->p2p_mode == PERSIST_SSEND, op, call,
+                                 self->watched_site);
     }
 }
 
 /* MPI_Send_init and the others: the arguments are checked now, and kept. */
 static int
 persistent_p2p(const void *buf, int count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
-               enum persistent_mode mode, MPI_Request *request)
+               enum persistent_mode mode, MPI_Request *request, const void *site)
 {
     const char *call = persistent_calls[mode];
     int rc = check_p2p_args(buf, count, dt, peer, tag, comm, mode == PERSIST_RECV, call);
@@ -3540,6 +3635,7 @@ persistent_p2p(const void *buf, int count, MPI_Datatype dt, int peer, int tag, M
     req->dt = collsim_datatype_ref(dt); /* the program may free it before the end (§4.1.9) */
     req->source = peer; /* the destination of a send */
     req->tag = tag;
+    req->watched_site = site; /* where its sends are made, for their buffer's report */
     *request = req;
     return MPI_SUCCESS;
 }
@@ -3548,35 +3644,40 @@ int
 MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
               MPI_Comm comm, MPI_Request *request)
 {
-    return persistent_p2p(buf, count, datatype, dest, tag, comm, PERSIST_SEND, request);
+    return persistent_p2p(buf, count, datatype, dest, tag, comm, PERSIST_SEND, request,
+                          COLLSIM_CALLER());
 }
 
 int
 MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                MPI_Comm comm, MPI_Request *request)
 {
-    return persistent_p2p(buf, count, datatype, dest, tag, comm, PERSIST_SSEND, request);
+    return persistent_p2p(buf, count, datatype, dest, tag, comm, PERSIST_SSEND, request,
+                          COLLSIM_CALLER());
 }
 
 int
 MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                MPI_Comm comm, MPI_Request *request)
 {
-    return persistent_p2p(buf, count, datatype, dest, tag, comm, PERSIST_RSEND, request);
+    return persistent_p2p(buf, count, datatype, dest, tag, comm, PERSIST_RSEND, request,
+                          COLLSIM_CALLER());
 }
 
 int
 MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                MPI_Comm comm, MPI_Request *request)
 {
-    return persistent_p2p(buf, count, datatype, dest, tag, comm, PERSIST_BSEND, request);
+    return persistent_p2p(buf, count, datatype, dest, tag, comm, PERSIST_BSEND, request,
+                          COLLSIM_CALLER());
 }
 
 int
 MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
               MPI_Request *request)
 {
-    return persistent_p2p(buf, count, datatype, source, tag, comm, PERSIST_RECV, request);
+    return persistent_p2p(buf, count, datatype, source, tag, comm, PERSIST_RECV, request,
+                          COLLSIM_CALLER());
 }
 
 /* A collective start: src's start function (coll_entry.c) enters the collective again. */
