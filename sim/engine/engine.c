@@ -135,7 +135,10 @@ sim_engine_stacks_shared(const struct sim_config *config)
 guint
 sim_engine_shared_stack_kib(const struct sim_config *config)
 {
-    return config->stack_kib != 0 ? config->stack_kib : 256;
+    /* Linux's usual stack (ulimit -s): one mapping, whose untouched pages cost nothing, and
+     * each rank's copy holds only the frames it uses; a program with a 256 KiB array on its
+     * stack (MPI-CorrBench's correct sendrecv) ran under every MPI and died here */
+    return config->stack_kib != 0 ? config->stack_kib : 8192;
 }
 
 const struct sim_config *

@@ -135,9 +135,9 @@ if [ "${COLLSIM_SANITIZED:-no}" != yes ]; then
         expect_err bigstack-many "collsim: rank 0 died of SIGSEGV (segmentation fault)"
 fi
 printf 'rank 0: 0\nrank 1: 1\n' >"$tmp/bigstack-ok.expected"
-run bigstack-ok 0 "$COLLSIM" exec "$PROGRAMS_DIR/bigstack.so" -n 2 --stack-kib 2048 --stats && {
+run bigstack-ok 0 "$COLLSIM" exec "$PROGRAMS_DIR/bigstack.so" -n 2 --stack-kib 32768 --stats && {
     expect_file bigstack-ok "$tmp/bigstack-ok.expected"
-    expect_err bigstack-ok "stack 2048 KiB"
+    expect_err bigstack-ok "stack 32768 KiB"
 }
 # --stats names the stack a rank really has: collsim's own core raises 8 KiB to its 16 KiB
 # floor (sim/core/core.h).
@@ -166,7 +166,7 @@ done
 if [ "${COLLSIM_SANITIZED:-no}" != yes ]; then
     # shared by default on collsim's own core, and said so
     run stacks-default 0 "$COLLSIM" exec "$PROGRAMS_DIR/stack_buffers.so" -n 4 --stats &&
-        expect_err stacks-default "stack 256 KiB shared"
+        expect_err stacks-default "stack 8192 KiB shared"
     run stacks-separate 0 "$COLLSIM" exec "$PROGRAMS_DIR/stack_buffers.so" -n 4 --stats \
         --stacks separate && expect_err stacks-separate "stack 256 KiB  private"
 else

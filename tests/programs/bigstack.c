@@ -1,6 +1,6 @@
 /*
- * bigstack.c — each rank keeps a 1 MiB array on its stack, as textbook programs sometimes do.
- * With the default stack it must die with a message naming the rank; with --stack-kib 2048
+ * bigstack.c — each rank keeps a 16 MiB array on its stack, twice Linux's usual stack. With
+ * the default stack (8 MiB) it must die with a message naming the rank; with --stack-kib 32768
  * it runs and every rank prints its rank from the array.
  */
 #include <stdio.h>
@@ -14,9 +14,9 @@ main(int argc, char **argv)
     int rank;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    volatile char big[1 << 20];
+    volatile char big[16 << 20];
     memset((char *)big, rank, sizeof big);
-    printf("rank %d: %d\n", rank, big[(1 << 20) - 1]);
+    printf("rank %d: %d\n", rank, big[(16 << 20) - 1]);
     MPI_Finalize();
     return 0;
 }
