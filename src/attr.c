@@ -159,6 +159,33 @@ collsim_type_null_delete_fn(MPI_Datatype datatype, int keyval, void *value, void
     return MPI_SUCCESS;
 }
 
+/* The window callbacks, for programs that name them (MPICH's test harness passes them to
+ * MPI_Win_create_keyval, which collsim refuses when called, with the rest of one-sided
+ * communication): what MPI says they do, like their communicator twins. */
+int
+collsim_win_null_copy_fn(MPI_Win oldwin, int keyval, void *extra, void *in, void *out, int *flag)
+{
+    (void)oldwin, (void)keyval, (void)extra, (void)in, (void)out;
+    *flag = 0;
+    return MPI_SUCCESS;
+}
+
+int
+collsim_win_dup_fn(MPI_Win oldwin, int keyval, void *extra, void *in, void *out, int *flag)
+{
+    (void)oldwin, (void)keyval, (void)extra;
+    *(void **)out = in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+int
+collsim_win_null_delete_fn(MPI_Win win, int keyval, void *value, void *extra)
+{
+    (void)win, (void)keyval, (void)value, (void)extra;
+    return MPI_SUCCESS;
+}
+
 /* The callbacks of keyval k on object o. */
 static int
 call_delete(const struct keyval *k, struct attr_obj o, int keyval, void *value)

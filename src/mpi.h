@@ -286,6 +286,12 @@ int collsim_type_null_delete_fn(MPI_Datatype, int, void *, void *);
 #define MPI_TYPE_NULL_COPY_FN collsim_type_null_copy_fn
 #define MPI_TYPE_DUP_FN collsim_type_dup_fn
 #define MPI_TYPE_NULL_DELETE_FN collsim_type_null_delete_fn
+int collsim_win_null_copy_fn(MPI_Win, int, void *, void *, void *, int *);
+int collsim_win_dup_fn(MPI_Win, int, void *, void *, void *, int *);
+int collsim_win_null_delete_fn(MPI_Win, int, void *, void *);
+#define MPI_WIN_NULL_COPY_FN collsim_win_null_copy_fn
+#define MPI_WIN_DUP_FN collsim_win_dup_fn
+#define MPI_WIN_NULL_DELETE_FN collsim_win_null_delete_fn
 /* MPI-1's names for the communicator callbacks (deprecated since MPI-2, still in MPI-3.1 and
  * MPI-4, for MPI_Keyval_create): the same functions, as their types are the same */
 #define MPI_NULL_COPY_FN collsim_comm_null_copy_fn
