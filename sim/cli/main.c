@@ -37,6 +37,7 @@
 #include "models/model_predict.h"
 #include "sim/order/order.h"
 #include "sim/engine/platform_gen.h"
+#include "sim/engine/program_bind.h"
 #include "sim/engine/program_check.h"
 #include "sim/cli/merge.h"
 #include "sim/scenario/run.h"
@@ -400,6 +401,7 @@ command_exec(int argc, char **argv)
     }
     config.program = (sim_rank_main)program;
     config.privatize_anchor = program;
+    program_bind_own(program); /* its own globals, not libc's of the same names */
     GPtrArray *pargs = g_ptr_array_new();
     g_ptr_array_add(pargs, args[1]);
     for (int i = first_program_arg; i < nargs; i++)

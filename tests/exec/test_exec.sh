@@ -265,6 +265,21 @@ echo "isendrecv, 1 ranks: 0 failures before MPI_Finalize" >"$tmp/isendrecv-1.exp
 run isendrecv-1 0 "$COLLSIM" exec "$PROGRAMS_DIR/isendrecv.so" -n 1 &&
     expect_file isendrecv-1 "$tmp/isendrecv-1.expected"
 
+# A program's globals and functions named like the C and maths libraries' (err, index, y1,
+# error) are its own, as in an executable (under Open MPI it prints these lines); each rank
+# keeps its own copy. Both cores, and without privatized globals.
+cat >"$tmp/own-globals.expected" <<'OUT'
+rank 0: err 5 y1 2.5 index 7 via pointer 5
+own error(): called directly
+own error(): called through a pointer
+rank 1: err 6 y1 3.5 index 8 via pointer 6
+rank 2: err 7 y1 4.5 index 9 via pointer 7
+OUT
+for engine in collsim simgrid; do
+    run "own-globals-$engine" 0 "$COLLSIM" exec "$PROGRAMS_DIR/own_globals.so" -n 3 \
+        --engine "$engine" && expect_file "own-globals-$engine" "$tmp/own-globals.expected"
+done
+
 # gettimeofday() and clock_gettime() in a program are its simulated time (rank r sleeps r + 1
 # simulated seconds; a spin on CLOCK_MONOTONIC ends; they agree with MPI_Wtime), on both cores.
 cat >"$tmp/clocks.expected" <<'OUT'
