@@ -3419,6 +3419,21 @@ MPI_Request_free(MPI_Request *request)
         request_destroy(req);
     } else {
         struct sim_rank *owner = sim_rank_by_world(req->owner_world);
+        if (req->kind == REQ_RECV && !collsim_comm_is_internal(req->comm)) {
+            /* legal, and a trap (MPI-3.1 3.7.3's advice): MPICH's and MPI-CorrBench's checks
+             * count it as a missing MPI_Wait */
+            GString *out = g_string_new(NULL);
+            g_string_append_printf(out, "collsim: warning: rank %d freed a receive that had not "
+                                        "completed (MPI_Request_free",
+                                   owner->world_rank);
+            collsim_callsite_describe(COLLSIM_CALLER(), out);
+            g_string_append(out, ", of ");
+            describe_request(req, out);
+            g_string_append(out, "): MPI lets it finish, but nothing tells the program when "
+                                 "its buffer is written (MPI-3.1 3.7.3): wait for it instead\n");
+            fputs(out->str, stderr);
+            g_string_free(out, TRUE);
+        }
         req->user_freed = TRUE;
         if (owner->freed_active == NULL)
             owner->freed_active = g_ptr_array_new();
