@@ -37,6 +37,7 @@
 
 #include "sim/engine/engine.h"
 #include "sim/engine/privatize.h"
+#include "sim/engine/program_bind.h"
 
 static guint8 *segment;         /* start of the privatized pages */
 static gsize segment_len;
@@ -63,7 +64,6 @@ static guint8 *initialised;     /* one flag per rank */
 static int current = -1;
 
 struct find_segment {
-    uintptr_t anchor;
     uintptr_t start, end;       /* writable PT_LOAD of the object holding the anchor */
     uintptr_t relro_end;
     uintptr_t got_plt, got_plt_end; /* its lazy-binding GOT, when it says where (else 0) */
@@ -94,20 +94,10 @@ find_got_plt(const struct dl_phdr_info *info, const ElfW(Phdr) *dynamic, struct 
     seg->got_plt_end = got + (3 + plt_bytes / rel_size) * sizeof(ElfW(Addr));
 }
 
-static int
-find_object(struct dl_phdr_info *info, size_t size, void *data)
+/* The object's writable PT_LOAD, its RELRO end and its lazy-binding GOT. */
+static void
+find_segment(const struct dl_phdr_info *info, struct find_segment *seg)
 {
-    (void)size;
-    struct find_segment *seg = data;
-    gboolean holds_anchor = FALSE;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-        if (ph->p_type == PT_LOAD && seg->anchor >= lo && seg->anchor < lo + ph->p_memsz)
-            holds_anchor = TRUE;
-    }
-    if (!holds_anchor)
-        return 0;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
@@ -120,17 +110,18 @@ find_object(struct dl_phdr_info *info, size_t size, void *data)
             find_got_plt(info, ph, seg);
         }
     }
-    return 1;
 }
 
 gboolean
 sim_privatize_setup(gconstpointer anchor, int nranks, GError **error)
 {
-    struct find_segment seg = {.anchor = (uintptr_t)anchor};
-    if (dl_iterate_phdr(find_object, &seg) == 0) {
+    struct find_segment seg = {0};
+    struct dl_phdr_info object;
+    if (!program_object_find(anchor, &object)) {
         g_set_error(error, SIM_ERROR, SIM_ERROR_PROGRAM, "cannot find the program's object");
         return FALSE;
     }
+    find_segment(&object, &seg);
     gsize page = (gsize)sysconf(_SC_PAGESIZE);
     /* ld.so write-protects RELRO up to the page boundary below its end (_dl_protect_relro) */
     uintptr_t start = MAX(seg.start, seg.relro_end) / page * page;

@@ -14,7 +14,6 @@
 
 #include <dlfcn.h>
 #include <elf.h>
-#include <link.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -32,39 +31,37 @@
 #endif
 
 struct bind_object {
-    uintptr_t anchor;
     uintptr_t base;
     const ElfW(Dyn) *dynamic;
     uintptr_t relro_start, relro_end;
-    gboolean found;
+};
+
+struct find_anchor {
+    uintptr_t anchor;
+    struct dl_phdr_info *object;
 };
 
 static int
-find_object(struct dl_phdr_info *info, size_t size, void *data)
+holds_anchor(struct dl_phdr_info *info, size_t size, void *data)
 {
     (void)size;
-    struct bind_object *o = data;
-    gboolean holds = FALSE;
+    struct find_anchor *f = data;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-        if (ph->p_type == PT_LOAD && o->anchor >= lo && o->anchor < lo + ph->p_memsz)
-            holds = TRUE;
-    }
-    if (!holds)
-        return 0;
-    o->found = TRUE;
-    o->base = info->dlpi_addr;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type == PT_DYNAMIC)
-            o->dynamic = (const ElfW(Dyn) *)(info->dlpi_addr + ph->p_vaddr);
-        else if (ph->p_type == PT_GNU_RELRO) {
-            o->relro_start = info->dlpi_addr + ph->p_vaddr;
-            o->relro_end = o->relro_start + ph->p_memsz;
+        if (ph->p_type == PT_LOAD && f->anchor >= lo && f->anchor < lo + ph->p_memsz) {
+            *f->object = *info;
+            return 1;
         }
     }
-    return 1;
+    return 0;
+}
+
+gboolean
+program_object_find(gconstpointer anchor, struct dl_phdr_info *object)
+{
+    struct find_anchor f = {(uintptr_t)anchor, object};
+    return dl_iterate_phdr(holds_anchor, &f) != 0;
 }
 
 /* An address of the object's dynamic section: relocated in place where the section is
@@ -129,8 +126,20 @@ bind_table(const struct bind_object *o, const ElfW(Rela) *rel, gsize bytes, cons
 guint
 program_bind_own(gconstpointer anchor)
 {
-    struct bind_object o = {.anchor = (uintptr_t)anchor};
-    if (dl_iterate_phdr(find_object, &o) == 0 || !o.found || o.dynamic == NULL)
+    struct dl_phdr_info info;
+    if (!program_object_find(anchor, &info))
+        return 0;
+    struct bind_object o = {.base = info.dlpi_addr};
+    for (int i = 0; i < info.dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info.dlpi_phdr[i];
+        if (ph->p_type == PT_DYNAMIC) {
+            o.dynamic = (const ElfW(Dyn) *)(info.dlpi_addr + ph->p_vaddr);
+        } else if (ph->p_type == PT_GNU_RELRO) {
+            o.relro_start = info.dlpi_addr + ph->p_vaddr;
+            o.relro_end = o.relro_start + ph->p_memsz;
+        }
+    }
+    if (o.dynamic == NULL)
         return 0;
     const ElfW(Sym) *syms = NULL;
     const char *strtab = NULL;

@@ -19,6 +19,11 @@
 #define COLLSIM_SIM_PROGRAM_BIND_H
 
 #include <glib.h>
+#include <link.h>
+
+/* The loaded object holding `anchor` (a PT_LOAD segment contains it): its base address and
+ * program headers, valid while it stays loaded. FALSE if none does. */
+gboolean program_object_find(gconstpointer anchor, struct dl_phdr_info *object);
 
 /* Rebind the references of the loaded object holding `anchor` (its main) that another
  * object's definition took; returns how many slots it changed (0 for an object that names
