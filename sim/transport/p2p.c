@@ -215,18 +215,24 @@ struct collsim_request {
     void (*free_data)(void *data);
     int p2p_mode;            /* enum persistent_mode of a point-to-point one */
     struct collsim_request *active;
-    /* a program's nonblocking send (MPI_Isend, ..., a persistent send's start): a digest of
-     * its contiguous buffer, compared when the program sees the send complete, and where the
-     * program made the call (see "Send buffers left alone") */
-    const guint8 *watched_buf;
-    gsize watched_len;
-    guint64 watched_digest;
+    /* a program's nonblocking send (MPI_Isend, ..., a persistent send's start): its buffer's
+     * digest, compared when the program sees the send complete (see "Send buffers left
+     * alone"); on a persistent request, where the program made it */
+    struct send_watch *watch;
     const void *watched_site;
     /* generalized request: the program's callbacks and their argument */
     MPI_Grequest_query_function *query_fn;
     MPI_Grequest_free_function *free_fn;
     MPI_Grequest_cancel_function *cancel_fn;
     void *extra_state;
+};
+
+/* Outside the request, which every message makes: only a program's nonblocking sends have one. */
+struct send_watch {
+    const guint8 *buf;
+    gsize len;
+    guint64 digest;
+    const void *site;
 };
 
 static void request_touch(struct collsim_request *req);
@@ -1161,6 +1167,7 @@ request_destroy(struct collsim_request *req)
     if (!req->unseen)
         collsim_handle_remove(req);
     collsim_datatype_unref(req->dt);
+    g_free(req->watch);
     pool_give(&request_pool, req);
 }
 
@@ -2353,7 +2360,10 @@ check_tag(MPI_Comm comm, int tag, gboolean wildcard_ok, const char *call)
 static int
 check_initialized(const char *call)
 {
-    if (sim_rank_self() == NULL)
+    const struct sim_rank *me = sim_rank_self();
+    if (me != NULL && me->mpi_state == 1)
+        return MPI_SUCCESS; /* every call's path: no hook */
+    if (me == NULL)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_OTHER, call, "called before MPI_Init");
     return collsim_check_live(call);
 }
@@ -2463,10 +2473,8 @@ watch_send_buffer(MPI_Request req, const void *buf, int count, MPI_Datatype dt, 
         collsim_comm_is_internal(comm) || !collsim_datatype_is_contiguous(dt) ||
         sim_engine_config()->payload != SIM_PAYLOAD_DATA || sim_scratch_contains(buf))
         return;
-    req->watched_buf = buf;
-    req->watched_len = bytes;
-    req->watched_digest = buffer_digest(buf, bytes);
-    req->watched_site = site;
+    req->watch = g_new(struct send_watch, 1);
+    *req->watch = (struct send_watch){buf, bytes, buffer_digest(buf, bytes), site};
     req->call = call;
 }
 
@@ -2477,8 +2485,9 @@ request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
     struct collsim_request *req = *handle;
     if (req->kind == REQ_GREQUEST)
         return greq_retire(handle, status, call);
-    gboolean changed = req->watched_buf != NULL && !req->status.collsim_cancelled &&
-                       buffer_digest(req->watched_buf, req->watched_len) != req->watched_digest;
+    const struct send_watch *watch = req->watch;
+    gboolean changed = watch != NULL && !req->status.collsim_cancelled &&
+                       buffer_digest(watch->buf, watch->len) != watch->digest;
     if (changed)
         req->status.MPI_ERROR = MPI_ERR_BUFFER; /* MPI_Waitall's status says it too */
     copy_status(status, req);
@@ -2490,9 +2499,9 @@ request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
         err == MPI_ERR_TYPE && req->kind == REQ_RECV ? collsim_datatype_basic(req->dt) : NULL;
     gsize capacity = req->kind == REQ_RECV ? req_capacity(req) : 0;
     enum req_kind kind = req->kind;
-    const void *changed_site = req->watched_site;
+    const void *changed_site = watch != NULL ? watch->site : NULL;
     const char *changed_call = req->call;
-    gsize changed_len = req->watched_len;
+    gsize changed_len = watch != NULL ? watch->len : 0;
     if (!req->in_flow)
         sim_rank_by_world(req->owner_world)->live_requests--;
     request_destroy(req);
