@@ -1185,6 +1185,58 @@ MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     return held_by_caller(rc, newtype, call, COLLSIM_CALLER());
 }
 
+static int
+seg_by_disp(const void *a, const void *b)
+{
+    MPI_Aint x = ((const struct collsim_dt_seg *)a)->disp, y = ((const struct collsim_dt_seg *)b)->disp;
+    return x < y ? -1 : x > y;
+}
+
+/* Whether the sorted runs `a` and `a` shifted by `shift` (!= 0) share a byte: one sweep. */
+static int
+runs_meet(const struct collsim_dt_seg *a, size_t n, MPI_Aint shift)
+{
+    size_t i = 0, j = 0;
+    while (i < n && j < n) {
+        MPI_Aint lo1 = a[i].disp, hi1 = lo1 + (MPI_Aint)a[i].len;
+        MPI_Aint lo2 = a[j].disp + shift, hi2 = lo2 + (MPI_Aint)a[j].len;
+        if (lo1 < hi2 && lo2 < hi1)
+            return 1;
+        if (hi1 <= hi2)
+            i++;
+        else
+            j++;
+    }
+    return 0;
+}
+
+/* The type map's overlaps, once, at commit (the maps are sorted copies: a type keeps its
+ * entries in its own order, which packing follows). */
+static void
+find_overlaps(MPI_Datatype dt)
+{
+    dt->overlaps_in_item = dt->overlaps_next_item = 0;
+    if (dt->predefined || !dt->has_data || dt->nsegs == 0)
+        return;
+    struct collsim_dt_seg *sorted = g_memdup2(dt->segs, dt->nsegs * sizeof *sorted);
+    qsort(sorted, dt->nsegs, sizeof *sorted, seg_by_disp);
+    for (size_t i = 0; i + 1 < dt->nsegs && !dt->overlaps_in_item; i++)
+        dt->overlaps_in_item = sorted[i].disp + (MPI_Aint)sorted[i].len > sorted[i + 1].disp;
+    MPI_Aint extent = dt->ub - dt->lb;
+    if (extent == 0)
+        dt->overlaps_next_item = 1;
+    else if ((extent > 0 ? extent : -extent) < dt->true_ub - dt->true_lb)
+        dt->overlaps_next_item = runs_meet(sorted, dt->nsegs, extent);
+    g_free(sorted);
+}
+
+int
+collsim_datatype_overlaps(MPI_Datatype dt, int count)
+{
+    return count > 0 && dt->size > 0 &&
+           (dt->overlaps_in_item || (count > 1 && dt->overlaps_next_item));
+}
+
 int
 MPI_Type_commit(MPI_Datatype *datatype)
 {
@@ -1195,6 +1247,8 @@ MPI_Type_commit(MPI_Datatype *datatype)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_commit",
                              "datatype argument is not a valid datatype (%s)",
                              collsim_datatype_name(*datatype));
+    if (!(*datatype)->committed)
+        find_overlaps(*datatype);
     (*datatype)->committed = 1;
     return MPI_SUCCESS;
 }

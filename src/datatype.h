@@ -153,6 +153,9 @@ struct collsim_datatype {
     size_t prims_per_item;   /* primitive elements in one item (MPI_Get_elements) */
     struct collsim_dt_contents contents; /* derived types: how they were made */
     int user_named;          /* MPI_Type_set_name gave the name */
+    /* set at commit: entries of one item overlap; an item's entries overlap the next item's
+     * (a receive may use neither, MPI-3.1 4.1.1: what it writes twice is undefined) */
+    int overlaps_in_item, overlaps_next_item;
     struct collsim_attr_store *attrs; /* cached attributes, per rank (attr.c); NULL if none */
 };
 
@@ -161,6 +164,9 @@ struct collsim_datatype {
  * always are) that is not the MPI_LB/MPI_UB marker. Else MPI_ERR_TYPE.
  */
 int collsim_datatype_check(MPI_Datatype dt);
+
+/* Whether `count` items of a committed dt have entries that overlap (a receive's type may not). */
+int collsim_datatype_overlaps(MPI_Datatype dt, int count);
 
 /* MPI_SUCCESS if dt is a live handle (committed or not), for queries and constructors. */
 int collsim_datatype_check_handle(MPI_Datatype dt);

@@ -2384,6 +2384,11 @@ check_p2p_args(const void *buf, int count, MPI_Datatype dt, int peer, int tag, M
         rc = check_comm(comm, call);
     if (rc == MPI_SUCCESS)
         rc = check_buffer(comm, buf, count, dt, call);
+    if (rc == MPI_SUCCESS && is_recv && collsim_datatype_overlaps(dt, count))
+        rc = collsim_error(comm, MPI_ERR_TYPE, call,
+                           "%d item(s) of %s have entries that overlap: a receive's datatype may "
+                           "not (MPI-3.1 4.1.1), the bytes written twice would be undefined",
+                           count, collsim_datatype_name(dt));
     if (rc == MPI_SUCCESS)
         rc = check_peer(comm, peer, is_recv, is_recv ? "source" : "destination", call);
     if (rc == MPI_SUCCESS)

@@ -585,6 +585,28 @@ p2p_rank(int rank, void *arg)
         RECORD(0, MPI_ERR_ARG, MPI_Iprobe(1, 0, world, NULL, &status));
         RECORD(0, MPI_ERR_RANK, MPI_Iprobe(-7, 0, world, &flag, &status));
 
+        /* a receive's datatype may not have entries that overlap (MPI-3.1 4.1.1), within an
+         * item or between items; a send's may, and items that interleave do not overlap */
+        MPI_Datatype skewed, pair, column, zero_extent;
+        MPI_Type_create_hvector(4, 1, 3, MPI_FLOAT, &skewed); /* 4-byte floats 3 bytes apart */
+        MPI_Type_commit(&skewed);
+        MPI_Type_vector(2, 1, 2, MPI_INT, &pair);
+        MPI_Type_create_resized(pair, 0, sizeof(int), &column); /* items interleave */
+        MPI_Type_commit(&column);
+        MPI_Type_create_resized(MPI_INT, 0, 0, &zero_extent); /* every item at one place */
+        MPI_Type_commit(&zero_extent);
+        float floats[8] = {0};
+        int ints[8] = {0};
+        RECORD(0, MPI_ERR_TYPE, MPI_Recv(floats, 1, skewed, 1, 0, world, &status));
+        RECORD(0, MPI_ERR_TYPE, MPI_Irecv(ints, 2, zero_extent, 1, 0, world, &request));
+        RECORD(0, MPI_SUCCESS, MPI_Recv(ints, 1, zero_extent, MPI_PROC_NULL, 0, world, &status));
+        RECORD(0, MPI_SUCCESS, MPI_Recv(ints, 3, column, MPI_PROC_NULL, 0, world, &status));
+        RECORD(0, MPI_SUCCESS, MPI_Send(floats, 1, skewed, MPI_PROC_NULL, 0, world));
+        MPI_Type_free(&skewed);
+        MPI_Type_free(&pair);
+        MPI_Type_free(&column);
+        MPI_Type_free(&zero_extent);
+
         /* requests: never set, of another kind, given up with MPI_Request_free */
         MPI_Request stale = never_set.request;
         RECORD(0, MPI_ERR_REQUEST, MPI_Wait(&stale, &status));
