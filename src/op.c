@@ -646,7 +646,9 @@ MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype data
         collsim_buffer_span(inoutbuf, count, datatype, &inout_lo, &inout_hi) &&
         in_lo < inout_hi && inout_lo < in_hi)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_BUFFER, call,
-                             "inbuf and inoutbuf overlap (%p and %p)", inbuf, inoutbuf);
+                             "inbuf and inoutbuf overlap (inoutbuf starts %lld bytes from "
+                             "inbuf)",
+                             (long long)((intptr_t)inoutbuf - (intptr_t)inbuf));
 
     collsim_runtime->charge_op(op, datatype, count);
     if (!moves)

@@ -156,9 +156,9 @@ coll_arg_no_alias(MPI_Comm comm, const void *sendbuf, MPI_Aint scount, MPI_Datat
         return MPI_SUCCESS;
     if (slo < rhi && rlo < shi)
         return collsim_error(comm, MPI_ERR_BUFFER, call,
-                             "sendbuf and recvbuf overlap (%p and %p): pass MPI_IN_PLACE as "
-                             "sendbuf to use recvbuf for both",
-                             sendbuf, recvbuf);
+                             "sendbuf and recvbuf overlap (recvbuf starts %lld bytes from "
+                             "sendbuf): pass MPI_IN_PLACE as sendbuf to use recvbuf for both",
+                             (long long)((intptr_t)recvbuf - (intptr_t)sendbuf));
     return MPI_SUCCESS;
 }
 
