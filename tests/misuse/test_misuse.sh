@@ -103,6 +103,52 @@ if [ "$rc" -eq 0 ] && ! grep -q "mismatch" "$tmp/nocheck.out"; then
 else
     fail "--no-check: exit $rc, $(head -3 "$tmp/nocheck.out")"
 fi
+# and the send-buffer watch with it: the changed buffers go unseen, as under a real MPI
+"$COLLSIM" exec "$MISUSE_DIR/isend_buffer_changed.so" -n 2 --no-check >"$tmp/nowatch.out" 2>&1
+rc=$?
+if [ "$rc" -eq 0 ] && ! grep -q "MPI_ERR_BUFFER" "$tmp/nowatch.out" &&
+    grep -qF "rank 0: MPI_Wait MPI_SUCCESS" "$tmp/nowatch.out"; then
+    pass "--no-check: isend_buffer_changed runs unchecked (exit 0)"
+else
+    fail "--no-check, isend_buffer_changed: exit $rc, $(head -3 "$tmp/nowatch.out")"
+fi
+# A program that is safe only with eager buffering (rank 1 receives rank 0's two sends in the
+# other order) runs by default, as under a real MPI; with every send waiting for its receive
+# (--eager-threshold 0, MPI's minimum of buffering) the deadlock it hides is reported.
+cat >"$tmp/unsafe.c" <<'C'
+#include <mpi.h>
+int
+main(int argc, char **argv)
+{
+    int rank, a = 1, b = 2;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        MPI_Send(&a, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+        MPI_Send(&b, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+        MPI_Recv(&b, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(&a, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    MPI_Finalize();
+    return 0;
+}
+C
+if cc -std=c11 -shared -fPIC -I"$top_srcdir/src" "$tmp/unsafe.c" -o "$tmp/unsafe.so"; then
+    "$COLLSIM" exec "$tmp/unsafe.so" -n 2 >"$tmp/unsafe.out" 2>&1
+    rc_eager=$?
+    "$COLLSIM" exec "$tmp/unsafe.so" -n 2 --eager-threshold 0 >"$tmp/unsafe0.out" 2>&1
+    rc_sync=$?
+    if [ "$rc_eager" -eq 0 ] && [ "$rc_sync" -eq 4 ] &&
+        grep -qF "rank 0 is blocked in MPI_Send waiting for a send to rank 1 (tag 0)" \
+            "$tmp/unsafe0.out"; then
+        pass "an unsafe program: runs eagerly, deadlocks with --eager-threshold 0"
+    else
+        fail "an unsafe program: exit $rc_eager, then $rc_sync: $(head -2 "$tmp/unsafe0.out")"
+    fi
+else
+    fail "cannot build unsafe.c"
+fi
 
 # Text that is not UTF-8, or a key no scenario has, is refused with where it is: the
 # scenario's line, the option's position or text; exit 2, one line, nothing run.
