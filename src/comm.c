@@ -573,8 +573,8 @@ collsim_comm_visible(MPI_Comm comm)
 
 /* ---------------------------------------------------------------- argument checks */
 
-static int
-check_comm(MPI_Comm comm, const char *call)
+int
+collsim_comm_arg(MPI_Comm comm, const char *call)
 {
     int rc = collsim_check_live(call);
     if (rc != MPI_SUCCESS)
@@ -598,7 +598,7 @@ check_out(MPI_Comm comm, const void *pointer, const char *what, const char *call
 int
 MPI_Comm_size(MPI_Comm comm, int *size)
 {
-    int rc = check_comm(comm, "MPI_Comm_size");
+    int rc = collsim_comm_arg(comm, "MPI_Comm_size");
     if (rc == MPI_SUCCESS)
         rc = check_out(comm, size, "size", "MPI_Comm_size");
     if (rc != MPI_SUCCESS)
@@ -610,7 +610,7 @@ MPI_Comm_size(MPI_Comm comm, int *size)
 int
 MPI_Comm_rank(MPI_Comm comm, int *rank)
 {
-    int rc = check_comm(comm, "MPI_Comm_rank");
+    int rc = collsim_comm_arg(comm, "MPI_Comm_rank");
     if (rc == MPI_SUCCESS)
         rc = check_out(comm, rank, "rank", "MPI_Comm_rank");
     if (rc != MPI_SUCCESS)
@@ -629,7 +629,7 @@ MPI_Comm_rank(MPI_Comm comm, int *rank)
 int
 MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
-    int rc = check_comm(comm, "MPI_Comm_group");
+    int rc = collsim_comm_arg(comm, "MPI_Comm_group");
     if (rc == MPI_SUCCESS)
         rc = check_out(comm, group, "group", "MPI_Comm_group");
     if (rc != MPI_SUCCESS)
@@ -653,9 +653,9 @@ MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 int
 MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 {
-    int rc = check_comm(comm1, "MPI_Comm_compare");
+    int rc = collsim_comm_arg(comm1, "MPI_Comm_compare");
     if (rc == MPI_SUCCESS)
-        rc = check_comm(comm2, "MPI_Comm_compare");
+        rc = collsim_comm_arg(comm2, "MPI_Comm_compare");
     if (rc == MPI_SUCCESS)
         rc = check_out(comm1, result, "result", "MPI_Comm_compare");
     if (rc != MPI_SUCCESS)
@@ -681,7 +681,7 @@ MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 int
 MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
-    int rc = check_comm(comm, "MPI_Comm_test_inter");
+    int rc = collsim_comm_arg(comm, "MPI_Comm_test_inter");
     if (rc == MPI_SUCCESS)
         rc = check_out(comm, flag, "flag", "MPI_Comm_test_inter");
     if (rc != MPI_SUCCESS)
@@ -693,7 +693,7 @@ MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 int
 MPI_Comm_remote_size(MPI_Comm comm, int *size)
 {
-    int rc = check_comm(comm, "MPI_Comm_remote_size");
+    int rc = collsim_comm_arg(comm, "MPI_Comm_remote_size");
     if (rc == MPI_SUCCESS)
         rc = check_out(comm, size, "size", "MPI_Comm_remote_size");
     if (rc == MPI_SUCCESS && !comm->inter)
@@ -708,7 +708,7 @@ MPI_Comm_remote_size(MPI_Comm comm, int *size)
 int
 MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
 {
-    int rc = check_comm(comm, "MPI_Comm_remote_group");
+    int rc = collsim_comm_arg(comm, "MPI_Comm_remote_group");
     if (rc == MPI_SUCCESS)
         rc = check_out(comm, group, "group", "MPI_Comm_remote_group");
     if (rc == MPI_SUCCESS && !comm->inter)
@@ -736,7 +736,7 @@ refuse_inter(MPI_Comm comm, const char *call)
 int
 MPI_Comm_set_name(MPI_Comm comm, const char *name)
 {
-    int rc = check_comm(comm, "MPI_Comm_set_name");
+    int rc = collsim_comm_arg(comm, "MPI_Comm_set_name");
     if (rc == MPI_SUCCESS)
         rc = check_out(comm, name, "name", "MPI_Comm_set_name");
     if (rc != MPI_SUCCESS)
@@ -749,7 +749,7 @@ MPI_Comm_set_name(MPI_Comm comm, const char *name)
 int
 MPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
 {
-    int rc = check_comm(comm, "MPI_Comm_get_name");
+    int rc = collsim_comm_arg(comm, "MPI_Comm_get_name");
     if (rc == MPI_SUCCESS)
         rc = check_out(comm, name, "name", "MPI_Comm_get_name");
     if (rc == MPI_SUCCESS)
@@ -1122,7 +1122,7 @@ construct(MPI_Comm comm, const struct ctor *how, const int mine[REC_INTS], MPI_C
 int
 MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
-    int rc = check_comm(comm, "MPI_Comm_split");
+    int rc = collsim_comm_arg(comm, "MPI_Comm_split");
     if (rc != MPI_SUCCESS)
         return rc;
     int err = MPI_SUCCESS;
@@ -1147,7 +1147,7 @@ int
 MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
     const char *call = "MPI_Comm_create";
-    int rc = check_comm(comm, call);
+    int rc = collsim_comm_arg(comm, call);
     if (rc != MPI_SUCCESS)
         return rc;
     int mine[REC_INTS] = {MPI_UNDEFINED, 0, 0, MPI_SUCCESS};
@@ -1192,7 +1192,7 @@ static int inter_dup(MPI_Comm comm, MPI_Comm via, int err, MPI_Comm *newcomm, co
 static int
 comm_dup(MPI_Comm comm, MPI_Comm via, MPI_Comm *newcomm, const char *call, const void *caller)
 {
-    int rc = check_comm(comm, call);
+    int rc = collsim_comm_arg(comm, call);
     if (rc != MPI_SUCCESS)
         return rc;
     int err = MPI_SUCCESS;
@@ -1250,7 +1250,7 @@ comm_dup(MPI_Comm comm, MPI_Comm via, MPI_Comm *newcomm, const char *call, const
 int
 MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
-    int rc = check_comm(comm, "MPI_Comm_dup");
+    int rc = collsim_comm_arg(comm, "MPI_Comm_dup");
     if (rc != MPI_SUCCESS)
         return rc;
     return comm_dup(comm, comm->coll, newcomm, "MPI_Comm_dup", COLLSIM_CALLER());
@@ -1297,7 +1297,7 @@ int
 MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
 {
     const char *call = "MPI_Comm_idup_with_info";
-    int rc = check_comm(comm, call);
+    int rc = collsim_comm_arg(comm, call);
     if (rc == MPI_SUCCESS)
         rc = check_info_arg(comm, info, call);
     if (rc != MPI_SUCCESS)
@@ -1309,7 +1309,7 @@ static int
 comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request, const char *call,
           const void *caller)
 {
-    int rc = check_comm(comm, call);
+    int rc = collsim_comm_arg(comm, call);
     if (rc == MPI_SUCCESS && request == NULL)
         rc = collsim_error(comm, MPI_ERR_REQUEST, call, "NULL request pointer");
     if (rc == MPI_SUCCESS && newcomm == NULL)
@@ -1368,7 +1368,7 @@ int
 MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
     const char *call = "MPI_Comm_create_group";
-    int rc = check_comm(comm, call);
+    int rc = collsim_comm_arg(comm, call);
     if (rc == MPI_SUCCESS)
         rc = refuse_inter(comm, call);
     if (rc != MPI_SUCCESS)
@@ -1731,7 +1731,7 @@ static int
 intercomm_leader(MPI_Comm local_comm, MPI_Comm peer_comm, int remote_leader, int tag, int r,
                  MPI_Aint msg[HDR_LEN + 1], const char *call)
 {
-    int rc = check_comm(peer_comm, call);
+    int rc = collsim_comm_arg(peer_comm, call);
     if (rc != MPI_SUCCESS) {
         set_failure(msg, rc, r, REASON_LEADER);
         return rc;
@@ -1816,7 +1816,7 @@ MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
                      int remote_leader, int tag, MPI_Comm *newintercomm)
 {
     const char *call = "MPI_Intercomm_create";
-    int rc = check_comm(local_comm, call);
+    int rc = collsim_comm_arg(local_comm, call);
     if (rc == MPI_SUCCESS && local_comm->inter)
         rc = collsim_error(local_comm, MPI_ERR_COMM, call,
                            "local_comm is an inter-communicator (it must be an "
@@ -1872,7 +1872,7 @@ int
 MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 {
     const char *call = "MPI_Intercomm_merge";
-    int rc = check_comm(intercomm, call);
+    int rc = collsim_comm_arg(intercomm, call);
     if (rc == MPI_SUCCESS && !intercomm->inter)
         rc = collsim_error(intercomm, MPI_ERR_COMM, call,
                            "the communicator is not an inter-communicator");
@@ -1941,7 +1941,7 @@ MPI_Comm_free(MPI_Comm *comm)
     const char *call = "MPI_Comm_free";
     if (comm == NULL)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, call, "comm is NULL");
-    int rc = check_comm(*comm, call);
+    int rc = collsim_comm_arg(*comm, call);
     if (rc != MPI_SUCCESS)
         return rc;
     if ((*comm)->predefined || collsim_comm_is_internal(*comm)) {
@@ -1986,7 +1986,7 @@ int
 MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
     const char *call = "MPI_Comm_split_type";
-    int rc = check_comm(comm, call);
+    int rc = collsim_comm_arg(comm, call);
     if (rc == MPI_SUCCESS)
         rc = refuse_inter(comm, call);
     if (rc != MPI_SUCCESS)
@@ -2029,7 +2029,7 @@ check_info_arg(MPI_Comm comm, MPI_Info info, const char *call)
 int
 MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
-    int rc = check_comm(comm, "MPI_Comm_dup_with_info");
+    int rc = collsim_comm_arg(comm, "MPI_Comm_dup_with_info");
     if (rc == MPI_SUCCESS)
         rc = check_info_arg(comm, info, "MPI_Comm_dup_with_info");
     if (rc != MPI_SUCCESS)
@@ -2040,7 +2040,7 @@ MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 int
 MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 {
-    int rc = check_comm(comm, "MPI_Comm_set_info");
+    int rc = collsim_comm_arg(comm, "MPI_Comm_set_info");
     if (rc == MPI_SUCCESS && info == MPI_INFO_NULL)
         rc = collsim_error(comm, MPI_ERR_INFO, "MPI_Comm_set_info", "info is MPI_INFO_NULL");
     if (rc == MPI_SUCCESS)
@@ -2052,7 +2052,7 @@ MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 int
 MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
 {
-    int rc = check_comm(comm, "MPI_Comm_get_info");
+    int rc = collsim_comm_arg(comm, "MPI_Comm_get_info");
     if (rc == MPI_SUCCESS)
         rc = check_out(comm, info_used, "info_used", "MPI_Comm_get_info");
     if (rc != MPI_SUCCESS)

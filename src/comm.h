@@ -91,6 +91,9 @@ void collsim_comm_world_teardown(void);
 /* MPI_SUCCESS if comm is a usable communicator handle (a live registered communicator: a
  * pointer never set, freed, or to an object of another kind is not read), else MPI_ERR_COMM. */
 int collsim_comm_check(MPI_Comm comm);
+/* A communicator argument of `call`: the calling rank between MPI_Init and MPI_Finalize, and
+ * collsim_comm_check; else the error through the handler ("invalid communicator"). */
+int collsim_comm_arg(MPI_Comm comm, const char *call);
 int collsim_comm_size(MPI_Comm comm);
 /* Local rank of the calling process in comm (MPI_UNDEFINED if not a member). */
 int collsim_comm_my_rank(MPI_Comm comm);

@@ -143,12 +143,9 @@ topo_equal(const struct collsim_topo *a, const struct collsim_topo *b)
 static int
 topo_comm(MPI_Comm comm, const char *call, struct collsim_topo **topo)
 {
-    int rc = collsim_check_live(call);
+    int rc = collsim_comm_arg(comm, call);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (collsim_comm_check(comm) != MPI_SUCCESS)
-        return collsim_error(MPI_COMM_NULL, MPI_ERR_COMM, call, "invalid communicator%s",
-                             comm == MPI_COMM_NULL ? " (MPI_COMM_NULL)" : "");
     if (collsim_comm_my_rank(comm) == MPI_UNDEFINED)
         return collsim_error(comm, MPI_ERR_COMM, call,
                              "the calling process (world rank %d) is not a member of the "
