@@ -70,8 +70,7 @@ struct find_segment {
 };
 
 /* Where the object's lazy-binding GOT lies: DT_PLTGOT and three reserved entries, then one
- * per PLT relocation. ld.so relocates the dynamic section's addresses in place where it is
- * writable, so an address below the load base is taken as not yet relocated. */
+ * per PLT relocation. */
 static void
 find_got_plt(const struct dl_phdr_info *info, const ElfW(Phdr) *dynamic, struct find_segment *seg)
 {
@@ -88,8 +87,7 @@ find_got_plt(const struct dl_phdr_info *info, const ElfW(Phdr) *dynamic, struct 
     }
     if (got == 0)
         return;
-    if (got < info->dlpi_addr)
-        got += info->dlpi_addr;
+    got = program_dynamic_address(info->dlpi_addr, got);
     seg->got_plt = got;
     seg->got_plt_end = got + (3 + plt_bytes / rel_size) * sizeof(ElfW(Addr));
 }

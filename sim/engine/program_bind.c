@@ -64,12 +64,16 @@ program_object_find(gconstpointer anchor, struct dl_phdr_info *object)
     return dl_iterate_phdr(holds_anchor, &f) != 0;
 }
 
-/* An address of the object's dynamic section: relocated in place where the section is
- * writable, an offset from the base otherwise (as on some architectures). */
+uintptr_t
+program_dynamic_address(uintptr_t base, uintptr_t value)
+{
+    return value < base ? base + value : value;
+}
+
 static uintptr_t
 dyn_address(const struct bind_object *o, uintptr_t value)
 {
-    return value < o->base ? o->base + value : value;
+    return program_dynamic_address(o->base, value);
 }
 
 static void

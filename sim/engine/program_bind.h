@@ -25,6 +25,10 @@
  * program headers, valid while it stays loaded. FALSE if none does. */
 gboolean program_object_find(gconstpointer anchor, struct dl_phdr_info *object);
 
+/* An address read from the dynamic section of the object loaded at `base`: ld.so relocates
+ * them in place where the section is writable, so one below the base is an offset still. */
+uintptr_t program_dynamic_address(uintptr_t base, uintptr_t value);
+
 /* Rebind the references of the loaded object holding `anchor` (its main) that another
  * object's definition took; returns how many slots it changed (0 for an object that names
  * nobody else's). Call it once, after loading, before any rank runs. */
