@@ -3682,9 +3682,12 @@ persistent_p2p(const void *buf, int count, MPI_Datatype dt, int peer, int tag, M
     req->dt = collsim_datatype_ref(dt); /* the program may free it before the end (§4.1.9) */
     req->source = peer; /* the destination of a send */
     req->tag = tag;
-    /* where its sends are made, for their buffer's report */
-    req->watch = g_new0(struct send_watch, 1);
-    req->watch->site = site;
+    /* where its sends are made, for their buffer's report (buffered sends are copied at the
+     * call and receives have no send buffer: start_p2p watches neither) */
+    if (mode != PERSIST_RECV && mode != PERSIST_BSEND) {
+        req->watch = g_new0(struct send_watch, 1);
+        req->watch->site = site;
+    }
     *request = req;
     return MPI_SUCCESS;
 }
