@@ -1188,7 +1188,8 @@ MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 static int
 seg_by_disp(const void *a, const void *b)
 {
-    MPI_Aint x = ((const struct collsim_dt_seg *)a)->disp, y = ((const struct collsim_dt_seg *)b)->disp;
+    MPI_Aint x = ((const struct collsim_dt_seg *)a)->disp;
+    MPI_Aint y = ((const struct collsim_dt_seg *)b)->disp;
     return x < y ? -1 : x > y;
 }
 
