@@ -75,12 +75,13 @@
 /* ---------------------------------------------------------------- predefined objects */
 
 static struct collsim_group world_group = {
-    .magic = COLLSIM_GROUP_MAGIC, .size = 1, .predefined = 1, .refcount = 1};
+    .magic = COLLSIM_GROUP_MAGIC, .size = 1, .predefined = 1, .refcount = 1, .step = 1};
 static struct collsim_group self_group = {.magic = COLLSIM_GROUP_MAGIC,
                                           .size = 1,
                                           .predefined = 1,
                                           .refcount = 1,
-                                          .caller_relative = 1};
+                                          .caller_relative = 1,
+                                          .step = 1};
 
 static struct collsim_comm world_coll;
 static struct collsim_comm self_coll;

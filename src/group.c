@@ -2,13 +2,19 @@
  * group.c — process groups and the MPI_Group_* API.
  *
  * A group is an immutable ordered list of distinct world ranks. Three representations:
- *  - identity: world rank = local rank (world_ranks == NULL), O(1) memory: the world's group,
- *    and any group that turns out to be a prefix of it;
+ *  - strided: world rank = first + local rank × step (world_ranks == NULL), O(1) memory: the
+ *    world's group (0, 1), its prefixes, every k-th rank, any range of MPI_Group_range_incl;
  *  - caller-relative: MPI_COMM_SELF's shared group, whose member is the asking rank;
  *  - explicit: world_ranks[] plus sorted_by_world[], the local ranks in increasing world rank
- *    order, so that world → local is a binary search (O(log n)).
- * Building a group is O(n log n) (one sort); every set operation below is O((n1 + n2) log n)
- * and never allocates in proportion to the world, so groups of a million members are cheap.
+ *    order, so that world → local is a binary search (O(log n)). Explicit groups are shared:
+ *    a live one with the same members in the same order is found in a table by content (one
+ *    pass) and given another reference, so that P ranks building the same group of P/2
+ *    members make one array and one sort, not P (at 65536 ranks, one MPI_Group_incl of every
+ *    other rank took 21 GiB and 133 s before). Sharing is invisible to the program: groups
+ *    are immutable and each rank's handles are counted (handles.h).
+ * Building a group is O(n) plus one sort for a new explicit one; every set operation below is
+ * O((n1 + n2) log n) and never allocates in proportion to the world, so groups of a million
+ * members are cheap.
  *
  * Semantics follow MPI-3.1 §6.3: union = group1 then the members of group2 not in group1,
  * in group2's order; intersection and difference keep group1's order; an empty result is
@@ -26,6 +32,7 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <glib.h>
 
@@ -36,7 +43,7 @@
 #include "runtime.h"
 
 struct collsim_group collsim_group_empty = {
-    .magic = COLLSIM_GROUP_MAGIC, .size = 0, .predefined = 1, .refcount = 1};
+    .magic = COLLSIM_GROUP_MAGIC, .size = 0, .predefined = 1, .refcount = 1, .step = 1};
 
 /* MPI_GROUP_EMPTY is a live handle from the moment the library loads. */
 static void __attribute__((constructor))
@@ -69,6 +76,66 @@ build_index(MPI_Group group)
     g_free(keys);
 }
 
+/* The live explicit groups, by content: each is in the table from its creation to its end. */
+static GHashTable *explicit_groups;
+
+static guint
+content_hash(int size, const int *world_ranks)
+{
+    guint h = 2166136261u ^ (guint)size; /* FNV-1a over the ranks */
+    for (int i = 0; i < size; i++)
+        h = (h ^ (guint)world_ranks[i]) * 16777619u;
+    return h;
+}
+
+static guint
+group_hash(gconstpointer group)
+{
+    return ((const struct collsim_group *)group)->content_hash;
+}
+
+static gboolean
+group_same_members(gconstpointer a, gconstpointer b)
+{
+    const struct collsim_group *x = a, *y = b;
+    return x->size == y->size &&
+           memcmp(x->world_ranks, y->world_ranks, (size_t)x->size * sizeof(int)) == 0;
+}
+
+static MPI_Group
+group_alloc(int size)
+{
+    MPI_Group group = g_new0(struct collsim_group, 1);
+    collsim_handle_add(group);
+    group->magic = COLLSIM_GROUP_MAGIC;
+    group->size = size;
+    group->refcount = 1;
+    group->step = 1;
+    return group;
+}
+
+/* The group first, first + step, ... (size members, size > 0). */
+static MPI_Group
+group_strided(int size, int first, int step)
+{
+    MPI_Group group = group_alloc(size);
+    group->first = first;
+    group->step = size > 1 ? step : 1;
+    return group;
+}
+
+/* Whether world_ranks[0..size) step evenly; if so, the step (1 for a single member). */
+static gboolean
+steps_evenly(int size, const int *world_ranks, int *step)
+{
+    int64_t d = size > 1 ? (int64_t)world_ranks[1] - world_ranks[0] : 1;
+    for (int i = 2; i < size; i++)
+        if ((int64_t)world_ranks[i] - world_ranks[i - 1] != d)
+            return FALSE;
+    *step = (int)d; /* distinct non-negative ints: the difference fits */
+    return TRUE;
+}
+
 /* A group that takes ownership of `world_ranks` (g_malloc'd, or NULL for the identity). */
 static MPI_Group
 group_adopt(int size, int *world_ranks)
@@ -77,23 +144,28 @@ group_adopt(int size, int *world_ranks)
         g_free(world_ranks);
         return MPI_GROUP_EMPTY;
     }
-    if (world_ranks != NULL) {
-        int identity = 1;
-        for (int i = 0; i < size && identity; i++)
-            identity = world_ranks[i] == i;
-        if (identity) {
-            g_free(world_ranks);
-            world_ranks = NULL;
-        }
+    if (world_ranks == NULL)
+        return group_strided(size, 0, 1);
+    int step;
+    if (steps_evenly(size, world_ranks, &step)) {
+        MPI_Group group = group_strided(size, world_ranks[0], step);
+        g_free(world_ranks);
+        return group;
     }
-    MPI_Group group = g_new0(struct collsim_group, 1);
-    collsim_handle_add(group);
-    group->magic = COLLSIM_GROUP_MAGIC;
-    group->size = size;
-    group->refcount = 1;
+    if (explicit_groups == NULL)
+        explicit_groups = g_hash_table_new(group_hash, group_same_members);
+    struct collsim_group probe = {
+        .size = size, .world_ranks = world_ranks, .content_hash = content_hash(size, world_ranks)};
+    MPI_Group same = g_hash_table_lookup(explicit_groups, &probe);
+    if (same != NULL) {
+        g_free(world_ranks);
+        return collsim_group_ref(same);
+    }
+    MPI_Group group = group_alloc(size);
     group->world_ranks = world_ranks;
-    if (world_ranks != NULL)
-        build_index(group);
+    group->content_hash = probe.content_hash;
+    build_index(group);
+    g_hash_table_add(explicit_groups, group);
     return group;
 }
 
@@ -121,6 +193,8 @@ collsim_group_unref(MPI_Group group)
         return;
     group->magic = 0;
     collsim_handle_remove(group);
+    if (group->world_ranks != NULL)
+        g_hash_table_remove(explicit_groups, group);
     g_free(group->world_ranks);
     g_free(group->sorted_by_world);
     g_free(group);
@@ -160,7 +234,8 @@ collsim_group_world_rank(MPI_Group group, int local_rank)
         return MPI_UNDEFINED;
     if (group->caller_relative)
         return collsim_runtime->world_rank();
-    return group->world_ranks != NULL ? group->world_ranks[local_rank] : local_rank;
+    return group->world_ranks != NULL ? group->world_ranks[local_rank]
+                                      : group->first + local_rank * group->step;
 }
 
 int
@@ -170,8 +245,13 @@ collsim_group_local_rank(MPI_Group group, int world_rank)
         return MPI_UNDEFINED;
     if (group->caller_relative)
         return world_rank == collsim_runtime->world_rank() ? 0 : MPI_UNDEFINED;
-    if (group->world_ranks == NULL)
-        return world_rank < group->size ? world_rank : MPI_UNDEFINED;
+    if (group->world_ranks == NULL) {
+        int64_t offset = (int64_t)world_rank - group->first;
+        if (offset % group->step != 0)
+            return MPI_UNDEFINED;
+        int64_t local = offset / group->step;
+        return local >= 0 && local < group->size ? (int)local : MPI_UNDEFINED;
+    }
     int lo = 0, hi = group->size - 1;
     while (lo <= hi) {
         int mid = lo + (hi - lo) / 2;
@@ -401,7 +481,35 @@ compare_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Every rank in range and none twice; O(n log n), independent of the group's size. */
+/* The first rank ranks[0..n) names twice, or -1 (every rank valid); O(n log n), or
+ * O(n + group size / 8) when the list is a sizeable part of the group. */
+static int
+first_duplicate(MPI_Group group, int n, const int ranks[])
+{
+    int duplicate = -1;
+    if (n < 2)
+        return duplicate;
+    if ((int64_t)n * 32 >= group->size) {
+        guint8 *seen = g_malloc0((gsize)group->size / 8 + 1);
+        for (int i = 0; i < n && duplicate < 0; i++) {
+            guint8 bit = (guint8)(1u << (ranks[i] & 7));
+            if (seen[ranks[i] >> 3] & bit)
+                duplicate = ranks[i];
+            seen[ranks[i] >> 3] |= bit;
+        }
+        g_free(seen);
+        return duplicate;
+    }
+    int *sorted = g_memdup2(ranks, (gsize)n * sizeof(int));
+    qsort(sorted, (size_t)n, sizeof(int), compare_int);
+    for (int i = 1; i < n && duplicate < 0; i++)
+        if (sorted[i] == sorted[i - 1])
+            duplicate = sorted[i];
+    g_free(sorted);
+    return duplicate;
+}
+
+/* Every rank in range and none twice. */
 static int
 check_rank_list(MPI_Group group, int n, const int ranks[], const char *call)
 {
@@ -410,15 +518,7 @@ check_rank_list(MPI_Group group, int n, const int ranks[], const char *call)
             return collsim_error(MPI_COMM_NULL, MPI_ERR_RANK, call,
                                  "ranks[%d] = %d is not a rank of the group (size %d)", i,
                                  ranks[i], group->size);
-    if (n < 2)
-        return MPI_SUCCESS;
-    int *sorted = g_memdup2(ranks, (gsize)n * sizeof(int));
-    qsort(sorted, (size_t)n, sizeof(int), compare_int);
-    int duplicate = -1;
-    for (int i = 1; i < n && duplicate < 0; i++)
-        if (sorted[i] == sorted[i - 1])
-            duplicate = sorted[i];
-    g_free(sorted);
+    int duplicate = first_duplicate(group, n, ranks);
     if (duplicate >= 0)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_RANK, call,
                              "rank %d appears more than once", duplicate);
@@ -493,13 +593,13 @@ MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 }
 
 /*
- * Expand (first, last, stride) triplets into a rank list. Each triplet must name valid ranks,
- * have a non-zero stride and reach `last` going from `first` (as MPICH and Open MPI require);
- * more ranks in total than the group has means some rank is named twice. Duplicates within
- * the list are left to check_rank_list.
+ * The number of ranks (first, last, stride) triplets name. Each triplet must name valid
+ * ranks, have a non-zero stride and reach `last` going from `first` (as MPICH and Open MPI
+ * require); more ranks in total than the group has means some rank is named twice. Duplicates
+ * within the list are left to the callers.
  */
 static int
-expand_ranges(MPI_Group group, int n, int ranges[][3], int **out, int *out_n, const char *call)
+count_ranges(MPI_Group group, int n, int ranges[][3], int *out_n, const char *call)
 {
     int64_t total = 0;
     for (int i = 0; i < n; i++) {
@@ -520,17 +620,22 @@ expand_ranges(MPI_Group group, int n, int ranges[][3], int **out, int *out_n, co
                                  "rank appears more than once",
                                  (long long)total, group->size);
     }
-    int *ranks = g_new(int, (gsize)total + 1);
+    *out_n = (int)total;
+    return MPI_SUCCESS;
+}
+
+/* The rank list of triplets that count_ranges accepted (count of them). */
+static int *
+expand_ranges(int n, int ranges[][3], int count)
+{
+    int *ranks = g_new(int, (gsize)count + 1);
     int k = 0;
     for (int i = 0; i < n; i++) {
         int64_t first = ranges[i][0], last = ranges[i][1], stride = ranges[i][2];
-        int64_t count = (last - first) / stride + 1;
-        for (int64_t j = 0; j < count; j++)
-            ranks[k++] = (int)(first + j * stride);
+        for (int64_t r = first; stride > 0 ? r <= last : r >= last; r += stride)
+            ranks[k++] = (int)r;
     }
-    *out = ranks;
-    *out_n = k;
-    return MPI_SUCCESS;
+    return ranks;
 }
 
 int
@@ -544,10 +649,18 @@ MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgrou
         rc = check_out(newgroup, "newgroup", call);
     if (rc != MPI_SUCCESS)
         return rc;
-    int *ranks, count;
-    rc = expand_ranges(group, n, ranges, &ranks, &count, call);
+    int count;
+    rc = count_ranges(group, n, ranges, &count, call);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (n == 1 && group->world_ranks == NULL && !group->caller_relative) {
+        /* one range of an evenly stepping group steps evenly: no list, and no rank twice */
+        MPI_Group range = group_strided(count, collsim_group_world_rank(group, ranges[0][0]),
+                                        ranges[0][2] * group->step);
+        *newgroup = collsim_group_hand_out(range, "MPI_Group_range_incl", COLLSIM_CALLER());
+        return MPI_SUCCESS;
+    }
+    int *ranks = expand_ranges(n, ranges, count);
     rc = check_rank_list(group, count, ranks, call);
     if (rc == MPI_SUCCESS)
         *newgroup = collsim_group_hand_out(incl_checked(group, count, ranks),
@@ -567,10 +680,11 @@ MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgrou
         rc = check_out(newgroup, "newgroup", call);
     if (rc != MPI_SUCCESS)
         return rc;
-    int *ranks, count;
-    rc = expand_ranges(group, n, ranges, &ranks, &count, call);
+    int count;
+    rc = count_ranges(group, n, ranges, &count, call);
     if (rc != MPI_SUCCESS)
         return rc;
+    int *ranks = expand_ranges(n, ranges, count);
     guint8 *excluded = g_malloc0((gsize)group->size + 1);
     rc = MPI_SUCCESS;
     for (int i = 0; i < count && rc == MPI_SUCCESS; i++) {

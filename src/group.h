@@ -1,10 +1,13 @@
 /*
  * group.h — process groups: ordered sets of world ranks.
  *
- * A group maps local ranks 0..size-1 to world ranks. The identity group of the world (and
- * its prefixes) keeps no array, so that MPI_COMM_WORLD costs O(1) memory at a million ranks.
- * Reverse lookups (world rank → local rank) go through a sorted index built on creation.
- * Groups are immutable once built and reference-counted (communicators share them).
+ * A group maps local ranks 0..size-1 to world ranks. A group whose world ranks step evenly
+ * (the world's, its prefixes, every other rank, a reversed range) keeps no array, so that
+ * MPI_COMM_WORLD, or half of it, costs O(1) memory at a million ranks. Any other group keeps
+ * its array and a sorted index for reverse lookups (world rank → local rank), built on
+ * creation, and is shared: the ranks of an SPMD program all build the same groups, and one
+ * object of P/2 members made by each of P ranks would be O(P²) memory and sorting. Groups are
+ * immutable once built and reference-counted (communicators share them).
  *
  * Predefined groups (MPI_GROUP_EMPTY, the groups of MPI_COMM_WORLD and MPI_COMM_SELF) are
  * static objects: ref/unref leave them alone. Every group is a registered handle while it
@@ -29,15 +32,19 @@ struct collsim_group {
     int predefined;
     int refcount;
     int caller_relative;   /* size 1, member 0 = collsim_runtime->world_rank() */
-    int *world_ranks;      /* local → world; NULL means the identity map */
-    int *sorted_by_world;  /* local ranks ordered by world rank; NULL for identity */
+    int first, step;       /* world_ranks == NULL: local l is world rank first + l × step
+                              (the identity: 0 and 1) */
+    int *world_ranks;      /* local → world, or NULL */
+    int *sorted_by_world;  /* local ranks ordered by world rank; NULL without world_ranks */
+    unsigned content_hash; /* of world_ranks: the table of shared groups (group.c) */
 };
 
 /*
- * A new group of `size` members from a local→world array (copied); identity when NULL.
- * The world ranks must be distinct and non-negative. An array that happens to be the
- * identity prefix is stored as identity (no array); size 0 gives MPI_GROUP_EMPTY.
- * O(size log size).
+ * A group of `size` members from a local→world array (copied); identity when NULL. The world
+ * ranks must be distinct and non-negative. An array that steps evenly is stored as its first
+ * rank and step (no array); a live group with the same members in the same order is shared
+ * (one more reference to it); size 0 gives MPI_GROUP_EMPTY. O(size), or O(size log size) for
+ * a new array's index.
  */
 MPI_Group collsim_group_new(int size, const int *world_ranks);
 MPI_Group collsim_group_ref(MPI_Group group);

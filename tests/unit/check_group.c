@@ -1,6 +1,7 @@
 /*
  * check_group.c — unit tests of src/group.c: the MPI_Group_* API and the internal group
- * representation (identity groups without arrays, O(log n) reverse lookups).
+ * representation (evenly stepping groups without arrays, one object for the same members,
+ * O(log n) reverse lookups).
  *
  * Runs without a simulation: the default runtime is one process of world rank 0, and a test
  * that needs another caller installs its own hooks. Every expected value below was worked
@@ -443,12 +444,108 @@ START_TEST(test_group_identity_groups_store_no_array)
     MPI_Group prefix = incl(w, 3, (int[]){0, 1, 2});
     ck_assert_ptr_null(prefix->world_ranks);
     ck_assert_ptr_null(prefix->sorted_by_world);
-    MPI_Group gap = incl(w, 2, (int[]){0, 2});
-    ck_assert_ptr_nonnull(gap->world_ranks);
+    MPI_Group uneven = incl(w, 3, (int[]){0, 2, 3});
+    ck_assert_ptr_nonnull(uneven->world_ranks);
     ck_assert_int_eq(collsim_group_local_rank(prefix, 2), 2);
     ck_assert_int_eq(collsim_group_local_rank(prefix, 3), MPI_UNDEFINED);
     MPI_Group_free(&prefix);
-    MPI_Group_free(&gap);
+    MPI_Group_free(&uneven);
+    MPI_Group_free(&w);
+}
+END_TEST
+
+/* Members that step evenly, up or down, keep no array and answer lookups by arithmetic. */
+START_TEST(test_group_even_steps_store_no_array)
+{
+    MPI_Group w = world_group();
+    MPI_Group evens = incl(w, 3, (int[]){0, 2, 4});
+    ck_assert_ptr_null(evens->world_ranks);
+    assert_members(evens, 3, (int[]){0, 2, 4});
+    ck_assert_int_eq(collsim_group_local_rank(evens, 4), 2);
+    ck_assert_int_eq(collsim_group_local_rank(evens, 3), MPI_UNDEFINED);
+    ck_assert_int_eq(collsim_group_local_rank(evens, 6), MPI_UNDEFINED); /* the step's next */
+    ck_assert_int_eq(collsim_group_local_rank(evens, -2), MPI_UNDEFINED);
+    ck_assert_int_eq(collsim_group_world_rank(evens, 3), MPI_UNDEFINED);
+
+    MPI_Group down = incl(w, 3, (int[]){5, 3, 1});
+    ck_assert_ptr_null(down->world_ranks);
+    ck_assert_int_eq(collsim_group_local_rank(down, 1), 2);
+    ck_assert_int_eq(collsim_group_local_rank(down, 5), 0);
+    ck_assert_int_eq(collsim_group_local_rank(down, 7), MPI_UNDEFINED);
+    ck_assert_int_eq(collsim_group_local_rank(down, -1), MPI_UNDEFINED);
+    ck_assert_int_eq(collsim_group_local_rank(down, 4), MPI_UNDEFINED);
+
+    /* ranks of a group that steps: ranks 0 and 2 of {5, 3, 1} are world 5 and 1 */
+    MPI_Group ends;
+    ck_assert_int_eq(MPI_Group_range_incl(down, 1, (int[][3]){{0, 2, 2}}, &ends), MPI_SUCCESS);
+    ck_assert_ptr_null(ends->world_ranks);
+    assert_members(ends, 2, (int[]){5, 1});
+    int cmp;
+    MPI_Group one = incl(w, 2, (int[]){5, 1});
+    MPI_Group_compare(ends, one, &cmp);
+    ck_assert_int_eq(cmp, MPI_IDENT);
+    /* two ranges, joined: 1 then 5 3 → {3, 1, 5} of down's world ranks, uneven */
+    MPI_Group joined;
+    ck_assert_int_eq(MPI_Group_range_incl(down, 2, (int[][3]){{1, 2, 1}, {0, 0, 1}}, &joined),
+                     MPI_SUCCESS);
+    assert_members(joined, 3, (int[]){3, 1, 5});
+    MPI_Group single;
+    ck_assert_int_eq(MPI_Group_range_incl(down, 1, (int[][3]){{1, 1, -7}}, &single),
+                     MPI_SUCCESS);
+    assert_members(single, 1, (int[]){3});
+    MPI_Group rest;
+    ck_assert_int_eq(MPI_Group_range_excl(down, 1, (int[][3]){{2, 0, -2}}, &rest), MPI_SUCCESS);
+    assert_members(rest, 1, (int[]){3});
+    MPI_Group_free(&rest);
+    MPI_Group_free(&single);
+    MPI_Group_free(&joined);
+    MPI_Group_free(&one);
+    MPI_Group_free(&ends);
+    MPI_Group_free(&down);
+    MPI_Group_free(&evens);
+    MPI_Group_free(&w);
+}
+END_TEST
+
+/* Ranks that build the same members in the same order get one object, with a handle each. */
+START_TEST(test_group_same_members_share_one_object)
+{
+    MPI_Group w = world_group();
+    MPI_Group a = incl(w, 3, (int[]){4, 1, 3});
+    MPI_Group again = incl(w, 3, (int[]){4, 1, 3});
+    MPI_Group other_order = incl(w, 3, (int[]){1, 4, 3});
+    ck_assert_ptr_eq(a, again);
+    ck_assert_ptr_ne(a, other_order);
+    ck_assert_int_eq(a->refcount, 2);
+    fake_rank = 4;
+    collsim_runtime_install(fake_hooks());
+    MPI_Group w4 = world_group();
+    MPI_Group a4 = incl(w4, 3, (int[]){4, 1, 3});
+    ck_assert_ptr_eq(a4, a);
+    int rank;
+    ck_assert_int_eq(MPI_Group_rank(a4, &rank), MPI_SUCCESS);
+    ck_assert_int_eq(rank, 0);
+    MPI_Group_free(&a4);
+    /* rank 4 gave its handle back: the object is still rank 0's, not rank 4's */
+    MPI_Group stale = a;
+    ck_assert_int_eq(MPI_Group_rank(stale, &rank), MPI_ERR_GROUP);
+    MPI_Group_free(&w4);
+    collsim_runtime_install(NULL);
+    MPI_Group_free(&a);
+    /* rank 0's second handle lives on */
+    int size;
+    ck_assert_int_eq(MPI_Group_size(again, &size), MPI_SUCCESS);
+    ck_assert_int_eq(size, 3);
+    ck_assert_int_eq(MPI_Group_rank(again, &rank), MPI_SUCCESS);
+    ck_assert_int_eq(rank, MPI_UNDEFINED);
+    MPI_Group_free(&again);
+    ck_assert_int_eq(MPI_Group_size(stale, &size), MPI_ERR_GROUP); /* gone */
+    /* a set operation's result is shared too */
+    MPI_Group inter;
+    MPI_Group_intersection(other_order, w, &inter);
+    ck_assert_ptr_eq(inter, other_order);
+    MPI_Group_free(&inter);
+    MPI_Group_free(&other_order);
     MPI_Group_free(&w);
 }
 END_TEST
@@ -555,6 +652,8 @@ group_suite(void)
     tcase_add_test(tc, test_group_free);
     tcase_add_test(tc, test_group_shared_by_references);
     tcase_add_test(tc, test_group_identity_groups_store_no_array);
+    tcase_add_test(tc, test_group_even_steps_store_no_array);
+    tcase_add_test(tc, test_group_same_members_share_one_object);
     tcase_add_test(tc, test_group_internal_lookups);
     suite_add_tcase(s, tc);
 
