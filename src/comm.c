@@ -1935,6 +1935,20 @@ MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
     return rc;
 }
 
+/* The calling rank's attributes on comm's twins: what collective algorithms cached there (a
+ * node layout), on the twin and, for an inter-communicator, on its local side's twin. */
+static int
+delete_twin_attributes(MPI_Comm comm)
+{
+    int rc = collsim_attr_delete_all(comm->coll);
+    if (comm->local_comm != NULL) {
+        int local_rc = collsim_attr_delete_all(comm->local_comm->coll);
+        if (rc == MPI_SUCCESS)
+            rc = local_rc;
+    }
+    return rc;
+}
+
 /* This member releases comm (set to MPI_COMM_NULL); the last member destroys it. */
 int
 MPI_Comm_free(MPI_Comm *comm)
@@ -1957,7 +1971,7 @@ MPI_Comm_free(MPI_Comm *comm)
                              "this rank has freed the communicator already");
     /* delete callbacks run first and may still use the communicator (§6.7.2) */
     rc = collsim_attr_delete_all(*comm);
-    int twin_rc = collsim_attr_delete_all((*comm)->coll);
+    int twin_rc = delete_twin_attributes(*comm);
     comm_release(*comm);
     *comm = MPI_COMM_NULL;
     if (rc == MPI_SUCCESS)
@@ -1973,9 +1987,22 @@ collsim_comm_finalize_rank(void)
     int rc = collsim_attr_delete_all(&collsim_comm_self);
     collsim_attr_delete_all(&self_coll);
     collsim_attr_delete_all(&world_coll);
-    for (MPI_Comm c = live_head; c != NULL; c = c->live_next)
-        if (collsim_comm_my_rank(c) != MPI_UNDEFINED)
-            collsim_attr_delete_all(c->coll);
+    /* the twins of the communicators this rank still holds, newest first (a freed one's went
+     * at MPI_Comm_free). Walking every live communicator instead was O(P) a rank: 20 s at
+     * 65536 ranks whose node communicators the later ranks had not freed yet. A delete
+     * callback may free communicators (a node layout's), so the list is copied first. */
+    GPtrArray *held = collsim_handles_held_by(collsim_runtime->world_rank(), NULL);
+    GPtrArray *comms = g_ptr_array_new();
+    for (guint i = held->len; i-- > 0;) {
+        const struct collsim_held *h = g_ptr_array_index(held, i);
+        if (h->kind == COLLSIM_HELD_COMM)
+            g_ptr_array_add(comms, (gpointer)h->object);
+    }
+    g_ptr_array_free(held, TRUE);
+    for (guint i = 0; i < comms->len; i++)
+        if (collsim_handle_held(comms->pdata[i]))
+            delete_twin_attributes(comms->pdata[i]);
+    g_ptr_array_free(comms, TRUE);
     return rc;
 }
 

@@ -9,16 +9,12 @@
 #include "runtime.h"
 
 static GHashTable *live;       /* registered object -> itself */
-static GHashTable *holds;      /* world rank -> GHashTable of object -> struct hold * */
-static guint64 serial;
-
 /* A rank's holds are found by object: a program may hold thousands at once (MPICH's
  * too_many_comms duplicates MPI_COMM_WORLD until it fails), and a list searched at every
  * use made that quadratic. Their order, when listed, is their creation order (serial). */
-struct hold {
-    const void *object;
-    struct collsim_held held;
-};
+static GHashTable *holds;      /* world rank -> GHashTable of object -> struct collsim_held * */
+static guint64 serial;
+
 void
 collsim_handle_add(const void *object)
 {
@@ -60,7 +56,7 @@ holds_of(int rank, gboolean create)
     return mine;
 }
 
-static struct hold *
+static struct collsim_held *
 find_hold(GHashTable *mine, const void *object)
 {
     return mine != NULL ? g_hash_table_lookup(mine, object) : NULL;
@@ -71,14 +67,13 @@ collsim_handle_hold(const void *object, enum collsim_held_kind kind, const char 
                     const void *caller)
 {
     GHashTable *mine = holds_of(collsim_runtime->world_rank(), TRUE);
-    struct hold *h = find_hold(mine, object);
+    struct collsim_held *h = find_hold(mine, object);
     if (h != NULL) {
-        h->held.handles++;
+        h->handles++;
         return;
     }
-    h = g_new(struct hold, 1);
-    h->object = object;
-    h->held = (struct collsim_held){kind, call, caller, serial++, 1};
+    h = g_new(struct collsim_held, 1);
+    *h = (struct collsim_held){object, kind, call, caller, serial++, 1};
     g_hash_table_insert(mine, (gpointer)object, h);
 }
 
@@ -92,10 +87,10 @@ int
 collsim_handle_let_go(const void *object)
 {
     GHashTable *mine = holds_of(collsim_runtime->world_rank(), FALSE);
-    struct hold *h = find_hold(mine, object);
+    struct collsim_held *h = find_hold(mine, object);
     if (h == NULL)
         return FALSE;
-    if (--h->held.handles == 0)
+    if (--h->handles == 0)
         g_hash_table_remove(mine, object);
     return TRUE;
 }
@@ -120,7 +115,7 @@ collsim_handles_held_by(int world_rank, guint counts[COLLSIM_HELD_KINDS])
         gpointer value;
         g_hash_table_iter_init(&it, mine);
         while (g_hash_table_iter_next(&it, NULL, &value))
-            g_ptr_array_add(out, &((struct hold *)value)->held);
+            g_ptr_array_add(out, value);
     }
     /* the table's order is its own: kind, then creation (serials are unique) */
     g_ptr_array_sort(out, held_order);

@@ -39,6 +39,7 @@ enum collsim_held_kind {
 
 /* An object a rank holds: what made it and where. */
 struct collsim_held {
+    const void *object;
     enum collsim_held_kind kind;
     const char *call;       /* "MPI_Type_vector": a static string */
     const void *caller;     /* the program's call site, or NULL */
