@@ -35,7 +35,5 @@ int sim_flow_result(const struct sim_flow *flow);
 /* Free a flow (its stack goes back to the pool). A flow that has not returned is abandoned
  * where it stands: what its frames hold is lost (only an erroneous program leaves one). */
 void sim_flow_free(struct sim_flow *flow);
-/* Free the pooled stacks (end of a run). */
-void sim_flow_pool_clear(void);
 
 #endif
