@@ -145,6 +145,7 @@ struct core_actor {
     gboolean daemon;
     gboolean started;
     gboolean ended;
+    int exec_turns;           /* own_execute's turns left for the scheduler to play (4 to 1) */
     core_actor *next_ready;   /* its successor in the round it is ready for */
     struct host_state *where; /* its host's CPU and number */
     /* the route to the host it last sent to (a rank mostly sends to few peers in turn; the
@@ -152,11 +153,10 @@ struct core_actor {
     const struct host_state *last_route_to;
     const struct route *last_route;
     enum block_kind blocked;
-    int exec_turns;         /* own_execute's turns left for the scheduler to play (4 to 1) */
-    double exec_flops;      /* and the computation they start */
     gboolean answered;      /* its operation has been answered; it runs again soon */
     ssize_t answer;         /* what its blocking operation returns */
     model_action *action;   /* its sleep, computation or condition timeout in the model */
+    double exec_flops;      /* the computation own_execute's turns start */
     model_action *detector; /* SimGrid's endless sleep on its CPU while it waits for one
                              * transfer, a computation or a condition (model_wait_start) */
     struct waiter *waits;   /* its registrations (BLOCK_COMM), `nwaits` of them */
