@@ -1381,12 +1381,12 @@ MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm
         return collsim_error(comm, MPI_ERR_GROUP, call, "invalid group (%s)", why);
     if (tag < 0 || tag > MPI_TAG_UB_VALUE)
         return collsim_error(comm, MPI_ERR_TAG, call, "invalid tag %d", tag);
-    for (int g = 0; g < group->size; g++)
-        if (collsim_comm_local_rank(comm, collsim_group_world_rank(group, g)) == MPI_UNDEFINED)
-            return collsim_error(comm, MPI_ERR_GROUP, call,
-                                 "the group's rank %d (world rank %d) is not a member of the "
-                                 "communicator",
-                                 g, collsim_group_world_rank(group, g));
+    int g;
+    if (!collsim_group_includes(comm->group, group, &g))
+        return collsim_error(comm, MPI_ERR_GROUP, call,
+                             "the group's rank %d (world rank %d) is not a member of the "
+                             "communicator",
+                             g, collsim_group_world_rank(group, g));
     /* MPI-3.1 §6.4.2: a process outside the group (MPI_GROUP_EMPTY, or a group of others) may
      * call it too, and then the call is local and gives MPI_COMM_NULL */
     int me = collsim_group_local_rank(group, collsim_runtime->world_rank());

@@ -164,6 +164,11 @@ group_adopt(int size, int *world_ranks)
     MPI_Group group = group_alloc(size);
     group->world_ranks = world_ranks;
     group->content_hash = probe.content_hash;
+    group->lowest = group->highest = world_ranks[0];
+    for (int i = 1; i < size; i++) {
+        group->lowest = MIN(group->lowest, world_ranks[i]);
+        group->highest = MAX(group->highest, world_ranks[i]);
+    }
     build_index(group);
     g_hash_table_add(explicit_groups, group);
     return group;
@@ -271,6 +276,43 @@ static int
 is_member(MPI_Group group, int world_rank)
 {
     return collsim_group_local_rank(group, world_rank) != MPI_UNDEFINED;
+}
+
+/* The world ranks [*lowest, *highest] a group's members lie in (not all of them members). */
+static void
+world_span(MPI_Group group, int *lowest, int *highest)
+{
+    if (group->caller_relative) {
+        *lowest = *highest = collsim_runtime->world_rank();
+    } else if (group->world_ranks != NULL) {
+        *lowest = group->lowest;
+        *highest = group->highest;
+    } else {
+        int last = group->first + (group->size - 1) * group->step;
+        *lowest = MIN(group->first, last);
+        *highest = MAX(group->first, last);
+    }
+}
+
+int
+collsim_group_includes(MPI_Group whole, MPI_Group part, int *missing)
+{
+    if (part->size == 0)
+        return TRUE;
+    if (whole->size > 0 && !whole->caller_relative && whole->world_ranks == NULL &&
+        whole->step == 1) {
+        /* whole is every world rank in a range: part is in it if its span is */
+        int lowest, highest;
+        world_span(part, &lowest, &highest);
+        if (lowest >= whole->first && highest < whole->first + whole->size)
+            return TRUE;
+    }
+    for (int i = 0; i < part->size; i++)
+        if (!is_member(whole, collsim_group_world_rank(part, i))) {
+            *missing = i;
+            return FALSE;
+        }
+    return TRUE;
 }
 
 int

@@ -37,6 +37,7 @@ struct collsim_group {
     int *world_ranks;      /* local → world, or NULL */
     int *sorted_by_world;  /* local ranks ordered by world rank; NULL without world_ranks */
     unsigned content_hash; /* of world_ranks: the table of shared groups (group.c) */
+    int lowest, highest;   /* world_ranks != NULL: the least and the greatest of them */
 };
 
 /*
@@ -69,6 +70,13 @@ int collsim_group_check(MPI_Group group, const char **why);
 int collsim_group_world_rank(MPI_Group group, int local_rank);
 /* Local rank of a world rank, or MPI_UNDEFINED if it is not a member. O(log size). */
 int collsim_group_local_rank(MPI_Group group, int world_rank);
+
+/*
+ * Whether every member of `part` is a member of `whole`; if not, *missing is the local rank in
+ * `part` of the first one that is not. O(1) when `whole` is a range of world ranks (the world,
+ * or a prefix of it) and `part` steps evenly or is explicit; O(size of part × log) otherwise.
+ */
+int collsim_group_includes(MPI_Group whole, MPI_Group part, int *missing);
 
 /* MPI_IDENT (same members, same order), MPI_SIMILAR (same members) or MPI_UNEQUAL. */
 int collsim_group_compare(MPI_Group group1, MPI_Group group2);

@@ -336,6 +336,32 @@ START_TEST(test_comm_create_checks_its_group)
 }
 END_TEST
 
+/* MPI_Comm_create_group's group must lie in the communicator: checked over a prefix of the
+ * world by the group's range, over MPI_COMM_SELF member by member. */
+START_TEST(test_comm_create_group_checks_its_group)
+{
+    become(5, 8);
+    MPI_Group world, g;
+    MPI_Comm c = MPI_COMM_WORLD;
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    MPI_Group_incl(world, 2, (int[]){5, 3}, &g);
+    ck_assert_int_eq(MPI_Comm_create_group(MPI_COMM_SELF, g, 0, &c), MPI_ERR_GROUP);
+    ck_assert_ptr_eq(c, MPI_COMM_WORLD); /* untouched */
+    MPI_Group_free(&g);
+    MPI_Group_incl(world, 1, (int[]){5}, &g);
+    ck_assert_int_eq(MPI_Comm_create_group(MPI_COMM_SELF, g, 0, &c), MPI_SUCCESS);
+    ck_assert_int_eq(collsim_comm_world_rank(c, 0), 5);
+    MPI_Comm_free(&c);
+    MPI_Group_free(&g);
+    /* the world of 8 takes any of its ranks; a group that is not the caller's gives NULL */
+    MPI_Group_incl(world, 3, (int[]){7, 0, 2}, &g);
+    ck_assert_int_eq(MPI_Comm_create_group(MPI_COMM_WORLD, g, 0, &c), MPI_SUCCESS);
+    ck_assert_ptr_eq(c, MPI_COMM_NULL);
+    MPI_Group_free(&g);
+    MPI_Group_free(&world);
+}
+END_TEST
+
 START_TEST(test_comm_constructor_argument_errors)
 {
     MPI_Comm s = MPI_COMM_WORLD;
@@ -468,6 +494,7 @@ comm_suite(void)
     tcase_add_test(tc, test_comm_split_and_create_on_one_rank);
     tcase_add_test(tc, test_comm_constructors_on_self);
     tcase_add_test(tc, test_comm_create_checks_its_group);
+    tcase_add_test(tc, test_comm_create_group_checks_its_group);
     tcase_add_test(tc, test_comm_constructor_argument_errors);
     tcase_add_test(tc, test_comm_free);
     tcase_add_test(tc, test_comm_teardown_frees_what_is_left);

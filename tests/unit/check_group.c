@@ -507,6 +507,42 @@ START_TEST(test_group_even_steps_store_no_array)
 }
 END_TEST
 
+/* Inclusion, through the range of a world prefix (O(1)) or member by member. */
+START_TEST(test_group_includes)
+{
+    MPI_Group w = world_group();
+    MPI_Group prefix = incl(w, 4, (int[]){0, 1, 2, 3});
+    MPI_Group down = incl(w, 3, (int[]){3, 2, 1});
+    MPI_Group uneven = incl(w, 3, (int[]){2, 0, 3});
+    MPI_Group outside = incl(w, 3, (int[]){2, 4, 0});
+    MPI_Group evens = incl(w, 3, (int[]){0, 2, 4});
+    MPI_Group odd_out = incl(w, 2, (int[]){4, 1});
+    int missing = -1;
+    ck_assert(collsim_group_includes(w, outside, &missing));
+    ck_assert(collsim_group_includes(prefix, down, &missing));
+    ck_assert(collsim_group_includes(prefix, uneven, &missing));
+    ck_assert(!collsim_group_includes(prefix, outside, &missing));
+    ck_assert_int_eq(missing, 1); /* world rank 4 */
+    ck_assert(collsim_group_includes(prefix, MPI_GROUP_EMPTY, &missing));
+    /* a whole that skips ranks: member by member */
+    ck_assert(collsim_group_includes(evens, evens, &missing));
+    ck_assert(!collsim_group_includes(evens, odd_out, &missing));
+    ck_assert_int_eq(missing, 1); /* world rank 1 */
+    ck_assert(!collsim_group_includes(evens, prefix, &missing));
+    ck_assert_int_eq(missing, 1);
+    MPI_Group three = incl(w, 1, (int[]){3});
+    ck_assert(collsim_group_includes(uneven, three, &missing));
+    MPI_Group_free(&three);
+    MPI_Group_free(&odd_out);
+    MPI_Group_free(&evens);
+    MPI_Group_free(&outside);
+    MPI_Group_free(&uneven);
+    MPI_Group_free(&down);
+    MPI_Group_free(&prefix);
+    MPI_Group_free(&w);
+}
+END_TEST
+
 /* Ranks that build the same members in the same order get one object, with a handle each. */
 START_TEST(test_group_same_members_share_one_object)
 {
@@ -654,6 +690,7 @@ group_suite(void)
     tcase_add_test(tc, test_group_identity_groups_store_no_array);
     tcase_add_test(tc, test_group_even_steps_store_no_array);
     tcase_add_test(tc, test_group_same_members_share_one_object);
+    tcase_add_test(tc, test_group_includes);
     tcase_add_test(tc, test_group_internal_lookups);
     suite_add_tcase(s, tc);
 
