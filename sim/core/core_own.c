@@ -765,23 +765,13 @@ stack_take(gsize slot_bytes, gsize guard)
     if (free_stacks == NULL)
         free_stacks = g_ptr_array_new();
     if (free_stacks->len == 0) {
-        gsize bytes = slot_bytes * STACKS_PER_MAP;
-        char *map = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-        if (map == MAP_FAILED) {
-            fprintf(stderr, "collsim: cannot map %" G_GSIZE_FORMAT " bytes of actor stacks\n",
-                    bytes);
-            _exit(1);
-        }
-        /* highest first: the first actors get the lowest slots */
-        static void *guards[STACKS_PER_MAP]; /* not on the stack: an actor may be here */
-        for (gsize i = STACKS_PER_MAP; i-- > 0;) {
-            char *slot = map + i * slot_bytes;
-            guards[i] = slot; /* stacks grow down, onto the guard */
-            g_ptr_array_add(free_stacks, slot);
-        }
-        if (guard > 0)
+        char *map = core_stacks_map(slot_bytes, STACKS_PER_MAP, free_stacks, "actor stacks");
+        if (guard > 0) {
+            static void *guards[STACKS_PER_MAP]; /* not on the stack: an actor may be here */
+            for (gsize i = 0; i < STACKS_PER_MAP; i++)
+                guards[i] = map + i * slot_bytes; /* stacks grow down, onto the guard */
             core_pages_guard_each(guards, STACKS_PER_MAP, guard);
+        }
     }
     return g_ptr_array_steal_index(free_stacks, free_stacks->len - 1);
 }

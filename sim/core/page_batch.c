@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -161,4 +162,19 @@ core_alloc_populated(gsize bytes)
     void *block = g_malloc(bytes);
     core_pages_populate(block, bytes);
     return block;
+}
+
+char *
+core_stacks_map(gsize slot_bytes, gsize n, GPtrArray *free_list, const char *what)
+{
+    gsize bytes = slot_bytes * n;
+    char *map = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (map == MAP_FAILED) {
+        fprintf(stderr, "collsim: cannot map %" G_GSIZE_FORMAT " bytes of %s\n", bytes, what);
+        _exit(1);
+    }
+    for (gsize i = n; i-- > 0;)
+        g_ptr_array_add(free_list, map + i * slot_bytes);
+    return map;
 }

@@ -32,6 +32,14 @@ void core_pages_populate_each(void *const *pages, gsize n, gsize page_bytes);
  * guard pages. */
 void core_pages_guard_each(void *const *pages, gsize n, gsize page_bytes);
 
+/*
+ * A mapping for `n` stacks of `slot_bytes` each, paid for by the pages touched (MAP_NORESERVE),
+ * whose lowest addresses are added to `free_list` highest first (so that the first stacks taken
+ * are the lowest); `what` names them in the message if the kernel refuses, and the run ends.
+ * Returns the mapping.
+ */
+char *core_stacks_map(gsize slot_bytes, gsize n, GPtrArray *free_list, const char *what);
+
 /* g_malloc(bytes) with its fresh pages asked for at once, not cleared: for memory about to be
  * written, each part as it is used (clearing it all first would write every page at once; a
  * page asked for and never written costs its share of the call, and its memory). */

@@ -12,8 +12,6 @@
  */
 #include "config.h"
 
-#include <stdio.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "sim/core/core.h"
@@ -66,22 +64,11 @@ stack_take(gsize bytes)
         pool_stack_bytes = bytes;
     }
     if (stack_pool->len == 0) {
-        gsize map_bytes = bytes * FLOW_STACKS_PER_MAP;
-        char *map = mmap(NULL, map_bytes, PROT_READ | PROT_WRITE,
-                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-        if (map == MAP_FAILED) {
-            fprintf(stderr, "collsim: cannot map %" G_GSIZE_FORMAT " bytes of flow stacks\n",
-                    map_bytes);
-            _exit(1);
-        }
+        char *map = core_stacks_map(bytes, FLOW_STACKS_PER_MAP, stack_pool, "flow stacks");
         gsize page = (gsize)sysconf(_SC_PAGESIZE);
         void *tops[FLOW_STACKS_PER_MAP];
-        /* highest first, so that the first flows take the lowest stacks */
-        for (gsize i = FLOW_STACKS_PER_MAP; i-- > 0;) {
-            char *stack = map + i * bytes;
-            tops[i] = stack + bytes - page;
-            g_ptr_array_add(stack_pool, stack);
-        }
+        for (gsize i = 0; i < FLOW_STACKS_PER_MAP; i++)
+            tops[i] = map + (i + 1) * bytes - page;
         core_pages_populate_each(tops, FLOW_STACKS_PER_MAP, page);
     }
     return g_ptr_array_steal_index(stack_pool, stack_pool->len - 1);
