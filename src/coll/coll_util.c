@@ -80,23 +80,45 @@ coll_tmp_alloc(MPI_Aint count, MPI_Datatype dt, void **mem)
 }
 
 int
+coll_layout_of(MPI_Datatype dt, struct coll_layout *layout)
+{
+    MPI_Aint lb, true_extent;
+    int rc = MPI_Type_size(dt, &layout->size);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_get_extent(dt, &lb, &layout->extent);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_get_true_extent(dt, &layout->true_lb, &true_extent);
+    layout->dt = dt;
+    layout->contiguous =
+        rc == MPI_SUCCESS && true_extent == layout->size && layout->extent == layout->size;
+    return rc;
+}
+
+int
 coll_copy(const void *src, void *dst, int count, MPI_Datatype dt)
 {
     if (count == 0 || src == dst)
         return MPI_SUCCESS;
-    int size;
-    MPI_Aint lb, extent, true_lb, true_extent;
-    MPI_Type_size(dt, &size);
-    MPI_Type_get_extent(dt, &lb, &extent);
-    MPI_Type_get_true_extent(dt, &true_lb, &true_extent);
-    if (true_extent == size && extent == size) {
-        /* contiguous: one block of count * size bytes starting at the true lower bound */
-        if (copies_skipped((size_t)size * (size_t)count))
+    struct coll_layout layout;
+    coll_layout_of(dt, &layout);
+    return coll_copy_laid(src, dst, count, &layout);
+}
+
+int
+coll_copy_laid(const void *src, void *dst, int count, const struct coll_layout *layout)
+{
+    if (count == 0 || src == dst)
+        return MPI_SUCCESS;
+    if (layout->contiguous) {
+        /* one block of count * size bytes starting at the true lower bound */
+        size_t bytes = (size_t)layout->size * (size_t)count;
+        if (copies_skipped(bytes))
             return MPI_SUCCESS;
-        memcpy((char *)dst + true_lb, (const char *)src + true_lb, (size_t)size * (size_t)count);
+        memcpy((char *)dst + layout->true_lb, (const char *)src + layout->true_lb, bytes);
         return MPI_SUCCESS;
     }
     /* non-contiguous: through a packed image */
+    MPI_Datatype dt = layout->dt;
     int packed = 0, position = 0, rc;
     rc = MPI_Pack_size(count, dt, MPI_COMM_SELF, &packed);
     if (rc != MPI_SUCCESS)

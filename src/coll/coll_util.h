@@ -20,6 +20,28 @@ void *coll_tmp_alloc(MPI_Aint count, MPI_Datatype dt, void **mem);
 int coll_copy(const void *src, void *dst, int count, MPI_Datatype dt);
 
 /*
+ * What copying blocks of one datatype needs, read once: an algorithm that copies P blocks at
+ * each of its steps (Bruck's) asked for the datatype's extents at every block, and those calls
+ * check the handle each time (a billion checks for an Alltoall of ints at P = 4096).
+ */
+struct coll_layout {
+    MPI_Datatype dt;
+    MPI_Aint extent;  /* from one item to the next */
+    MPI_Aint true_lb; /* where an item's bytes begin */
+    int size;         /* its bytes of data */
+    int contiguous;   /* size == extent == true extent: count items are one block of bytes */
+};
+int coll_layout_of(MPI_Datatype dt, struct coll_layout *layout);
+/* coll_copy with the datatype's layout at hand. */
+int coll_copy_laid(const void *src, void *dst, int count, const struct coll_layout *layout);
+/* Address of item `index` in a buffer of the layout's items. */
+static inline void *
+coll_at(void *buf, MPI_Aint index, const struct coll_layout *layout)
+{
+    return (char *)buf + index * layout->extent;
+}
+
+/*
  * Copy `scount` items of `stype` at `src` into `dst` as items of `rtype` (at most `rcount`),
  * as a message to oneself would: the two types may differ in layout but not in signature.
  * MPI_ERR_TRUNCATE when the data does not fit rcount items or ends inside an item. Local:

@@ -56,12 +56,23 @@ coll_alltoall_bruck(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
         goto out_free;
     }
 
+    /* the blocks are copied P log P times: the receive type's layout is read once */
+    struct coll_layout lay;
+    rc = coll_layout_of(recvtype, &lay);
+    if (rc != MPI_SUCCESS)
+        goto out_free;
+    int same_blocks = sendtype == recvtype && sendcount == recvcount;
+
     /* 1. rotate */
     for (int j = 0; j < size; j++) {
         int dst = (rank + j) % size;
-        rc = coll_copy_typed(coll_citem(sendbuf, (MPI_Aint)dst * sendcount, sendtype), sendcount,
-                             sendtype, coll_item(slots, (MPI_Aint)j * recvcount, recvtype),
-                             recvcount, recvtype);
+        void *slot = coll_at(slots, (MPI_Aint)j * recvcount, &lay);
+        if (same_blocks)
+            rc = coll_copy_laid(coll_at((void *)sendbuf, (MPI_Aint)dst * recvcount, &lay), slot,
+                                recvcount, &lay);
+        else
+            rc = coll_copy_typed(coll_citem(sendbuf, (MPI_Aint)dst * sendcount, sendtype),
+                                 sendcount, sendtype, slot, recvcount, recvtype);
         if (rc != MPI_SUCCESS)
             goto out_free;
     }
@@ -72,8 +83,8 @@ coll_alltoall_bruck(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
         for (int j = 1; j < size; j++) {
             if (!(j & bit))
                 continue;
-            rc = coll_copy(coll_item(slots, (MPI_Aint)j * recvcount, recvtype),
-                           coll_item(out, (MPI_Aint)n * recvcount, recvtype), recvcount, recvtype);
+            rc = coll_copy_laid(coll_at(slots, (MPI_Aint)j * recvcount, &lay),
+                                coll_at(out, (MPI_Aint)n * recvcount, &lay), recvcount, &lay);
             if (rc != MPI_SUCCESS)
                 goto out_free;
             n++;
@@ -87,9 +98,8 @@ coll_alltoall_bruck(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
         for (int j = 1; j < size; j++) {
             if (!(j & bit))
                 continue;
-            rc =
-                coll_copy(coll_item(in, (MPI_Aint)n * recvcount, recvtype),
-                          coll_item(slots, (MPI_Aint)j * recvcount, recvtype), recvcount, recvtype);
+            rc = coll_copy_laid(coll_at(in, (MPI_Aint)n * recvcount, &lay),
+                                coll_at(slots, (MPI_Aint)j * recvcount, &lay), recvcount, &lay);
             if (rc != MPI_SUCCESS)
                 goto out_free;
             n++;
@@ -98,8 +108,8 @@ coll_alltoall_bruck(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 
     /* 3. unrotate: slot j holds the block from rank - j */
     for (int i = 0; i < size; i++) {
-        rc = coll_copy(coll_item(slots, (MPI_Aint)((rank - i + size) % size) * recvcount, recvtype),
-                       coll_item(recvbuf, (MPI_Aint)i * recvcount, recvtype), recvcount, recvtype);
+        rc = coll_copy_laid(coll_at(slots, (MPI_Aint)((rank - i + size) % size) * recvcount, &lay),
+                            coll_at(recvbuf, (MPI_Aint)i * recvcount, &lay), recvcount, &lay);
         if (rc != MPI_SUCCESS)
             goto out_free;
     }

@@ -33,7 +33,7 @@ enum { TAG_ALLTOALL_K_BRUCK = 0 };
  * *offset onwards): to_packed packs them, else unpacks. *n receives how many there were. */
 static int
 move_digit(void *slots, void *packed, int to_packed, int size, int delta, int k, int d, int count,
-           MPI_Datatype type, int offset, int *n)
+           const struct coll_layout *lay, int offset, int *n)
 {
     int rc = MPI_SUCCESS;
 
@@ -42,9 +42,10 @@ move_digit(void *slots, void *packed, int to_packed, int size, int delta, int k,
         void *slot, *item;
         if ((j / delta) % k != d)
             continue;
-        slot = coll_item(slots, (MPI_Aint)j * count, type);
-        item = coll_item(packed, (MPI_Aint)(offset + *n) * count, type);
-        rc = to_packed ? coll_copy(slot, item, count, type) : coll_copy(item, slot, count, type);
+        slot = coll_at(slots, (MPI_Aint)j * count, lay);
+        item = coll_at(packed, (MPI_Aint)(offset + *n) * count, lay);
+        rc = to_packed ? coll_copy_laid(slot, item, count, lay)
+                       : coll_copy_laid(item, slot, count, lay);
         (*n)++;
     }
     return rc;
@@ -83,18 +84,29 @@ coll_alltoall_k_bruck(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
         goto out_free;
     }
 
+    /* the blocks are copied P log P times: the receive type's layout is read once */
+    struct coll_layout lay;
+    rc = coll_layout_of(recvtype, &lay);
+    int same_blocks = sendtype == recvtype && sendcount == recvcount;
+
     /* 1. rotate */
-    for (int j = 0; j < size && rc == MPI_SUCCESS; j++)
-        rc = coll_copy_typed(
-            coll_citem(sendbuf, (MPI_Aint)((rank + j) % size) * sendcount, sendtype), sendcount,
-            sendtype, coll_item(slots, (MPI_Aint)j * recvcount, recvtype), recvcount, recvtype);
+    for (int j = 0; j < size && rc == MPI_SUCCESS; j++) {
+        void *slot = coll_at(slots, (MPI_Aint)j * recvcount, &lay);
+        int from = (rank + j) % size;
+        if (same_blocks)
+            rc = coll_copy_laid(coll_at((void *)sendbuf, (MPI_Aint)from * recvcount, &lay), slot,
+                                recvcount, &lay);
+        else
+            rc = coll_copy_typed(coll_citem(sendbuf, (MPI_Aint)from * sendcount, sendtype),
+                                 sendcount, sendtype, slot, recvcount, recvtype);
+    }
 
     /* 2. the rounds: slots with digit d at position i go d·k^i ranks forward */
     for (long long delta = 1; delta < size && rc == MPI_SUCCESS; delta *= k) {
         int offset = 0, n, wrc;
         nreq = 0;
         for (int d = 1; d < k && rc == MPI_SUCCESS; d++) {
-            rc = move_digit(slots, out, 1, size, (int)delta, k, d, recvcount, recvtype, offset, &n);
+            rc = move_digit(slots, out, 1, size, (int)delta, k, d, recvcount, &lay, offset, &n);
             if (rc != MPI_SUCCESS || n == 0)
                 continue;
             rc = MPI_Irecv(coll_item(in, (MPI_Aint)offset * recvcount, recvtype), n * recvcount,
@@ -112,15 +124,15 @@ coll_alltoall_k_bruck(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
             rc = wrc;
         offset = 0;
         for (int d = 1; d < k && rc == MPI_SUCCESS; d++) {
-            rc = move_digit(slots, in, 0, size, (int)delta, k, d, recvcount, recvtype, offset, &n);
+            rc = move_digit(slots, in, 0, size, (int)delta, k, d, recvcount, &lay, offset, &n);
             offset += n;
         }
     }
 
     /* 3. unrotate: slot j holds the block from rank - j */
     for (int i = 0; i < size && rc == MPI_SUCCESS; i++)
-        rc = coll_copy(coll_item(slots, (MPI_Aint)((rank - i + size) % size) * recvcount, recvtype),
-                       coll_item(recvbuf, (MPI_Aint)i * recvcount, recvtype), recvcount, recvtype);
+        rc = coll_copy_laid(coll_at(slots, (MPI_Aint)((rank - i + size) % size) * recvcount, &lay),
+                            coll_at(recvbuf, (MPI_Aint)i * recvcount, &lay), recvcount, &lay);
 out_free:
     free(reqs);
     free(in_mem);
