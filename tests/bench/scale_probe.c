@@ -7,7 +7,7 @@
  * or "wrong" with the first rank that saw a wrong result.
  *   scale_probe CONSTRUCT [N]
  * CONSTRUCT: split dup split_type group_range group_incl cart dist_graph intercomm barrier
- * scan exscan ibarrier (N in flight at once, default 8) alltoall allgather gatherv
+ * scan exscan ibarrier (N in flight at once, default 8) alltoall allgather gatherv waitany
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,6 +210,28 @@ probe_allgather(int rank, int size)
     return ok;
 }
 
+/* The root receives from every rank, taking the messages with MPI_Waitany one at a time: P
+ * calls over P requests, O(P^2) in any MPI (a master collecting its workers' results). */
+static int
+probe_waitany(int rank, int size)
+{
+    if (rank != 0)
+        return MPI_Send(&rank, 1, MPI_INT, 0, 0, MPI_COMM_WORLD) == MPI_SUCCESS;
+    int *got = malloc(sizeof(int) * (size_t)size), ok = 1;
+    MPI_Request *r = malloc(sizeof *r * (size_t)size);
+    for (int i = 1; i < size; i++)
+        MPI_Irecv(&got[i], 1, MPI_INT, i, 0, MPI_COMM_WORLD, &r[i - 1]);
+    for (int k = 1; k < size; k++) {
+        int index;
+        MPI_Status st;
+        MPI_Waitany(size - 1, r, &index, &st);
+        ok = ok && index >= 0 && st.MPI_SOURCE == index + 1 && got[index + 1] == index + 1;
+    }
+    free(r);
+    free(got);
+    return ok;
+}
+
 static int
 probe_gatherv(int rank, int size)
 {
@@ -260,6 +282,7 @@ main(int argc, char **argv)
     else if (!strcmp(what, "alltoall")) ok = probe_alltoall(rank, size);
     else if (!strcmp(what, "allgather")) ok = probe_allgather(rank, size);
     else if (!strcmp(what, "gatherv")) ok = probe_gatherv(rank, size);
+    else if (!strcmp(what, "waitany")) ok = probe_waitany(rank, size);
     if (ok < 0) {
         if (rank == 0)
             fprintf(stderr, "scale_probe: unknown construct %s\n", what);
