@@ -9,9 +9,10 @@
  *    order, so that world → local is a binary search (O(log n)). Explicit groups are shared:
  *    a live one with the same members in the same order is found in a table by content (one
  *    pass) and given another reference, so that P ranks building the same group of P/2
- *    members make one array and one sort, not P (at 65536 ranks, one MPI_Group_incl of every
- *    other rank took 21 GiB and 133 s before). Sharing is invisible to the program: groups
- *    are immutable and each rank's handles are counted (handles.h).
+ *    members make one array and one sort, not P (at 65536 ranks, every rank making the group
+ *    of every other rank, then MPI_Comm_create from it, took 21 GiB and 133 s when each rank
+ *    kept a sorted copy). Sharing is invisible to the program: groups are immutable and each
+ *    rank's handles are counted (handles.h).
  * Building a group is O(n) plus one sort for a new explicit one; every set operation below is
  * O((n1 + n2) log n) and never allocates in proportion to the world, so groups of a million
  * members are cheap.
