@@ -154,6 +154,37 @@ coll_blocks_permute(const struct coll_blocks *from, const int from_index[],
 }
 
 int
+coll_alltoall_bruck_rotate(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                           void *slots, int count, const struct coll_layout *lay, int rank,
+                           int size)
+{
+    int same_blocks = sendtype == lay->dt && sendcount == count;
+    int rc = MPI_SUCCESS;
+    for (int j = 0; j < size && rc == MPI_SUCCESS; j++) {
+        int dst = (rank + j) % size;
+        void *slot = coll_at(slots, (MPI_Aint)j * count, lay);
+        if (same_blocks)
+            rc = coll_copy_laid(coll_at((void *)sendbuf, (MPI_Aint)dst * count, lay), slot, count,
+                                lay);
+        else
+            rc = coll_copy_typed(coll_citem(sendbuf, (MPI_Aint)dst * sendcount, sendtype),
+                                 sendcount, sendtype, slot, count, lay->dt);
+    }
+    return rc;
+}
+
+int
+coll_alltoall_bruck_unrotate(void *slots, void *recvbuf, int count, const struct coll_layout *lay,
+                             int rank, int size)
+{
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < size && rc == MPI_SUCCESS; i++)
+        rc = coll_copy_laid(coll_at(slots, (MPI_Aint)((rank - i + size) % size) * count, lay),
+                            coll_at(recvbuf, (MPI_Aint)i * count, lay), count, lay);
+    return rc;
+}
+
+int
 coll_rank_size(MPI_Comm comm, int *rank, int *size)
 {
     int rc = MPI_Comm_rank(comm, rank);

@@ -12,8 +12,8 @@
  *   - gatherv/scatterv binomial: a subtree's bytes (coll_subtree_bytes);
  *   - barrier: zero-byte tokens, the binomial fan-in/fan-out, and a whole barrier of two
  *     waves in a linear, binomial or ring shape (coll_token_*);
- *   - local reordering of blocks (coll_blocks_permute), and the node-aware gather/scatter's
- *     steps between node and rank order (coll_node_*).
+ *   - local reordering of blocks (coll_blocks_permute, Bruck alltoall's rotations), and the
+ *     node-aware gather/scatter's steps between node and rank order (coll_node_*).
  *
  * Standard MPI calls and libc only, so that it compiles against a real MPI too.
  *
@@ -295,6 +295,20 @@ enum coll_token_shape {
  * wave out with `tag_out`, which releases them. Stops at the first error.
  */
 int coll_token_barrier(MPI_Comm comm, enum coll_token_shape shape, int tag_in, int tag_out);
+
+/*
+ * The local steps of Bruck's alltoall (radix 2 or k), on slots of `count` items of the receive
+ * type whose layout `lay` gives: rotate puts into slot j the send buffer's block for rank
+ * (rank + j) mod size (through coll_copy_typed when the send blocks are not the receive ones);
+ * unrotate puts slot (rank - i) mod size into block i of recvbuf. Both stop at the first
+ * error. Local: no message.
+ */
+struct coll_layout;
+int coll_alltoall_bruck_rotate(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void *slots, int count, const struct coll_layout *lay, int rank,
+                               int size);
+int coll_alltoall_bruck_unrotate(void *slots, void *recvbuf, int count,
+                                 const struct coll_layout *lay, int rank, int size);
 
 /*
  * Copy n blocks from `from` to `to`, r = 0 … n-1 in order: block from_index[r] (r when

@@ -61,21 +61,12 @@ coll_alltoall_bruck(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     rc = coll_layout_of(recvtype, &lay);
     if (rc != MPI_SUCCESS)
         goto out_free;
-    int same_blocks = sendtype == recvtype && sendcount == recvcount;
 
     /* 1. rotate */
-    for (int j = 0; j < size; j++) {
-        int dst = (rank + j) % size;
-        void *slot = coll_at(slots, (MPI_Aint)j * recvcount, &lay);
-        if (same_blocks)
-            rc = coll_copy_laid(coll_at((void *)sendbuf, (MPI_Aint)dst * recvcount, &lay), slot,
-                                recvcount, &lay);
-        else
-            rc = coll_copy_typed(coll_citem(sendbuf, (MPI_Aint)dst * sendcount, sendtype),
-                                 sendcount, sendtype, slot, recvcount, recvtype);
-        if (rc != MPI_SUCCESS)
-            goto out_free;
-    }
+    rc = coll_alltoall_bruck_rotate(sendbuf, sendcount, sendtype, slots, recvcount, &lay, rank,
+                                    size);
+    if (rc != MPI_SUCCESS)
+        goto out_free;
 
     /* 2. the rounds: slots with bit k set go 2^k ranks forward */
     for (int bit = 1; bit < size; bit <<= 1) {
@@ -107,12 +98,7 @@ coll_alltoall_bruck(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     }
 
     /* 3. unrotate: slot j holds the block from rank - j */
-    for (int i = 0; i < size; i++) {
-        rc = coll_copy_laid(coll_at(slots, (MPI_Aint)((rank - i + size) % size) * recvcount, &lay),
-                            coll_at(recvbuf, (MPI_Aint)i * recvcount, &lay), recvcount, &lay);
-        if (rc != MPI_SUCCESS)
-            goto out_free;
-    }
+    rc = coll_alltoall_bruck_unrotate(slots, recvbuf, recvcount, &lay, rank, size);
 out_free:
     free(in_mem);
     free(out_mem);

@@ -87,19 +87,11 @@ coll_alltoall_k_bruck(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     /* the blocks are copied P log P times: the receive type's layout is read once */
     struct coll_layout lay;
     rc = coll_layout_of(recvtype, &lay);
-    int same_blocks = sendtype == recvtype && sendcount == recvcount;
 
     /* 1. rotate */
-    for (int j = 0; j < size && rc == MPI_SUCCESS; j++) {
-        void *slot = coll_at(slots, (MPI_Aint)j * recvcount, &lay);
-        int from = (rank + j) % size;
-        if (same_blocks)
-            rc = coll_copy_laid(coll_at((void *)sendbuf, (MPI_Aint)from * recvcount, &lay), slot,
-                                recvcount, &lay);
-        else
-            rc = coll_copy_typed(coll_citem(sendbuf, (MPI_Aint)from * sendcount, sendtype),
-                                 sendcount, sendtype, slot, recvcount, recvtype);
-    }
+    if (rc == MPI_SUCCESS)
+        rc = coll_alltoall_bruck_rotate(sendbuf, sendcount, sendtype, slots, recvcount, &lay, rank,
+                                        size);
 
     /* 2. the rounds: slots with digit d at position i go d·k^i ranks forward */
     for (long long delta = 1; delta < size && rc == MPI_SUCCESS; delta *= k) {
@@ -130,9 +122,8 @@ coll_alltoall_k_bruck(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     }
 
     /* 3. unrotate: slot j holds the block from rank - j */
-    for (int i = 0; i < size && rc == MPI_SUCCESS; i++)
-        rc = coll_copy_laid(coll_at(slots, (MPI_Aint)((rank - i + size) % size) * recvcount, &lay),
-                            coll_at(recvbuf, (MPI_Aint)i * recvcount, &lay), recvcount, &lay);
+    if (rc == MPI_SUCCESS)
+        rc = coll_alltoall_bruck_unrotate(slots, recvbuf, recvcount, &lay, rank, size);
 out_free:
     free(reqs);
     free(in_mem);
