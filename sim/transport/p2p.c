@@ -961,14 +961,15 @@ reap_sent(struct sim_rank *me, gboolean all)
     struct sim_msg *msg = me->unreaped_head;
     int passed_over = 0;
     while (msg != NULL) {
-        if (msg->wire != NULL && (!msg->announced || msg->starting)) {
-            if (!all) {
-                if (++passed_over > REAP_PASSED_OVER)
-                    return;
-                before = msg;
-                msg = msg->unreaped_next;
-                continue;
-            }
+        gboolean queued = msg->wire != NULL && (!msg->announced || msg->starting);
+        if (!all && msg->wire != NULL && (queued || !msg->inbox_arrived)) {
+            if (++passed_over > REAP_PASSED_OVER)
+                return;
+            before = msg; /* not landed: passed over */
+            msg = msg->unreaped_next;
+            continue;
+        }
+        if (queued) {
             /* still queued at its port, or being started: sleep until the port frees (the
              * scheduler starts it) */
             struct sim_rank *dst = sim_rank_by_world(msg->dst_world);
@@ -981,13 +982,6 @@ reap_sent(struct sim_rank *me, gboolean all)
             continue;
         }
         if (msg->wire != NULL) {
-            if (!all && !msg->inbox_arrived) {
-                if (++passed_over > REAP_PASSED_OVER)
-                    return;
-                before = msg;
-                msg = msg->unreaped_next;
-                continue;
-            }
             core_comm_wait(msg->wire);
             sim_after_yield();
             msg->wire = NULL;
