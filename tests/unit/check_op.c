@@ -140,8 +140,8 @@ expect_legal(MPI_Op op, MPI_Datatype d)
     if (op == MPI_SUM || op == MPI_PROD)
         return is_c_integer(d) || is_fortran_integer(d) || is_floating(d) || is_complex(d) ||
                is_multi_language(d);
-    if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR)
-        return is_c_integer(d) || is_logical(d);
+    if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR) /* multi-language: as Open MPI */
+        return is_c_integer(d) || is_logical(d) || is_multi_language(d);
     if (op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR)
         return is_c_integer(d) || is_fortran_integer(d) || is_byte(d) || is_multi_language(d);
     if (op == MPI_MAXLOC || op == MPI_MINLOC)
