@@ -43,6 +43,17 @@ EOF
 : >"$work/include/mtest_mpix.h"
 cflags="-I$top/src -I$work/include -O1 -w -DUSE_STRICT_MPI"
 harness="$work/util/mtest.c $work/util/mtest_common.c $work/util/mtest_single.c $work/util/dtypes.c"
+# the datatype pools (dtpools) that the typed tests draw their buffers from (coll/allred,
+# coll/reduce, pt2pt/sendself, ...): built once, with an empty configure header (it only
+# asks for standard C headers)
+if [ -d "$src/dtpools/src" ]; then
+    cp -r "$src/dtpools" "$work/"
+    : >"$work/dtpools/dtpoolsconf.h"
+    # shellcheck disable=SC2086
+    (cd "$work/dtpools" && cc -c -fPIC $cflags -Iinclude src/*.c && ar rc libdtpools.a ./*.o)
+    cflags="$cflags -I$work/dtpools/include"
+    harness="$harness $work/dtpools/libdtpools.a"
+fi
 
 total_pass=0
 total_fail=0
