@@ -2447,11 +2447,28 @@ check_recv_args(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_
 
 /* ---------------------------------------------------------------- completion reporting */
 
+/*
+ * A status out of a call that completes or probes one request or message: every field but
+ * MPI_ERROR, which MPI-3.1 §3.2.5 leaves to the calls that can return MPI_ERR_IN_STATUS
+ * (MPI_Waitall, MPI_Testall, MPI_Waitsome, MPI_Testsome: status_error sets it there). Open MPI
+ * and MPICH both leave the program's value in place (MPICH's pt2pt/mprobe checks it).
+ */
 static void
 copy_status(MPI_Status *status, const struct collsim_request *req)
 {
-    if (status != MPI_STATUS_IGNORE)
+    if (status != MPI_STATUS_IGNORE) {
+        int kept = status->MPI_ERROR;
         *status = req->status;
+        status->MPI_ERROR = kept;
+    }
+}
+
+/* The error field of one status of a call that can return MPI_ERR_IN_STATUS. */
+static void
+status_error(MPI_Status *status, int error)
+{
+    if (status != MPI_STATUS_IGNORE)
+        status->MPI_ERROR = error;
 }
 
 static int greq_retire(MPI_Request *handle, MPI_Status *status, const char *call);
@@ -3165,9 +3182,8 @@ status_empty(MPI_Status *status)
         return;
     status->MPI_SOURCE = MPI_ANY_SOURCE;
     status->MPI_TAG = MPI_ANY_TAG;
-    status->MPI_ERROR = MPI_SUCCESS;
     status->collsim_bytes = 0;
-    status->collsim_cancelled = 0;
+    status->collsim_cancelled = 0; /* MPI_ERROR: see copy_status */
 }
 
 /* The end of MPI_Waitall and of a successful MPI_Testall: every request is complete; retire
@@ -3180,9 +3196,12 @@ retire_all(int count, MPI_Request requests[], MPI_Status statuses[], const char 
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
         if (!request_valid(requests[i])) {
             status_empty(st);
+            status_error(st, MPI_SUCCESS);
             continue;
         }
-        if (retire_handle(&requests[i], st, call) != MPI_SUCCESS)
+        int error = retire_handle(&requests[i], st, call);
+        status_error(st, error);
+        if (error != MPI_SUCCESS)
             rc = MPI_ERR_IN_STATUS;
     }
     return rc;
@@ -3357,7 +3376,9 @@ complete_some(int incount, MPI_Request requests[], int *outcount, int indices[],
         MPI_Status *st =
             statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[*outcount];
         indices[(*outcount)++] = i;
-        if (retire_handle(&requests[i], st, call) != MPI_SUCCESS)
+        int error = retire_handle(&requests[i], st, call);
+        status_error(st, error);
+        if (error != MPI_SUCCESS)
             rc = MPI_ERR_IN_STATUS;
     }
     if (*outcount == 0)
@@ -4079,8 +4100,7 @@ probe_status(const struct sim_msg *msg, MPI_Status *status)
     if (status == MPI_STATUS_IGNORE)
         return;
     status->MPI_SOURCE = msg->src_local;
-    status->MPI_TAG = msg->tag;
-    status->MPI_ERROR = MPI_SUCCESS;
+    status->MPI_TAG = msg->tag; /* MPI_ERROR: see copy_status */
     status->collsim_bytes = msg->bytes;
     status->collsim_cancelled = 0;
 }
