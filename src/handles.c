@@ -5,6 +5,7 @@
  * Predefined objects register themselves when the library loads (constructors in comm.c,
  * datatype.c, op.c).
  */
+#include "fint.h"
 #include "handles.h"
 #include "runtime.h"
 
@@ -38,6 +39,7 @@ collsim_handle_add(const void *object)
 void
 collsim_handle_remove(const void *object)
 {
+    collsim_fint_forget(object);
     if (live_cache[live_slot(object)] == object)
         live_cache[live_slot(object)] = NULL;
     if (live != NULL)

@@ -878,6 +878,37 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                             MPI_Request *request);
 
+/* -- Chapter 17, language interoperability (§17.2.4-17.2.5): a Fortran handle is an MPI_Fint,
+ *    0 for the null handle; src/fint.c */
+MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
+MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
+MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler);
+MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler);
+MPI_Fint MPI_Group_c2f(MPI_Group group);
+MPI_Group MPI_Group_f2c(MPI_Fint group);
+MPI_Fint MPI_Info_c2f(MPI_Info info);
+MPI_Info MPI_Info_f2c(MPI_Fint info);
+MPI_Fint MPI_Message_c2f(MPI_Message message);
+MPI_Message MPI_Message_f2c(MPI_Fint message);
+MPI_Fint MPI_Op_c2f(MPI_Op op);
+MPI_Op MPI_Op_f2c(MPI_Fint op);
+MPI_Fint MPI_Request_c2f(MPI_Request request);
+MPI_Request MPI_Request_f2c(MPI_Fint request);
+MPI_Fint MPI_Type_c2f(MPI_Datatype datatype);
+MPI_Datatype MPI_Type_f2c(MPI_Fint datatype);
+/* A Fortran status: MPI_F_STATUS_SIZE integers, the public fields at MPI_F_SOURCE, MPI_F_TAG
+ * and MPI_F_ERROR. */
+#define MPI_F_STATUS_SIZE 6
+#define MPI_F_SOURCE 0
+#define MPI_F_TAG 1
+#define MPI_F_ERROR 2
+extern MPI_Fint collsim_f_status_ignore[MPI_F_STATUS_SIZE];
+extern MPI_Fint collsim_f_statuses_ignore[MPI_F_STATUS_SIZE];
+#define MPI_F_STATUS_IGNORE ((MPI_Fint *)collsim_f_status_ignore)
+#define MPI_F_STATUSES_IGNORE ((MPI_Fint *)collsim_f_statuses_ignore)
+int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
+int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+
 /* ==========================================================================================
  * Declared so that a call is refused by name at exec time; not implemented.
  *
@@ -887,7 +918,7 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
  * standard's chapters: when collsim implements a function, move its prototype out of this
  * block into the section of its family above. Parts deliberately out of scope (README, "What
  * collsim refuses"): one-sided communication, MPI-IO, dynamic processes, the MPI_T tool
- * interface and the Fortran interoperability functions.
+ * interface and the Fortran parameterized types.
  * ========================================================================================== */
 
 /* -- Chapter 10, process creation and management (out of scope: dynamic processes) */
@@ -1118,30 +1149,12 @@ int MPI_T_category_get_pvars(int cat_index, int len, int indices[]);
 int MPI_T_category_get_categories(int cat_index, int len, int indices[]);
 int MPI_T_category_changed(int *stamp);
 
-/* -- Chapter 17, language interoperability: Fortran handles and types (the conversions are
- *    out of scope) */
-MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
-MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
-MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler);
-MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler);
+/* -- Chapter 17, language interoperability: the handles of windows and files (with one-sided
+ *    communication and MPI-IO) and the Fortran 90 parameterized types */
 MPI_Fint MPI_File_c2f(MPI_File file);
 MPI_File MPI_File_f2c(MPI_Fint file);
-MPI_Fint MPI_Group_c2f(MPI_Group group);
-MPI_Group MPI_Group_f2c(MPI_Fint group);
-MPI_Fint MPI_Info_c2f(MPI_Info info);
-MPI_Info MPI_Info_f2c(MPI_Fint info);
-MPI_Fint MPI_Message_c2f(MPI_Message message);
-MPI_Message MPI_Message_f2c(MPI_Fint message);
-MPI_Fint MPI_Op_c2f(MPI_Op op);
-MPI_Op MPI_Op_f2c(MPI_Fint op);
-MPI_Fint MPI_Request_c2f(MPI_Request request);
-MPI_Request MPI_Request_f2c(MPI_Fint request);
-MPI_Fint MPI_Type_c2f(MPI_Datatype datatype);
-MPI_Datatype MPI_Type_f2c(MPI_Fint datatype);
 MPI_Fint MPI_Win_c2f(MPI_Win win);
 MPI_Win MPI_Win_f2c(MPI_Fint win);
-int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
-int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
 int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
 int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
 int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
