@@ -8,6 +8,8 @@
  *   scale_probe CONSTRUCT [N]
  * CONSTRUCT: split dup split_type group_range group_incl cart dist_graph intercomm barrier
  * scan exscan ibarrier (N in flight at once, default 8) alltoall allgather gatherv waitany
+ * split_self comm_idup cart_sub neighbor ibcast iallreduce bcast_init (started N times)
+ * type_vector attr_dup user_op any_source reduce_scatter allgatherv
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -256,6 +258,215 @@ probe_gatherv(int rank, int size)
     return ok;
 }
 
+/* Each rank its own color: P communicators of one rank each. */
+static int
+probe_split_self(int rank, int size)
+{
+    (void)size; /* every probe is called alike */
+    MPI_Comm c;
+    MPI_Comm_split(MPI_COMM_WORLD, rank, 0, &c);
+    int n = members(c);
+    MPI_Comm_free(&c);
+    return n == 1;
+}
+
+static int
+probe_comm_idup(int rank, int size)
+{
+    (void)rank; /* every probe is called alike */
+    MPI_Comm c;
+    MPI_Request r;
+    MPI_Comm_idup(MPI_COMM_WORLD, &c, &r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    int n = members(c);
+    MPI_Comm_free(&c);
+    return n == size;
+}
+
+/* The planes of a two-dimensional grid: MPI_Cart_sub keeps the second dimension. */
+static int
+probe_cart_sub(int rank, int size)
+{
+    (void)rank; /* every probe is called alike */
+    int dims[2] = {0, 0}, periods[2] = {0, 0}, keep[2] = {0, 1}, n;
+    MPI_Comm grid, row;
+    MPI_Dims_create(size, 2, dims);
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &grid);
+    MPI_Cart_sub(grid, keep, &row);
+    n = members(row);
+    MPI_Comm_free(&row);
+    MPI_Comm_free(&grid);
+    return n == dims[1];
+}
+
+/* A five-point stencil's exchange on a periodic 2-D grid. */
+static int
+probe_neighbor(int rank, int size)
+{
+    int dims[2] = {0, 0}, periods[2] = {1, 1}, got[4] = {-1, -1, -1, -1}, ok = 1;
+    MPI_Comm grid;
+    MPI_Dims_create(size, 2, dims);
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &grid);
+    MPI_Neighbor_allgather(&rank, 1, MPI_INT, got, 1, MPI_INT, grid);
+    for (int d = 0; d < 2; d++) {
+        int src, dst;
+        MPI_Cart_shift(grid, d, 1, &src, &dst);
+        ok = ok && got[2 * d] == src && got[2 * d + 1] == dst;
+    }
+    MPI_Comm_free(&grid);
+    return ok;
+}
+
+static int
+probe_ibcast(int rank, int size)
+{
+    (void)size; /* every probe is called alike */
+    int x = rank == 0 ? 42 : -1;
+    MPI_Request r;
+    MPI_Ibcast(&x, 1, MPI_INT, 0, MPI_COMM_WORLD, &r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    return x == 42;
+}
+
+static int
+probe_iallreduce(int rank, int size)
+{
+    long x = rank, sum = -1;
+    MPI_Request r;
+    MPI_Iallreduce(&x, &sum, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD, &r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    return sum == (long)size * (size - 1) / 2;
+}
+
+/* A persistent broadcast started N times. */
+static int
+probe_bcast_init(int rank, int size, int n)
+{
+    (void)size; /* every probe is called alike */
+    int x = -1, ok = 1;
+    MPI_Request r;
+    MPI_Bcast_init(&x, 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &r);
+    for (int i = 0; i < n; i++) {
+        if (rank == 0)
+            x = i;
+        MPI_Start(&r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        ok = ok && x == i;
+    }
+    MPI_Request_free(&r);
+    return ok;
+}
+
+/* Every rank makes a strided type and sends one element of it around a ring. */
+static int
+probe_type_vector(int rank, int size)
+{
+    int v[6] = {rank, -1, rank + 1, -1, rank + 2, -1}, got[3] = {-1, -1, -1};
+    int src = (rank + size - 1) % size;
+    MPI_Datatype every_other;
+    MPI_Type_vector(3, 1, 2, MPI_INT, &every_other);
+    MPI_Type_commit(&every_other);
+    MPI_Sendrecv(v, 1, every_other, (rank + 1) % size, 0, got, 3, MPI_INT, src, 0, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    MPI_Type_free(&every_other);
+    return got[0] == src && got[1] == src + 1 && got[2] == src + 2;
+}
+
+/* An attribute with a copy callback, carried over by MPI_Comm_dup. */
+static int
+probe_attr_dup(int rank, int size)
+{
+    (void)rank; /* every probe is called alike */
+    int keyval, *found = NULL, flag = 0;
+    static int value = 7; /* the same address on every rank (and under SMPI, unprivatized) */
+    MPI_Comm c;
+    MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, &keyval, NULL);
+    MPI_Comm_set_attr(MPI_COMM_WORLD, keyval, &value);
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    MPI_Comm_get_attr(c, keyval, &found, &flag);
+    int n = members(c);
+    MPI_Comm_free(&c);
+    MPI_Comm_delete_attr(MPI_COMM_WORLD, keyval);
+    MPI_Comm_free_keyval(&keyval);
+    return flag && found == &value && n == size;
+}
+
+/* A non-commutative user op (2x2 integer matrix product) reduced to the root. */
+static void
+matrix_product(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type; /* the op is only used with four ints */
+    for (int k = 0; k < *len; k++) {
+        long *a = (long *)in + 4 * k, *b = (long *)inout + 4 * k, c[4];
+        c[0] = a[0] * b[0] + a[1] * b[2];
+        c[1] = a[0] * b[1] + a[1] * b[3];
+        c[2] = a[2] * b[0] + a[3] * b[2];
+        c[3] = a[2] * b[1] + a[3] * b[3];
+        memcpy(b, c, sizeof c);
+    }
+}
+
+/* The product of the ranks' [[1, 1], [0, 1]] shears, in rank order, is [[1, P], [0, 1]]. */
+static int
+probe_user_op(int rank, int size)
+{
+    long shear[4] = {1, 1, 0, 1}, product[4] = {0, 0, 0, 0};
+    MPI_Op op;
+    MPI_Datatype quad;
+    MPI_Type_contiguous(4, MPI_LONG, &quad);
+    MPI_Type_commit(&quad);
+    MPI_Op_create(matrix_product, 0, &op);
+    MPI_Reduce(shear, product, 1, quad, op, 0, MPI_COMM_WORLD);
+    MPI_Op_free(&op);
+    MPI_Type_free(&quad);
+    return rank != 0 || (product[0] == 1 && product[1] == size && product[2] == 0 &&
+                         product[3] == 1);
+}
+
+/* Every rank sends to its right neighbour; the receiver takes it from whoever sent it. */
+static int
+probe_any_source(int rank, int size)
+{
+    int got = -1;
+    MPI_Status st;
+    MPI_Request r;
+    MPI_Irecv(&got, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &r);
+    MPI_Ssend(&rank, 1, MPI_INT, (rank + 1) % size, rank, MPI_COMM_WORLD);
+    MPI_Wait(&r, &st);
+    int src = (rank + size - 1) % size;
+    return got == src && st.MPI_SOURCE == src && st.MPI_TAG == src;
+}
+
+static int
+probe_reduce_scatter(int rank, int size)
+{
+    int *s = malloc(sizeof(int) * (size_t)size), got = -1;
+    for (int i = 0; i < size; i++)
+        s[i] = rank + i;
+    MPI_Reduce_scatter_block(s, &got, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    free(s);
+    /* sum over r of (r + rank) */
+    return got == (int)((long)size * (size - 1) / 2 + (long)size * rank);
+}
+
+static int
+probe_allgatherv(int rank, int size)
+{
+    int *r = malloc(sizeof(int) * (size_t)size), *counts = malloc(sizeof(int) * (size_t)size);
+    int *displs = malloc(sizeof(int) * (size_t)size), ok = 1;
+    for (int i = 0; i < size; i++) {
+        counts[i] = 1;
+        displs[i] = size - 1 - i;
+    }
+    MPI_Allgatherv(&rank, 1, MPI_INT, r, counts, displs, MPI_INT, MPI_COMM_WORLD);
+    for (int i = 0; i < size && ok; i++)
+        ok = r[i] == size - 1 - i;
+    free(r);
+    free(counts);
+    free(displs);
+    return ok;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -283,6 +494,19 @@ main(int argc, char **argv)
     else if (!strcmp(what, "allgather")) ok = probe_allgather(rank, size);
     else if (!strcmp(what, "gatherv")) ok = probe_gatherv(rank, size);
     else if (!strcmp(what, "waitany")) ok = probe_waitany(rank, size);
+    else if (!strcmp(what, "split_self")) ok = probe_split_self(rank, size);
+    else if (!strcmp(what, "comm_idup")) ok = probe_comm_idup(rank, size);
+    else if (!strcmp(what, "cart_sub")) ok = probe_cart_sub(rank, size);
+    else if (!strcmp(what, "neighbor")) ok = probe_neighbor(rank, size);
+    else if (!strcmp(what, "ibcast")) ok = probe_ibcast(rank, size);
+    else if (!strcmp(what, "iallreduce")) ok = probe_iallreduce(rank, size);
+    else if (!strcmp(what, "bcast_init")) ok = probe_bcast_init(rank, size, n > 0 ? n : 1);
+    else if (!strcmp(what, "type_vector")) ok = probe_type_vector(rank, size);
+    else if (!strcmp(what, "attr_dup")) ok = probe_attr_dup(rank, size);
+    else if (!strcmp(what, "user_op")) ok = probe_user_op(rank, size);
+    else if (!strcmp(what, "any_source")) ok = probe_any_source(rank, size);
+    else if (!strcmp(what, "reduce_scatter")) ok = probe_reduce_scatter(rank, size);
+    else if (!strcmp(what, "allgatherv")) ok = probe_allgatherv(rank, size);
     if (ok < 0) {
         if (rank == 0)
             fprintf(stderr, "scale_probe: unknown construct %s\n", what);

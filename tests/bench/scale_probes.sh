@@ -10,9 +10,9 @@
 #
 #   tests/bench/scale_probes.sh                          # P = 16384 65536, every construct
 #   SCALE_P="1024 4096" SCALE_SMPI=yes tests/bench/scale_probes.sh split ibarrier
-#   SCALE_LIMIT=600 (seconds a run may take; default 300); alltoall and allgather send P^2
-#   messages, waitany makes P calls over P requests: they run only up to SCALE_QUADRATIC_MAX
-#   ranks (default 4096)
+#   SCALE_LIMIT=600 (seconds a run may take; default 300); alltoall, allgather, allgatherv and
+#   reduce_scatter move P^2 data, waitany makes P calls over P requests: they run only up to
+#   SCALE_QUADRATIC_MAX ranks (default 4096)
 # Run from a built tree (./setup.sh). A benchmark, not a test (EXTRA_DIST, not TESTS).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,11 +25,13 @@ fi
 [ -x "$collsim" ] || { echo "scale_probes.sh: build collsim first (./setup.sh)" >&2; exit 1; }
 ps=${SCALE_P:-16384 65536}
 limit=${SCALE_LIMIT:-300}
-quadratic_max=${SCALE_QUADRATIC_MAX:-4096} # alltoall, allgather, waitany: P^2 work
+quadratic_max=${SCALE_QUADRATIC_MAX:-4096} # alltoall, allgather(v), reduce_scatter, waitany: P^2
 smpi=${SCALE_SMPI:-no}
 constructs=("$@")
 [ ${#constructs[@]} -gt 0 ] || constructs=(split dup split_type group_range group_incl cart
-    dist_graph intercomm barrier scan exscan ibarrier alltoall allgather gatherv waitany)
+    dist_graph intercomm barrier scan exscan ibarrier alltoall allgather gatherv waitany
+    split_self comm_idup cart_sub neighbor ibcast iallreduce bcast_init type_vector attr_dup
+    user_op any_source reduce_scatter allgatherv)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cc -std=c11 -O2 -shared -fPIC -I"$top/src" "$here/scale_probe.c" -o "$work/probe.so" || exit 1
@@ -74,7 +76,7 @@ for p in $ps; do
     fi
     for c in "${constructs[@]}"; do
         if [ "$p" -gt "$quadratic_max" ] &&
-            { [ "$c" = alltoall ] || [ "$c" = allgather ] || [ "$c" = waitany ]; }; then
+            case " alltoall allgather waitany reduce_scatter allgatherv " in *" $c "*) true ;; *) false ;; esac; then
             printf "%-12s %8s | skipped: P^2 work (SCALE_QUADRATIC_MAX=%s)\n" "$c" "$p" \
                 "$quadratic_max"
             continue
