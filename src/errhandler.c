@@ -304,9 +304,14 @@ die(int code, const char *call, const char *inside, const char *fmt, va_list ap)
         if (*c == '\n' || *c == '\r')
             *c = ' ';   /* one line whatever the message holds */
     const char *name = collsim_error_class_name(code);
-    char unknown[32];
+    char unknown[64 + MPI_MAX_ERROR_STRING];
     if (name == NULL) {
-        snprintf(unknown, sizeof unknown, "error code %d", code);
+        /* a code of the program's (MPI_Add_error_code): with its string, if it set one */
+        const struct user_code *uc = find_user_code(code);
+        if (uc != NULL && uc->string[0] != '\0')
+            snprintf(unknown, sizeof unknown, "error code %d: %s", code, uc->string);
+        else
+            snprintf(unknown, sizeof unknown, "error code %d", code);
         name = unknown;
     }
     fprintf(stderr, "collsim: rank %d: %s%s: %s [%s]\n", collsim_runtime->world_rank(), call,
