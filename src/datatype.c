@@ -147,6 +147,8 @@ COLLSIM_PRIMITIVE(collsim_dt_uint32_t, "MPI_UINT32_T", uint32_t, COLLSIM_KIND_UI
 COLLSIM_PRIMITIVE(collsim_dt_uint64_t, "MPI_UINT64_T", uint64_t, COLLSIM_KIND_UINT64);
 COLLSIM_PRIMITIVE(collsim_dt_c_float_complex, "MPI_C_FLOAT_COMPLEX", float _Complex,
                   COLLSIM_KIND_CFLOAT);
+/* the same C type, but a type of its own with its own name, as in Open MPI and MPICH */
+COLLSIM_PRIMITIVE(collsim_dt_c_complex, "MPI_C_COMPLEX", float _Complex, COLLSIM_KIND_CFLOAT);
 COLLSIM_PRIMITIVE(collsim_dt_c_double_complex, "MPI_C_DOUBLE_COMPLEX", double _Complex,
                   COLLSIM_KIND_CDOUBLE);
 COLLSIM_PRIMITIVE(collsim_dt_c_long_double_complex, "MPI_C_LONG_DOUBLE_COMPLEX",
@@ -184,6 +186,26 @@ COLLSIM_PAIR(collsim_dt_2real, "MPI_2REAL", struct collsim_pair_2float, float, f
              COLLSIM_KIND_2FLOAT);
 COLLSIM_PAIR(collsim_dt_2double_precision, "MPI_2DOUBLE_PRECISION", struct collsim_pair_2double,
              double, double, COLLSIM_KIND_2DOUBLE);
+
+COLLSIM_PRIMITIVE(collsim_dt_integer1, "MPI_INTEGER1", int8_t, COLLSIM_KIND_INT8);
+COLLSIM_PRIMITIVE(collsim_dt_integer2, "MPI_INTEGER2", int16_t, COLLSIM_KIND_INT16);
+COLLSIM_PRIMITIVE(collsim_dt_integer4, "MPI_INTEGER4", int32_t, COLLSIM_KIND_INT32);
+COLLSIM_PRIMITIVE(collsim_dt_integer8, "MPI_INTEGER8", int64_t, COLLSIM_KIND_INT64);
+COLLSIM_PRIMITIVE(collsim_dt_real4, "MPI_REAL4", float, COLLSIM_KIND_FLOAT);
+COLLSIM_PRIMITIVE(collsim_dt_real8, "MPI_REAL8", double, COLLSIM_KIND_DOUBLE);
+COLLSIM_PRIMITIVE(collsim_dt_real16, "MPI_REAL16", long double, COLLSIM_KIND_LDOUBLE);
+COLLSIM_PRIMITIVE(collsim_dt_complex8, "MPI_COMPLEX8", float _Complex, COLLSIM_KIND_CFLOAT);
+COLLSIM_PRIMITIVE(collsim_dt_complex16, "MPI_COMPLEX16", double _Complex, COLLSIM_KIND_CDOUBLE);
+COLLSIM_PRIMITIVE(collsim_dt_complex32, "MPI_COMPLEX32", long double _Complex,
+                  COLLSIM_KIND_CLDOUBLE);
+/* C++ types, as a C++ compiler lays them out (bool is one byte, as C's _Bool) */
+COLLSIM_PRIMITIVE(collsim_dt_cxx_bool, "MPI_CXX_BOOL", _Bool, COLLSIM_KIND_UCHAR);
+COLLSIM_PRIMITIVE(collsim_dt_cxx_float_complex, "MPI_CXX_FLOAT_COMPLEX", float _Complex,
+                  COLLSIM_KIND_CFLOAT);
+COLLSIM_PRIMITIVE(collsim_dt_cxx_double_complex, "MPI_CXX_DOUBLE_COMPLEX", double _Complex,
+                  COLLSIM_KIND_CDOUBLE);
+COLLSIM_PRIMITIVE(collsim_dt_cxx_long_double_complex, "MPI_CXX_LONG_DOUBLE_COMPLEX",
+                  long double _Complex, COLLSIM_KIND_CLDOUBLE);
 
 COLLSIM_MARKER(collsim_dt_lb, "MPI_LB", lb_marked);
 COLLSIM_MARKER(collsim_dt_ub, "MPI_UB", ub_marked);

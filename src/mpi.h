@@ -321,7 +321,11 @@ extern struct collsim_datatype collsim_dt_char, collsim_dt_signed_char, collsim_
     collsim_dt_2int, collsim_dt_short_int, collsim_dt_long_double_int, collsim_dt_integer,
     collsim_dt_real, collsim_dt_double_precision, collsim_dt_logical, collsim_dt_complex,
     collsim_dt_double_complex, collsim_dt_character, collsim_dt_2integer, collsim_dt_2real,
-    collsim_dt_2double_precision, collsim_dt_lb, collsim_dt_ub;
+    collsim_dt_2double_precision, collsim_dt_lb, collsim_dt_ub, collsim_dt_integer1,
+    collsim_dt_integer2, collsim_dt_integer4, collsim_dt_integer8, collsim_dt_real4,
+    collsim_dt_real8, collsim_dt_real16, collsim_dt_complex8, collsim_dt_complex16,
+    collsim_dt_complex32, collsim_dt_cxx_bool, collsim_dt_cxx_float_complex,
+    collsim_dt_cxx_double_complex, collsim_dt_cxx_long_double_complex, collsim_dt_c_complex;
 
 #define MPI_CHAR (&collsim_dt_char)
 #define MPI_SIGNED_CHAR (&collsim_dt_signed_char)
@@ -349,7 +353,7 @@ extern struct collsim_datatype collsim_dt_char, collsim_dt_signed_char, collsim_
 #define MPI_UINT16_T (&collsim_dt_uint16_t)
 #define MPI_UINT32_T (&collsim_dt_uint32_t)
 #define MPI_UINT64_T (&collsim_dt_uint64_t)
-#define MPI_C_COMPLEX (&collsim_dt_c_float_complex)
+#define MPI_C_COMPLEX (&collsim_dt_c_complex)
 #define MPI_C_FLOAT_COMPLEX (&collsim_dt_c_float_complex)
 #define MPI_C_DOUBLE_COMPLEX (&collsim_dt_c_double_complex)
 #define MPI_C_LONG_DOUBLE_COMPLEX (&collsim_dt_c_long_double_complex)
@@ -374,6 +378,23 @@ extern struct collsim_datatype collsim_dt_char, collsim_dt_signed_char, collsim_
 #define MPI_2INTEGER (&collsim_dt_2integer)
 #define MPI_2REAL (&collsim_dt_2real)
 #define MPI_2DOUBLE_PRECISION (&collsim_dt_2double_precision)
+/* The size-specific Fortran types (MPI-3.1 §17.1.9; MPI_INTEGER16, MPI_REAL2 and MPI_COMPLEX4
+ * are not available, as under Open MPI), and the C++ types, with the C layout of their
+ * counterparts: REAL16 and COMPLEX32 are long double's. */
+#define MPI_INTEGER1 (&collsim_dt_integer1)
+#define MPI_INTEGER2 (&collsim_dt_integer2)
+#define MPI_INTEGER4 (&collsim_dt_integer4)
+#define MPI_INTEGER8 (&collsim_dt_integer8)
+#define MPI_REAL4 (&collsim_dt_real4)
+#define MPI_REAL8 (&collsim_dt_real8)
+#define MPI_REAL16 (&collsim_dt_real16)
+#define MPI_COMPLEX8 (&collsim_dt_complex8)
+#define MPI_COMPLEX16 (&collsim_dt_complex16)
+#define MPI_COMPLEX32 (&collsim_dt_complex32)
+#define MPI_CXX_BOOL (&collsim_dt_cxx_bool)
+#define MPI_CXX_FLOAT_COMPLEX (&collsim_dt_cxx_float_complex)
+#define MPI_CXX_DOUBLE_COMPLEX (&collsim_dt_cxx_double_complex)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX (&collsim_dt_cxx_long_double_complex)
 /* MPI-1 markers for MPI_Type_struct. */
 #define MPI_LB (&collsim_dt_lb)
 #define MPI_UB (&collsim_dt_ub)

@@ -42,6 +42,10 @@ static const struct {
     T(MPI_2INT), T(MPI_SHORT_INT), T(MPI_LONG_DOUBLE_INT), T(MPI_INTEGER), T(MPI_REAL),
     T(MPI_DOUBLE_PRECISION), T(MPI_LOGICAL), T(MPI_COMPLEX), T(MPI_DOUBLE_COMPLEX),
     T(MPI_CHARACTER), T(MPI_2INTEGER), T(MPI_2REAL), T(MPI_2DOUBLE_PRECISION),
+    T(MPI_INTEGER1), T(MPI_INTEGER2), T(MPI_INTEGER4), T(MPI_INTEGER8), T(MPI_REAL4),
+    T(MPI_REAL8), T(MPI_REAL16), T(MPI_COMPLEX8), T(MPI_COMPLEX16), T(MPI_COMPLEX32),
+    T(MPI_CXX_BOOL), T(MPI_CXX_FLOAT_COMPLEX), T(MPI_CXX_DOUBLE_COMPLEX),
+    T(MPI_CXX_LONG_DOUBLE_COMPLEX),
 #undef T
 };
 #define N_TYPES ((int)(sizeof(all_types) / sizeof(all_types[0])))
@@ -76,27 +80,31 @@ is_c_integer(MPI_Datatype d)
 static int
 is_fortran_integer(MPI_Datatype d)
 {
-    return d == MPI_INTEGER;
+    return d == MPI_INTEGER || d == MPI_INTEGER1 || d == MPI_INTEGER2 || d == MPI_INTEGER4 ||
+           d == MPI_INTEGER8;
 }
 
 static int
 is_floating(MPI_Datatype d)
 {
     return d == MPI_FLOAT || d == MPI_DOUBLE || d == MPI_LONG_DOUBLE || d == MPI_REAL ||
-           d == MPI_DOUBLE_PRECISION;
+           d == MPI_DOUBLE_PRECISION || d == MPI_REAL4 || d == MPI_REAL8 || d == MPI_REAL16;
 }
 
 static int
 is_logical(MPI_Datatype d)
 {
-    return d == MPI_LOGICAL || d == MPI_C_BOOL;
+    return d == MPI_LOGICAL || d == MPI_C_BOOL || d == MPI_CXX_BOOL;
 }
 
 static int
 is_complex(MPI_Datatype d)
 {
     return d == MPI_C_COMPLEX || d == MPI_C_FLOAT_COMPLEX || d == MPI_C_DOUBLE_COMPLEX ||
-           d == MPI_C_LONG_DOUBLE_COMPLEX || d == MPI_COMPLEX || d == MPI_DOUBLE_COMPLEX;
+           d == MPI_C_LONG_DOUBLE_COMPLEX || d == MPI_COMPLEX || d == MPI_DOUBLE_COMPLEX ||
+           d == MPI_COMPLEX8 || d == MPI_COMPLEX16 || d == MPI_COMPLEX32 ||
+           d == MPI_CXX_FLOAT_COMPLEX || d == MPI_CXX_DOUBLE_COMPLEX ||
+           d == MPI_CXX_LONG_DOUBLE_COMPLEX;
 }
 
 static int
@@ -173,7 +181,10 @@ struct p_2double { double v; double i; };
     X(MPI_UINT16_T, uint16_t) X(MPI_UINT32_T, uint32_t) X(MPI_UINT64_T, uint64_t)              \
     X(MPI_AINT, MPI_Aint) X(MPI_OFFSET, MPI_Offset) X(MPI_COUNT, MPI_Count)                    \
     X(MPI_PACKED, unsigned char) X(MPI_INTEGER, int) X(MPI_REAL, float)                        \
-    X(MPI_DOUBLE_PRECISION, double) X(MPI_LOGICAL, int) X(MPI_CHARACTER, char)
+    X(MPI_DOUBLE_PRECISION, double) X(MPI_LOGICAL, int) X(MPI_CHARACTER, char)                \
+    X(MPI_INTEGER1, int8_t) X(MPI_INTEGER2, int16_t) X(MPI_INTEGER4, int32_t)                  \
+    X(MPI_INTEGER8, int64_t) X(MPI_REAL4, float) X(MPI_REAL8, double)                          \
+    X(MPI_REAL16, long double)
 
 /* Element k of a scalar array: store v / load as long double. */
 static void
@@ -186,7 +197,7 @@ put(MPI_Datatype dt, void *buf, int k, long double v)
     }
     SCALAR_TYPES(PUT)
 #undef PUT
-    if (dt == MPI_C_BOOL) {
+    if (dt == MPI_C_BOOL || dt == MPI_CXX_BOOL) {
         ((_Bool *)buf)[k] = v != 0;
         return;
     }
@@ -201,7 +212,7 @@ get(MPI_Datatype dt, const void *buf, int k)
         return (long double)((const T *)buf)[k];
     SCALAR_TYPES(GET)
 #undef GET
-    if (dt == MPI_C_BOOL)
+    if (dt == MPI_C_BOOL || dt == MPI_CXX_BOOL)
         return ((const _Bool *)buf)[k];
     ck_abort_msg("get: no scalar type %s", collsim_datatype_name(dt));
     return 0;
@@ -211,10 +222,12 @@ get(MPI_Datatype dt, const void *buf, int k)
 static void
 put_complex(MPI_Datatype dt, void *buf, int k, long double re, long double im)
 {
-    if (dt == MPI_C_FLOAT_COMPLEX || dt == MPI_COMPLEX) {
+    if (dt == MPI_C_FLOAT_COMPLEX || dt == MPI_C_COMPLEX || dt == MPI_COMPLEX ||
+        dt == MPI_COMPLEX8 || dt == MPI_CXX_FLOAT_COMPLEX) {
         ((float *)buf)[2 * k] = (float)re;
         ((float *)buf)[2 * k + 1] = (float)im;
-    } else if (dt == MPI_C_DOUBLE_COMPLEX || dt == MPI_DOUBLE_COMPLEX) {
+    } else if (dt == MPI_C_DOUBLE_COMPLEX || dt == MPI_DOUBLE_COMPLEX || dt == MPI_COMPLEX16 ||
+               dt == MPI_CXX_DOUBLE_COMPLEX) {
         ((double *)buf)[2 * k] = (double)re;
         ((double *)buf)[2 * k + 1] = (double)im;
     } else {
@@ -226,10 +239,12 @@ put_complex(MPI_Datatype dt, void *buf, int k, long double re, long double im)
 static void
 get_complex(MPI_Datatype dt, const void *buf, int k, long double *re, long double *im)
 {
-    if (dt == MPI_C_FLOAT_COMPLEX || dt == MPI_COMPLEX) {
+    if (dt == MPI_C_FLOAT_COMPLEX || dt == MPI_C_COMPLEX || dt == MPI_COMPLEX ||
+        dt == MPI_COMPLEX8 || dt == MPI_CXX_FLOAT_COMPLEX) {
         *re = ((const float *)buf)[2 * k];
         *im = ((const float *)buf)[2 * k + 1];
-    } else if (dt == MPI_C_DOUBLE_COMPLEX || dt == MPI_DOUBLE_COMPLEX) {
+    } else if (dt == MPI_C_DOUBLE_COMPLEX || dt == MPI_DOUBLE_COMPLEX || dt == MPI_COMPLEX16 ||
+               dt == MPI_CXX_DOUBLE_COMPLEX) {
         *re = ((const double *)buf)[2 * k];
         *im = ((const double *)buf)[2 * k + 1];
     } else {
