@@ -40,7 +40,8 @@ if [ "$smpi" = yes ]; then
         echo "scale_probes.sh: smpicc/smpirun not found (libsimgrid-dev): SMPI left out" >&2
         smpi=no
     else
-        smpicc -O2 "$here/scale_probe.c" -o "$work/probe.smpi" 2>/dev/null || smpi=no
+        smpicc -O2 -DSCALE_PROBE_NO_BCAST_INIT "$here/scale_probe.c" -o "$work/probe.smpi" \
+            2>/dev/null || smpi=no
     fi
 fi
 
@@ -51,7 +52,8 @@ run() {
     if [ $rc -eq 124 ]; then
         echo ">$limit - -"
     elif grep -q 'Not yet implemented' "$work/err"; then
-        echo "- - unsupported" # SMPI 3.32: MPI_Dist_graph_create_adjacent, MPI_Intercomm_create
+        echo "- - unsupported" # SMPI 3.32: MPI_Dist_graph_create_adjacent, MPI_Intercomm_create,
+        # MPI_Bcast_init
     elif [ $rc -ne 0 ] || ! grep -q ' ok$' "$work/out"; then
         echo "failed - $(cat "$work/out" "$work/err" | head -c 60 | tr "\n" " ")"
     else
