@@ -68,6 +68,22 @@ receiver(int rank, int peer)
     expect(st.MPI_ERROR == MARK && st.MPI_TAG == 5, rank, "MPI_Iprobe");
     MPI_Message m;
     st = marked();
+    MPI_Probe(MPI_PROC_NULL, 5, MPI_COMM_WORLD, &st);
+    expect(st.MPI_ERROR == MARK && st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG,
+           rank, "MPI_Probe of MPI_PROC_NULL");
+    st = marked();
+    MPI_Mprobe(MPI_PROC_NULL, 5, MPI_COMM_WORLD, &m, &st);
+    expect(st.MPI_ERROR == MARK && st.MPI_SOURCE == MPI_PROC_NULL, rank,
+           "MPI_Mprobe of MPI_PROC_NULL");
+    st = marked();
+    MPI_Mrecv(in, 0, MPI_INT, &m, &st);
+    expect(st.MPI_ERROR == MARK && st.MPI_SOURCE == MPI_PROC_NULL, rank,
+           "MPI_Mrecv of MPI_MESSAGE_NO_PROC");
+    st = marked();
+    MPI_Recv(in, 4, MPI_INT, MPI_PROC_NULL, 5, MPI_COMM_WORLD, &st);
+    expect(st.MPI_ERROR == MARK && st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG,
+           rank, "MPI_Recv from MPI_PROC_NULL");
+    st = marked();
     MPI_Mprobe(peer, 5, MPI_COMM_WORLD, &m, &st);
     expect(st.MPI_ERROR == MARK && st.MPI_TAG == 5, rank, "MPI_Mprobe");
     st = marked();
