@@ -1870,6 +1870,16 @@ MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[
 /* Envelopes, contents, names, large-count queries, address arithmetic                         */
 /* ------------------------------------------------------------------------------------------ */
 
+/* A handle of MPI_Type_create_f90_*: predefined (never freed), but with a combiner and the
+ * parameters it was asked with (MPI-3.1 §17.1.9). */
+static gboolean
+is_f90(MPI_Datatype dt)
+{
+    return dt->contents.combiner == MPI_COMBINER_F90_REAL ||
+           dt->contents.combiner == MPI_COMBINER_F90_COMPLEX ||
+           dt->contents.combiner == MPI_COMBINER_F90_INTEGER;
+}
+
 int
 MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
                       int *num_datatypes, int *combiner)
@@ -1885,7 +1895,7 @@ MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_address
         rc = check_query(call, datatype, combiner, "combiner");
     if (rc != MPI_SUCCESS)
         return rc;
-    if (datatype->predefined) {
+    if (datatype->predefined && !is_f90(datatype)) {
         *num_integers = *num_addresses = *num_datatypes = 0;
         *combiner = MPI_COMBINER_NAMED;
         return MPI_SUCCESS;
@@ -1938,7 +1948,7 @@ MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses
 
     if (rc != MPI_SUCCESS)
         return rc;
-    if (datatype->predefined)
+    if (datatype->predefined && !is_f90(datatype))
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_TYPE, call,
                              "datatype argument is the predefined datatype %s, which has no "
                              "contents",
@@ -2062,23 +2072,25 @@ MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
     if (datatype == NULL)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "datatype argument is NULL");
     switch (typeclass) {
+    /* the Fortran type of each size, the default kind's own name where it has that size (as
+     * Open MPI answers) */
     case MPI_TYPECLASS_INTEGER:
-        found = size == 1 ? MPI_INT8_T
-                : size == 2 ? MPI_INT16_T
-                : size == (int)sizeof(int) ? MPI_INTEGER
-                : size == 8 ? MPI_INT64_T
+        found = size == (int)sizeof(int) ? MPI_INTEGER
+                : size == 1 ? MPI_INTEGER1
+                : size == 2 ? MPI_INTEGER2
+                : size == 8 ? MPI_INTEGER8
                             : MPI_DATATYPE_NULL;
         break;
     case MPI_TYPECLASS_REAL:
         found = size == (int)sizeof(float) ? MPI_REAL
-                : size == (int)sizeof(double) ? MPI_DOUBLE_PRECISION
-                : size == (int)sizeof(long double) ? MPI_LONG_DOUBLE
+                : size == (int)sizeof(double) ? MPI_REAL8
+                : size == (int)sizeof(long double) ? MPI_REAL16
                                                    : MPI_DATATYPE_NULL;
         break;
     case MPI_TYPECLASS_COMPLEX:
         found = size == (int)sizeof(float _Complex) ? MPI_COMPLEX
-                : size == (int)sizeof(double _Complex) ? MPI_DOUBLE_COMPLEX
-                : size == (int)sizeof(long double _Complex) ? MPI_C_LONG_DOUBLE_COMPLEX
+                : size == (int)sizeof(double _Complex) ? MPI_COMPLEX16
+                : size == (int)sizeof(long double _Complex) ? MPI_COMPLEX32
                                                             : MPI_DATATYPE_NULL;
         break;
     default:
@@ -2090,6 +2102,109 @@ MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
                              "no predefined type of typeclass %d has %d bytes", typeclass, size);
     *datatype = found;
     return MPI_SUCCESS;
+}
+
+/*
+ * MPI_Type_create_f90_real, _complex and _integer (MPI-3.1 §17.1.9): the type of a Fortran
+ * variable of KIND selected_real_kind(p, r) (selected_int_kind(r)) under gfortran on this host:
+ * 4-byte reals up to 6 digits and a range of 37, 8-byte ones up to 15 and 307, the x87
+ * extended (C's long double) up to 18 and 4931; integers of 1, 2, 4 and 8 bytes up to 2, 4, 9
+ * and 18 digits. MPI_UNDEFINED leaves p or r free. Each (combiner, p, r) has one handle, made at
+ * the first call and never freed (the program may not free it either); it is a copy of the C
+ * type of that layout, whose envelope gives the combiner and contents give p and r, and whose
+ * name says which, as Open MPI's does ("COMBINER MPI_DOUBLE").
+ */
+static GHashTable *f90_types; /* "combiner p r" -> MPI_Datatype */
+
+static MPI_Datatype
+f90_real_layout(int p, int r, gboolean complex)
+{
+    int digits = p == MPI_UNDEFINED ? 0 : p, range = r == MPI_UNDEFINED ? 0 : r;
+    if (digits < 0 || range < 0)
+        return MPI_DATATYPE_NULL;
+    if (digits <= 6 && range <= 37)
+        return complex ? MPI_COMPLEX : MPI_FLOAT;
+    if (digits <= 15 && range <= 307)
+        return complex ? MPI_DOUBLE_COMPLEX : MPI_DOUBLE;
+    if (digits <= 18 && range <= 4931)
+        return complex ? MPI_C_LONG_DOUBLE_COMPLEX : MPI_LONG_DOUBLE;
+    return MPI_DATATYPE_NULL;
+}
+
+static MPI_Datatype
+f90_integer_layout(int r)
+{
+    return r < 0 ? MPI_DATATYPE_NULL
+           : r <= 2 ? MPI_SIGNED_CHAR
+           : r <= 4 ? MPI_SHORT
+           : r <= 9 ? MPI_INT
+           : r <= 18 ? (sizeof(long) == 8 ? MPI_LONG : MPI_LONG_LONG_INT)
+                     : MPI_DATATYPE_NULL;
+}
+
+static int
+f90_type(const char *call, int combiner, int p, int r, MPI_Datatype layout, MPI_Datatype *newtype)
+{
+    int rc = collsim_check_live(call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (newtype == NULL)
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "newtype argument is NULL");
+    if (layout == MPI_DATATYPE_NULL) {
+        if (combiner == MPI_COMBINER_F90_INTEGER)
+            return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                                 "no integer kind has a range of %d decimal digits (at most 18)",
+                                 r);
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_ARG, call,
+                             "no real kind has a precision of %d and a range of %d (at most 18 "
+                             "and 4931; MPI_UNDEFINED for either leaves it free)",
+                             p, r);
+    }
+    if (f90_types == NULL)
+        f90_types = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    gchar *key = g_strdup_printf("%d %d %d", combiner, p, r);
+    MPI_Datatype dt = g_hash_table_lookup(f90_types, key);
+    if (dt != NULL) {
+        g_free(key);
+        *newtype = dt;
+        return MPI_SUCCESS;
+    }
+    dt = g_new(struct collsim_datatype, 1);
+    *dt = *layout; /* its layout, segments included (the predefined type's, never freed) */
+    dt->attrs = NULL;
+    dt->user_named = 0;
+    g_snprintf(dt->name, sizeof dt->name, "COMBINER %s", layout->name);
+    dt->contents = (struct collsim_dt_contents){.combiner = combiner,
+                                                .nints = combiner == MPI_COMBINER_F90_INTEGER ? 1
+                                                                                              : 2,
+                                                .ints = g_new(int, 2)};
+    dt->contents.ints[0] = combiner == MPI_COMBINER_F90_INTEGER ? r : p;
+    dt->contents.ints[1] = r;
+    collsim_handle_add(dt);
+    g_hash_table_insert(f90_types, key, dt);
+    *newtype = dt;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
+{
+    return f90_type("MPI_Type_create_f90_real", MPI_COMBINER_F90_REAL, p, r,
+                    f90_real_layout(p, r, FALSE), newtype);
+}
+
+int
+MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
+{
+    return f90_type("MPI_Type_create_f90_complex", MPI_COMBINER_F90_COMPLEX, p, r,
+                    f90_real_layout(p, r, TRUE), newtype);
+}
+
+int
+MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
+{
+    return f90_type("MPI_Type_create_f90_integer", MPI_COMBINER_F90_INTEGER, r, r,
+                    f90_integer_layout(r), newtype);
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -929,6 +929,11 @@ extern MPI_Fint collsim_f_statuses_ignore[MPI_F_STATUS_SIZE];
 #define MPI_F_STATUSES_IGNORE ((MPI_Fint *)collsim_f_statuses_ignore)
 int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+/* The types of Fortran's selected_real_kind(p, r) and selected_int_kind(r) (§17.1.9;
+ * src/datatype.c) */
+int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
+int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
 
 /* ==========================================================================================
  * Declared so that a call is refused by name at exec time; not implemented.
@@ -939,7 +944,7 @@ int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
  * standard's chapters: when collsim implements a function, move its prototype out of this
  * block into the section of its family above. Parts deliberately out of scope (README, "What
  * collsim refuses"): one-sided communication, MPI-IO, dynamic processes, the MPI_T tool
- * interface and the Fortran parameterized types.
+ * interface.
  * ========================================================================================== */
 
 /* -- Chapter 10, process creation and management (out of scope: dynamic processes) */
@@ -1171,14 +1176,11 @@ int MPI_T_category_get_categories(int cat_index, int len, int indices[]);
 int MPI_T_category_changed(int *stamp);
 
 /* -- Chapter 17, language interoperability: the handles of windows and files (with one-sided
- *    communication and MPI-IO) and the Fortran 90 parameterized types */
+ *    communication and MPI-IO) */
 MPI_Fint MPI_File_c2f(MPI_File file);
 MPI_File MPI_File_f2c(MPI_Fint file);
 MPI_Fint MPI_Win_c2f(MPI_Win win);
 MPI_Win MPI_Win_f2c(MPI_Fint win);
-int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
-int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
-int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
 
 /* ============================================ end of the declared, not implemented, block */
 

@@ -369,9 +369,6 @@ program_out_of_scope(const char *name)
         {"MPI_Publish_name", PART_DYNAMIC},
         {"MPI_Unpublish_name", PART_DYNAMIC},
         {"MPI_Lookup_name", PART_DYNAMIC},
-        {"MPI_Type_create_f90_integer", PART_FORTRAN},
-        {"MPI_Type_create_f90_real", PART_FORTRAN},
-        {"MPI_Type_create_f90_complex", PART_FORTRAN},
     };
     /* the profiling name of a function belongs where the function does */
     if (name[0] == 'P' && g_str_has_prefix(name, "PMPI_"))

@@ -87,7 +87,7 @@ run out-of-scope 0 "$COLLSIM" exec "$tmp/out_of_scope.so" -n 2 &&
     if [ "$(cat "$tmp/out-of-scope.out")" = "no rank called a function collsim leaves out" ]; then
         pass "out-of-scope: ran to the end"; else
         fail "out-of-scope: printed '$(cat "$tmp/out-of-scope.out")'"; fi
-expect_err out-of-scope "collsim: exec: note: $tmp/out_of_scope.so references functions collsim leaves out (see README): one-sided communication (PMPI_Win_fence), MPI-IO (MPI_File_open), dynamic processes (MPI_Comm_get_parent), MPI_T tool interface (MPI_T_init_thread), Fortran interoperability (MPI_Type_create_f90_real); it runs, and a rank that calls one of them stops the run"
+expect_err out-of-scope "collsim: exec: note: $tmp/out_of_scope.so references functions collsim leaves out (see README): one-sided communication (PMPI_Win_fence), MPI-IO (MPI_File_open), dynamic processes (MPI_Comm_get_parent), MPI_T tool interface (MPI_T_init_thread); it runs, and a rank that calls one of them stops the run"
 [ "$(wc -l <"$tmp/out-of-scope.err")" -eq 1 ] && pass "out-of-scope: the note alone on stderr" ||
     { fail "out-of-scope: stderr is not the note alone"; head -5 "$tmp/out-of-scope.err"; }
 run out-of-scope-call 3 "$COLLSIM" exec "$tmp/out_of_scope.so" -n 2 -- call &&

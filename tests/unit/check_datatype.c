@@ -874,6 +874,71 @@ START_TEST(test_datatype_query_argument_errors)
 }
 END_TEST
 
+/* MPI_Type_create_f90_*: gfortran's kinds (MPI-3.1 §17.1.9), one handle per parameters, the
+ * F90 combiner and the parameters as given, a type that sums as its C layout and may not be
+ * freed; kinds that do not exist are MPI_ERR_ARG. (Open MPI 4.1 answers the same sizes.) */
+START_TEST(test_datatype_f90_parameterized)
+{
+    MPI_Datatype r4, r8, r8_again, ld, c8, i4, i8, none = MPI_DATATYPE_NULL;
+    int size, ni, na, nd, combiner, ints[2] = {-1, -1};
+
+    ck_assert_int_eq(MPI_Type_create_f90_real(3, MPI_UNDEFINED, &r4), MPI_SUCCESS);
+    ck_assert_int_eq(MPI_Type_create_f90_real(7, 30, &r8), MPI_SUCCESS);
+    ck_assert_int_eq(MPI_Type_create_f90_real(7, 30, &r8_again), MPI_SUCCESS);
+    ck_assert_int_eq(MPI_Type_create_f90_real(18, MPI_UNDEFINED, &ld), MPI_SUCCESS);
+    ck_assert_int_eq(MPI_Type_create_f90_complex(MPI_UNDEFINED, 30, &c8), MPI_SUCCESS);
+    ck_assert_int_eq(MPI_Type_create_f90_integer(9, &i4), MPI_SUCCESS);
+    ck_assert_int_eq(MPI_Type_create_f90_integer(10, &i8), MPI_SUCCESS);
+    ck_assert_ptr_eq(r8, r8_again);
+    ck_assert_ptr_ne(r4, MPI_FLOAT); /* a handle of its own, with its own envelope */
+    MPI_Type_size(r4, &size);
+    ck_assert_int_eq(size, 4);
+    MPI_Type_size(r8, &size);
+    ck_assert_int_eq(size, 8);
+    MPI_Type_size(ld, &size);
+    ck_assert_int_eq(size, (int)sizeof(long double));
+    MPI_Type_size(c8, &size);
+    ck_assert_int_eq(size, 8);
+    MPI_Type_size(i4, &size);
+    ck_assert_int_eq(size, 4);
+    MPI_Type_size(i8, &size);
+    ck_assert_int_eq(size, 8);
+
+    ck_assert_int_eq(MPI_Type_get_envelope(r8, &ni, &na, &nd, &combiner), MPI_SUCCESS);
+    ck_assert_int_eq(combiner, MPI_COMBINER_F90_REAL);
+    ck_assert(ni == 2 && na == 0 && nd == 0);
+    ck_assert_int_eq(MPI_Type_get_contents(r8, 2, 0, 0, ints, NULL, NULL), MPI_SUCCESS);
+    ck_assert(ints[0] == 7 && ints[1] == 30);
+    MPI_Type_get_contents(r4, 2, 0, 0, ints, NULL, NULL);
+    ck_assert(ints[0] == 3 && ints[1] == MPI_UNDEFINED);
+    MPI_Type_get_envelope(c8, &ni, &na, &nd, &combiner);
+    ck_assert_int_eq(combiner, MPI_COMBINER_F90_COMPLEX);
+    MPI_Type_get_envelope(i8, &ni, &na, &nd, &combiner);
+    ck_assert(combiner == MPI_COMBINER_F90_INTEGER && ni == 1);
+    MPI_Type_get_contents(i8, 1, 0, 0, ints, NULL, NULL);
+    ck_assert_int_eq(ints[0], 10);
+
+    /* it reduces as the C type of its layout */
+    double in[2] = {1.5, 2.0}, inout[2] = {0.25, 4.0};
+    ck_assert_int_eq(MPI_Reduce_local(in, inout, 2, r8, MPI_SUM), MPI_SUCCESS);
+    ck_assert(inout[0] == 1.75 && inout[1] == 6.0);
+    long long a = 3, b = 4;
+    ck_assert_int_eq(MPI_Reduce_local(&a, &b, 1, i8, MPI_PROD), MPI_SUCCESS);
+    ck_assert(b == 12);
+
+    /* predefined: never freed by the program */
+    ck_assert_int_eq(MPI_Type_free(&r8), MPI_ERR_TYPE);
+    ck_assert_ptr_eq(r8, r8_again);
+    /* kinds gfortran does not have here */
+    ck_assert_int_eq(MPI_Type_create_f90_real(40, MPI_UNDEFINED, &none), MPI_ERR_ARG);
+    ck_assert_int_eq(MPI_Type_create_f90_real(6, 5000, &none), MPI_ERR_ARG);
+    ck_assert_int_eq(MPI_Type_create_f90_integer(30, &none), MPI_ERR_ARG);
+    ck_assert_int_eq(MPI_Type_create_f90_integer(-1, &none), MPI_ERR_ARG);
+    ck_assert_ptr_eq(none, MPI_DATATYPE_NULL);
+    ck_assert_int_eq(MPI_Type_create_f90_complex(3, 10, NULL), MPI_ERR_ARG);
+}
+END_TEST
+
 /* Random-ish nested layouts: pack then unpack restores exactly the type map's bytes. */
 START_TEST(test_datatype_nested_round_trip)
 {
@@ -940,6 +1005,7 @@ datatype_suite(void)
     tcase_add_test(tc, test_datatype_mpi_pack_unpack);
     tcase_add_test(tc, test_datatype_query_argument_errors);
     tcase_add_test(tc, test_datatype_nested_round_trip);
+    tcase_add_test(tc, test_datatype_f90_parameterized);
     suite_add_tcase(s, tc);
     return s;
 }

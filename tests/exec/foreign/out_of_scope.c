@@ -1,6 +1,6 @@
 /*
  * out_of_scope.c — references one function of each part of MPI that collsim leaves out
- * (MPI-IO, dynamic processes, the MPI_T interface, the Fortran parameterized types) and one
+ * (MPI-IO, dynamic processes, the MPI_T interface) and one
  * profiling name of one-sided communication: the note `collsim exec` prints before the ranks
  * start names each under its part. Run with "call", rank 0 then calls MPI_File_open, and the
  * run stops there, naming the call and its line.
@@ -29,8 +29,6 @@ main(int argc, char **argv)
         MPI_Comm_get_parent(&parent);
         int provided;
         MPI_T_init_thread(0, &provided);
-        MPI_Datatype real8;
-        MPI_Type_create_f90_real(15, 300, &real8);
         PMPI_Win_fence(0, MPI_WIN_NULL);
     }
     MPI_Barrier(MPI_COMM_WORLD);
