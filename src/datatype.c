@@ -236,6 +236,20 @@ collsim_datatype_check(MPI_Datatype dt)
 }
 
 const char *
+collsim_datatype_problem(MPI_Datatype dt)
+{
+    if (dt == MPI_DATATYPE_NULL)
+        return "MPI_DATATYPE_NULL";
+    if (collsim_datatype_check_handle(dt) != MPI_SUCCESS)
+        return "not a live datatype (never set, or freed)";
+    if (dt == MPI_LB || dt == MPI_UB)
+        return "MPI_LB and MPI_UB mark bounds and carry no data";
+    if (!dt->committed)
+        return "not committed (MPI_Type_commit)";
+    return NULL;
+}
+
+const char *
 collsim_datatype_name(MPI_Datatype dt)
 {
     if (dt == MPI_DATATYPE_NULL)

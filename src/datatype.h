@@ -165,6 +165,10 @@ struct collsim_datatype {
  */
 int collsim_datatype_check(MPI_Datatype dt);
 
+/* Why collsim_datatype_check refuses dt, for the error message ("MPI_DATATYPE_NULL", "not
+ * committed (MPI_Type_commit)", ...); NULL when it does not. Reads dt only if it is live. */
+const char *collsim_datatype_problem(MPI_Datatype dt);
+
 /* Whether `count` items of a committed dt have entries that overlap (a receive's type may not). */
 int collsim_datatype_overlaps(MPI_Datatype dt, int count);
 

@@ -2370,7 +2370,8 @@ check_buffer(MPI_Comm comm, const void *buf, int count, MPI_Datatype dt, const c
     if (count < 0)
         return collsim_error(comm, MPI_ERR_COUNT, call, "negative count %d", count);
     if (collsim_datatype_check(dt) != MPI_SUCCESS)
-        return collsim_error(comm, MPI_ERR_TYPE, call, "invalid datatype");
+        return collsim_error(comm, MPI_ERR_TYPE, call, "invalid datatype: %s",
+                             collsim_datatype_problem(dt));
     return collsim_buffer_check(comm, buf, count, dt, "buf", call);
 }
 
@@ -4052,7 +4053,8 @@ status_set_elements(MPI_Status *status, MPI_Datatype datatype, MPI_Count count, 
     if (rc != MPI_SUCCESS)
         return rc;
     if (collsim_datatype_check_handle(datatype) != MPI_SUCCESS)
-        return collsim_error(MPI_COMM_WORLD, MPI_ERR_TYPE, call, "invalid datatype");
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_TYPE, call, "invalid datatype: %s",
+                             collsim_datatype_problem(datatype));
     if (count < 0)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_COUNT, call, "negative count %lld",
                              count);
@@ -4080,7 +4082,8 @@ MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *c
     if (rc != MPI_SUCCESS)
         return rc;
     if (collsim_datatype_check_handle(datatype) != MPI_SUCCESS)
-        return collsim_error(MPI_COMM_WORLD, MPI_ERR_TYPE, call, "invalid datatype");
+        return collsim_error(MPI_COMM_WORLD, MPI_ERR_TYPE, call, "invalid datatype: %s",
+                             collsim_datatype_problem(datatype));
     rc = sim_p2p_check_out(count, "count", call);
     if (rc != MPI_SUCCESS)
         return rc;

@@ -67,7 +67,8 @@ int
 coll_arg_type(MPI_Comm comm, MPI_Datatype dt, const char *what, const char *call)
 {
     if (collsim_datatype_check(dt) != MPI_SUCCESS)
-        return collsim_error(comm, MPI_ERR_TYPE, call, "invalid %s", what);
+        return collsim_error(comm, MPI_ERR_TYPE, call, "invalid %s: %s", what,
+                             collsim_datatype_problem(dt));
     return MPI_SUCCESS;
 }
 
@@ -773,7 +774,8 @@ coll_arg_types(MPI_Comm comm, const MPI_Datatype types[], const char *what, cons
         return collsim_error(comm, MPI_ERR_ARG, call, "NULL %s", what);
     for (int i = 0; i < size; i++) {
         if (collsim_datatype_check(types[i]) != MPI_SUCCESS)
-            return collsim_error(comm, MPI_ERR_TYPE, call, "invalid %s[%d]", what, i);
+            return collsim_error(comm, MPI_ERR_TYPE, call, "invalid %s[%d]: %s", what, i,
+                                 collsim_datatype_problem(types[i]));
         *contiguous = *contiguous && collsim_datatype_is_contiguous(types[i]);
     }
     return MPI_SUCCESS;
