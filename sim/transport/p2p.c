@@ -197,6 +197,9 @@ struct collsim_request {
     /* send: where its message went, to find it again while unmatched (MPI_Cancel) */
     int sent_dst_world;
     guint64 sent_serial;
+    /* the last request array it was in (check_request_array): its call's stamp and index */
+    guint64 array_stamp;
+    int array_index;
     /* blocking wait bookkeeping (see transport_wait) */
     int wait_slot;           /* index in its owner's current blocking wait, or -1 */
     gboolean wait_due;       /* to be advanced again by that wait */
@@ -3171,8 +3174,22 @@ check_request_array(int count, MPI_Request requests[], const char *call)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_COUNT, call, "negative count %d", count);
     if (count > 0 && requests == NULL)
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call, "NULL request array");
-    for (int i = 0; i < count && rc == MPI_SUCCESS; i++)
+    /* each request at most once: a second entry would be completed and freed twice. The
+     * requests of one call carry its stamp (no table, whatever the count). */
+    static guint64 stamp;
+    stamp++;
+    for (int i = 0; i < count && rc == MPI_SUCCESS; i++) {
         rc = check_request(requests[i], i, call);
+        if (rc != MPI_SUCCESS || requests[i] == MPI_REQUEST_NULL)
+            continue;
+        if (requests[i]->array_stamp == stamp)
+            return collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call,
+                                 "requests[%d] is requests[%d] again (a request may appear "
+                                 "once in the array)",
+                                 i, requests[i]->array_index);
+        requests[i]->array_stamp = stamp;
+        requests[i]->array_index = i;
+    }
     return rc;
 }
 
