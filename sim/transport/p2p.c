@@ -2984,6 +2984,29 @@ check_sendrecv_args(const void *sendbuf, int sendcount, MPI_Datatype sendtype, i
     return rc;
 }
 
+/* MPI_Sendrecv's two buffers must be disjoint (MPI-3.1 3.10; MPI_Sendrecv_replace is the call
+ * for one buffer): the receive would otherwise write what the send reads. A side with
+ * MPI_PROC_NULL moves nothing and is left out, as are sizes-only runs' buffers, which all lie
+ * in one shared scratch mapping whose bytes mean nothing. */
+static int
+check_sendrecv_disjoint(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                        void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+                        MPI_Comm comm, const char *call)
+{
+    uintptr_t slo, shi, rlo, rhi;
+    if (dest == MPI_PROC_NULL || source == MPI_PROC_NULL || sim_scratch_contains(sendbuf) ||
+        sim_scratch_contains(recvbuf) ||
+        !collsim_buffer_span(sendbuf, sendcount, sendtype, &slo, &shi) ||
+        !collsim_buffer_span(recvbuf, recvcount, recvtype, &rlo, &rhi) || slo >= rhi ||
+        rlo >= shi)
+        return MPI_SUCCESS;
+    return collsim_error(comm, MPI_ERR_BUFFER, call,
+                         "sendbuf and recvbuf overlap (recvbuf starts %lld bytes from sendbuf): "
+                         "the two buffers must be disjoint; MPI_Sendrecv_replace exchanges "
+                         "one buffer's contents",
+                         (long long)((intptr_t)recvbuf - (intptr_t)sendbuf));
+}
+
 /* The receive is posted before the send (a matching peer may already be sending), both are
  * waited for together, and the send's error wins over the receive's. */
 static int
@@ -3020,6 +3043,9 @@ MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest
     const char *call = "MPI_Sendrecv";
     int rc = check_sendrecv_args(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
                                  recvtype, source, recvtag, comm, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_sendrecv_disjoint(sendbuf, sendcount, sendtype, dest, recvbuf, recvcount,
+                                     recvtype, source, comm, call);
     if (rc != MPI_SUCCESS)
         return rc;
     return sendrecv_run(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
@@ -3110,6 +3136,9 @@ MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int des
     const char *call = "MPI_Isendrecv";
     int rc = check_sendrecv_args(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
                                  recvtype, source, recvtag, comm, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_sendrecv_disjoint(sendbuf, sendcount, sendtype, dest, recvbuf, recvcount,
+                                     recvtype, source, comm, call);
     if (rc == MPI_SUCCESS)
         rc = sim_p2p_check_out(request, "request", call);
     if (rc != MPI_SUCCESS)

@@ -103,8 +103,9 @@ receiver(int rank, int peer)
     expect(null_flag && st.MPI_ERROR == MPI_SUCCESS && st.MPI_SOURCE == MPI_ANY_SOURCE, rank,
            "MPI_Request_get_status of MPI_REQUEST_NULL");
 
+    int one = 6;
     st = marked();
-    MPI_Sendrecv(in, 1, MPI_INT, peer, 6, in, 4, MPI_INT, peer, 6, MPI_COMM_WORLD, &st);
+    MPI_Sendrecv(&one, 1, MPI_INT, peer, 6, in, 4, MPI_INT, peer, 6, MPI_COMM_WORLD, &st);
     expect(st.MPI_ERROR == MARK && st.MPI_TAG == 6, rank, "MPI_Sendrecv");
 
     /* the calls of MPI_ERR_IN_STATUS set it, MPI_SUCCESS here, for null requests too */
@@ -133,8 +134,8 @@ main(int argc, char **argv)
     if (size >= 2 && rank == 1) {
         for (int tag = 1; tag <= 5; tag++)
             send_to(0, tag, tag == 5 ? 2 : 4);
-        int in[4];
-        MPI_Sendrecv(in, 1, MPI_INT, 0, 6, in, 4, MPI_INT, 0, 6, MPI_COMM_WORLD,
+        int in[4], one = 6;
+        MPI_Sendrecv(&one, 1, MPI_INT, 0, 6, in, 4, MPI_INT, 0, 6, MPI_COMM_WORLD,
                      MPI_STATUS_IGNORE);
         send_to(0, 7, 4);
         send_to(0, 8, 4);
