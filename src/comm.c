@@ -355,6 +355,16 @@ collsim_comm_operation_again(MPI_Comm twin)
     twin->live_members++;
 }
 
+static void comm_destroy(MPI_Comm comm);
+
+/* Whether comm has operations whose twins live: MPI_Comm_free lets pending operations
+ * complete (MPI-3.1 6.4.3), so a communicator every member freed goes after its last one. */
+static gboolean
+operations_in_flight(MPI_Comm comm)
+{
+    return comm->operations != NULL && g_hash_table_size(comm->operations->by_index) > 0;
+}
+
 void
 collsim_comm_operation_done(MPI_Comm twin)
 {
@@ -363,10 +373,12 @@ collsim_comm_operation_done(MPI_Comm twin)
         collsim_attr_delete_all(twin->local_comm);
     if (--twin->live_members > 0)
         return;
+    MPI_Comm owner = twin->owner;
     if (twin->operation_index != G_MAXUINT)
-        g_hash_table_remove(twin->owner->operations->by_index,
-                            GUINT_TO_POINTER(twin->operation_index));
+        g_hash_table_remove(owner->operations->by_index, GUINT_TO_POINTER(twin->operation_index));
     operation_twin_destroy(twin);
+    if (!owner->predefined && owner->live_members == 0 && !operations_in_flight(owner))
+        comm_destroy(owner); /* freed by every member while this operation ran */
 }
 
 /* ---------------------------------------------------------------- destruction */
@@ -410,8 +422,8 @@ comm_release(MPI_Comm comm)
     if (local != NULL && --local->live_members == 0)
         comm_destroy(local);
     collsim_handle_let_go(comm);
-    if (--comm->live_members == 0)
-        comm_destroy(comm);
+    if (--comm->live_members == 0 && !operations_in_flight(comm))
+        comm_destroy(comm); /* else the last operation in flight destroys it */
 }
 
 static void

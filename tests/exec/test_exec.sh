@@ -269,6 +269,14 @@ echo "status error field, 2 ranks: 0 failures" >"$tmp/status-error.expected"
 run status-error 0 "$COLLSIM" exec "$PROGRAMS_DIR/status_error.so" -n 2 &&
     expect_file status-error "$tmp/status-error.expected"
 
+# MPI_Comm_free with nonblocking collectives and point-to-point operations pending on the
+# communicator: they complete normally (tests/programs/free_pending.c), on both cores.
+for engine in collsim simgrid; do
+    echo "free with operations pending, 5 ranks: 0 failures" >"$tmp/free-pending.expected"
+    run "free-pending-$engine" 0 "$COLLSIM" exec "$PROGRAMS_DIR/free_pending.so" -n 5 \
+        --engine "$engine" && expect_file "free-pending-$engine" "$tmp/free-pending.expected"
+done
+
 # MPI-4's MPI_Isendrecv and MPI_Isendrecv_replace (tests/programs/isendrecv.c works out each
 # value and status from the ring), on both cores.
 for engine in collsim simgrid; do
