@@ -1340,6 +1340,15 @@ collsim_buffer_span(const void *buf, MPI_Aint count, MPI_Datatype dt, uintptr_t 
 }
 
 int
+collsim_buffers_overlap(const void *a, MPI_Aint acount, MPI_Datatype atype, const void *b,
+                        MPI_Aint bcount, MPI_Datatype btype)
+{
+    uintptr_t alo, ahi, blo, bhi;
+    return collsim_buffer_span(a, acount, atype, &alo, &ahi) &&
+           collsim_buffer_span(b, bcount, btype, &blo, &bhi) && alo < bhi && blo < ahi;
+}
+
+int
 collsim_buffer_check(MPI_Comm comm, const void *buf, MPI_Aint count, MPI_Datatype dt,
                      const char *what, const char *call)
 {

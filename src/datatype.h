@@ -188,6 +188,11 @@ int collsim_datatype_is_contiguous(MPI_Datatype dt);
 int collsim_buffer_span(const void *buf, MPI_Aint count, MPI_Datatype dt, uintptr_t *lo,
                         uintptr_t *hi);
 
+/* Whether the bytes of `acount` items of atype at a and of `bcount` items of btype at b
+ * intersect (both holding data): the aliasing that MPI forbids between a call's buffers. */
+int collsim_buffers_overlap(const void *a, MPI_Aint acount, MPI_Datatype atype, const void *b,
+                            MPI_Aint bcount, MPI_Datatype btype);
+
 /*
  * The rule for every buffer argument, point-to-point and collective alike: MPI_IN_PLACE is
  * refused (calls that take it test for it first), and a buffer with data to move must be an

@@ -646,12 +646,9 @@ MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype data
      * the algorithms pass as both), so only the charge below happens; simulated time is the
      * same as with data */
     gboolean moves = collsim_runtime->moves_payload == NULL || collsim_runtime->moves_payload();
-    uintptr_t in_lo, in_hi, inout_lo, inout_hi;
     /* inbuf is IN, inoutbuf INOUT: they may not be aliased (MPI-3.1 2.3); an overlap reads
      * items the op has already overwritten */
-    if (moves && collsim_buffer_span(inbuf, count, datatype, &in_lo, &in_hi) &&
-        collsim_buffer_span(inoutbuf, count, datatype, &inout_lo, &inout_hi) &&
-        in_lo < inout_hi && inout_lo < in_hi)
+    if (moves && collsim_buffers_overlap(inbuf, count, datatype, inoutbuf, count, datatype))
         return collsim_error(MPI_COMM_WORLD, MPI_ERR_BUFFER, call,
                              "inbuf and inoutbuf overlap (inoutbuf starts %lld bytes from "
                              "inbuf)",

@@ -150,12 +150,8 @@ int
 coll_arg_no_alias(MPI_Comm comm, const void *sendbuf, MPI_Aint scount, MPI_Datatype stype,
                   const void *recvbuf, MPI_Aint rcount, MPI_Datatype rtype, const char *call)
 {
-    uintptr_t slo, shi, rlo, rhi;
-    if (sendbuf == MPI_IN_PLACE || recvbuf == MPI_IN_PLACE ||
-        !collsim_buffer_span(sendbuf, scount, stype, &slo, &shi) ||
-        !collsim_buffer_span(recvbuf, rcount, rtype, &rlo, &rhi))
-        return MPI_SUCCESS;
-    if (slo < rhi && rlo < shi)
+    if (sendbuf != MPI_IN_PLACE && recvbuf != MPI_IN_PLACE &&
+        collsim_buffers_overlap(sendbuf, scount, stype, recvbuf, rcount, rtype))
         return collsim_error(comm, MPI_ERR_BUFFER, call,
                              "sendbuf and recvbuf overlap (recvbuf starts %lld bytes from "
                              "sendbuf): pass MPI_IN_PLACE as sendbuf to use recvbuf for both",
