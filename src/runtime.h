@@ -10,6 +10,17 @@
 
 #include "mpi.h"
 
+/* A piece of a program's buffer that an operation reads (a send) or writes (a receive), whole
+ * bytes at buf with no holes. */
+struct collsim_span {
+    const void *buf;
+    size_t bytes;
+    int writes;
+};
+
+/* The most spans one operation's buffers are watched by (runtime hook watch_buffers). */
+#define COLLSIM_WATCHED_SPANS 8
+
 struct collsim_runtime_hooks {
     /* Rank of the calling simulated process in MPI_COMM_WORLD, and the world's size. */
     int (*world_rank)(void);
@@ -40,6 +51,15 @@ struct collsim_runtime_hooks {
      */
     int (*start_nonblocking)(int (*fn)(void *data), void *data, MPI_Comm comm, const char *call,
                              MPI_Request *request);
+    /*
+     * Watch the program's buffers of the nonblocking operation *request has just started
+     * (the MPI call `call`, a name that lives as long as the program, made at `site`, a
+     * return address or NULL): the spans it reads must not
+     * change until the program completes the request, and those it writes must not change
+     * between the operation's end and that completion (MPI-3.1 5.12). NULL: not watched.
+     */
+    void (*watch_buffers)(MPI_Request request, const struct collsim_span *spans, int n,
+                          const char *call, const void *site);
     /*
      * Make *request a persistent request of the calling rank (inactive): each MPI_Start calls
      * start(data, &op), which starts one operation into op (a nonblocking operation's

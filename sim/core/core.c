@@ -119,6 +119,12 @@ core_stack_left(const void *resumer)
         backend->stack_left(resumer);
 }
 
+gboolean
+core_running_stack(const char **low, const char **top)
+{
+    return backend->running_stack != NULL && backend->running_stack(low, top);
+}
+
 gsize
 core_stack_bytes(void)
 {

@@ -82,6 +82,10 @@ void core_stack_left(const void *resumer);
  * overflow. */
 #define CORE_OWN_MIN_STACK_BYTES ((gsize)16 * 1024)
 
+/* The bounds of the running actor's stack (its usable part: [*low, *top)), where the core can
+ * say; async-signal-safe, for a crash report. */
+gboolean core_running_stack(const char **low, const char **top);
+
 /* The stack each actor gets once core_setup ran (what it was given, or the own core's
  * smallest), 0 before: what the run reports and an overflow's message names. */
 gsize core_stack_bytes(void);

@@ -13,6 +13,8 @@ struct core_backend {
     void *(*actor_memory)(core_actor *owner, void *addr, gsize bytes);
     void (*stack_left)(const void *resumer);
     gboolean (*shared_stack_overlaps)(const void *addr, gsize bytes);
+    /* the running actor's stack, from a signal handler; NULL where the core cannot say */
+    gboolean (*running_stack)(const char **low, const char **top);
     void (*run)(void);
     double (*clock)(void);
     core_actor *(*actor_create)(const char *name, core_host *host, void (*fn)(void *), void *data);

@@ -1694,11 +1694,29 @@ own_barrier_wait(core_barrier *barrier)
     block(BLOCK_BARRIER);
 }
 
+/* Only reads: a crash handler asks (core_running_stack). */
+static gboolean
+own_running_stack(const char **low, const char **top)
+{
+    const core_actor *actor = own.running;
+    if (actor == NULL)
+        return FALSE;
+    if (own.shared) {
+        *low = own.shared_low;
+        *top = own.shared_top;
+    } else {
+        *low = actor->stack;
+        *top = (const char *)actor->stack + actor->stack_bytes;
+    }
+    return TRUE;
+}
+
 const struct core_backend core_backend_own = {
     .setup = own_setup,
     .actor_memory = own_actor_memory,
     .stack_left = own_stack_left,
     .shared_stack_overlaps = own_shared_stack_overlaps,
+    .running_stack = own_running_stack,
     .run = own_run,
     .clock = own_clock,
     .actor_create = own_actor_create,

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
+#include <ucontext.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -265,9 +266,9 @@ sim_globals_show(int world_rank)
  * async-signal-safe calls here.
  */
 static void
-crash_handler(int sig)
+crash_handler(int sig, siginfo_t *info, void *context)
 {
-    char buf[320];
+    char buf[512];
     int rank = running_rank;
     const char *what = sig == SIGSEGV ? "SIGSEGV (segmentation fault)"
                        : sig == SIGBUS ? "SIGBUS (bus error)"
@@ -286,7 +287,34 @@ crash_handler(int sig)
             _exit(128 + SIGABRT);
         _exit(128 + SIGABRT);
     }
-    if (rank >= 0)
+    /* where the fault lies against the rank's stack tells an overflow from an access past
+     * the end of a local variable of main, whose frame is the stack's top one */
+    const char *low = NULL, *top = NULL, *at = info != NULL ? info->si_addr : NULL;
+    gboolean on_stack = rank >= 0 && at != NULL && core_running_stack(&low, &top);
+    /* the faulting stack pointer below the stack: an overflow, however far the access */
+    const char *sp = NULL;
+#if defined(__x86_64__) && defined(REG_RSP)
+    sp = context != NULL ? (const char *)((ucontext_t *)context)->uc_mcontext.gregs[REG_RSP] : NULL;
+#elif defined(__aarch64__)
+    sp = context != NULL ? (const char *)((ucontext_t *)context)->uc_mcontext.sp : NULL;
+#else
+    (void)context;
+#endif
+    if (on_stack && at >= top && at < top + 1024 * 1024)
+        len = snprintf(buf, sizeof buf,
+                       "collsim: rank %d died of %s, reaching past the top of its stack: "
+                       "an access past the end of a local variable of main (or of the first "
+                       "function it calls), such as a buffer passed with a count larger than "
+                       "the variable it points to; under mpirun the same access reaches the "
+                       "environment strings above main's frame and may go unnoticed.\n",
+                       rank, what);
+    else if (on_stack && ((sp != NULL && sp < low && sp + 64 * 1024 * 1024 >= low) ||
+                          (at < low && at + 1024 * 1024 >= low)))
+        len = snprintf(buf, sizeof buf,
+                       "collsim: rank %d died of %s: its stack overflowed (%u KiB each rank "
+                       "has): try --stack-kib.\n",
+                       rank, what, (unsigned)(core_stack_bytes() / 1024));
+    else if (rank >= 0)
         len = snprintf(buf, sizeof buf,
                        "collsim: rank %d died of %s. If it keeps large arrays on its stack, the "
                        "%u KiB each rank has may be too small: try --stack-kib.\n",
@@ -309,8 +337,8 @@ install_crash_handler(void)
     sigaltstack(&ss, NULL);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = crash_handler;
-    sa.sa_flags = SA_ONSTACK;
+    sa.sa_sigaction = crash_handler;
+    sa.sa_flags = SA_ONSTACK | SA_SIGINFO;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGSEGV, &sa, NULL);
     sigaction(SIGBUS, &sa, NULL);
@@ -410,6 +438,7 @@ static const struct collsim_runtime_hooks sim_hooks = {
     .coll_served = hook_coll_served,
     .coll_traced = recorder_coll_hook,
     .start_nonblocking = sim_p2p_start_nonblocking,
+    .watch_buffers = sim_p2p_watch_buffers,
     .make_persistent = sim_p2p_make_persistent,
     .acts_for_operation = sim_p2p_acts_for_operation,
     .abort = hook_abort,

@@ -19,6 +19,7 @@
 #include "mpi.h"
 #include "sim/engine/engine.h"
 #include "src/handles.h"
+#include "src/runtime.h"
 
 struct sim_wait;
 struct sim_port;
@@ -88,6 +89,8 @@ struct sim_rank {
                                      MPI_Request_free while active: MPI_Finalize completes them */
     GQueue coll_requests;         /* struct collsim_request *: its nonblocking collectives in
                                      flight, oldest first (p2p.c) */
+    struct flow_landings *flow_landings; /* where messages for its flows landed lately, once
+                                     one of its collectives is watched (p2p.c) */
 
     const char *blocked_in;       /* MPI call this rank is blocked in, for deadlock reports */
     struct collsim_request *blocked_reqs[SIM_BLOCKED_REQS_SHOWN]; /* what it waits for */
@@ -172,5 +175,8 @@ void sim_p2p_compute(double seconds);
  * calling rank (flow.h), progressed by the rank's MPI calls. */
 int sim_p2p_start_nonblocking(int (*fn)(void *data), void *data, MPI_Comm comm, const char *call,
                               MPI_Request *request);
+/* runtime hook watch_buffers: a nonblocking collective's buffers, checked at its completion */
+void sim_p2p_watch_buffers(MPI_Request req, const struct collsim_span *spans, int n,
+                           const char *call, const void *site);
 
 #endif

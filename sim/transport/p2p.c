@@ -183,6 +183,7 @@ struct collsim_request {
     union {
         MPI_Datatype arrived_basic;
         struct send_watch *watch;
+        struct coll_watch *coll_watch; /* a nonblocking collective's (see "Send buffers...") */
     };
     int source;              /* local rank or MPI_ANY_SOURCE */
     int source_world;        /* world rank of source, or MPI_ANY_SOURCE */
@@ -238,6 +239,47 @@ struct send_watch {
     gsize len;
     guint64 digest;
     const void *site;
+};
+
+/*
+ * A nonblocking collective's: the program's buffers it reads, digested at the call; those it
+ * writes, digested whenever its flow parks and compared when it resumes (skipping the pieces
+ * a message landed in meanwhile: struct flow_landings), then digested when it ends (`ended`)
+ * and compared when the program completes it. Written buffers are cut into pieces of at least
+ * COLL_WATCH_PIECE bytes, so that a message landing in one block leaves the others checked.
+ */
+#define COLL_WATCH_SPANS 16
+#define COLL_WATCH_PIECE 4
+
+struct coll_watch {
+    const char *call; /* the MPI call (the request's own name goes with its job) */
+    const void *site;
+    int n;
+    gboolean ended;
+    int tampered;          /* 1 + the written piece the program changed while parked, or 0 */
+    guint64 landings_seen; /* its rank's flow_landings count when its flow parked */
+    struct {
+        const guint8 *buf;
+        gsize len;
+        guint64 digest;
+        gsize offset, whole; /* where the piece lies in the program's buffer, and its size */
+        gboolean writes;
+    } span[];
+};
+
+/*
+ * The receive buffers that messages for a rank's flows landed in lately, in a ring: a parked
+ * collective's pieces that one of them covers are skipped when it resumes (all of them if the
+ * ring went round). Made when the rank's first collective is watched: ranks without one pay
+ * nothing for it.
+ */
+#define FLOW_LANDINGS 8
+
+struct flow_landings {
+    guint64 count;
+    struct {
+        uintptr_t lo, hi;
+    } at[FLOW_LANDINGS];
 };
 
 static void request_touch(struct collsim_request *req);
@@ -441,6 +483,24 @@ send_on_shared_stack(const void *buf, int count, MPI_Datatype dt)
            core_shared_stack_overlaps((const void *)lo, hi - lo);
 }
 
+/* A message lands in a receive that a flow posted: the pieces of its owner's collectives'
+ * watched buffers that the receive covers are not the program's doing (coll_watch_resume
+ * skips them). */
+static void
+flow_receive_written(const struct collsim_request *rreq)
+{
+    if (G_LIKELY(!rreq->in_flow))
+        return;
+    struct flow_landings *landings = sim_rank_by_world(rreq->owner_world)->flow_landings;
+    uintptr_t lo, hi;
+    if (landings == NULL ||
+        !collsim_buffer_span(rreq->buf, (MPI_Aint)rreq->count, rreq->dt, &lo, &hi))
+        return;
+    guint64 k = landings->count++ % FLOW_LANDINGS;
+    landings->at[k].lo = lo;
+    landings->at[k].hi = hi;
+}
+
 /*
  * Move the message's payload into the matched receive buffer, once. Called by whichever side
  * first learns that the data has arrived, so the sender's buffer is still valid.
@@ -486,6 +546,7 @@ msg_deliver(struct sim_msg *msg)
             : MPI_SUCCESS;
     if (!moves)
         return;
+    flow_receive_written(req);
     if (msg->eager || msg->data != NULL) {
         /* a packed copy on the heap (eager, or a rendezvous sent from a shared stack), or the
          * lent buffer itself, in packed order and readable from any rank (lend) */
@@ -537,6 +598,7 @@ eager_place(struct sim_msg *msg, struct collsim_request *rreq, const void *buf, 
         if (rbuf == NULL)
             return FALSE;
         collsim_datatype_unpack(buf, bytes, rbuf, rreq->count, rreq->dt);
+        flow_receive_written(rreq);
     }
     msg->placed = TRUE;
     return TRUE;
@@ -569,8 +631,10 @@ lend_match(struct sim_msg *msg, struct collsim_request *rreq)
     if (self == NULL || self->world_rank != rreq->owner_world)
         return;
     gsize bytes = MIN(msg->bytes, req_capacity(rreq));
-    if (bytes > 0 && !sim_scratch_contains(rreq->buf))
+    if (bytes > 0 && !sim_scratch_contains(rreq->buf)) {
         collsim_datatype_unpack(msg->lent, bytes, rreq->buf, rreq->count, rreq->dt);
+        flow_receive_written(rreq);
+    }
     msg->lent = NULL;
     msg->placed = TRUE;
 }
@@ -1198,6 +1262,8 @@ request_destroy(struct collsim_request *req)
     collsim_datatype_unref(req->dt);
     if (req->kind == REQ_SEND || req->kind == REQ_PERSISTENT)
         g_free(req->watch);
+    else if (req->kind == REQ_COLL)
+        g_free(req->coll_watch);
     pool_give(&request_pool, req);
 }
 
@@ -2124,10 +2190,19 @@ coll_flow_main(gpointer data)
     return req->job(req->job_data);
 }
 
+static guint64 buffer_digest(const guint8 *p, gsize len);
+
 static void
 coll_request_finished(struct sim_rank *me, struct collsim_request *req)
 {
     req->complete = TRUE;
+    struct coll_watch *watch = req->coll_watch;
+    if (watch != NULL && !watch->ended) {
+        watch->ended = TRUE;
+        for (int i = 0; i < watch->n; i++)
+            if (watch->span[i].writes)
+                watch->span[i].digest = buffer_digest(watch->span[i].buf, watch->span[i].len);
+    }
     if (!req->p2p_flow) { /* an MPI_Isendrecv's flow left its receive's status there */
         req->status.MPI_SOURCE = MPI_ANY_SOURCE;
         req->status.MPI_TAG = MPI_ANY_TAG;
@@ -2176,6 +2251,44 @@ flow_self(struct sim_rank *me)
     g_assert_not_reached();
 }
 
+/* A flow parks: digest the buffers it writes, which nothing but a message may change until
+ * it resumes. */
+static void
+coll_watch_park(const struct sim_rank *me, struct coll_watch *watch)
+{
+    watch->landings_seen = me->flow_landings->count;
+    for (int i = 0; i < watch->n; i++)
+        if (watch->span[i].writes)
+            watch->span[i].digest = buffer_digest(watch->span[i].buf, watch->span[i].len);
+}
+
+/* Whether a message for one of the rank's flows landed on the piece since the flow parked
+ * (or may have: the ring went round). */
+static gboolean
+landed_on(const struct flow_landings *landings, guint64 since, uintptr_t lo, uintptr_t hi)
+{
+    if (landings->count - since > FLOW_LANDINGS)
+        return TRUE;
+    for (guint64 n = since; n < landings->count; n++) {
+        guint64 k = n % FLOW_LANDINGS;
+        if (landings->at[k].lo < hi && lo < landings->at[k].hi)
+            return TRUE;
+    }
+    return FALSE;
+}
+
+static void
+coll_watch_resume(const struct sim_rank *me, struct coll_watch *watch)
+{
+    for (int i = 0; i < watch->n && watch->tampered == 0; i++) {
+        uintptr_t lo = (uintptr_t)watch->span[i].buf;
+        if (watch->span[i].writes &&
+            !landed_on(me->flow_landings, watch->landings_seen, lo, lo + watch->span[i].len) &&
+            buffer_digest(watch->span[i].buf, watch->span[i].len) != watch->span[i].digest)
+            watch->tampered = i + 1;
+    }
+}
+
 /* A blocking step inside a flow: advance the requests (no transfer is waited for here); while
  * they do not satisfy `mode`, park and let the rank go on. */
 static int
@@ -2197,8 +2310,12 @@ flow_wait(struct sim_rank *me, struct collsim_request **reqs, int n, enum wait_m
         self->parked_on = reqs;
         self->parked_n = n;
         self->parked_mode = mode;
+        if (self->coll_watch != NULL)
+            coll_watch_park(me, self->coll_watch);
         sim_flow_yield();
         self->parked_on = NULL;
+        if (self->coll_watch != NULL)
+            coll_watch_resume(me, self->coll_watch);
     }
 }
 
@@ -2544,6 +2661,82 @@ watch_send_buffer(MPI_Request req, const void *buf, int count, MPI_Datatype dt, 
     req->call = call;
 }
 
+/*
+ * A nonblocking collective's buffers (runtime hook watch_buffers): those it reads are
+ * digested now, those it writes when it ends (now if it has ended already). As with a
+ * nonblocking send's buffer, a change is seen when the program completes the request.
+ */
+void
+sim_p2p_watch_buffers(MPI_Request req, const struct collsim_span *spans, int n, const char *call,
+                      const void *site)
+{
+    if (req == MPI_REQUEST_NULL || req->kind != REQ_COLL || req->p2p_flow ||
+        req->coll_watch != NULL || sim_engine_config()->payload != SIM_PAYLOAD_DATA)
+        return;
+    int reads = 0, writes = 0;
+    for (int i = 0; i < n; i++) {
+        if (sim_scratch_contains(spans[i].buf))
+            continue;
+        reads += !spans[i].writes;
+        writes += spans[i].writes != 0;
+    }
+    if (reads + writes == 0)
+        return;
+    /* the room the read spans leave, shared among the written ones */
+    int pieces = writes > 0 ? MAX(1, (COLL_WATCH_SPANS - reads) / writes) : 0;
+    int room = 0;
+    for (int i = 0; i < n; i++)
+        if (!sim_scratch_contains(spans[i].buf))
+            room += spans[i].writes ? pieces : 1;
+    room = MIN(room, COLL_WATCH_SPANS);
+    struct coll_watch *watch =
+        g_malloc0(sizeof *watch + (gsize)room * sizeof watch->span[0]);
+    watch->site = site;
+    watch->call = call;
+    watch->ended = req->complete;
+    for (int i = 0; i < n; i++) {
+        if (sim_scratch_contains(spans[i].buf))
+            continue;
+        const guint8 *buf = spans[i].buf;
+        gsize len = spans[i].bytes;
+        gsize piece = spans[i].writes
+                          ? MAX((len + (gsize)pieces - 1) / (gsize)pieces, COLL_WATCH_PIECE)
+                          : len;
+        for (gsize at = 0; at < len && watch->n < room; at += piece) {
+            int k = watch->n++;
+            watch->span[k].buf = buf + at;
+            watch->span[k].len = MIN(piece, len - at);
+            watch->span[k].writes = spans[i].writes;
+            watch->span[k].offset = at;
+            watch->span[k].whole = len;
+            /* the operation has ended, or parked (it runs until its first blocking step at
+             * the call): either way the program has not touched the buffers yet */
+            watch->span[k].digest = buffer_digest(watch->span[k].buf, watch->span[k].len);
+        }
+    }
+    req->coll_watch = watch;
+    struct sim_rank *me = sim_rank_self();
+    if (me->flow_landings == NULL)
+        me->flow_landings = g_new0(struct flow_landings, 1);
+    watch->landings_seen = me->flow_landings->count;
+}
+
+/* The first of a collective's watched spans that changed (read: since the call; written:
+ * since the operation ended), or -1. */
+static int
+coll_watch_changed(const struct collsim_request *req)
+{
+    const struct coll_watch *watch = req->kind == REQ_COLL ? req->coll_watch : NULL;
+    if (watch == NULL || !watch->ended)
+        return -1;
+    if (watch->tampered > 0)
+        return watch->tampered - 1;
+    for (int i = 0; i < watch->n; i++)
+        if (buffer_digest(watch->span[i].buf, watch->span[i].len) != watch->span[i].digest)
+            return i;
+    return -1;
+}
+
 /* Release a completed request; report its error (truncation) through the handler. */
 static int
 request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
@@ -2554,7 +2747,8 @@ request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
     const struct send_watch *watch = req->kind == REQ_SEND ? req->watch : NULL;
     gboolean changed = watch != NULL && !req->status.collsim_cancelled &&
                        buffer_digest(watch->buf, watch->len) != watch->digest;
-    if (changed)
+    int coll_changed = coll_watch_changed(req);
+    if (changed || coll_changed >= 0)
         req->status.MPI_ERROR = MPI_ERR_BUFFER; /* MPI_Waitall's status says it too */
     copy_status(status, req);
     int err = req->kind != REQ_SEND ? req->status.MPI_ERROR : MPI_SUCCESS;
@@ -2568,6 +2762,18 @@ request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
     const void *changed_site = watch != NULL ? watch->site : NULL;
     const char *changed_call = req->call;
     gsize changed_len = watch != NULL ? watch->len : 0;
+    gboolean changed_written = FALSE, changed_running = FALSE;
+    gsize changed_from = 0, changed_to = 0;
+    if (coll_changed >= 0) {
+        const struct coll_watch *cw = req->coll_watch;
+        changed_site = cw->site;
+        changed_call = cw->call;
+        changed_len = cw->span[coll_changed].whole;
+        changed_written = cw->span[coll_changed].writes;
+        changed_running = cw->tampered > 0;
+        changed_from = cw->span[coll_changed].offset;
+        changed_to = changed_from + cw->span[coll_changed].len - 1;
+    }
     if (!req->in_flow)
         sim_rank_by_world(req->owner_world)->live_requests--;
     request_destroy(req);
@@ -2585,6 +2791,28 @@ request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
                                "the %zu-byte buffer of the %s%s changed before that send "
                                "completed: a nonblocking send's buffer must stay as it is until "
                                "its request completes (MPI-3.1 3.7.2)",
+                               changed_len, changed_call, site->str);
+        g_string_free(site, TRUE);
+        return rc;
+    }
+    if (coll_changed >= 0) {
+        GString *site = g_string_new(NULL);
+        collsim_callsite_describe(changed_site, site);
+        int rc;
+        if (changed_written)
+            rc = collsim_error(comm, MPI_ERR_BUFFER, call,
+                               "bytes %zu-%zu of the %zu-byte receive buffer of the %s%s "
+                               "changed %s: a nonblocking collective's buffers must not be "
+                               "accessed until its request completes (MPI-3.1 5.12)",
+                               changed_from, changed_to, changed_len, changed_call, site->str,
+                               changed_running ? "while that operation was in progress"
+                                               : "after that operation had written them and "
+                                                 "before its request completed");
+        else
+            rc = collsim_error(comm, MPI_ERR_BUFFER, call,
+                               "the %zu-byte send buffer of the %s%s changed before that "
+                               "operation completed: a nonblocking collective's buffers must "
+                               "stay as they are until its request completes (MPI-3.1 5.12)",
                                changed_len, changed_call, site->str);
         g_string_free(site, TRUE);
         return rc;
@@ -4540,6 +4768,8 @@ sim_p2p_rank_finish(struct sim_rank *rank)
         g_ptr_array_free(rank->freed_active, TRUE);
     rank->freed_active = NULL;
     bsend_forget(rank);
+    g_free(rank->flow_landings);
+    rank->flow_landings = NULL;
     /* collectives never completed (reported at MPI_Finalize) are abandoned where they stand */
     struct collsim_request *coll;
     while ((coll = g_queue_pop_head(&rank->coll_requests)) != NULL) {

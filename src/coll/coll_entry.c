@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "coll/coll_entry.h"
+#include "coll/coll_watch.h"
 #include "coll/inter/coll_inter.h"
 #include "comm.h"
 #include "datatype.h"
@@ -210,8 +211,20 @@ coll_entry_sig_array(MPI_Comm comm, const int counts[], MPI_Datatype dt, const M
     return bytes;
 }
 
-/* A call whose every member passes the same count, datatype (and op, root where given). */
 static int call_checked(void);
+
+/* The program's site of the call being entered (its checker record's), for the report of a
+ * nonblocking call whose buffers change too early; NULL where the call is not checked. */
+static const void *entered_site;
+
+static void
+check_enter(MPI_Comm comm, const struct coll_check_call *c)
+{
+    entered_site = c->caller;
+    coll_check_enter(comm, c);
+}
+
+/* A call whose every member passes the same count, datatype (and op, root where given). */
 
 void
 coll_entry_check_same(MPI_Comm comm, const char *name, int root, MPI_Op op, int count,
@@ -229,7 +242,7 @@ coll_entry_check_same(MPI_Comm comm, const char *name, int root, MPI_Op op, int 
         .bytes = dt == MPI_DATATYPE_NULL ? -1 : coll_entry_sig_bytes(count, dt),
         .recv_bytes = -1,
         .caller = caller};
-    coll_check_enter(comm, &c);
+    check_enter(comm, &c);
 }
 
 /* Allgatherv, Reduce_scatter: every member passes the same per-rank counts (of counts_type). */
@@ -251,7 +264,7 @@ coll_entry_check_same_v(MPI_Comm comm, const char *name, MPI_Op op, int count, M
                                 .recv_bytes = -1,
                                 .per_rank = per_rank,
                                 .caller = caller};
-    coll_check_enter(comm, &c);
+    check_enter(comm, &c);
     free(per_rank);
 }
 
@@ -279,7 +292,7 @@ coll_entry_check_rooted_v(MPI_Comm comm, const char *name, int root, int in_plac
                                 .recv_bytes = -1,
                                 .per_rank = counts,
                                 .caller = caller};
-    coll_check_enter(comm, &c);
+    check_enter(comm, &c);
     free(counts);
 }
 
@@ -307,7 +320,7 @@ coll_entry_check_pairwise(MPI_Comm comm, const char *name, const void *sendbuf,
                                 .per_rank = sent,
                                 .recv_per_rank = received,
                                 .caller = caller};
-    coll_check_enter(comm, &c);
+    check_enter(comm, &c);
     if (sent != received)
         free(sent);
     free(received);
@@ -421,6 +434,7 @@ coll_form_begin(enum coll_kind kind, enum coll_form form, MPI_Request *request)
     nonblocking.form = form;
     nonblocking.kind = kind;
     nonblocking.twin = NULL;
+    entered_site = NULL;
     nonblocking.world_rank = collsim_runtime->world_rank();
     nonblocking.request = request;
     if (request == NULL) {
@@ -885,7 +899,7 @@ rooted_blocks(const struct rooted_call *r, MPI_Comm comm, const void *caller)
             .bytes = gathers ? own_bytes : all_bytes,
             .recv_bytes = gathers ? all_bytes : own_bytes,
             .caller = caller};
-        coll_check_enter(comm, &c);
+        check_enter(comm, &c);
     }
     /* bytes per rank, the same on every rank: the root's side at the root, the own elsewhere */
     struct coll_call call;
@@ -990,7 +1004,7 @@ coll_entry_every_block(enum coll_kind kind, struct coll_args *a, MPI_Comm comm,
                                                 : coll_entry_sig_bytes(a->sendcount, a->sendtype),
             .recv_bytes = coll_entry_sig_bytes(a->recvcount, a->recvtype),
             .caller = caller};
-        coll_check_enter(comm, &c);
+        check_enter(comm, &c);
     }
     struct coll_call call;
     coll_entry_describe(&call, kind, comm, a->recvcount, a->recvtype, 1);
@@ -1009,6 +1023,14 @@ coll_dispatch(const struct coll_call *call, struct coll_args *args, MPI_Comm com
     const struct coll_algorithm *row = choose(call, comm, &params, &rc);
     if (row == NULL)
         return rc;
+    /* the program's buffers, before MPI_IN_PLACE is resolved into a copy of the library's */
+    struct collsim_span spans[COLLSIM_WATCHED_SPANS];
+    int watched = 0;
+    if (nonblocking.request != NULL && collsim_runtime->watch_buffers != NULL &&
+        coll_check_enabled())
+        watched = coll_watch_spans(call->kind, args, comm, spans);
+    const void *site = entered_site;
+    entered_site = NULL;
     void *mem = NULL;
     if (kind->resolve_in_place != NULL && !(row->caps & COLL_IN_PLACE)) {
         rc = kind->resolve_in_place(args, comm, &mem);
@@ -1017,8 +1039,14 @@ coll_dispatch(const struct coll_call *call, struct coll_args *args, MPI_Comm com
             return collsim_error(comm, rc, kind->mpi_name, "no memory for the MPI_IN_PLACE copy");
         }
     }
-    if (nonblocking.request != NULL)
-        return start_nonblocking(call->kind, row, args, comm, &params, mem, call->bytes);
+    if (nonblocking.request != NULL) {
+        MPI_Request *request = nonblocking.request;
+        const char *name = coll_entry_name(call->kind); /* before the form is forgotten */
+        rc = start_nonblocking(call->kind, row, args, comm, &params, mem, call->bytes);
+        if (rc == MPI_SUCCESS && watched > 0 && *request != MPI_REQUEST_NULL)
+            collsim_runtime->watch_buffers(*request, spans, watched, name, site);
+        return rc;
+    }
     collsim_runtime->coll_traced(1, kind->mpi_name, (int)call->kind, row->name, call->bytes, comm);
     rc = kind->invoke(row, args, comm->coll, &params);
     collsim_runtime->coll_traced(0, kind->mpi_name, (int)call->kind, row->name, call->bytes, comm);

@@ -129,10 +129,19 @@ run deadlock 4 "$COLLSIM" exec "$PROGRAMS_DIR/deadlock.so" -n 3 && {
 # a bigger stack lets the same program run.
 if [ "${COLLSIM_SANITIZED:-no}" != yes ]; then
     run bigstack 6 "$COLLSIM" exec "$PROGRAMS_DIR/bigstack.so" -n 2 &&
-        expect_err bigstack "collsim: rank 0 died of SIGSEGV (segmentation fault)"
+        expect_err bigstack "collsim: rank 0 died of SIGSEGV (segmentation fault): its stack overflowed (8192 KiB each rank has): try --stack-kib."
     # the shared stack ends in a guard page at any P (a stack each has none beyond 16384)
     run bigstack-many 6 "$COLLSIM" exec "$PROGRAMS_DIR/bigstack.so" -n 20000 &&
-        expect_err bigstack-many "collsim: rank 0 died of SIGSEGV (segmentation fault)"
+        expect_err bigstack-many "collsim: rank 0 died of SIGSEGV (segmentation fault): its stack overflowed"
+    run bigstack-separate 6 "$COLLSIM" exec "$PROGRAMS_DIR/bigstack.so" -n 2 --stacks separate &&
+        expect_err bigstack-separate "its stack overflowed (256 KiB each rank has)"
+    # reading past the top of the stack (a count too large for a local variable of main) is
+    # told from an overflow, on a shared stack and on a stack each
+    for stacks in shared separate; do
+        run "past-top-$stacks" 6 "$COLLSIM" exec "$PROGRAMS_DIR/past_stack_top.so" -n 1 \
+            --stacks "$stacks" &&
+            expect_err "past-top-$stacks" "collsim: rank 0 died of SIGSEGV (segmentation fault), reaching past the top of its stack: an access past the end of a local variable of main"
+    done
 fi
 printf 'rank 0: 0\nrank 1: 1\n' >"$tmp/bigstack-ok.expected"
 run bigstack-ok 0 "$COLLSIM" exec "$PROGRAMS_DIR/bigstack.so" -n 2 --stack-kib 32768 --stats && {
