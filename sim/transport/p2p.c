@@ -2784,37 +2784,29 @@ request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
                              "message truncated: a message of %zu bytes arrived for a receive "
                              "buffer of %zu bytes (its first %zu bytes were delivered)",
                              arrived, capacity, capacity);
-    if (changed) {
+    if (changed || coll_changed >= 0) {
         GString *site = g_string_new(NULL);
         collsim_callsite_describe(changed_site, site);
-        int rc = collsim_error(comm, MPI_ERR_BUFFER, call,
-                               "the %zu-byte buffer of the %s%s changed before that send "
-                               "completed: a nonblocking send's buffer must stay as it is until "
-                               "its request completes (MPI-3.1 3.7.2)",
-                               changed_len, changed_call, site->str);
+        gchar *why =
+            changed ? g_strdup_printf("the %zu-byte buffer of the %s%s changed before that send "
+                                      "completed: a nonblocking send's buffer must stay as it is "
+                                      "until its request completes (MPI-3.1 3.7.2)",
+                                      changed_len, changed_call, site->str)
+            : changed_written
+                ? g_strdup_printf("bytes %zu-%zu of the %zu-byte receive buffer of the %s%s "
+                                  "changed %s: a nonblocking collective's buffers must not be "
+                                  "accessed until its request completes (MPI-3.1 5.12)",
+                                  changed_from, changed_to, changed_len, changed_call, site->str,
+                                  changed_running ? "while that operation was in progress"
+                                                  : "after that operation had written them and "
+                                                    "before its request completed")
+                : g_strdup_printf("the %zu-byte send buffer of the %s%s changed before that "
+                                  "operation completed: a nonblocking collective's buffers must "
+                                  "stay as they are until its request completes (MPI-3.1 5.12)",
+                                  changed_len, changed_call, site->str);
         g_string_free(site, TRUE);
-        return rc;
-    }
-    if (coll_changed >= 0) {
-        GString *site = g_string_new(NULL);
-        collsim_callsite_describe(changed_site, site);
-        int rc;
-        if (changed_written)
-            rc = collsim_error(comm, MPI_ERR_BUFFER, call,
-                               "bytes %zu-%zu of the %zu-byte receive buffer of the %s%s "
-                               "changed %s: a nonblocking collective's buffers must not be "
-                               "accessed until its request completes (MPI-3.1 5.12)",
-                               changed_from, changed_to, changed_len, changed_call, site->str,
-                               changed_running ? "while that operation was in progress"
-                                               : "after that operation had written them and "
-                                                 "before its request completed");
-        else
-            rc = collsim_error(comm, MPI_ERR_BUFFER, call,
-                               "the %zu-byte send buffer of the %s%s changed before that "
-                               "operation completed: a nonblocking collective's buffers must "
-                               "stay as they are until its request completes (MPI-3.1 5.12)",
-                               changed_len, changed_call, site->str);
-        g_string_free(site, TRUE);
+        int rc = collsim_error(comm, MPI_ERR_BUFFER, call, "%s", why);
+        g_free(why);
         return rc;
     }
     if (err == MPI_ERR_TYPE && kind == REQ_RECV)
