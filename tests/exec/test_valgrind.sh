@@ -33,6 +33,9 @@ check globals "$PROGRAMS_DIR/globals_small.so" -n 4
 check "globals by chunks" "$PROGRAMS_DIR/globals_transfer_delta.so" -n 3
 check getopt "$PROGRAMS_DIR/getopt_ranks.so" -n 4 -- -v -n 5 --size=64 -qx input.dat
 check isendrecv "$PROGRAMS_DIR/isendrecv.so" -n 4
+# nonblocking collectives into uninitialized receive buffers, which collsim digests while
+# the operations run (p2p.c, "coll_watch"): no error of the program's for valgrind
+check "fresh receive buffers" "$PROGRAMS_DIR/icoll_fresh_buffers.so" -n 4
 check collectives "$top_builddir/scenarios/seeds/par_blas2.so" -n 5
 # on a shared stack (the default), frames copied aside and back, buffers reached in the copies
 check "stack buffers" "$PROGRAMS_DIR/stack_buffers.so" -n 5
