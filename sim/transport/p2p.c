@@ -486,10 +486,14 @@ send_on_shared_stack(const void *buf, int count, MPI_Datatype dt)
 /* A message lands in a receive that a flow posted: the pieces of its owner's collectives'
  * watched buffers that the receive covers are not the program's doing (coll_watch_resume
  * skips them). */
+/* The collectives watched now, in the whole run: while there are none (blocking programs),
+ * a message's delivery does not read its request's in_flow, a cache line of its own. */
+static guint coll_watches_live;
+
 static void
 flow_receive_written(const struct collsim_request *rreq)
 {
-    if (G_LIKELY(!rreq->in_flow))
+    if (G_LIKELY(coll_watches_live == 0) || !rreq->in_flow)
         return;
     struct flow_landings *landings = sim_rank_by_world(rreq->owner_world)->flow_landings;
     uintptr_t lo, hi;
@@ -1262,8 +1266,10 @@ request_destroy(struct collsim_request *req)
     collsim_datatype_unref(req->dt);
     if (req->kind == REQ_SEND || req->kind == REQ_PERSISTENT)
         g_free(req->watch);
-    else if (req->kind == REQ_COLL)
+    else if (req->kind == REQ_COLL && req->coll_watch != NULL) {
         g_free(req->coll_watch);
+        coll_watches_live--;
+    }
     pool_give(&request_pool, req);
 }
 
@@ -2730,6 +2736,7 @@ sim_p2p_watch_buffers(MPI_Request req, const struct collsim_span *spans, int n, 
         }
     }
     req->coll_watch = watch;
+    coll_watches_live++;
     struct sim_rank *me = sim_rank_self();
     if (me->flow_landings == NULL)
         me->flow_landings = g_new0(struct flow_landings, 1);
