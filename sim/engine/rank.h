@@ -90,7 +90,8 @@ struct sim_rank {
     GQueue coll_requests;         /* struct collsim_request *: its nonblocking collectives in
                                      flight, oldest first (p2p.c) */
     struct flow_landings *flow_landings; /* where messages for its flows landed lately, once
-                                     one of its collectives is watched (p2p.c) */
+                                     one of its collectives is watched, and how many (p2p.c) */
+    guint64 flow_landed;
 
     const char *blocked_in;       /* MPI call this rank is blocked in, for deadlock reports */
     struct collsim_request *blocked_reqs[SIM_BLOCKED_REQS_SHOWN]; /* what it waits for */

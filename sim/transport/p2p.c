@@ -271,12 +271,12 @@ struct coll_watch {
  * The receive buffers that messages for a rank's flows landed in lately, in a ring: a parked
  * collective's pieces that one of them covers are skipped when it resumes (all of them if the
  * ring went round). Made when the rank's first collective is watched: ranks without one pay
- * nothing for it.
+ * nothing for it. How many landed so far is the rank's flow_landed (beside its list of
+ * collectives, which every park reads: the ring is read only when something landed).
  */
 #define FLOW_LANDINGS 8
 
 struct flow_landings {
-    guint64 count;
     struct {
         uintptr_t lo, hi;
     } at[FLOW_LANDINGS];
@@ -495,12 +495,13 @@ flow_receive_written(const struct collsim_request *rreq)
 {
     if (G_LIKELY(coll_watches_live == 0) || !rreq->in_flow)
         return;
-    struct flow_landings *landings = sim_rank_by_world(rreq->owner_world)->flow_landings;
+    struct sim_rank *owner = sim_rank_by_world(rreq->owner_world);
+    struct flow_landings *landings = owner->flow_landings;
     uintptr_t lo, hi;
     if (landings == NULL ||
         !collsim_buffer_span(rreq->buf, (MPI_Aint)rreq->count, rreq->dt, &lo, &hi))
         return;
-    guint64 k = landings->count++ % FLOW_LANDINGS;
+    guint64 k = owner->flow_landed++ % FLOW_LANDINGS;
     landings->at[k].lo = lo;
     landings->at[k].hi = hi;
 }
@@ -2262,7 +2263,7 @@ flow_self(struct sim_rank *me)
 static void
 coll_watch_park(const struct sim_rank *me, struct coll_watch *watch)
 {
-    watch->landings_seen = me->flow_landings->count;
+    watch->landings_seen = me->flow_landed;
     for (int i = 0; i < watch->n; i++)
         if (watch->span[i].writes)
             watch->span[i].digest = buffer_digest(watch->span[i].buf, watch->span[i].len);
@@ -2271,11 +2272,14 @@ coll_watch_park(const struct sim_rank *me, struct coll_watch *watch)
 /* Whether a message for one of the rank's flows landed on the piece since the flow parked
  * (or may have: the ring went round). */
 static gboolean
-landed_on(const struct flow_landings *landings, guint64 since, uintptr_t lo, uintptr_t hi)
+landed_on(const struct sim_rank *me, guint64 since, uintptr_t lo, uintptr_t hi)
 {
-    if (landings->count - since > FLOW_LANDINGS)
+    if (me->flow_landed == since)
+        return FALSE;
+    if (me->flow_landed - since > FLOW_LANDINGS)
         return TRUE;
-    for (guint64 n = since; n < landings->count; n++) {
+    const struct flow_landings *landings = me->flow_landings;
+    for (guint64 n = since; n < me->flow_landed; n++) {
         guint64 k = n % FLOW_LANDINGS;
         if (landings->at[k].lo < hi && lo < landings->at[k].hi)
             return TRUE;
@@ -2289,7 +2293,7 @@ coll_watch_resume(const struct sim_rank *me, struct coll_watch *watch)
     for (int i = 0; i < watch->n && watch->tampered == 0; i++) {
         uintptr_t lo = (uintptr_t)watch->span[i].buf;
         if (watch->span[i].writes &&
-            !landed_on(me->flow_landings, watch->landings_seen, lo, lo + watch->span[i].len) &&
+            !landed_on(me, watch->landings_seen, lo, lo + watch->span[i].len) &&
             buffer_digest(watch->span[i].buf, watch->span[i].len) != watch->span[i].digest)
             watch->tampered = i + 1;
     }
@@ -2659,7 +2663,12 @@ static guint64
 buffer_digest(const guint8 *p, gsize len)
 {
     guint64 h = len;
-    if (len <= WATCH_WHOLE)
+    if (len < 8) {
+        /* the bytes themselves, tagged with their number: exact, and cheap for the small
+         * pieces of a collective's buffer */
+        memcpy(&h, p, len);
+        h = (h << 3 | len) ^ ((guint64)len << 61);
+    } else if (len <= WATCH_WHOLE)
         h = digest_mix(len, p, len);
     else
         for (gsize w = 0; w < WATCH_WINDOWS; w++)
@@ -2703,30 +2712,34 @@ sim_p2p_watch_buffers(MPI_Request req, const struct collsim_span *spans, int n, 
     }
     if (reads + writes == 0)
         return;
-    /* the room the read spans leave, shared among the written ones */
+    /* the room the read spans leave, shared among the written ones; a record of the pieces
+     * there are, no more (a small reduction's has 2 or 3) */
     int pieces = writes > 0 ? MAX(1, (COLL_WATCH_SPANS - reads) / writes) : 0;
+    gsize piece[COLLSIM_WATCHED_SPANS];
     int room = 0;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n && i < COLLSIM_WATCHED_SPANS; i++) {
+        gsize len = spans[i].bytes;
+        piece[i] = spans[i].writes
+                       ? MAX((len + (gsize)pieces - 1) / (gsize)pieces, COLL_WATCH_PIECE)
+                       : len;
         if (!sim_scratch_contains(spans[i].buf))
-            room += spans[i].writes ? pieces : 1;
+            room += (int)((len + piece[i] - 1) / piece[i]);
+    }
     room = MIN(room, COLL_WATCH_SPANS);
     struct coll_watch *watch =
         g_malloc0(sizeof *watch + (gsize)room * sizeof watch->span[0]);
     watch->site = site;
     watch->call = call;
     watch->ended = req->complete;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n && i < COLLSIM_WATCHED_SPANS; i++) {
         if (sim_scratch_contains(spans[i].buf))
             continue;
         const guint8 *buf = spans[i].buf;
         gsize len = spans[i].bytes;
-        gsize piece = spans[i].writes
-                          ? MAX((len + (gsize)pieces - 1) / (gsize)pieces, COLL_WATCH_PIECE)
-                          : len;
-        for (gsize at = 0; at < len && watch->n < room; at += piece) {
+        for (gsize at = 0; at < len && watch->n < room; at += piece[i]) {
             int k = watch->n++;
             watch->span[k].buf = buf + at;
-            watch->span[k].len = MIN(piece, len - at);
+            watch->span[k].len = MIN(piece[i], len - at);
             watch->span[k].writes = spans[i].writes;
             watch->span[k].offset = at;
             watch->span[k].whole = len;
@@ -2740,7 +2753,7 @@ sim_p2p_watch_buffers(MPI_Request req, const struct collsim_span *spans, int n, 
     struct sim_rank *me = sim_rank_self();
     if (me->flow_landings == NULL)
         me->flow_landings = g_new0(struct flow_landings, 1);
-    watch->landings_seen = me->flow_landings->count;
+    watch->landings_seen = me->flow_landed;
 }
 
 /* The first of a collective's watched spans that changed (read: since the call; written:

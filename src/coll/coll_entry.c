@@ -225,7 +225,6 @@ check_enter(MPI_Comm comm, const struct coll_check_call *c)
 }
 
 /* A call whose every member passes the same count, datatype (and op, root where given). */
-
 void
 coll_entry_check_same(MPI_Comm comm, const char *name, int root, MPI_Op op, int count,
                       MPI_Datatype dt, const void *caller)
