@@ -257,7 +257,7 @@ struct coll_watch {
     int n;
     gboolean ended;
     int tampered;          /* 1 + the written piece the program changed while parked, or 0 */
-    guint64 landings_seen; /* its rank's flow_landings count when its flow parked */
+    guint64 landings_seen; /* its rank's flow_landed when its flow last parked */
     struct {
         const guint8 *buf;
         gsize len;
@@ -483,13 +483,13 @@ send_on_shared_stack(const void *buf, int count, MPI_Datatype dt)
            core_shared_stack_overlaps((const void *)lo, hi - lo);
 }
 
-/* A message lands in a receive that a flow posted: the pieces of its owner's collectives'
- * watched buffers that the receive covers are not the program's doing (coll_watch_resume
- * skips them). */
 /* The collectives watched now, in the whole run: while there are none (blocking programs),
  * a message's delivery does not read its request's in_flow, a cache line of its own. */
 static guint coll_watches_live;
 
+/* A message lands in a receive that a flow posted: the pieces of its owner's collectives'
+ * watched buffers that the receive covers are not the program's doing (coll_watch_resume
+ * skips them). */
 static void
 flow_receive_written(const struct collsim_request *rreq)
 {
@@ -2199,6 +2199,15 @@ coll_flow_main(gpointer data)
 
 static guint64 buffer_digest(const guint8 *p, gsize len);
 
+/* The pieces a collective writes, digested as they are now (its flow parks, or it ends). */
+static void
+coll_watch_digest_written(struct coll_watch *watch)
+{
+    for (int i = 0; i < watch->n; i++)
+        if (watch->span[i].writes)
+            watch->span[i].digest = buffer_digest(watch->span[i].buf, watch->span[i].len);
+}
+
 static void
 coll_request_finished(struct sim_rank *me, struct collsim_request *req)
 {
@@ -2206,9 +2215,7 @@ coll_request_finished(struct sim_rank *me, struct collsim_request *req)
     struct coll_watch *watch = req->coll_watch;
     if (watch != NULL && !watch->ended) {
         watch->ended = TRUE;
-        for (int i = 0; i < watch->n; i++)
-            if (watch->span[i].writes)
-                watch->span[i].digest = buffer_digest(watch->span[i].buf, watch->span[i].len);
+        coll_watch_digest_written(watch);
     }
     if (!req->p2p_flow) { /* an MPI_Isendrecv's flow left its receive's status there */
         req->status.MPI_SOURCE = MPI_ANY_SOURCE;
@@ -2264,9 +2271,7 @@ static void
 coll_watch_park(const struct sim_rank *me, struct coll_watch *watch)
 {
     watch->landings_seen = me->flow_landed;
-    for (int i = 0; i < watch->n; i++)
-        if (watch->span[i].writes)
-            watch->span[i].digest = buffer_digest(watch->span[i].buf, watch->span[i].len);
+    coll_watch_digest_written(watch);
 }
 
 /* Whether a message for one of the rank's flows landed on the piece since the flow parked
@@ -2692,9 +2697,9 @@ watch_send_buffer(MPI_Request req, const void *buf, int count, MPI_Datatype dt, 
 }
 
 /*
- * A nonblocking collective's buffers (runtime hook watch_buffers): those it reads are
- * digested now, those it writes when it ends (now if it has ended already). As with a
- * nonblocking send's buffer, a change is seen when the program completes the request.
+ * A nonblocking collective's buffers (runtime hook watch_buffers), all digested now: the
+ * operation has ended, or parked (it runs until its first blocking step at the call), and
+ * the program has not touched them yet. The written ones are cut into pieces.
  */
 void
 sim_p2p_watch_buffers(MPI_Request req, const struct collsim_span *spans, int n, const char *call,
@@ -2703,27 +2708,27 @@ sim_p2p_watch_buffers(MPI_Request req, const struct collsim_span *spans, int n, 
     if (req == MPI_REQUEST_NULL || req->kind != REQ_COLL || req->p2p_flow ||
         req->coll_watch != NULL || sim_engine_config()->payload != SIM_PAYLOAD_DATA)
         return;
-    int reads = 0, writes = 0;
-    for (int i = 0; i < n; i++) {
-        if (sim_scratch_contains(spans[i].buf))
-            continue;
-        reads += !spans[i].writes;
-        writes += spans[i].writes != 0;
-    }
-    if (reads + writes == 0)
+    struct collsim_span kept[COLLSIM_WATCHED_SPANS];
+    int n_kept = 0, reads = 0, writes = 0;
+    for (int i = 0; i < n && i < COLLSIM_WATCHED_SPANS; i++)
+        if (!sim_scratch_contains(spans[i].buf)) {
+            kept[n_kept++] = spans[i];
+            reads += !spans[i].writes;
+            writes += spans[i].writes != 0;
+        }
+    if (n_kept == 0)
         return;
     /* the room the read spans leave, shared among the written ones; a record of the pieces
      * there are, no more (a small reduction's has 2 or 3) */
     int pieces = writes > 0 ? MAX(1, (COLL_WATCH_SPANS - reads) / writes) : 0;
     gsize piece[COLLSIM_WATCHED_SPANS];
     int room = 0;
-    for (int i = 0; i < n && i < COLLSIM_WATCHED_SPANS; i++) {
-        gsize len = spans[i].bytes;
-        piece[i] = spans[i].writes
+    for (int i = 0; i < n_kept; i++) {
+        gsize len = kept[i].bytes;
+        piece[i] = kept[i].writes
                        ? MAX((len + (gsize)pieces - 1) / (gsize)pieces, COLL_WATCH_PIECE)
                        : len;
-        if (!sim_scratch_contains(spans[i].buf))
-            room += (int)((len + piece[i] - 1) / piece[i]);
+        room += (int)((len + piece[i] - 1) / piece[i]);
     }
     room = MIN(room, COLL_WATCH_SPANS);
     struct coll_watch *watch =
@@ -2731,20 +2736,16 @@ sim_p2p_watch_buffers(MPI_Request req, const struct collsim_span *spans, int n, 
     watch->site = site;
     watch->call = call;
     watch->ended = req->complete;
-    for (int i = 0; i < n && i < COLLSIM_WATCHED_SPANS; i++) {
-        if (sim_scratch_contains(spans[i].buf))
-            continue;
-        const guint8 *buf = spans[i].buf;
-        gsize len = spans[i].bytes;
+    for (int i = 0; i < n_kept; i++) {
+        const guint8 *buf = kept[i].buf;
+        gsize len = kept[i].bytes;
         for (gsize at = 0; at < len && watch->n < room; at += piece[i]) {
             int k = watch->n++;
             watch->span[k].buf = buf + at;
             watch->span[k].len = MIN(piece[i], len - at);
-            watch->span[k].writes = spans[i].writes;
+            watch->span[k].writes = kept[i].writes;
             watch->span[k].offset = at;
             watch->span[k].whole = len;
-            /* the operation has ended, or parked (it runs until its first blocking step at
-             * the call): either way the program has not touched the buffers yet */
             watch->span[k].digest = buffer_digest(watch->span[k].buf, watch->span[k].len);
         }
     }
@@ -2772,6 +2773,43 @@ coll_watch_changed(const struct collsim_request *req)
     return -1;
 }
 
+/*
+ * The report of a watched buffer that changed too early: a nonblocking send's (watch), or a
+ * nonblocking collective's piece `piece`. Written while the request lives, since it names
+ * what the request's watch holds.
+ */
+static gchar *
+changed_buffer_report(const struct collsim_request *req, const struct send_watch *watch,
+                      int piece)
+{
+    const struct coll_watch *cw = watch == NULL ? req->coll_watch : NULL;
+    GString *site = g_string_new(NULL);
+    collsim_callsite_describe(cw != NULL ? cw->site : watch->site, site);
+    gchar *why;
+    if (cw == NULL)
+        why = g_strdup_printf("the %zu-byte buffer of the %s%s changed before that send "
+                              "completed: a nonblocking send's buffer must stay as it is until "
+                              "its request completes (MPI-3.1 3.7.2)",
+                              watch->len, req->call, site->str);
+    else if (cw->span[piece].writes)
+        why = g_strdup_printf("bytes %zu-%zu of the %zu-byte receive buffer of the %s%s "
+                              "changed %s: a nonblocking collective's buffers must not be "
+                              "accessed until its request completes (MPI-3.1 5.12)",
+                              cw->span[piece].offset,
+                              cw->span[piece].offset + cw->span[piece].len - 1,
+                              cw->span[piece].whole, cw->call, site->str,
+                              cw->tampered > 0 ? "while that operation was in progress"
+                                               : "after that operation had written them and "
+                                                 "before its request completed");
+    else
+        why = g_strdup_printf("the %zu-byte send buffer of the %s%s changed before that "
+                              "operation completed: a nonblocking collective's buffers must "
+                              "stay as they are until its request completes (MPI-3.1 5.12)",
+                              cw->span[piece].whole, cw->call, site->str);
+    g_string_free(site, TRUE);
+    return why;
+}
+
 /* Release a completed request; report its error (truncation) through the handler. */
 static int
 request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
@@ -2783,8 +2821,11 @@ request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
     gboolean changed = watch != NULL && !req->status.collsim_cancelled &&
                        buffer_digest(watch->buf, watch->len) != watch->digest;
     int coll_changed = coll_watch_changed(req);
-    if (changed || coll_changed >= 0)
+    gchar *changed_why = NULL;
+    if (changed || coll_changed >= 0) {
         req->status.MPI_ERROR = MPI_ERR_BUFFER; /* MPI_Waitall's status says it too */
+        changed_why = changed_buffer_report(req, changed ? watch : NULL, coll_changed);
+    }
     copy_status(status, req);
     int err = req->kind != REQ_SEND ? req->status.MPI_ERROR : MPI_SUCCESS;
     MPI_Comm comm = req->comm;
@@ -2794,21 +2835,6 @@ request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
         err == MPI_ERR_TYPE && req->kind == REQ_RECV ? collsim_datatype_basic(req->dt) : NULL;
     gsize capacity = req->kind == REQ_RECV ? req_capacity(req) : 0;
     enum req_kind kind = req->kind;
-    const void *changed_site = watch != NULL ? watch->site : NULL;
-    const char *changed_call = req->call;
-    gsize changed_len = watch != NULL ? watch->len : 0;
-    gboolean changed_written = FALSE, changed_running = FALSE;
-    gsize changed_from = 0, changed_to = 0;
-    if (coll_changed >= 0) {
-        const struct coll_watch *cw = req->coll_watch;
-        changed_site = cw->site;
-        changed_call = cw->call;
-        changed_len = cw->span[coll_changed].whole;
-        changed_written = cw->span[coll_changed].writes;
-        changed_running = cw->tampered > 0;
-        changed_from = cw->span[coll_changed].offset;
-        changed_to = changed_from + cw->span[coll_changed].len - 1;
-    }
     if (!req->in_flow)
         sim_rank_by_world(req->owner_world)->live_requests--;
     request_destroy(req);
@@ -2819,29 +2845,9 @@ request_retire(MPI_Request *handle, MPI_Status *status, const char *call)
                              "message truncated: a message of %zu bytes arrived for a receive "
                              "buffer of %zu bytes (its first %zu bytes were delivered)",
                              arrived, capacity, capacity);
-    if (changed || coll_changed >= 0) {
-        GString *site = g_string_new(NULL);
-        collsim_callsite_describe(changed_site, site);
-        gchar *why =
-            changed ? g_strdup_printf("the %zu-byte buffer of the %s%s changed before that send "
-                                      "completed: a nonblocking send's buffer must stay as it is "
-                                      "until its request completes (MPI-3.1 3.7.2)",
-                                      changed_len, changed_call, site->str)
-            : changed_written
-                ? g_strdup_printf("bytes %zu-%zu of the %zu-byte receive buffer of the %s%s "
-                                  "changed %s: a nonblocking collective's buffers must not be "
-                                  "accessed until its request completes (MPI-3.1 5.12)",
-                                  changed_from, changed_to, changed_len, changed_call, site->str,
-                                  changed_running ? "while that operation was in progress"
-                                                  : "after that operation had written them and "
-                                                    "before its request completed")
-                : g_strdup_printf("the %zu-byte send buffer of the %s%s changed before that "
-                                  "operation completed: a nonblocking collective's buffers must "
-                                  "stay as they are until its request completes (MPI-3.1 5.12)",
-                                  changed_len, changed_call, site->str);
-        g_string_free(site, TRUE);
-        int rc = collsim_error(comm, MPI_ERR_BUFFER, call, "%s", why);
-        g_free(why);
+    if (changed_why != NULL) {
+        int rc = collsim_error(comm, MPI_ERR_BUFFER, call, "%s", changed_why);
+        g_free(changed_why);
         return rc;
     }
     if (err == MPI_ERR_TYPE && kind == REQ_RECV)
