@@ -78,6 +78,7 @@ struct sim_rank {
                                      still hold, oldest first (p2p.c) */
     int handshakes;               /* rendezvous steps I owe or await: while > 0, every blocking
                                      wait also listens to my inbox (p2p.c) */
+    int unreaped_landed;          /* how many of my unreaped messages a send may reap (p2p.c) */
     GQueue handshake_gets;        /* struct sim_inbox_get * carrying a handshake, not arrived */
     guint64 generation;           /* bumped whenever another rank changes these queues */
     struct sim_wait *wait;        /* the blocking wait this rank is in, kept for reuse (p2p.c) */

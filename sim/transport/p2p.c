@@ -130,6 +130,7 @@ struct sim_msg {
     struct collsim_request *rreq;   /* the receive it matched, once matched */
     struct sim_inbox_get *inbox;    /* the destination's get of the inbox transfer */
     gboolean inbox_arrived;
+    gboolean landed_counted; /* counted in its sender's unreaped_landed (reap_sent) */
     core_mailbox *rv_mbox;           /* rendezvous data mailbox until the get is posted */
     core_comm *rv_get;
     void *rv_payload;
@@ -726,6 +727,23 @@ inbox_ensure_pending(struct sim_rank *me)
     sim_after_yield();
 }
 
+/*
+ * A send's reaping (reap_sent without `all`) takes only messages whose inbox transfer has
+ * landed or was done at its launch; every other one it passes over, up to REAP_PASSED_OVER of
+ * them, each a record out of the caches. Each rank counts its unreaped messages of the first
+ * kind, so that a send with none to take walks none: with 64 messages in flight per rank at
+ * P = 4096, the walk was a third of the wall time. The walk takes what it took before, in the
+ * same order; only a walk that could take nothing is left out.
+ */
+static void
+count_landed(struct sim_msg *msg)
+{
+    if (msg->landed_counted || msg->reaped)
+        return;
+    msg->landed_counted = TRUE;
+    sim_rank_by_world(msg->src_world)->unreaped_landed++;
+}
+
 /* A get of my inbox finished: its message's inbox transfer has arrived. */
 static void
 inbox_get_finished(struct sim_inbox_get *get)
@@ -734,6 +752,7 @@ inbox_get_finished(struct sim_inbox_get *get)
     g_assert(get->msg != NULL);
     struct sim_msg *msg = get->msg;
     msg->inbox_arrived = TRUE;
+    count_landed(msg);
     if (RECORDER_ON() && msg->kind == MSG_MPI && msg->eager)
         recorder_message_arrived(msg->serial);
     struct sim_rank *me = sim_rank_self();
@@ -896,8 +915,10 @@ port_launch(struct sim_port *port, struct sim_msg *msg)
          * until it returns, the s4u object says "starting" and a wait by the sender would
          * start a second copy of the transfer */
         msg->starting = TRUE;
-        if (core_comm_test(msg->wire))
+        if (core_comm_test(msg->wire)) {
             msg->wire = NULL; /* already done (a route without latency): the handle is gone */
+            count_landed(msg);
+        }
         msg->starting = FALSE;
     }
     sim_after_yield();
@@ -1029,6 +1050,8 @@ host_ports(core_host *host)
 static void
 reap_sent(struct sim_rank *me, gboolean all)
 {
+    if (!all && me->unreaped_landed == 0)
+        return;
     struct sim_msg *before = NULL; /* the last message kept, whose successor is msg */
     struct sim_msg *msg = me->unreaped_head;
     int passed_over = 0;
@@ -1068,6 +1091,8 @@ reap_sent(struct sim_rank *me, gboolean all)
             me->unreaped_tail = before;
         msg->unreaped_next = NULL;
         msg->reaped = TRUE;
+        if (msg->landed_counted)
+            me->unreaped_landed--;
         msg_unref(msg);
         msg = after;
     }
@@ -4764,6 +4789,7 @@ sim_p2p_rank_start(struct sim_rank *rank)
     rank->unfetched_head = rank->unfetched_tail = NULL;
     rank->pending_gets_head = rank->pending_gets_tail = NULL;
     rank->unreaped_head = rank->unreaped_tail = NULL;
+    rank->unreaped_landed = 0;
     rank->handshakes = 0;
     g_queue_init(&rank->handshake_gets);
     struct sim_port *ports = host_ports(rank->host);
