@@ -10,7 +10,10 @@
 # The rates of the first table include start-up. The second gives the ring's steady rate: the
 # messages of 50 more laps over the wall time they add (a run of 60 laps against one of 10),
 # what a long simulation sustains once its ranks exist. Each run is the best of
-# BENCH_REPEAT (default 3) on a machine shared with other work.
+# BENCH_REPEAT (default 3) on a machine shared with other work. The third gives the rate with
+# W messages in flight per rank (window.c: W receives and W sends of 8 bytes, one
+# MPI_Waitall, repeated; about BENCH_WINDOW_MESSAGES messages a point, start-up included) for
+# W = 1, 8, 64, 512 at each P of BENCH_WINDOW_P (default 256 and 4096).
 #
 #   tests/bench/bench_p2p.sh                 # P up to 2^16 (collsim), 2^14 (SMPI)
 #   BENCH_MAX_P=1048576 BENCH_SMPI_MAX_P=65536 tests/bench/bench_p2p.sh
@@ -25,7 +28,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 [ -x "$collsim" ] || { echo "build collsim first (./setup.sh)"; exit 1; }
-for prog in pingpong ring bcast_p2p; do
+for prog in pingpong ring bcast_p2p window; do
     cc -O2 -shared -fPIC -I"$top/src" "$here/$prog.c" -o "$work/$prog.so" || exit 1
     if command -v smpicc >/dev/null; then
         smpicc -O2 "$here/$prog.c" -o "$work/$prog.smpi" 2>/dev/null || rm -f "$work/$prog.smpi"
@@ -131,4 +134,16 @@ p=1024
 while [ "$p" -le "$max_p" ]; do
     steady "$p"
     p=$((p * 4))
+done
+
+echo
+printf "%-10s %8s %10s | %-45s | %-45s\n" "in flight" "" "" "collsim" "SMPI 3.32"
+printf "%-10s %8s %10s | %13s %8s %10s %8s | %13s %8s %10s %8s\n" "W" P messages \
+    "simulated s" "wall s" "msgs/s" "B/rank" "simulated s" "wall s" "msgs/s" "B/rank"
+for p in ${BENCH_WINDOW_P:-256 4096}; do
+    for w in 1 8 64 512; do
+        rounds=$(( ${BENCH_WINDOW_MESSAGES:-262144} / (p * w) ))
+        [ "$rounds" -ge 2 ] || rounds=2
+        row window "$p" $((p * w * rounds)) "$w" "$rounds" | sed "s/^window    /W=$(printf '%-8s' "$w")/"
+    done
 done
