@@ -13,7 +13,8 @@
 # BENCH_REPEAT (default 3) on a machine shared with other work. The third gives the rate with
 # W messages in flight per rank (window.c: W receives and W sends of 8 bytes, one
 # MPI_Waitall, repeated; about BENCH_WINDOW_MESSAGES messages a point, start-up included) for
-# W = 1, 8, 64, 512 at each P of BENCH_WINDOW_P (default 256 and 4096).
+# W = 1, 8, 64, 512 at each P of BENCH_WINDOW_P (default 256 and 4096). A run past
+# BENCH_TIMEOUT seconds (default 300) shows as failed.
 #
 #   tests/bench/bench_p2p.sh                 # P up to 2^16 (collsim), 2^14 (SMPI)
 #   BENCH_MAX_P=1048576 BENCH_SMPI_MAX_P=65536 tests/bench/bench_p2p.sh
@@ -57,7 +58,7 @@ hostfile() {
 # measure LABEL CMD... : prints "simulated wall rss_kib" (simulated from the program's output)
 measure() {
     local out="$work/out" tm="$work/time"
-    /usr/bin/time -f "%e %M" -o "$tm" "$@" >"$out" 2>"$work/err"
+    timeout "${BENCH_TIMEOUT:-300}" /usr/bin/time -f "%e %M" -o "$tm" "$@" >"$out" 2>"$work/err"
     local rc=$?
     local sim
     sim=$(grep -o '\(simulated\|round_trip\)=[0-9.e+-]*' "$out" | head -1 | cut -d= -f2)
