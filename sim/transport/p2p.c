@@ -734,7 +734,10 @@ inbox_ensure_pending(struct sim_rank *me)
  * them, each a record out of the caches. Each rank counts its unreaped messages of the first
  * kind, so that a send with none to take walks none: with 64 messages in flight per rank at
  * P = 4096, the walk was a third of the wall time. The walk takes what it took before, in the
- * same order; only a walk that could take nothing is left out.
+ * same order; only a walk that could take nothing is left out. A message becomes one a send
+ * may reap in two places, its arrival (inbox_get_finished) and a launch that finds its
+ * transfer done (port_launch); a third would have to call count_landed too, or its message
+ * would wait for the next walk that something else starts.
  */
 static void
 count_landed(struct sim_msg *msg)
