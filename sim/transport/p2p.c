@@ -1294,9 +1294,10 @@ request_destroy(struct collsim_request *req)
     if (!req->unseen)
         collsim_handle_remove(req);
     collsim_datatype_unref(req->dt);
-    if ((req->kind == REQ_SEND || req->kind == REQ_PERSISTENT) && req->watch != NULL)
-        pool_give(&watch_pool, req->watch);
-    else if (req->kind == REQ_COLL && req->coll_watch != NULL) {
+    if (req->kind == REQ_SEND || req->kind == REQ_PERSISTENT) {
+        if (req->watch != NULL)
+            pool_give(&watch_pool, req->watch);
+    } else if (req->kind == REQ_COLL && req->coll_watch != NULL) {
         g_free(req->coll_watch);
         coll_watches_live--;
     }
@@ -2308,8 +2309,6 @@ coll_watch_park(const struct sim_rank *me, struct coll_watch *watch)
 static gboolean
 landed_on(const struct sim_rank *me, guint64 since, uintptr_t lo, uintptr_t hi)
 {
-    if (me->flow_landed == since)
-        return FALSE;
     if (me->flow_landed - since > FLOW_LANDINGS)
         return TRUE;
     const struct flow_landings *landings = me->flow_landings;
