@@ -66,7 +66,7 @@ measure() {
     echo "$sim $(cat "$tm")"
 }
 
-row() {  # NAME P MESSAGES ARGS...
+row() {  # NAME P MESSAGES ARGS...: the row is labelled ROW_LABEL if set, else NAME
     local name=$1 p=$2 msgs=$3; shift 3
     read -r c_sim c_wall c_rss < <(measure "$collsim" exec "$work/$name.so" -n "$p" \
         --platform "$(platform "$p")" -- "$@")
@@ -77,7 +77,7 @@ row() {  # NAME P MESSAGES ARGS...
             --cfg=smpi/simulate-computation:no --cfg=network/model:LV08 \
             --log=root.thres:critical "$work/$name.smpi" "$@")
     fi
-    awk -v n="$name" -v p="$p" -v m="$msgs" -v cs="$c_sim" -v cw="$c_wall" -v cr="$c_rss" \
+    awk -v n="${ROW_LABEL:-$name}" -v p="$p" -v m="$msgs" -v cs="$c_sim" -v cw="$c_wall" -v cr="$c_rss" \
         -v ss="$s_sim" -v sw="$s_wall" -v sr="$s_rss" 'BEGIN {
         rate = (cw > 0) ? m / cw : 0; srate = (sw > 0) ? m / sw : 0
         printf "%-10s %8d %10d | %13s %8s %10.0f %8.0f | %13s %8s %10.0f %8.0f\n", n, p, m,
@@ -145,6 +145,6 @@ for p in ${BENCH_WINDOW_P:-256 4096}; do
     for w in 1 8 64 512; do
         rounds=$(( ${BENCH_WINDOW_MESSAGES:-262144} / (p * w) ))
         [ "$rounds" -ge 2 ] || rounds=2
-        row window "$p" $((p * w * rounds)) "$w" "$rounds" | sed "s/^window    /W=$(printf '%-8s' "$w")/"
+        ROW_LABEL="W=$w" row window "$p" $((p * w * rounds)) "$w" "$rounds"
     done
 done
