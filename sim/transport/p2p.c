@@ -1320,7 +1320,7 @@ request_new(enum req_kind kind, MPI_Comm comm, guint32 context)
     /* the handle table is what lets a program's request be checked without reading it; a
      * blocking call's own requests never reach the program and stay out of it (a table that
      * holds every message's two requests costs a few cache misses a message at scale) */
-    req->unseen = me->requests_unseen && !req->in_flow;
+    req->unseen = me->requests_unseen;
     if (!req->unseen)
         collsim_handle_add(req);
     req->wait_slot = -1;
@@ -2185,7 +2185,11 @@ static void coll_request_finished(struct sim_rank *me, struct collsim_request *r
 static void
 flow_step(struct sim_rank *me, struct collsim_request *req)
 {
-    if (sim_flow_resume(req->flow))
+    gboolean rank_unseen = me->requests_unseen;
+    me->requests_unseen = FALSE;
+    gboolean ended = sim_flow_resume(req->flow);
+    me->requests_unseen = rank_unseen;
+    if (ended)
         coll_request_finished(me, req);
 }
 
