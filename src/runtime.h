@@ -61,6 +61,12 @@ struct collsim_runtime_hooks {
     void (*watch_buffers)(MPI_Request request, const struct collsim_span *spans, int n,
                           const char *call, const void *site);
     /*
+     * A nonblocking operation of the calling rank wrote count items of dt at buf into the
+     * program's buffers on its own (a reduction's result, made aside): the watches of the
+     * rank's other operations do not take that change for the program's. NULL: nothing kept.
+     */
+    void (*result_written)(const void *buf, int count, MPI_Datatype dt);
+    /*
      * Make *request a persistent request of the calling rank (inactive): each MPI_Start calls
      * start(data, &op), which starts one operation into op (a nonblocking operation's
      * request, or MPI_REQUEST_NULL when it completed at once), and the request completes when

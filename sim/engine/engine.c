@@ -439,6 +439,7 @@ static const struct collsim_runtime_hooks sim_hooks = {
     .coll_traced = recorder_coll_hook,
     .start_nonblocking = sim_p2p_start_nonblocking,
     .watch_buffers = sim_p2p_watch_buffers,
+    .result_written = sim_p2p_result_written,
     .make_persistent = sim_p2p_make_persistent,
     .acts_for_operation = sim_p2p_acts_for_operation,
     .abort = hook_abort,

@@ -180,5 +180,7 @@ int sim_p2p_start_nonblocking(int (*fn)(void *data), void *data, MPI_Comm comm, 
 /* runtime hook watch_buffers: a nonblocking collective's buffers, checked at its completion */
 void sim_p2p_watch_buffers(MPI_Request req, const struct collsim_span *spans, int n,
                            const char *call, const void *site);
+/* A nonblocking operation of the calling rank wrote its result (runtime hook result_written). */
+void sim_p2p_result_written(const void *buf, int count, MPI_Datatype dt);
 
 #endif

@@ -489,23 +489,40 @@ send_on_shared_stack(const void *buf, int count, MPI_Datatype dt)
  * a message's delivery does not read its request's in_flow, a cache line of its own. */
 static guint coll_watches_live;
 
-/* A message lands in a receive that a flow posted: the pieces of its owner's collectives'
- * watched buffers that the receive covers are not the program's doing (coll_watch_resume
- * skips them). */
+/* MPI wrote count items of dt at buf for one of the owner's flows: the pieces of its
+ * collectives' watched buffers there are not the program's doing (coll_watch_resume skips
+ * them). */
+static void
+flow_wrote(struct sim_rank *owner, const void *buf, MPI_Aint count, MPI_Datatype dt)
+{
+    struct flow_landings *landings = owner->flow_landings;
+    uintptr_t lo, hi;
+    if (landings == NULL || !collsim_buffer_span(buf, count, dt, &lo, &hi))
+        return;
+    guint64 k = owner->flow_landed++ % FLOW_LANDINGS;
+    landings->at[k].lo = lo;
+    landings->at[k].hi = hi;
+}
+
+/* A message lands in a receive that a flow posted. */
 static void
 flow_receive_written(const struct collsim_request *rreq)
 {
     if (G_LIKELY(coll_watches_live == 0) || !rreq->in_flow)
         return;
-    struct sim_rank *owner = sim_rank_by_world(rreq->owner_world);
-    struct flow_landings *landings = owner->flow_landings;
-    uintptr_t lo, hi;
-    if (landings == NULL ||
-        !collsim_buffer_span(rreq->buf, (MPI_Aint)rreq->count, rreq->dt, &lo, &hi))
-        return;
-    guint64 k = owner->flow_landed++ % FLOW_LANDINGS;
-    landings->at[k].lo = lo;
-    landings->at[k].hi = hi;
+    flow_wrote(sim_rank_by_world(rreq->owner_world), rreq->buf, (MPI_Aint)rreq->count,
+               rreq->dt);
+}
+
+/* A nonblocking reduction wrote its result, made aside, into the program's buffer: other
+ * operations in flight into the same buffer (several reductions writing one result) see it
+ * as a message of theirs, not as the program's write. */
+void
+sim_p2p_result_written(const void *buf, int count, MPI_Datatype dt)
+{
+    struct sim_rank *me = sim_rank_self();
+    if (coll_watches_live > 0 && me != NULL)
+        flow_wrote(me, buf, (MPI_Aint)count, dt);
 }
 
 /*

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "coll/coll_entry.h"
+#include "coll/coll_util.h"
 #include "coll/coll_watch.h"
 #include "coll/inter/coll_inter.h"
 #include "comm.h"
@@ -613,9 +614,75 @@ struct nonblocking_job {
     size_t bytes;         /* the call's bytes per rank, for the recorder */
     struct coll_params params;
     void *mem;            /* the MPI_IN_PLACE copy, if any */
+    /* a reduction's result, made in a buffer of the operation's own (private_result) */
+    void *user_recvbuf;   /* the program's, written once the operation has its result */
+    int result_items;
+    void *result_mem;
     struct coll_hold hold;
     char name[MPI_MAX_OBJECT_NAME];
 };
+
+/* The items of a reduction's receive buffer that its algorithm may write on this rank: the
+ * result, and for MPI_IN_PLACE the whole input vector it is made from; 0 for the rest. */
+static int
+result_items(const struct nonblocking_job *job)
+{
+    const struct coll_args *a = &job->args;
+    int rank, size;
+    MPI_Comm_rank(job->comm, &rank);
+    MPI_Comm_size(job->comm, &size);
+    int in_place = a->sendbuf == MPI_IN_PLACE;
+    switch (job->kind) {
+    case COLL_ALLREDUCE:
+    case COLL_SCAN:
+    case COLL_EXSCAN:
+        return a->count;
+    case COLL_REDUCE:
+        return rank == a->root ? a->count : 0;
+    case COLL_REDUCE_SCATTER: {
+        long items = 0;
+        for (int i = 0; i < size && in_place; i++)
+            items += a->recvcounts[i];
+        return in_place ? (int)items : a->recvcounts[rank];
+    }
+    case COLL_REDUCE_SCATTER_BLOCK:
+        return in_place ? a->recvcount * size : a->recvcount;
+    default:
+        return 0;
+    }
+}
+
+/*
+ * A nonblocking reduction makes its result in a buffer of its own and writes it into the
+ * program's receive buffer once it has it, as Open MPI's libNBC does: the blocking algorithms
+ * it runs use the receive buffer for their partial results, and a program may have several
+ * operations in flight that write into one buffer (MPICH's comm_idup_iallreduce runs ten
+ * MPI_Iallreduce into one int at once), each of which would then send and fold the others'
+ * partial results. With a buffer each, each writes its own final result. The buffer starts as
+ * a copy of the program's (the input of MPI_IN_PLACE, and what the operation leaves as it was,
+ * such as rank 0's of MPI_Exscan). No simulated time is charged for either copy. Sizes only
+ * (payload none) moves no data: then nothing is made.
+ */
+static int
+private_result(struct nonblocking_job *job)
+{
+    if (!(coll_kind_info(job->kind)->traits & COLL_TRAIT_REDUCES) ||
+        (collsim_runtime->moves_payload != NULL && !collsim_runtime->moves_payload()))
+        return MPI_SUCCESS;
+    int items = result_items(job);
+    if (items <= 0 || job->args.recvbuf == NULL)
+        return MPI_SUCCESS;
+    void *own = coll_tmp_alloc(items, job->args.datatype, &job->result_mem);
+    if (own == NULL)
+        return MPI_ERR_NO_MEM;
+    int rc = coll_copy(job->args.recvbuf, own, items, job->args.datatype);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    job->user_recvbuf = job->args.recvbuf;
+    job->result_items = items;
+    job->args.recvbuf = own;
+    return MPI_SUCCESS;
+}
 
 /* The operation's whole run, on its flow. */
 static int
@@ -626,8 +693,16 @@ run_nonblocking(void *data)
     collsim_runtime->coll_traced(1, job->name, (int)job->kind, job->row->name, job->bytes,
                                  job->comm);
     int rc = kind->invoke(job->row, &job->args, job->twin, &job->params);
+    if (rc == MPI_SUCCESS && job->user_recvbuf != NULL) {
+        rc = coll_copy(job->args.recvbuf, job->user_recvbuf, job->result_items,
+                       job->args.datatype);
+        if (collsim_runtime->result_written != NULL)
+            collsim_runtime->result_written(job->user_recvbuf, job->result_items,
+                                            job->args.datatype);
+    }
     collsim_runtime->coll_traced(0, job->name, (int)job->kind, job->row->name, job->bytes,
                                  job->comm);
+    free(job->result_mem);
     free(job->mem);
     collsim_comm_operation_done(job->twin);
     rc = algorithm_failed(job->comm, job->name, job->row, rc);
@@ -657,6 +732,14 @@ start_nonblocking(enum coll_kind kind, const struct coll_algorithm *row,
     job->row = row;
     job->args = *args;
     job->comm = comm;
+    int rc = private_result(job);
+    if (rc != MPI_SUCCESS) {
+        free(job->result_mem);
+        free(mem);
+        free(job);
+        *request = MPI_REQUEST_NULL;
+        return collsim_error(comm, rc, coll_entry_name(kind), "no memory for the result");
+    }
     job->twin = started_twin(comm);
     job->bytes = bytes;
     job->params = *params;

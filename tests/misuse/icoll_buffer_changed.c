@@ -6,9 +6,12 @@
  * the call (MPI_Iallgather, a persistent MPI_Allreduce_init's start), a receive buffer written
  * while the operation is in progress (MPI_Iallreduce, whose messages land in a buffer of its
  * own; MPI_Ialltoall, the rank's own block), and a receive buffer written after the operation
- * ended inside another call but before the program's MPI_Wait. Correct uses pass: buffers
- * changed after MPI_Wait, two operations reading one send buffer, MPI_IN_PLACE left alone, a
- * receive buffer read (not written) in between. That part runs under MPI_ERRORS_RETURN; the
+ * ended inside another call but before the program's MPI_Wait, and one written while another
+ * collective with buffers of its own is in flight. Correct uses pass: buffers changed after
+ * MPI_Wait, two operations reading one send buffer, MPI_IN_PLACE left alone, a receive buffer
+ * read (not written) in between, and four operations in flight writing one receive buffer
+ * (MPICH's comm_idup_iallreduce runs ten so: each writes over the others' steps, MPI's doing,
+ * not the program's; Open MPI and MPICH run it). That part runs under MPI_ERRORS_RETURN; the
  * last call, an MPI_Iscatter whose root changes its send buffer under the default handler,
  * stops the run.
  *
@@ -18,10 +21,11 @@
  * expect: rank 0: MPI_Iallreduce receive buffer MPI_ERR_BUFFER
  * expect: rank 0: MPI_Ialltoall own block MPI_ERR_BUFFER
  * expect: rank 0: after its end MPI_ERR_BUFFER
+ * expect: rank 0: beside another in flight MPI_ERR_BUFFER
  * expect: rank 0: persistent MPI_ERR_BUFFER
- * expect: rank 0: correct uses: 4 of 4
+ * expect: rank 0: correct uses: 5 of 5
  * expect: collsim: rank 0: MPI_Wait: the 32-byte send buffer of the MPI_Iscatter at main+
- * expect: (icoll_buffer_changed.so, icoll_buffer_changed.c:116) changed before that operation completed
+ * expect: (icoll_buffer_changed.so, icoll_buffer_changed.c:136) changed before that operation completed
  * expect: [MPI_ERR_BUFFER]
  */
 #include <mpi.h>
@@ -39,8 +43,8 @@ int
 main(int argc, char **argv)
 {
     int rank, size;
-    long mine[2], all[8], sum[2], block[4][2], got[4][2];
-    MPI_Request r, r2;
+    long mine[2], all[8], sum[2], block[4][2], got[4][2], other[2] = {0, 0};
+    MPI_Request r, r2, four[4];
     MPI_Init(&argc, &argv);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -80,6 +84,16 @@ main(int argc, char **argv)
     if (rank == 0)
         printf("rank 0: after its end %s\n", class_name(rc));
 
+    /* another collective in flight, writing a buffer of its own, leaves this one checked */
+    MPI_Iallreduce(mine, sum, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD, &r);
+    MPI_Ibcast(other, 2, MPI_LONG, 1, MPI_COMM_WORLD, &r2);
+    if (rank == 0)
+        sum[0] = -77;
+    rc = MPI_Wait(&r, MPI_STATUS_IGNORE);
+    MPI_Wait(&r2, MPI_STATUS_IGNORE);
+    if (rank == 0)
+        printf("rank 0: beside another in flight %s\n", class_name(rc));
+
     MPI_Allreduce_init(mine, sum, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &r2);
     MPI_Start(&r2);
     MPI_Wait(&r2, MPI_STATUS_IGNORE);
@@ -105,8 +119,14 @@ main(int argc, char **argv)
     MPI_Ibarrier(MPI_COMM_WORLD, &r);
     mine[0] = seen; /* no buffer at all */
     correct += MPI_Wait(&r, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+    for (int i = 0; i < 4; i++)
+        MPI_Iallreduce(mine, sum, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD, &four[i]);
+    rc = MPI_Waitall(4, four, MPI_STATUSES_IGNORE);
+    long expected[2];
+    MPI_Allreduce(mine, expected, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    correct += rc == MPI_SUCCESS && sum[0] == expected[0] && sum[1] == expected[1];
     if (rank == 0)
-        printf("rank 0: correct uses: %d of 4\n", correct);
+        printf("rank 0: correct uses: %d of 5\n", correct);
     fflush(stdout);
 
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);

@@ -379,6 +379,50 @@ START_TEST(test_self_and_freed_communicator)
 }
 END_TEST
 
+/*
+ * Reductions in flight together into one receive buffer (MPICH's comm_idup_iallreduce): each
+ * makes its result aside and writes only that, so every one leaves the right sum, and the
+ * buffer watch does not take another's final write for the program's. Also what a result made
+ * aside must keep: MPI_IN_PLACE's input, rank 0's untouched MPI_Iexscan buffer, the block of
+ * an in-place MPI_Ireduce_scatter_block.
+ */
+static void
+shared_result_rank(int rank, void *arg)
+{
+    (void)arg;
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int x = rank + 1, sum = -1, prefix = -1;
+    MPI_Request reqs[6];
+    for (int i = 0; i < 4; i++)
+        MPI_Iallreduce(&x, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &reqs[i]);
+    MPI_Iscan(&x, &prefix, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &reqs[4]);
+    MPI_Iscan(&x, &prefix, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &reqs[5]);
+    ck_assert_int_eq(MPI_Waitall(6, reqs, MPI_STATUSES_IGNORE), MPI_SUCCESS);
+    ck_assert_int_eq(sum, size * (size + 1) / 2);
+    ck_assert_int_eq(prefix, (rank + 1) * (rank + 2) / 2);
+
+    int before = -5;
+    MPI_Iexscan(&x, &before, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &reqs[0]);
+    int in_place = rank + 1;
+    MPI_Iallreduce(MPI_IN_PLACE, &in_place, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &reqs[1]);
+    int blocks[8];
+    for (int i = 0; i < size; i++)
+        blocks[i] = i + rank;
+    MPI_Ireduce_scatter_block(MPI_IN_PLACE, blocks, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD,
+                              &reqs[2]);
+    ck_assert_int_eq(MPI_Waitall(3, reqs, MPI_STATUSES_IGNORE), MPI_SUCCESS);
+    ck_assert_int_eq(before, rank == 0 ? -5 : rank * (rank + 1) / 2);
+    ck_assert_int_eq(in_place, size);
+    ck_assert_int_eq(blocks[0], size * rank + size * (size - 1) / 2);
+}
+
+START_TEST(test_reductions_into_one_buffer)
+{
+    ck_assert_int_eq(collsim_test_run_ranks(5, shared_result_rank, NULL), 0);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- errors */
 
 static void
@@ -436,6 +480,7 @@ nonblocking_suite(void)
     TCase *flight = tcase_create("in flight");
     tcase_add_test(flight, test_several_in_flight_keep_call_order);
     tcase_add_test(flight, test_self_and_freed_communicator);
+    tcase_add_test(flight, test_reductions_into_one_buffer);
     suite_add_tcase(s, flight);
     TCase *errors = tcase_create("errors");
     tcase_add_test(errors, test_errors_return_and_leave_nothing_started);
