@@ -732,15 +732,16 @@ start_nonblocking(enum coll_kind kind, const struct coll_algorithm *row,
     job->row = row;
     job->args = *args;
     job->comm = comm;
+    job->twin = started_twin(comm);
     int rc = private_result(job);
     if (rc != MPI_SUCCESS) {
+        collsim_comm_operation_done(job->twin);
         free(job->result_mem);
         free(mem);
         free(job);
         *request = MPI_REQUEST_NULL;
         return collsim_error(comm, rc, coll_entry_name(kind), "no memory for the result");
     }
-    job->twin = started_twin(comm);
     job->bytes = bytes;
     job->params = *params;
     job->mem = mem;
