@@ -1993,6 +1993,37 @@ MPI_Comm_free(MPI_Comm *comm)
     return MPI_SUCCESS;
 }
 
+/*
+ * MPI_Comm_disconnect (MPI-3.1 10.5.4): collective over comm; it waits for the communication
+ * pending on comm, then frees it. Made for dynamic processes, it is also the collective form
+ * of MPI_Comm_free on any communicator (MPICH's comm/inactive_reqs disconnects a duplicate of
+ * MPI_COMM_WORLD that inactive persistent requests still name). The members meet in a barrier:
+ * none leaves before all have come, so every message a member sent on comm before the call
+ * has been sent (MPI requires it matched already, as at MPI_Finalize). PMPI_ names: a
+ * profiling layer sees the program's call, not its parts.
+ */
+int
+MPI_Comm_disconnect(MPI_Comm *comm)
+{
+    const char *call = "MPI_Comm_disconnect";
+    if (comm == NULL)
+        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, call, "comm is NULL");
+    int rc = collsim_comm_arg(*comm, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if ((*comm)->predefined || collsim_comm_is_internal(*comm)) {
+        MPI_Comm visible = collsim_comm_visible(*comm);
+        return collsim_error(*comm, MPI_ERR_COMM, call, "cannot disconnect %s",
+                             visible == MPI_COMM_WORLD  ? "the predefined MPI_COMM_WORLD"
+                             : visible == MPI_COMM_SELF ? "the predefined MPI_COMM_SELF"
+                                                        : "an internal communicator");
+    }
+    rc = PMPI_Barrier(*comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return PMPI_Comm_free(comm);
+}
+
 int
 collsim_comm_finalize_rank(void)
 {

@@ -637,6 +637,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 int MPI_Comm_free(MPI_Comm *comm);
+int MPI_Comm_disconnect(MPI_Comm *comm);
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
                         MPI_Comm *newcomm);
 
@@ -964,7 +965,6 @@ int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm co
 int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name);
 int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name);
 int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
-int MPI_Comm_disconnect(MPI_Comm *comm);
 int MPI_Comm_join(int fd, MPI_Comm *intercomm);
 
 /* -- Chapter 11, one-sided communications, with the windows' attributes, names and error

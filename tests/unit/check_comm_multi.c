@@ -406,6 +406,46 @@ START_TEST(test_comm_multi_free_twice_by_one_member)
 }
 END_TEST
 
+/* MPI_Comm_disconnect: a member leaves only once every member has come (rank 0 computes for
+ * 1 ms first), with the communicator freed as by MPI_Comm_free; the predefined ones are
+ * refused, and an inter-communicator is disconnected the same way. */
+static void
+disconnect_rank(int rank, void *arg)
+{
+    (void)arg;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm dup, half, inter;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    if (rank == 0)
+        collsim_compute(1e-3);
+    seen[rank].rc = MPI_Comm_disconnect(&dup);
+    seen[rank].comm = dup;
+    seen[rank].received2 = MPI_Wtime() >= 1e-3;
+    MPI_Comm world = MPI_COMM_WORLD;
+    seen[rank].rc2 = MPI_Comm_disconnect(&world);
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+    MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, rank % 2 == 0 ? 1 : 0, 9, &inter);
+    MPI_Comm_free(&half);
+    seen[rank].size = MPI_Comm_disconnect(&inter);
+    seen[rank].received = inter == MPI_COMM_NULL;
+}
+
+START_TEST(test_comm_multi_disconnect)
+{
+    reset_seen();
+    ck_assert_int_eq(collsim_test_run_ranks(4, disconnect_rank, NULL), 0);
+    ck_assert_int_eq(collsim_comm_live_count(), 0);
+    for (int r = 0; r < 4; r++) {
+        ck_assert_int_eq(seen[r].rc, MPI_SUCCESS);
+        ck_assert_ptr_eq(seen[r].comm, MPI_COMM_NULL);
+        ck_assert_int_eq(seen[r].received2, 1);
+        ck_assert_int_eq(seen[r].rc2, MPI_ERR_COMM);
+        ck_assert_int_eq(seen[r].size, MPI_SUCCESS);
+        ck_assert_int_eq(seen[r].received, 1);
+    }
+}
+END_TEST
+
 /* ---------------------------------------------------------------- against a naive oracle */
 
 static int
@@ -557,6 +597,7 @@ comm_multi_suite(void)
     tcase_add_test(tc, test_comm_multi_create_with_disagreeing_groups_fails_everywhere);
     tcase_add_test(tc, test_comm_multi_split_bad_color_fails_everywhere);
     tcase_add_test(tc, test_comm_multi_free_twice_by_one_member);
+    tcase_add_test(tc, test_comm_multi_disconnect);
     tcase_add_loop_test(tc, test_comm_multi_split_matches_naive_reference, 0, 8);
     suite_add_tcase(s, tc);
 
