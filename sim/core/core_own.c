@@ -936,15 +936,20 @@ stack_bring(core_actor *actor)
     }
 }
 
+/* The shared stack has a guard page at each end: below, for an overflow; above, for a read
+ * past the top (a count too large for a local variable of main), which must fault whatever
+ * the kernel mapped next to it, so that the rank's report says so every time (without it,
+ * the run went on with garbage about one run in six, when another mapping lay above). */
 static void
 shared_stack_map(void)
 {
     gsize page = (gsize)sysconf(_SC_PAGESIZE);
-    char *map = mmap(NULL, own.stack_bytes + page, PROT_READ | PROT_WRITE,
+    char *map = mmap(NULL, own.stack_bytes + 2 * page, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-    if (map == MAP_FAILED || mprotect(map, page, PROT_NONE) != 0) {
+    if (map == MAP_FAILED || mprotect(map, page, PROT_NONE) != 0 ||
+        mprotect(map + page + own.stack_bytes, page, PROT_NONE) != 0) {
         fprintf(stderr, "collsim: cannot map the actors' stack (%" G_GSIZE_FORMAT " bytes)\n",
-                own.stack_bytes + page);
+                own.stack_bytes + 2 * page);
         _exit(1);
     }
     own.shared_low = map + page;
@@ -959,7 +964,7 @@ shared_stack_release(void)
     if (own.shared_low != NULL) {
         gsize page = (gsize)sysconf(_SC_PAGESIZE);
         CORE_STACK_DEREGISTER(own.shared_valgrind);
-        munmap(own.shared_low - page, own.stack_bytes + page);
+        munmap(own.shared_low - page, own.stack_bytes + 2 * page);
         own.shared_low = own.shared_top = NULL;
     }
     images_free_all();
