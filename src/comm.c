@@ -1961,11 +1961,11 @@ delete_twin_attributes(MPI_Comm comm)
     return rc;
 }
 
-/* This member releases comm (set to MPI_COMM_NULL); the last member destroys it. */
-int
-MPI_Comm_free(MPI_Comm *comm)
+/* *comm is a communicator the program may free or disconnect (`verb`): not the predefined
+ * ones, nor an internal one. */
+static int
+comm_releasable(const MPI_Comm *comm, const char *call, const char *verb)
 {
-    const char *call = "MPI_Comm_free";
     if (comm == NULL)
         return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, call, "comm is NULL");
     int rc = collsim_comm_arg(*comm, call);
@@ -1976,8 +1976,19 @@ MPI_Comm_free(MPI_Comm *comm)
         const char *what = visible == MPI_COMM_WORLD  ? "the predefined MPI_COMM_WORLD"
                            : visible == MPI_COMM_SELF ? "the predefined MPI_COMM_SELF"
                                                       : "an internal communicator";
-        return collsim_error(*comm, MPI_ERR_COMM, call, "cannot free %s", what);
+        return collsim_error(*comm, MPI_ERR_COMM, call, "cannot %s %s", verb, what);
     }
+    return MPI_SUCCESS;
+}
+
+/* This member releases comm (set to MPI_COMM_NULL); the last member destroys it. */
+int
+MPI_Comm_free(MPI_Comm *comm)
+{
+    const char *call = "MPI_Comm_free";
+    int rc = comm_releasable(comm, call, "free");
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (!collsim_handle_held(*comm))   /* a copy of a handle this rank freed already */
         return collsim_error(MPI_COMM_NULL, MPI_ERR_COMM, call,
                              "this rank has freed the communicator already");
@@ -2005,19 +2016,9 @@ MPI_Comm_free(MPI_Comm *comm)
 int
 MPI_Comm_disconnect(MPI_Comm *comm)
 {
-    const char *call = "MPI_Comm_disconnect";
-    if (comm == NULL)
-        return collsim_error(MPI_COMM_NULL, MPI_ERR_ARG, call, "comm is NULL");
-    int rc = collsim_comm_arg(*comm, call);
+    int rc = comm_releasable(comm, "MPI_Comm_disconnect", "disconnect");
     if (rc != MPI_SUCCESS)
         return rc;
-    if ((*comm)->predefined || collsim_comm_is_internal(*comm)) {
-        MPI_Comm visible = collsim_comm_visible(*comm);
-        return collsim_error(*comm, MPI_ERR_COMM, call, "cannot disconnect %s",
-                             visible == MPI_COMM_WORLD  ? "the predefined MPI_COMM_WORLD"
-                             : visible == MPI_COMM_SELF ? "the predefined MPI_COMM_SELF"
-                                                        : "an internal communicator");
-    }
     rc = PMPI_Barrier(*comm);
     if (rc != MPI_SUCCESS)
         return rc;
