@@ -1161,12 +1161,8 @@ prefetch_actor(const core_actor *actor)
     } else if (frames != NULL) {
         top = (const char *)later->stack + later->stack_bytes;
     }
-    if (top != NULL) {
-        for (gsize at = 0; at < 512 && frames + at < top; at += 64)
-            __builtin_prefetch(frames + at);
-        for (gsize below = 64; below <= 256; below += 64)
-            __builtin_prefetch(frames - below, 1);
-    }
+    if (top != NULL)
+        core_prefetch_frames(frames, top);
     if (later->next_ready != NULL)
         __builtin_prefetch(later->next_ready);
 }

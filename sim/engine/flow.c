@@ -124,15 +124,8 @@ sim_flow_resume(struct sim_flow *flow)
             make_fcontext((char *)flow->stack + flow->stack_bytes, flow->stack_bytes, flow_main);
     }
     flow->rank->running_flow = flow;
-    /* its frames from where it stopped, asked for at once rather than missed one by one as it
-     * returns through them (with thousands of ranks no flow's stack is in the caches): the
-     * span core_own.c's prefetch_actor asks for, which measured best for a rank's own stack */
-    const char *frames = (const char *)flow->context;
-    const char *top = (const char *)flow->stack + flow->stack_bytes;
-    for (gsize at = 0; at < 512 && frames + at < top; at += 64)
-        __builtin_prefetch(frames + at);
-    for (gsize below = 64; below <= 256; below += 64)
-        __builtin_prefetch(frames - below, 1);
+    /* with thousands of ranks no flow's stack is in the caches */
+    core_prefetch_frames((const char *)flow->context, (const char *)flow->stack + flow->stack_bytes);
 #ifdef CORE_ASAN
     void *fake_stack = NULL;
     __sanitizer_start_switch_fiber(&fake_stack, flow->stack, flow->stack_bytes);
