@@ -623,32 +623,25 @@ struct nonblocking_job {
 };
 
 /* The items of a reduction's receive buffer that its algorithm may write on this rank: the
- * result, and for MPI_IN_PLACE the whole input vector it is made from; 0 for the rest. */
+ * result, and for MPI_IN_PLACE the whole input vector it is made from; 0 at a Reduce's
+ * non-root, whose receive buffer MPI ignores. */
 static int
 result_items(const struct nonblocking_job *job)
 {
     const struct coll_args *a = &job->args;
-    int rank, size;
+    int rank;
     MPI_Comm_rank(job->comm, &rank);
-    MPI_Comm_size(job->comm, &size);
-    int in_place = a->sendbuf == MPI_IN_PLACE;
-    switch (job->kind) {
-    case COLL_ALLREDUCE:
-    case COLL_SCAN:
-    case COLL_EXSCAN:
-        return a->count;
-    case COLL_REDUCE:
-        return rank == a->root ? a->count : 0;
-    case COLL_REDUCE_SCATTER: {
-        long items = 0;
-        for (int i = 0; i < size && in_place; i++)
-            items += a->recvcounts[i];
-        return in_place ? (int)items : a->recvcounts[rank];
-    }
-    case COLL_REDUCE_SCATTER_BLOCK:
-        return in_place ? a->recvcount * size : a->recvcount;
-    default:
+    if (job->kind == COLL_REDUCE && rank != a->root)
         return 0;
+    if (a->sendbuf == MPI_IN_PLACE)
+        return coll_reduction_input_items(a, job->comm);
+    switch (job->kind) {
+    case COLL_REDUCE_SCATTER:
+        return a->recvcounts[rank];
+    case COLL_REDUCE_SCATTER_BLOCK:
+        return a->recvcount;
+    default:
+        return a->count;
     }
 }
 

@@ -107,10 +107,8 @@ coll_kind_block_source(enum coll_kind kind, int rank, int block, int root, int *
  * set their count and type arrays, the others leave them NULL. */
 
 int
-coll_resolve_in_place_vector(struct coll_args *args, MPI_Comm comm, void **mem)
+coll_reduction_input_items(const struct coll_args *args, MPI_Comm comm)
 {
-    if (args->sendbuf != MPI_IN_PLACE)
-        return MPI_SUCCESS;
     int count = args->count, size;
     if (args->recvcounts != NULL || args->recvcount > 0) {
         /* Reduce_scatter's vector is every rank's block, Reduce_scatter_block's size of them */
@@ -119,7 +117,16 @@ coll_resolve_in_place_vector(struct coll_args *args, MPI_Comm comm, void **mem)
         for (int i = 0; i < size; i++)
             count += args->recvcounts != NULL ? args->recvcounts[i] : args->recvcount;
     }
-    return coll_in_place_copy(args->recvbuf, count, args->datatype, &args->sendbuf, mem);
+    return count;
+}
+
+int
+coll_resolve_in_place_vector(struct coll_args *args, MPI_Comm comm, void **mem)
+{
+    if (args->sendbuf != MPI_IN_PLACE)
+        return MPI_SUCCESS;
+    return coll_in_place_copy(args->recvbuf, coll_reduction_input_items(args, comm),
+                              args->datatype, &args->sendbuf, mem);
 }
 
 int

@@ -175,6 +175,9 @@ int coll_call_everyone_reduces(enum coll_kind kind, const struct coll_args *args
  * _all_blocks: Alltoall(v, w): sendbuf becomes a copy of recvbuf's blocks, at the same places.
  */
 int coll_resolve_in_place_vector(struct coll_args *args, MPI_Comm comm, void **mem);
+/* The items of a reduction's input vector on each rank: count, or for Reduce_scatter(_block)
+ * every rank's block (what MPI_IN_PLACE holds in the receive buffer). */
+int coll_reduction_input_items(const struct coll_args *args, MPI_Comm comm);
 int coll_resolve_in_place_root_block(struct coll_args *args, MPI_Comm comm, void **mem);
 int coll_resolve_in_place_own_block(struct coll_args *args, MPI_Comm comm, void **mem);
 int coll_resolve_in_place_all_blocks(struct coll_args *args, MPI_Comm comm, void **mem);
