@@ -166,6 +166,16 @@ struct collsim_request {
     uint32_t magic;
     enum req_kind kind;
     gboolean complete;
+    /* blocking wait bookkeeping (see transport_wait), in the first cache line with the flag
+     * and the last advance's answer: a wake-up of a rank with W collectives in flight reads
+     * those of W requests and nothing else of them */
+    int wait_slot;           /* index in its owner's current blocking wait, or -1 */
+    gboolean wait_due;       /* to be advanced again by that wait */
+    enum need_kind wait_need; /* what its last advance in that wait left it waiting for */
+    /* what its last advance anywhere found (a send or receive not complete), valid while
+     * need_fresh: nothing it looks at has changed since (request_touch clears it) */
+    gboolean need_fresh;
+    struct wait_need last_need;
     gboolean user_freed;     /* MPI_Request_free called while active */
     int owner_world;
     MPI_Comm comm;
@@ -202,10 +212,6 @@ struct collsim_request {
     /* the last request array it was in (check_request_array): its call's stamp and index */
     guint64 array_stamp;
     int array_index;
-    /* blocking wait bookkeeping (see transport_wait) */
-    int wait_slot;           /* index in its owner's current blocking wait, or -1 */
-    gboolean wait_due;       /* to be advanced again by that wait */
-    struct wait_need need;   /* what its last advance in that wait left it waiting for */
     /* nonblocking collective: the MPI call, its work, the flow running it, and while the flow
      * is parked, the requests its blocking step waits for */
     const char *call;
@@ -1689,9 +1695,46 @@ rendezvous_start_data(struct sim_rank *me, struct sim_msg *msg)
     sim_after_yield();
 }
 
-/* Move one request as far as it can go without blocking; say what it waits for now. */
+/* With COLLSIM_CHECK_NEED_CACHE set (make check sets it), every answer given from a request's
+ * last one is checked against a full advance, which must find the same (a state change
+ * without request_touch would diverge silently: the run ends with a message instead). */
+static gboolean check_need_cache;
+
+static struct wait_need request_advance_afresh(struct sim_rank *me,
+                                               struct collsim_request *req);
+
+/*
+ * Move one request as far as it can go without blocking; say what it waits for now. A send
+ * or receive that nothing has touched since its last advance is where that advance left it,
+ * and advancing it again would do nothing: its last answer is given without reading its
+ * message (a rank with W collectives in flight asks again about W requests at each wake-up).
+ */
 static struct wait_need
 request_advance(struct sim_rank *me, struct collsim_request *req)
+{
+    if (req->need_fresh && !req->complete) {
+        if (G_UNLIKELY(check_need_cache)) {
+            struct wait_need again = request_advance_afresh(me, req);
+            if (again.kind != req->last_need.kind || again.comm != req->last_need.comm ||
+                again.wait != req->last_need.wait || again.what != req->last_need.what)
+                g_error("COLLSIM_CHECK_NEED_CACHE: rank %d's %s request changed with no "
+                        "request_touch",
+                        me->world_rank, req->kind == REQ_SEND ? "send" : "receive");
+        }
+        return req->last_need;
+    }
+    /* a touch during the advance (it may yield) leaves the answer stale */
+    req->need_fresh = req->kind == REQ_SEND || req->kind == REQ_RECV;
+    struct wait_need need = request_advance_afresh(me, req);
+    if (need.kind == NEED_DONE)
+        req->need_fresh = FALSE;
+    else if (req->need_fresh)
+        req->last_need = need;
+    return need;
+}
+
+static struct wait_need
+request_advance_afresh(struct sim_rank *me, struct collsim_request *req)
 {
     static const struct wait_need done = {NEED_DONE, NULL, WAIT_INBOX, NULL};
     static const struct wait_need arrivals = {NEED_ARRIVALS, NULL, WAIT_INBOX, NULL};
@@ -1912,7 +1955,10 @@ due_pop(slot_vec *heap)
 static void
 request_touch(struct collsim_request *req)
 {
-    if (req == NULL || req->wait_slot < 0 || req->wait_due)
+    if (req == NULL)
+        return;
+    req->need_fresh = FALSE;
+    if (req->wait_slot < 0 || req->wait_due)
         return;
     struct sim_wait *wait = sim_rank_by_world(req->owner_world)->wait;
     req->wait_due = TRUE;
@@ -1953,22 +1999,22 @@ static void
 wait_note(struct sim_wait *wait, int slot, struct wait_need need)
 {
     struct collsim_request *req = wait->reqs[slot];
-    struct wait_need old = req->need;
-    req->need = need;
-    wait->awaiting_arrivals += (need.kind == NEED_ARRIVALS) - (old.kind == NEED_ARRIVALS);
-    if (need.kind == NEED_DONE && old.kind != NEED_DONE) {
+    enum need_kind old = req->wait_need;
+    req->wait_need = need.kind;
+    wait->awaiting_arrivals += (need.kind == NEED_ARRIVALS) - (old == NEED_ARRIVALS);
+    if (need.kind == NEED_DONE && old != NEED_DONE) {
         wait->complete++;
         wait->open.v[slot] = slot + 1;
     }
-    if (old.kind != NEED_TRANSFER && need.kind != NEED_TRANSFER)
+    if (old != NEED_TRANSFER && need.kind != NEED_TRANSFER)
         return;
     guint pos = wait_set_position(wait, slot);
     struct wait_set *set = &wait->set;
-    if (old.kind == NEED_TRANSFER && need.kind == NEED_TRANSFER) {
+    if (old == NEED_TRANSFER && need.kind == NEED_TRANSFER) {
         set->comms.v[pos] = need.comm;
         set->kinds.v[pos] = need.wait;
         set->what.v[pos] = need.what;
-    } else if (old.kind == NEED_TRANSFER) {
+    } else if (old == NEED_TRANSFER) {
         small_vec_remove(&set->comms, pos);
         small_vec_remove(&set->kinds, pos);
         small_vec_remove(&set->what, pos);
@@ -2056,7 +2102,7 @@ wait_begin(struct sim_rank *me, struct collsim_request **reqs, int n)
             continue;
         wait->active++;
         req->wait_due = TRUE;
-        req->need.kind = NEED_UNKNOWN;
+        req->wait_need = NEED_UNKNOWN;
     }
     wait->sweep = 0; /* all of them, in slot order */
     return wait;
@@ -4828,6 +4874,7 @@ sim_p2p_rank_start(struct sim_rank *rank)
     rank->wait = NULL;
     rank->running_flow = NULL;
     g_queue_init(&rank->coll_requests);
+    check_need_cache = g_getenv("COLLSIM_CHECK_NEED_CACHE") != NULL;
 }
 
 void
