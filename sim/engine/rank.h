@@ -90,6 +90,8 @@ struct sim_rank {
                                      MPI_Request_free while active: MPI_Finalize completes them */
     GQueue coll_requests;         /* struct collsim_request *: its nonblocking collectives in
                                      flight, oldest first (p2p.c) */
+    struct flow_parking *flow_parking; /* its parked flows' table, once it started one (p2p.c) */
+    struct collsim_request *running_coll; /* the collective whose flow runs now (p2p.c) */
     struct flow_landings *flow_landings; /* where messages for its flows landed lately, once
                                      one of its collectives is watched, and how many (p2p.c) */
     guint64 flow_landed;

@@ -221,6 +221,7 @@ struct collsim_request {
     struct collsim_request **parked_on;
     int parked_n;
     int parked_mode;         /* enum wait_mode of that step */
+    guint64 flow_seq;        /* its place among its rank's collectives started (list order) */
     gboolean in_flow;        /* made by a collective's flow: not the program's to complete */
     gboolean p2p_flow;       /* REQ_COLL running MPI_Isendrecv(_replace): a point-to-point
                               * request, whose status is its receive's, that can be freed */
@@ -287,6 +288,28 @@ struct flow_landings {
     struct {
         uintptr_t lo, hi;
     } at[FLOW_LANDINGS];
+};
+
+/*
+ * Where a rank's parked flows are, so that a wake-up reads one table instead of every
+ * collective in flight, its step's request array (on the flow's stack) and each request:
+ * the requests each parked flow waits for (not complete when it parked), grouped by flow in
+ * the order the flows started (that of the rank's list of collectives), each group in the
+ * step's order; and the flows started inside another flow that have never run.
+ */
+struct parked_entry {
+    guint64 seq;                    /* its flow's flow_seq */
+    struct collsim_request *coll;
+    struct collsim_request *req;
+    int mode;                       /* enum wait_mode of the flow's step */
+};
+
+struct flow_parking {
+    guint64 started;                /* collectives the rank has started: the last flow_seq */
+    guint64 finished;               /* and those whose flow returned */
+    gboolean nested_finished;       /* one started inside a flow returned in this pass */
+    SMALL_VEC(struct parked_entry, 8) parked;
+    SMALL_VEC(struct collsim_request *, 2) unstepped; /* oldest first */
 };
 
 static void request_touch(struct collsim_request *req);
@@ -2254,42 +2277,136 @@ static void coll_request_finished(struct sim_rank *me, struct collsim_request *r
 static void
 flow_step(struct sim_rank *me, struct collsim_request *req)
 {
+    struct flow_parking *parking = me->flow_parking;
+    for (guint i = 0; i < parking->unstepped.len; i++)
+        if (parking->unstepped.v[i] == req) {
+            small_vec_remove(&parking->unstepped, i);
+            break;
+        }
     gboolean rank_unseen = me->requests_unseen;
     me->requests_unseen = FALSE;
+    me->running_coll = req;
     gboolean ended = sim_flow_resume(req->flow);
+    me->running_coll = NULL;
     me->requests_unseen = rank_unseen;
     if (ended)
         coll_request_finished(me, req);
 }
 
-/* Whether the step a flow is parked in may go on: its requests satisfy its mode. (The waits
- * that include them advance them meanwhile; a flow is resumed only to take the next step.) */
-static gboolean
-parked_step_done(const struct collsim_request *coll)
+/* The first parked entry of a flow started after the `seq`th. */
+static guint
+parked_after(const struct flow_parking *parking, guint64 seq)
 {
-    int active = 0, done = 0;
-    for (int i = 0; i < coll->parked_n; i++) {
-        if (coll->parked_on[i] == NULL)
-            continue;
-        active++;
-        done += coll->parked_on[i]->complete;
+    guint low = 0, high = parking->parked.len;
+    while (low < high) {
+        guint mid = low + (high - low) / 2;
+        if (parking->parked.v[mid].seq <= seq)
+            low = mid + 1;
+        else
+            high = mid;
     }
-    return active == 0 || (coll->parked_mode == WAIT_ALL ? done == active : done > 0);
+    return low;
 }
 
-/* Resume every flow of the rank that can go on, oldest first. A flow that finishes leaves
- * the list. */
+/* A flow parks in a step waiting for `reqs` (`mode`): its requests not complete yet join the
+ * table, after those of the flows started before it. */
+static void
+parking_enter(struct sim_rank *me, struct collsim_request *self, struct collsim_request **reqs,
+              int n, enum wait_mode mode)
+{
+    struct flow_parking *parking = me->flow_parking;
+    guint at = parked_after(parking, self->flow_seq);
+    for (int i = 0; i < n; i++) {
+        if (reqs[i] == NULL || reqs[i]->complete)
+            continue;
+        struct parked_entry entry = {self->flow_seq, self, reqs[i], mode};
+        small_vec_insert(&parking->parked, at, entry);
+        at++;
+    }
+}
+
+/* The flow resumes: its entries leave the table. */
+static void
+parking_leave(struct sim_rank *me, const struct collsim_request *self)
+{
+    struct flow_parking *parking = me->flow_parking;
+    guint end = parked_after(parking, self->flow_seq);
+    guint begin = parked_after(parking, self->flow_seq - 1);
+    memmove(&parking->parked.v[begin], &parking->parked.v[end],
+            (parking->parked.len - end) * sizeof parking->parked.v[0]);
+    parking->parked.len -= end - begin;
+}
+
+/* The first flow started after the `seq`th whose parked step is done (its requests satisfy
+ * its mode), if it started before `before` (NULL: any). The waits that include those
+ * requests advance them meanwhile; a flow is resumed only to take the next step. */
+static struct collsim_request *
+parked_done_after(const struct flow_parking *parking, guint64 seq,
+                  const struct collsim_request *before)
+{
+    guint i = parked_after(parking, seq);
+    const struct parked_entry *v = parking->parked.v;
+    while (i < parking->parked.len && (before == NULL || v[i].seq < before->flow_seq)) {
+        gboolean all = TRUE, any = FALSE;
+        guint j = i;
+        for (; j < parking->parked.len && v[j].seq == v[i].seq; j++) {
+            all = all && v[j].req->complete;
+            any = any || v[j].req->complete;
+        }
+        if (v[i].mode == WAIT_ALL ? all : any)
+            return v[i].coll;
+        i = j;
+    }
+    return NULL;
+}
+
+/*
+ * Resume every flow of the rank that can go on, oldest first, in one pass: a flow that a step
+ * of an older one lets go on is resumed in the same pass, one older than the last resumed
+ * waits for the next pass. A flow that finishes leaves the list. A flow is parked (its entries
+ * in the table) or has never run (started inside another flow), so the pass reads the table,
+ * not every collective in flight.
+ */
+static void
+flows_pass(struct sim_rank *me)
+{
+    struct flow_parking *parking = me->flow_parking;
+    guint64 after = 0;
+    while (parking != NULL && !g_queue_is_empty(&me->coll_requests)) {
+        struct collsim_request *next = NULL;
+        for (guint i = 0; i < parking->unstepped.len && next == NULL; i++)
+            if (parking->unstepped.v[i]->flow_seq > after)
+                next = parking->unstepped.v[i];
+        struct collsim_request *parked = parked_done_after(parking, after, next);
+        if (parked != NULL)
+            next = parked;
+        if (next == NULL)
+            return;
+        /* the pass ends with the newest flow: one started by its step waits for the next */
+        gboolean newest = next == g_queue_peek_tail(&me->coll_requests);
+        after = next->flow_seq;
+        flow_step(me, next);
+        if (newest)
+            return;
+    }
+}
+
+/*
+ * Passes until no flow can go on. Only a collective started inside a flow (by a reduction's
+ * user function that starts one and waits for it) makes a second pass: it is newer than the
+ * flow that waits for it, so it runs, and may return, after that flow's turn; the rank's
+ * wait, blind to both, would block for good.
+ */
 static void
 flows_run(struct sim_rank *me)
 {
-    GList *l = me->coll_requests.head;
-    while (l != NULL) {
-        GList *next = l->next;
-        struct collsim_request *coll = l->data;
-        if (coll->parked_on == NULL || parked_step_done(coll))
-            flow_step(me, coll);
-        l = next;
-    }
+    struct flow_parking *parking = me->flow_parking;
+    if (parking == NULL)
+        return;
+    do {
+        parking->nested_finished = FALSE;
+        flows_pass(me);
+    } while (parking->unstepped.len > 0 || parking->nested_finished);
 }
 
 /* The flow's start: run the collective, then hand its result to the request. */
@@ -2330,6 +2447,9 @@ coll_request_finished(struct sim_rank *me, struct collsim_request *req)
     req->flow = NULL;
     req->parked_on = NULL;
     g_queue_remove(&me->coll_requests, req);
+    me->flow_parking->finished++;
+    if (req->in_flow)
+        me->flow_parking->nested_finished = TRUE;
 }
 
 static int
@@ -2338,6 +2458,12 @@ start_flow(int (*fn)(void *data), void *data, MPI_Comm comm, const char *call, g
 {
     struct sim_rank *me = sim_rank_self();
     struct collsim_request *req = request_new(REQ_COLL, comm, 0);
+    if (me->flow_parking == NULL) {
+        me->flow_parking = g_new0(struct flow_parking, 1);
+        small_vec_init(&me->flow_parking->parked);
+        small_vec_init(&me->flow_parking->unstepped);
+    }
+    req->flow_seq = ++me->flow_parking->started;
     req->p2p_flow = p2p;
     req->call = call;
     req->job = fn;
@@ -2348,6 +2474,8 @@ start_flow(int (*fn)(void *data), void *data, MPI_Comm comm, const char *call, g
     *request = req;
     if (me->running_flow == NULL)
         flow_step(me, req);
+    else
+        small_vec_push(&me->flow_parking->unstepped, req);
     return MPI_SUCCESS;
 }
 
@@ -2362,10 +2490,8 @@ sim_p2p_start_nonblocking(int (*fn)(void *data), void *data, MPI_Comm comm, cons
 static struct collsim_request *
 flow_self(struct sim_rank *me)
 {
-    for (GList *l = me->coll_requests.head; l != NULL; l = l->next)
-        if (((struct collsim_request *)l->data)->flow == me->running_flow)
-            return l->data;
-    g_assert_not_reached();
+    g_assert(me->running_coll != NULL && me->running_coll->flow == me->running_flow);
+    return me->running_coll;
 }
 
 /* A flow parks: digest the buffers it writes, which nothing but a message may change until
@@ -2428,7 +2554,9 @@ flow_wait(struct sim_rank *me, struct collsim_request **reqs, int n, enum wait_m
         self->parked_mode = mode;
         if (self->coll_watch != NULL)
             coll_watch_park(me, self->coll_watch);
+        parking_enter(me, self, reqs, n, mode);
         sim_flow_yield();
+        parking_leave(me, self);
         self->parked_on = NULL;
         if (self->coll_watch != NULL)
             coll_watch_resume(me, self->coll_watch);
@@ -2439,12 +2567,10 @@ flow_wait(struct sim_rank *me, struct collsim_request **reqs, int n, enum wait_m
 static void
 flows_needs(struct sim_rank *me, GPtrArray *into)
 {
-    for (GList *l = me->coll_requests.head; l != NULL; l = l->next) {
-        const struct collsim_request *coll = l->data;
-        for (int i = 0; coll->parked_on != NULL && i < coll->parked_n; i++)
-            if (coll->parked_on[i] != NULL && !coll->parked_on[i]->complete)
-                g_ptr_array_add(into, coll->parked_on[i]);
-    }
+    const struct flow_parking *parking = me->flow_parking;
+    for (guint i = 0; parking != NULL && i < parking->parked.len; i++)
+        if (!parking->parked.v[i].req->complete)
+            g_ptr_array_add(into, parking->parked.v[i].req);
 }
 
 /* How many active requests of `reqs` are complete (a collective's flag is its flow's end). */
@@ -2475,12 +2601,24 @@ progress_with_flows(struct sim_rank *me, struct collsim_request **reqs, int n,
                     enum wait_mode mode, gboolean blocking, const char *call)
 {
     GPtrArray *wanted = g_ptr_array_new();
-    int done;
+    /* a collective's request completes only when its flow returns: while the requests are
+     * all collectives' and no flow has returned, their count stands (a wait for W of them
+     * would read them all at each wake-up) */
+    gboolean only_collectives = TRUE;
+    for (int i = 0; i < n; i++)
+        only_collectives = only_collectives && (reqs[i] == NULL || reqs[i]->kind == REQ_COLL);
+    only_collectives = only_collectives && me->flow_parking != NULL;
+    guint64 finished_counted = 0;
+    gboolean counted = FALSE;
+    int done = 0, active = 0;
     for (;;) {
         flows_run(me);
-        int active;
         g_ptr_array_set_size(wanted, 0);
-        done = count_complete(me, reqs, n, &active, wanted);
+        if (!counted || !only_collectives || me->flow_parking->finished != finished_counted) {
+            done = count_complete(me, reqs, n, &active, wanted);
+            counted = TRUE;
+            finished_counted = only_collectives ? me->flow_parking->finished : 0;
+        }
         if (active == 0 || (mode == WAIT_ALL ? done == active : done > 0))
             break;
         flows_needs(me, wanted);
@@ -4873,6 +5011,8 @@ sim_p2p_rank_start(struct sim_rank *rank)
     rank->shm = &ports[1];
     rank->wait = NULL;
     rank->running_flow = NULL;
+    rank->running_coll = NULL;
+    rank->flow_parking = NULL;
     g_queue_init(&rank->coll_requests);
     check_need_cache = g_getenv("COLLSIM_CHECK_NEED_CACHE") != NULL;
 }
@@ -4911,6 +5051,12 @@ sim_p2p_rank_finish(struct sim_rank *rank)
     while ((coll = g_queue_pop_head(&rank->coll_requests)) != NULL) {
         sim_flow_free(coll->flow);
         coll->flow = NULL;
+    }
+    if (rank->flow_parking != NULL) {
+        small_vec_free(&rank->flow_parking->parked);
+        small_vec_free(&rank->flow_parking->unstepped);
+        g_free(rank->flow_parking);
+        rank->flow_parking = NULL;
     }
 }
 

@@ -423,6 +423,62 @@ START_TEST(test_reductions_into_one_buffer)
 }
 END_TEST
 
+/*
+ * A collective started inside another's flow has never run when the outer flow parks to wait
+ * for it: the rank's waits must still run it, and the outer one after it, with an MPI_Ibcast
+ * in flight beside them. Only an erroneous program does this (a reduction's user function
+ * that communicates: MPI-3.1 5.9.5 forbids it; collsim does not refuse it), but it must not
+ * get a deadlock report for a run that can go on, as it did: the rank waited for messages
+ * while the inner barrier waited for its first step. Recursive doubling on four ranks calls
+ * the function twice on every rank, so the inner barriers match.
+ */
+#define NESTED_RANKS 4
+static MPI_Comm nested_comm[NESTED_RANKS];
+static int nested_barriers[NESTED_RANKS];
+
+static void
+sum_after_a_barrier(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Request barrier;
+    ck_assert_int_eq(MPI_Ibarrier(nested_comm[rank], &barrier), MPI_SUCCESS);
+    ck_assert_int_eq(MPI_Wait(&barrier, MPI_STATUS_IGNORE), MPI_SUCCESS);
+    nested_barriers[rank]++;
+    for (int i = 0; i < *len; i++)
+        ((int *)inout)[i] += ((const int *)in)[i];
+}
+
+static void
+nested_rank(int rank, void *arg)
+{
+    (void)arg;
+    MPI_Comm_dup(MPI_COMM_WORLD, &nested_comm[rank]);
+    nested_barriers[rank] = 0;
+    MPI_Op op;
+    MPI_Op_create(sum_after_a_barrier, 1, &op);
+    int x = rank + 1, sum = -1, root_value = rank == 2 ? 33 : 0;
+    MPI_Request reqs[2];
+    MPI_Iallreduce(&x, &sum, 1, MPI_INT, op, MPI_COMM_WORLD, &reqs[0]);
+    MPI_Ibcast(&root_value, 1, MPI_INT, 2, MPI_COMM_WORLD, &reqs[1]);
+    ck_assert_int_eq(MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE), MPI_SUCCESS);
+    ck_assert_int_eq(sum, NESTED_RANKS * (NESTED_RANKS + 1) / 2);
+    ck_assert_int_eq(root_value, 33);
+    ck_assert_int_eq(nested_barriers[rank], 2);
+    MPI_Op_free(&op);
+    MPI_Comm_free(&nested_comm[rank]);
+}
+
+START_TEST(test_collective_started_inside_a_collective)
+{
+    char why[256];
+    ck_assert_int_eq(coll_select_force(COLL_ALLREDUCE, "recursive_doubling", NULL, why, sizeof why),
+                     1);
+    ck_assert_int_eq(collsim_test_run_ranks(NESTED_RANKS, nested_rank, NULL), 0);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- errors */
 
 static void
@@ -481,6 +537,7 @@ nonblocking_suite(void)
     tcase_add_test(flight, test_several_in_flight_keep_call_order);
     tcase_add_test(flight, test_self_and_freed_communicator);
     tcase_add_test(flight, test_reductions_into_one_buffer);
+    tcase_add_test(flight, test_collective_started_inside_a_collective);
     suite_add_tcase(s, flight);
     TCase *errors = tcase_create("errors");
     tcase_add_test(errors, test_errors_return_and_leave_nothing_started);
