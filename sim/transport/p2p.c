@@ -2392,10 +2392,10 @@ flows_pass(struct sim_rank *me)
 }
 
 /*
- * Passes until no flow can go on. Only a collective started inside a flow (by a reduction's
- * user function that starts one and waits for it) makes a second pass: it is newer than the
- * flow that waits for it, so it runs, and may return, after that flow's turn; the rank's
- * wait, blind to both, would block for good.
+ * Passes until no flow can go on. Only a collective started inside a flow (by an attribute
+ * copy callback of MPI_Comm_idup, whose work runs on a flow, that starts one and waits for
+ * it) makes a second pass: it is newer than the flow that waits for it, so it runs, and may
+ * return, after that flow's turn; the rank's wait, blind to both, would block for good.
  */
 static void
 flows_run(struct sim_rank *me)
