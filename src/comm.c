@@ -1135,6 +1135,10 @@ construct(MPI_Comm comm, const struct ctor *how, const int mine[REC_INTS], MPI_C
 int
 MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
+    /* it communicates: not from inside a user-defined reduction function */
+    int communicating = collsim_check_communication(comm, "MPI_Comm_split");
+    if (communicating != MPI_SUCCESS)
+        return communicating;
     int rc = collsim_comm_arg(comm, "MPI_Comm_split");
     if (rc != MPI_SUCCESS)
         return rc;
@@ -1159,6 +1163,10 @@ MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 int
 MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
+    /* it communicates: not from inside a user-defined reduction function */
+    int communicating = collsim_check_communication(comm, "MPI_Comm_create");
+    if (communicating != MPI_SUCCESS)
+        return communicating;
     const char *call = "MPI_Comm_create";
     int rc = collsim_comm_arg(comm, call);
     if (rc != MPI_SUCCESS)
@@ -1205,6 +1213,10 @@ static int inter_dup(MPI_Comm comm, MPI_Comm via, int err, MPI_Comm *newcomm, co
 static int
 comm_dup(MPI_Comm comm, MPI_Comm via, MPI_Comm *newcomm, const char *call, const void *caller)
 {
+    /* it communicates: not from inside a user-defined reduction function */
+    int communicating = collsim_check_communication(comm, call);
+    if (communicating != MPI_SUCCESS)
+        return communicating;
     int rc = collsim_comm_arg(comm, call);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -1322,6 +1334,10 @@ static int
 comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request, const char *call,
           const void *caller)
 {
+    /* it communicates: not from inside a user-defined reduction function */
+    int communicating = collsim_check_communication(comm, call);
+    if (communicating != MPI_SUCCESS)
+        return communicating;
     int rc = collsim_comm_arg(comm, call);
     if (rc == MPI_SUCCESS && request == NULL)
         rc = collsim_error(comm, MPI_ERR_REQUEST, call, "NULL request pointer");
@@ -1380,6 +1396,10 @@ group_bcast_aint(MPI_Comm comm, MPI_Group group, int me, int tag, MPI_Aint msg[H
 int
 MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
+    /* it communicates: not from inside a user-defined reduction function */
+    int communicating = collsim_check_communication(comm, "MPI_Comm_create_group");
+    if (communicating != MPI_SUCCESS)
+        return communicating;
     const char *call = "MPI_Comm_create_group";
     int rc = collsim_comm_arg(comm, call);
     if (rc == MPI_SUCCESS)
@@ -1828,6 +1848,10 @@ int
 MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
                      int remote_leader, int tag, MPI_Comm *newintercomm)
 {
+    /* it communicates: not from inside a user-defined reduction function */
+    int communicating = collsim_check_communication(local_comm, "MPI_Intercomm_create");
+    if (communicating != MPI_SUCCESS)
+        return communicating;
     const char *call = "MPI_Intercomm_create";
     int rc = collsim_comm_arg(local_comm, call);
     if (rc == MPI_SUCCESS && local_comm->inter)
@@ -1884,6 +1908,10 @@ MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
 int
 MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 {
+    /* it communicates: not from inside a user-defined reduction function */
+    int communicating = collsim_check_communication(intercomm, "MPI_Intercomm_merge");
+    if (communicating != MPI_SUCCESS)
+        return communicating;
     const char *call = "MPI_Intercomm_merge";
     int rc = collsim_comm_arg(intercomm, call);
     if (rc == MPI_SUCCESS && !intercomm->inter)
@@ -2016,6 +2044,10 @@ MPI_Comm_free(MPI_Comm *comm)
 int
 MPI_Comm_disconnect(MPI_Comm *comm)
 {
+    /* it communicates: not from inside a user-defined reduction function */
+    int communicating = collsim_check_communication(MPI_COMM_NULL, "MPI_Comm_disconnect");
+    if (communicating != MPI_SUCCESS)
+        return communicating;
     int rc = comm_releasable(comm, "MPI_Comm_disconnect", "disconnect");
     if (rc != MPI_SUCCESS)
         return rc;
@@ -2057,6 +2089,10 @@ collsim_comm_finalize_rank(void)
 int
 MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
+    /* it communicates: not from inside a user-defined reduction function */
+    int communicating = collsim_check_communication(comm, "MPI_Comm_split_type");
+    if (communicating != MPI_SUCCESS)
+        return communicating;
     const char *call = "MPI_Comm_split_type";
     int rc = collsim_comm_arg(comm, call);
     if (rc == MPI_SUCCESS)

@@ -331,6 +331,16 @@ collsim_check_live(const char *call)
 }
 
 int
+collsim_check_communication(MPI_Comm comm, const char *call)
+{
+    if (collsim_runtime->in_user_function == NULL || !collsim_runtime->in_user_function())
+        return MPI_SUCCESS;
+    return collsim_error(comm, MPI_ERR_OTHER, call,
+                         "called inside a user-defined reduction function, where MPI-3.1 5.9.5 "
+                         "allows no communication (MPI_Abort only)");
+}
+
+int
 collsim_error(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
 {
     MPI_Comm target = handling_comm(comm);

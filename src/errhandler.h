@@ -42,6 +42,15 @@ int collsim_error(MPI_Comm comm, int code, const char *call, const char *fmt, ..
  */
 int collsim_check_live(const char *call);
 
+/*
+ * MPI_SUCCESS unless the calling rank is inside a user-defined reduction function, where
+ * MPI-3.1 5.9.5 allows no MPI communication function (MPI_Abort only): then MPI_ERR_OTHER
+ * through comm's handler (MPI_COMM_WORLD's for MPI_COMM_NULL). Called by every function that
+ * sends, receives, probes, completes requests or makes a collective call, before anything
+ * else: a collective entered from there would run inside its own algorithm's step.
+ */
+int collsim_check_communication(MPI_Comm comm, const char *call);
+
 /* The last error code the calling rank uses: MPI_ERR_LASTCODE, or the last one it added. */
 int collsim_error_last_used_code(void);
 

@@ -482,7 +482,11 @@ collsim_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype
     case COLLSIM_OP_USER: {
         int len = count;
         MPI_Datatype type = dt;
+        if (collsim_runtime->user_function != NULL)
+            collsim_runtime->user_function(1);
         op->fn((void *)(uintptr_t)in, inout, &len, &type);
+        if (collsim_runtime->user_function != NULL)
+            collsim_runtime->user_function(0);
         return MPI_SUCCESS;
     }
     case COLLSIM_OP_NO_OP:

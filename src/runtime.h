@@ -89,6 +89,12 @@ struct collsim_runtime_hooks {
     /* Where the calling rank is in its life: 0 before MPI_Init, 1 between MPI_Init and the end
      * of MPI_Finalize, 2 after. NULL (or a caller outside any rank) counts as 1. */
     int (*mpi_state)(void);
+    /* A user-defined reduction function (MPI_Op_create) starts (entering 1) or returns (0) on
+     * the calling rank, and whether the rank is inside one now: MPI-3.1 5.9.5 allows no MPI
+     * communication function there (collsim_check_communication). NULL: nothing is tracked,
+     * and no rank is ever inside one. */
+    void (*user_function)(int entering);
+    int (*in_user_function)(void);
 };
 
 /*

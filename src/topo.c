@@ -279,6 +279,10 @@ int
 MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
                 MPI_Comm *comm_cart)
 {
+    /* it communicates: not from inside a user-defined reduction function */
+    int communicating = collsim_check_communication(comm_old, "MPI_Cart_create");
+    if (communicating != MPI_SUCCESS)
+        return communicating;
     const char *call = "MPI_Cart_create";
     struct collsim_topo *old;
     int rc = topo_comm(comm_old, call, &old);
@@ -313,6 +317,10 @@ cart_coords(const struct collsim_topo *t, int rank, int coords[])
 int
 MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 {
+    /* it communicates: not from inside a user-defined reduction function */
+    int communicating = collsim_check_communication(comm, "MPI_Cart_sub");
+    if (communicating != MPI_SUCCESS)
+        return communicating;
     const char *call = "MPI_Cart_sub";
     struct collsim_topo *t;
     int rc = topo_of_kind(comm, MPI_CART, call, &t);
@@ -380,6 +388,10 @@ int
 MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder,
                  MPI_Comm *comm_graph)
 {
+    /* it communicates: not from inside a user-defined reduction function */
+    int communicating = collsim_check_communication(comm_old, "MPI_Graph_create");
+    if (communicating != MPI_SUCCESS)
+        return communicating;
     const char *call = "MPI_Graph_create";
     struct collsim_topo *old;
     int rc = topo_comm(comm_old, call, &old);
@@ -482,6 +494,10 @@ MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int source
                                const int destweights[], MPI_Info info, int reorder,
                                MPI_Comm *comm_dist_graph)
 {
+    /* it communicates: not from inside a user-defined reduction function */
+    int communicating = collsim_check_communication(comm_old, "MPI_Dist_graph_create_adjacent");
+    if (communicating != MPI_SUCCESS)
+        return communicating;
     const char *call = "MPI_Dist_graph_create_adjacent";
     struct collsim_topo *old;
     int rc = topo_comm(comm_old, call, &old);
@@ -663,6 +679,10 @@ MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int d
                       const int destinations[], const int weights[], MPI_Info info, int reorder,
                       MPI_Comm *comm_dist_graph)
 {
+    /* it communicates: not from inside a user-defined reduction function */
+    int communicating = collsim_check_communication(comm_old, "MPI_Dist_graph_create");
+    if (communicating != MPI_SUCCESS)
+        return communicating;
     const char *call = "MPI_Dist_graph_create";
     struct collsim_topo *old;
     int rc = topo_comm(comm_old, call, &old);

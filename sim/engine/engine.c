@@ -416,6 +416,21 @@ hook_mpi_state(void)
     return me != NULL ? me->mpi_state : 1;
 }
 
+static void
+hook_user_function(int entering)
+{
+    struct sim_rank *me = sim_rank_self();
+    if (me != NULL)
+        me->in_user_function += entering ? 1 : -1;
+}
+
+static int
+hook_in_user_function(void)
+{
+    const struct sim_rank *me = sim_rank_self();
+    return me != NULL && me->in_user_function > 0;
+}
+
 static int
 hook_node_of(int world_rank)
 {
@@ -444,6 +459,8 @@ static const struct collsim_runtime_hooks sim_hooks = {
     .acts_for_operation = sim_p2p_acts_for_operation,
     .abort = hook_abort,
     .mpi_state = hook_mpi_state,
+    .user_function = hook_user_function,
+    .in_user_function = hook_in_user_function,
 };
 
 /* ---------------------------------------------------------------- platform */

@@ -48,6 +48,7 @@ struct sim_rank {
     int node;                     /* position of host in the natural order of host names */
     core_mailbox *inbox;           /* permanent receiver: this rank */
     int mpi_state;                /* 0 before MPI_Init, 1 initialised, 2 finalised */
+    int in_user_function;         /* user-defined reduction functions running (runtime.h) */
     gboolean finished;            /* returned from main */
     int exit_status;
     gboolean requests_unseen;     /* in a blocking call's start: the requests made now never

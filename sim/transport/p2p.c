@@ -2772,6 +2772,17 @@ check_tag(MPI_Comm comm, int tag, gboolean wildcard_ok, const char *call)
     return collsim_error(comm, MPI_ERR_TAG, call, "invalid tag %d", tag);
 }
 
+/* Not from inside a user-defined reduction function (runtime.h): the calls that send,
+ * receive, probe, start or complete requests. */
+static int
+check_communicating(MPI_Comm comm, const char *call)
+{
+    const struct sim_rank *me = sim_rank_self();
+    if (me == NULL || me->in_user_function == 0)
+        return MPI_SUCCESS;
+    return collsim_check_communication(comm, call);
+}
+
 static int
 check_initialized(const char *call)
 {
@@ -2792,6 +2803,8 @@ check_p2p_args(const void *buf, int count, MPI_Datatype dt, int peer, int tag, M
     int rc = check_initialized(call);
     if (rc == MPI_SUCCESS)
         rc = check_comm(comm, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_communicating(comm, call);
     if (rc == MPI_SUCCESS)
         rc = check_buffer(comm, buf, count, dt, call);
     if (rc == MPI_SUCCESS && is_recv && collsim_datatype_overlaps(dt, count))
@@ -3694,6 +3707,8 @@ static int
 check_request_array(int count, MPI_Request requests[], const char *call)
 {
     int rc = check_initialized(call);
+    if (rc == MPI_SUCCESS)
+        rc = check_communicating(MPI_COMM_WORLD, call);
     if (rc != MPI_SUCCESS)
         return rc;
     if (count < 0)
@@ -3816,6 +3831,8 @@ complete_one(MPI_Request *request, int *flag, MPI_Status *status, gboolean block
              const char *call)
 {
     int rc = check_initialized(call);
+    if (rc == MPI_SUCCESS)
+        rc = check_communicating(MPI_COMM_WORLD, call);
     if (rc != MPI_SUCCESS)
         return rc;
     if (blocking && request == NULL)
@@ -4398,6 +4415,8 @@ MPI_Start(MPI_Request *request)
 {
     const char *call = "MPI_Start";
     int rc = check_initialized(call);
+    if (rc == MPI_SUCCESS)
+        rc = check_communicating(MPI_COMM_WORLD, call);
     if (rc == MPI_SUCCESS && request == NULL)
         rc = collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call, "NULL request pointer");
     if (rc == MPI_SUCCESS)
@@ -4696,6 +4715,8 @@ check_probe_args(int source, int tag, MPI_Comm comm, const char *call)
     if (rc == MPI_SUCCESS)
         rc = check_comm(comm, call);
     if (rc == MPI_SUCCESS)
+        rc = check_communicating(comm, call);
+    if (rc == MPI_SUCCESS)
         rc = check_peer(comm, source, TRUE, "source", call);
     if (rc == MPI_SUCCESS)
         rc = check_tag(comm, tag, TRUE, call);
@@ -4925,6 +4946,8 @@ post_mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message, MPI_Requ
            const char *call)
 {
     int rc = check_initialized(call);
+    if (rc == MPI_SUCCESS)
+        rc = check_communicating(MPI_COMM_WORLD, call);
     if (rc != MPI_SUCCESS)
         return rc;
     struct sim_rank *me = sim_rank_self();

@@ -54,7 +54,8 @@ coll_arg_comm(MPI_Comm comm, const char *call)
                              "the calling process (world rank %d) is not a member of the "
                              "communicator",
                              collsim_runtime->world_rank());
-    return MPI_SUCCESS;
+    /* a collective entered there would run inside a step of the algorithm that called it */
+    return collsim_check_communication(comm, call);
 }
 
 int
