@@ -125,7 +125,8 @@ sim_flow_resume(struct sim_flow *flow)
     }
     flow->rank->running_flow = flow;
     /* with thousands of ranks no flow's stack is in the caches */
-    core_prefetch_frames((const char *)flow->context, (const char *)flow->stack + flow->stack_bytes);
+    core_prefetch_frames((const char *)flow->context,
+                         (const char *)flow->stack + flow->stack_bytes);
 #ifdef CORE_ASAN
     void *fake_stack = NULL;
     __sanitizer_start_switch_fiber(&fake_stack, flow->stack, flow->stack_bytes);

@@ -212,15 +212,12 @@ struct collsim_request {
     /* the last request array it was in (check_request_array): its call's stamp and index */
     guint64 array_stamp;
     int array_index;
-    /* nonblocking collective: the MPI call, its work, the flow running it, and while the flow
-     * is parked, the requests its blocking step waits for */
+    /* nonblocking collective: the MPI call, its work and the flow running it (while the flow
+     * is parked, its rank's flow_parking lists the requests its blocking step waits for) */
     const char *call;
     int (*job)(void *data);
     void *job_data;
     struct sim_flow *flow;
-    struct collsim_request **parked_on;
-    int parked_n;
-    int parked_mode;         /* enum wait_mode of that step */
     guint64 flow_seq;        /* its place among its rank's collectives started (list order) */
     gboolean in_flow;        /* made by a collective's flow: not the program's to complete */
     gboolean p2p_flow;       /* REQ_COLL running MPI_Isendrecv(_replace): a point-to-point
@@ -451,6 +448,12 @@ req_capacity(const struct collsim_request *req)
 }
 
 static const struct sim_p2p_observer *observer; /* p2p_observe.h; NULL: off */
+
+/* With COLLSIM_CHECK_NEED_CACHE set (make check sets it), every answer given from a request's
+ * last one is checked against a full advance, which must find the same (a state change
+ * without request_touch would diverge silently: the run ends with a message instead). Read
+ * once a run (sim_p2p_start). */
+static gboolean check_need_cache;
 static gpointer observer_data;
 
 void
@@ -1063,6 +1066,7 @@ scheduler_actor(void *data)
 void
 sim_p2p_start(core_host *host)
 {
+    check_need_cache = g_getenv("COLLSIM_CHECK_NEED_CACHE") != NULL;
     memset(&sched, 0, sizeof sched);
     sched.heap = g_array_new(FALSE, FALSE, sizeof(struct port_event));
     sched.mutex = core_mutex_new();
@@ -1718,11 +1722,6 @@ rendezvous_start_data(struct sim_rank *me, struct sim_msg *msg)
     sim_after_yield();
 }
 
-/* With COLLSIM_CHECK_NEED_CACHE set (make check sets it), every answer given from a request's
- * last one is checked against a full advance, which must find the same (a state change
- * without request_touch would diverge silently: the run ends with a message instead). */
-static gboolean check_need_cache;
-
 static struct wait_need request_advance_afresh(struct sim_rank *me,
                                                struct collsim_request *req);
 
@@ -2372,7 +2371,7 @@ flows_pass(struct sim_rank *me)
 {
     struct flow_parking *parking = me->flow_parking;
     guint64 after = 0;
-    while (parking != NULL && !g_queue_is_empty(&me->coll_requests)) {
+    while (!g_queue_is_empty(&me->coll_requests)) {
         struct collsim_request *next = NULL;
         for (guint i = 0; i < parking->unstepped.len && next == NULL; i++)
             if (parking->unstepped.v[i]->flow_seq > after)
@@ -2445,7 +2444,6 @@ coll_request_finished(struct sim_rank *me, struct collsim_request *req)
     req->status.MPI_ERROR = sim_flow_result(req->flow);
     sim_flow_free(req->flow);
     req->flow = NULL;
-    req->parked_on = NULL;
     g_queue_remove(&me->coll_requests, req);
     me->flow_parking->finished++;
     if (req->in_flow)
@@ -2549,15 +2547,11 @@ flow_wait(struct sim_rank *me, struct collsim_request **reqs, int n, enum wait_m
         }
         if (active == 0 || (mode == WAIT_ALL ? done == active : done > 0))
             return done;
-        self->parked_on = reqs;
-        self->parked_n = n;
-        self->parked_mode = mode;
         if (self->coll_watch != NULL)
             coll_watch_park(me, self->coll_watch);
         parking_enter(me, self, reqs, n, mode);
         sim_flow_yield();
         parking_leave(me, self);
-        self->parked_on = NULL;
         if (self->coll_watch != NULL)
             coll_watch_resume(me, self->coll_watch);
     }
@@ -2608,16 +2602,15 @@ progress_with_flows(struct sim_rank *me, struct collsim_request **reqs, int n,
     for (int i = 0; i < n; i++)
         only_collectives = only_collectives && (reqs[i] == NULL || reqs[i]->kind == REQ_COLL);
     only_collectives = only_collectives && me->flow_parking != NULL;
-    guint64 finished_counted = 0;
-    gboolean counted = FALSE;
+    guint64 finished_counted = G_MAXUINT64; /* none counted yet */
     int done = 0, active = 0;
     for (;;) {
         flows_run(me);
         g_ptr_array_set_size(wanted, 0);
-        if (!counted || !only_collectives || me->flow_parking->finished != finished_counted) {
+        if (!only_collectives || me->flow_parking->finished != finished_counted) {
             done = count_complete(me, reqs, n, &active, wanted);
-            counted = TRUE;
-            finished_counted = only_collectives ? me->flow_parking->finished : 0;
+            if (only_collectives)
+                finished_counted = me->flow_parking->finished;
         }
         if (active == 0 || (mode == WAIT_ALL ? done == active : done > 0))
             break;
@@ -2772,17 +2765,6 @@ check_tag(MPI_Comm comm, int tag, gboolean wildcard_ok, const char *call)
     return collsim_error(comm, MPI_ERR_TAG, call, "invalid tag %d", tag);
 }
 
-/* Not from inside a user-defined reduction function (runtime.h): the calls that send,
- * receive, probe, start or complete requests. */
-static int
-check_communicating(MPI_Comm comm, const char *call)
-{
-    const struct sim_rank *me = sim_rank_self();
-    if (me == NULL || me->in_user_function == 0)
-        return MPI_SUCCESS;
-    return collsim_check_communication(comm, call);
-}
-
 static int
 check_initialized(const char *call)
 {
@@ -2804,7 +2786,7 @@ check_p2p_args(const void *buf, int count, MPI_Datatype dt, int peer, int tag, M
     if (rc == MPI_SUCCESS)
         rc = check_comm(comm, call);
     if (rc == MPI_SUCCESS)
-        rc = check_communicating(comm, call);
+        rc = collsim_check_communication(comm, call);
     if (rc == MPI_SUCCESS)
         rc = check_buffer(comm, buf, count, dt, call);
     if (rc == MPI_SUCCESS && is_recv && collsim_datatype_overlaps(dt, count))
@@ -3708,7 +3690,7 @@ check_request_array(int count, MPI_Request requests[], const char *call)
 {
     int rc = check_initialized(call);
     if (rc == MPI_SUCCESS)
-        rc = check_communicating(MPI_COMM_WORLD, call);
+        rc = collsim_check_communication(MPI_COMM_WORLD, call);
     if (rc != MPI_SUCCESS)
         return rc;
     if (count < 0)
@@ -3832,7 +3814,7 @@ complete_one(MPI_Request *request, int *flag, MPI_Status *status, gboolean block
 {
     int rc = check_initialized(call);
     if (rc == MPI_SUCCESS)
-        rc = check_communicating(MPI_COMM_WORLD, call);
+        rc = collsim_check_communication(MPI_COMM_WORLD, call);
     if (rc != MPI_SUCCESS)
         return rc;
     if (blocking && request == NULL)
@@ -4416,7 +4398,7 @@ MPI_Start(MPI_Request *request)
     const char *call = "MPI_Start";
     int rc = check_initialized(call);
     if (rc == MPI_SUCCESS)
-        rc = check_communicating(MPI_COMM_WORLD, call);
+        rc = collsim_check_communication(MPI_COMM_WORLD, call);
     if (rc == MPI_SUCCESS && request == NULL)
         rc = collsim_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call, "NULL request pointer");
     if (rc == MPI_SUCCESS)
@@ -4715,7 +4697,7 @@ check_probe_args(int source, int tag, MPI_Comm comm, const char *call)
     if (rc == MPI_SUCCESS)
         rc = check_comm(comm, call);
     if (rc == MPI_SUCCESS)
-        rc = check_communicating(comm, call);
+        rc = collsim_check_communication(comm, call);
     if (rc == MPI_SUCCESS)
         rc = check_peer(comm, source, TRUE, "source", call);
     if (rc == MPI_SUCCESS)
@@ -4947,7 +4929,7 @@ post_mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message, MPI_Requ
 {
     int rc = check_initialized(call);
     if (rc == MPI_SUCCESS)
-        rc = check_communicating(MPI_COMM_WORLD, call);
+        rc = collsim_check_communication(MPI_COMM_WORLD, call);
     if (rc != MPI_SUCCESS)
         return rc;
     struct sim_rank *me = sim_rank_self();
@@ -5037,7 +5019,6 @@ sim_p2p_rank_start(struct sim_rank *rank)
     rank->running_coll = NULL;
     rank->flow_parking = NULL;
     g_queue_init(&rank->coll_requests);
-    check_need_cache = g_getenv("COLLSIM_CHECK_NEED_CACHE") != NULL;
 }
 
 void
