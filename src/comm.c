@@ -598,6 +598,13 @@ collsim_comm_arg(MPI_Comm comm, const char *call)
     return MPI_SUCCESS;
 }
 
+int
+collsim_comm_arg_communicating(MPI_Comm comm, const char *call)
+{
+    int rc = collsim_check_communication(comm, call);
+    return rc != MPI_SUCCESS ? rc : collsim_comm_arg(comm, call);
+}
+
 static int
 check_out(MPI_Comm comm, const void *pointer, const char *what, const char *call)
 {
@@ -1135,11 +1142,7 @@ construct(MPI_Comm comm, const struct ctor *how, const int mine[REC_INTS], MPI_C
 int
 MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
-    /* it communicates: not from inside a user-defined reduction function */
-    int communicating = collsim_check_communication(comm, "MPI_Comm_split");
-    if (communicating != MPI_SUCCESS)
-        return communicating;
-    int rc = collsim_comm_arg(comm, "MPI_Comm_split");
+    int rc = collsim_comm_arg_communicating(comm, "MPI_Comm_split");
     if (rc != MPI_SUCCESS)
         return rc;
     int err = MPI_SUCCESS;
@@ -1163,12 +1166,8 @@ MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 int
 MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
-    /* it communicates: not from inside a user-defined reduction function */
-    int communicating = collsim_check_communication(comm, "MPI_Comm_create");
-    if (communicating != MPI_SUCCESS)
-        return communicating;
     const char *call = "MPI_Comm_create";
-    int rc = collsim_comm_arg(comm, call);
+    int rc = collsim_comm_arg_communicating(comm, call);
     if (rc != MPI_SUCCESS)
         return rc;
     int mine[REC_INTS] = {MPI_UNDEFINED, 0, 0, MPI_SUCCESS};
@@ -1213,11 +1212,7 @@ static int inter_dup(MPI_Comm comm, MPI_Comm via, int err, MPI_Comm *newcomm, co
 static int
 comm_dup(MPI_Comm comm, MPI_Comm via, MPI_Comm *newcomm, const char *call, const void *caller)
 {
-    /* it communicates: not from inside a user-defined reduction function */
-    int communicating = collsim_check_communication(comm, call);
-    if (communicating != MPI_SUCCESS)
-        return communicating;
-    int rc = collsim_comm_arg(comm, call);
+    int rc = collsim_comm_arg_communicating(comm, call);
     if (rc != MPI_SUCCESS)
         return rc;
     int err = MPI_SUCCESS;
@@ -1334,11 +1329,7 @@ static int
 comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request, const char *call,
           const void *caller)
 {
-    /* it communicates: not from inside a user-defined reduction function */
-    int communicating = collsim_check_communication(comm, call);
-    if (communicating != MPI_SUCCESS)
-        return communicating;
-    int rc = collsim_comm_arg(comm, call);
+    int rc = collsim_comm_arg_communicating(comm, call);
     if (rc == MPI_SUCCESS && request == NULL)
         rc = collsim_error(comm, MPI_ERR_REQUEST, call, "NULL request pointer");
     if (rc == MPI_SUCCESS && newcomm == NULL)
@@ -1396,12 +1387,8 @@ group_bcast_aint(MPI_Comm comm, MPI_Group group, int me, int tag, MPI_Aint msg[H
 int
 MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
-    /* it communicates: not from inside a user-defined reduction function */
-    int communicating = collsim_check_communication(comm, "MPI_Comm_create_group");
-    if (communicating != MPI_SUCCESS)
-        return communicating;
     const char *call = "MPI_Comm_create_group";
-    int rc = collsim_comm_arg(comm, call);
+    int rc = collsim_comm_arg_communicating(comm, call);
     if (rc == MPI_SUCCESS)
         rc = refuse_inter(comm, call);
     if (rc != MPI_SUCCESS)
@@ -1848,12 +1835,8 @@ int
 MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
                      int remote_leader, int tag, MPI_Comm *newintercomm)
 {
-    /* it communicates: not from inside a user-defined reduction function */
-    int communicating = collsim_check_communication(local_comm, "MPI_Intercomm_create");
-    if (communicating != MPI_SUCCESS)
-        return communicating;
     const char *call = "MPI_Intercomm_create";
-    int rc = collsim_comm_arg(local_comm, call);
+    int rc = collsim_comm_arg_communicating(local_comm, call);
     if (rc == MPI_SUCCESS && local_comm->inter)
         rc = collsim_error(local_comm, MPI_ERR_COMM, call,
                            "local_comm is an inter-communicator (it must be an "
@@ -1908,12 +1891,8 @@ MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
 int
 MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 {
-    /* it communicates: not from inside a user-defined reduction function */
-    int communicating = collsim_check_communication(intercomm, "MPI_Intercomm_merge");
-    if (communicating != MPI_SUCCESS)
-        return communicating;
     const char *call = "MPI_Intercomm_merge";
-    int rc = collsim_comm_arg(intercomm, call);
+    int rc = collsim_comm_arg_communicating(intercomm, call);
     if (rc == MPI_SUCCESS && !intercomm->inter)
         rc = collsim_error(intercomm, MPI_ERR_COMM, call,
                            "the communicator is not an inter-communicator");
@@ -2044,11 +2023,9 @@ MPI_Comm_free(MPI_Comm *comm)
 int
 MPI_Comm_disconnect(MPI_Comm *comm)
 {
-    /* it communicates: not from inside a user-defined reduction function */
-    int communicating = collsim_check_communication(MPI_COMM_NULL, "MPI_Comm_disconnect");
-    if (communicating != MPI_SUCCESS)
-        return communicating;
-    int rc = comm_releasable(comm, "MPI_Comm_disconnect", "disconnect");
+    int rc = collsim_check_communication(MPI_COMM_NULL, "MPI_Comm_disconnect");
+    if (rc == MPI_SUCCESS)
+        rc = comm_releasable(comm, "MPI_Comm_disconnect", "disconnect");
     if (rc != MPI_SUCCESS)
         return rc;
     rc = PMPI_Barrier(*comm);
@@ -2089,12 +2066,8 @@ collsim_comm_finalize_rank(void)
 int
 MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
-    /* it communicates: not from inside a user-defined reduction function */
-    int communicating = collsim_check_communication(comm, "MPI_Comm_split_type");
-    if (communicating != MPI_SUCCESS)
-        return communicating;
     const char *call = "MPI_Comm_split_type";
-    int rc = collsim_comm_arg(comm, call);
+    int rc = collsim_comm_arg_communicating(comm, call);
     if (rc == MPI_SUCCESS)
         rc = refuse_inter(comm, call);
     if (rc != MPI_SUCCESS)

@@ -94,6 +94,9 @@ int collsim_comm_check(MPI_Comm comm);
 /* A communicator argument of `call`: the calling rank between MPI_Init and MPI_Finalize, and
  * collsim_comm_check; else the error through the handler ("invalid communicator"). */
 int collsim_comm_arg(MPI_Comm comm, const char *call);
+/* collsim_comm_arg for a call that communicates: refused first inside a user-defined
+ * reduction function (collsim_check_communication). */
+int collsim_comm_arg_communicating(MPI_Comm comm, const char *call);
 int collsim_comm_size(MPI_Comm comm);
 /* Local rank of the calling process in comm (MPI_UNDEFINED if not a member). */
 int collsim_comm_my_rank(MPI_Comm comm);

@@ -155,6 +155,21 @@ topo_comm(MPI_Comm comm, const char *call, struct collsim_topo **topo)
     return MPI_SUCCESS;
 }
 
+/* comm_old of a topology constructor: it communicates (not from inside a user-defined
+ * reduction function), and only an intra-communicator has a topology; then topo_comm. */
+static int
+topo_builder_comm(MPI_Comm comm_old, const char *call, struct collsim_topo **old)
+{
+    int rc = collsim_check_communication(comm_old, call);
+    if (rc == MPI_SUCCESS)
+        rc = topo_comm(comm_old, call, old);
+    if (rc == MPI_SUCCESS && collsim_comm_is_inter(comm_old))
+        rc = collsim_error(comm_old, MPI_ERR_COMM, call,
+                           "comm_old is an inter-communicator (a topology needs an "
+                           "intra-communicator)");
+    return rc;
+}
+
 static const char *
 kind_name(int kind)
 {
@@ -279,17 +294,9 @@ int
 MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
                 MPI_Comm *comm_cart)
 {
-    /* it communicates: not from inside a user-defined reduction function */
-    int communicating = collsim_check_communication(comm_old, "MPI_Cart_create");
-    if (communicating != MPI_SUCCESS)
-        return communicating;
     const char *call = "MPI_Cart_create";
     struct collsim_topo *old;
-    int rc = topo_comm(comm_old, call, &old);
-    if (rc == MPI_SUCCESS && collsim_comm_is_inter(comm_old))
-        rc = collsim_error(comm_old, MPI_ERR_COMM, call,
-                           "comm_old is an inter-communicator (a topology needs an "
-                           "intra-communicator)");
+    int rc = topo_builder_comm(comm_old, call, &old);
     if (rc != MPI_SUCCESS)
         return rc;
     (void)reorder;
@@ -317,13 +324,11 @@ cart_coords(const struct collsim_topo *t, int rank, int coords[])
 int
 MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 {
-    /* it communicates: not from inside a user-defined reduction function */
-    int communicating = collsim_check_communication(comm, "MPI_Cart_sub");
-    if (communicating != MPI_SUCCESS)
-        return communicating;
     const char *call = "MPI_Cart_sub";
     struct collsim_topo *t;
-    int rc = topo_of_kind(comm, MPI_CART, call, &t);
+    int rc = collsim_check_communication(comm, call); /* it communicates */
+    if (rc == MPI_SUCCESS)
+        rc = topo_of_kind(comm, MPI_CART, call, &t);
     if (rc != MPI_SUCCESS)
         return rc;
     int err = check_out(comm, newcomm, "newcomm", call);
@@ -388,17 +393,9 @@ int
 MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder,
                  MPI_Comm *comm_graph)
 {
-    /* it communicates: not from inside a user-defined reduction function */
-    int communicating = collsim_check_communication(comm_old, "MPI_Graph_create");
-    if (communicating != MPI_SUCCESS)
-        return communicating;
     const char *call = "MPI_Graph_create";
     struct collsim_topo *old;
-    int rc = topo_comm(comm_old, call, &old);
-    if (rc == MPI_SUCCESS && collsim_comm_is_inter(comm_old))
-        rc = collsim_error(comm_old, MPI_ERR_COMM, call,
-                           "comm_old is an inter-communicator (a topology needs an "
-                           "intra-communicator)");
+    int rc = topo_builder_comm(comm_old, call, &old);
     if (rc != MPI_SUCCESS)
         return rc;
     (void)reorder;
@@ -494,17 +491,9 @@ MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int source
                                const int destweights[], MPI_Info info, int reorder,
                                MPI_Comm *comm_dist_graph)
 {
-    /* it communicates: not from inside a user-defined reduction function */
-    int communicating = collsim_check_communication(comm_old, "MPI_Dist_graph_create_adjacent");
-    if (communicating != MPI_SUCCESS)
-        return communicating;
     const char *call = "MPI_Dist_graph_create_adjacent";
     struct collsim_topo *old;
-    int rc = topo_comm(comm_old, call, &old);
-    if (rc == MPI_SUCCESS && collsim_comm_is_inter(comm_old))
-        rc = collsim_error(comm_old, MPI_ERR_COMM, call,
-                           "comm_old is an inter-communicator (a topology needs an "
-                           "intra-communicator)");
+    int rc = topo_builder_comm(comm_old, call, &old);
     if (rc != MPI_SUCCESS)
         return rc;
     (void)reorder;
@@ -679,17 +668,9 @@ MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int d
                       const int destinations[], const int weights[], MPI_Info info, int reorder,
                       MPI_Comm *comm_dist_graph)
 {
-    /* it communicates: not from inside a user-defined reduction function */
-    int communicating = collsim_check_communication(comm_old, "MPI_Dist_graph_create");
-    if (communicating != MPI_SUCCESS)
-        return communicating;
     const char *call = "MPI_Dist_graph_create";
     struct collsim_topo *old;
-    int rc = topo_comm(comm_old, call, &old);
-    if (rc == MPI_SUCCESS && collsim_comm_is_inter(comm_old))
-        rc = collsim_error(comm_old, MPI_ERR_COMM, call,
-                           "comm_old is an inter-communicator (a topology needs an "
-                           "intra-communicator)");
+    int rc = topo_builder_comm(comm_old, call, &old);
     if (rc != MPI_SUCCESS)
         return rc;
     (void)reorder;
