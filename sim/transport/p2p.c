@@ -49,7 +49,7 @@
 #include <string.h>
 
 #include "mpi.h"
-#include "sim/core/small_vec.h"
+#include "sim/transport/wait_set.h"
 #include "src/callsite.h"
 #include "src/coll_check.h"
 #include "src/comm.h"
@@ -454,6 +454,9 @@ static const struct sim_p2p_observer *observer; /* p2p_observe.h; NULL: off */
  * without request_touch would diverge silently: the run ends with a message instead). Read
  * once a run (sim_p2p_start). */
 static gboolean check_need_cache;
+/* With COLLSIM_CHECK_WAIT_SET set (make check sets it), each pass of a blocking wait ends by
+ * checking its set of transfers against its requests (wait_set_check). */
+static gboolean check_wait_set;
 static gpointer observer_data;
 
 void
@@ -1067,6 +1070,7 @@ void
 sim_p2p_start(core_host *host)
 {
     check_need_cache = g_getenv("COLLSIM_CHECK_NEED_CACHE") != NULL;
+    check_wait_set = g_getenv("COLLSIM_CHECK_WAIT_SET") != NULL;
     memset(&sched, 0, sizeof sched);
     sched.heap = g_array_new(FALSE, FALSE, sizeof(struct port_event));
     sched.mutex = core_mutex_new();
@@ -1551,56 +1555,16 @@ start_recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm 
 /* ---------------------------------------------------------------- progress */
 
 
-/* Most waits are over one or two requests, hence this many entries inline (small_vec.h). */
-#define WAIT_INLINE 3
-
-struct wait_set {
-    SMALL_VEC(core_comm *, WAIT_INLINE) comms;
-    SMALL_VEC(enum wait_kind, WAIT_INLINE) kinds;
-    /* struct sim_inbox_get * / struct sim_msg * / struct collsim_request * */
-    SMALL_VEC(gpointer, WAIT_INLINE) what;
-};
-
-static void
-wait_set_init(struct wait_set *set)
-{
-    small_vec_init(&set->comms);
-    small_vec_init(&set->kinds);
-    small_vec_init(&set->what);
-}
-
-static void
-wait_set_free(struct wait_set *set)
-{
-    small_vec_free(&set->comms);
-    small_vec_free(&set->kinds);
-    small_vec_free(&set->what);
-}
-
-/* Append a transfer for one core_comm_wait_any (no duplicate check: the inbox gets waiting for
- * arrivals are paired with no message, and the port's transfer is a put). */
-static void
-wait_set_append(struct wait_set *set, core_comm *comm, enum wait_kind kind, gpointer what)
-{
-    small_vec_push(&set->comms, comm);
-    small_vec_push(&set->kinds, kind);
-    small_vec_push(&set->what, what);
-}
-
-static void
-wait_set_truncate(struct wait_set *set, guint len)
-{
-    small_vec_set_len(&set->comms, len);
-    small_vec_set_len(&set->kinds, len);
-    small_vec_set_len(&set->what, len);
-}
-
+/* A wait's transfers (wait_set.h): the entries' `what` is a struct sim_inbox_get *, struct
+ * sim_msg * or struct collsim_request *, their kind an enum wait_kind. wait_set_append adds
+ * with no duplicate check (the inbox gets waiting for arrivals are paired with no message, and
+ * the port's transfer is a put). */
 static void listen_inbox(struct sim_rank *me, struct wait_set *set, gboolean arrivals);
 
 static void
 wait_set_add(struct wait_set *set, core_comm *comm, enum wait_kind kind, gpointer what)
 {
-    for (guint i = 0; i < set->comms.len; i++)
+    for (guint i = set->start; i < wait_set_len(set); i++)
         if (set->comms.v[i] == comm)
             return;
     wait_set_append(set, comm, kind, what);
@@ -1814,11 +1778,11 @@ request_advance_afresh(struct sim_rank *me, struct collsim_request *req)
 static void
 wait_set_test(struct wait_set *set)
 {
-    for (guint i = 0; i < set->comms.len; i++) {
-        int done = core_comm_test(set->comms.v[i]);
+    for (guint i = 0; i < wait_set_count(set); i++) {
+        int done = core_comm_test(wait_set_comms(set)[i]);
         sim_after_yield();
         if (done)
-            transfer_finished(set->kinds.v[i], set->what.v[i]);
+            transfer_finished(wait_set_entry(set, i)->kind, wait_set_entry(set, i)->what);
     }
 }
 
@@ -1883,11 +1847,12 @@ progress_rescan(struct collsim_request **reqs, int n, enum wait_mode mode, gbool
         for (int i = 0; i < n && me->blocked_nreqs < SIM_BLOCKED_REQS_SHOWN; i++)
             if (reqs[i] != NULL && !reqs[i]->complete)
                 me->blocked_reqs[me->blocked_nreqs++] = reqs[i];
-        ssize_t index = core_comm_wait_any(set.comms.v, set.comms.len);
+        ssize_t index = core_comm_wait_any(wait_set_comms(&set), wait_set_count(&set));
         sim_after_yield();
         me->blocked_in = NULL;
         g_assert(index >= 0);
-        transfer_finished(set.kinds.v[index], set.what.v[index]);
+        const struct wait_entry *entry = wait_set_entry(&set, (guint)index);
+        transfer_finished(entry->kind, entry->what);
     }
     wait_set_free(&set);
     return done;
@@ -1930,8 +1895,7 @@ struct sim_wait {
                              * (a heap of all n slots made each pass O(n log n): a Waitany
                              * over 16383 receives, called 16383 times, was 60 % heap) */
     slot_vec deferred;      /* slots touched behind the cursor, due in the next pass */
-    struct wait_set set;    /* the NEED_TRANSFER requests' transfers in slot order */
-    slot_vec set_slots;     /* the slot of each of those entries */
+    struct wait_set set;    /* the NEED_TRANSFER requests' transfers, by slot (wait_set.h) */
     slot_vec open;          /* union-find, leads to the first incomplete slot >= i */
 };
 
@@ -2001,21 +1965,6 @@ open_find(slot_vec *open, int slot)
     return slot;
 }
 
-/* Index of the wait-set entry for `slot`, or where it would go. */
-static guint
-wait_set_position(const struct sim_wait *wait, int slot)
-{
-    guint low = 0, high = wait->set_slots.len;
-    while (low < high) {
-        guint mid = low + (high - low) / 2;
-        if (wait->set_slots.v[mid] < slot)
-            low = mid + 1;
-        else
-            high = mid;
-    }
-    return low;
-}
-
 /* Record what the request in `slot` waits for after being advanced. */
 static void
 wait_note(struct sim_wait *wait, int slot, struct wait_need need)
@@ -2030,22 +1979,16 @@ wait_note(struct sim_wait *wait, int slot, struct wait_need need)
     }
     if (old != NEED_TRANSFER && need.kind != NEED_TRANSFER)
         return;
-    guint pos = wait_set_position(wait, slot);
     struct wait_set *set = &wait->set;
+    guint pos = wait_set_position(set, slot);
     if (old == NEED_TRANSFER && need.kind == NEED_TRANSFER) {
         set->comms.v[pos] = need.comm;
-        set->kinds.v[pos] = need.wait;
-        set->what.v[pos] = need.what;
+        set->entries.v[pos].kind = need.wait;
+        set->entries.v[pos].what = need.what;
     } else if (old == NEED_TRANSFER) {
-        small_vec_remove(&set->comms, pos);
-        small_vec_remove(&set->kinds, pos);
-        small_vec_remove(&set->what, pos);
-        small_vec_remove(&wait->set_slots, pos);
+        wait_set_remove(set, pos);
     } else {
-        small_vec_insert(&set->comms, pos, need.comm);
-        small_vec_insert(&set->kinds, pos, need.wait);
-        small_vec_insert(&set->what, pos, need.what);
-        small_vec_insert(&wait->set_slots, pos, slot);
+        wait_set_insert(set, pos, need.comm, need.wait, need.what, slot);
     }
 }
 
@@ -2066,18 +2009,18 @@ listen_inbox(struct sim_rank *me, struct wait_set *set, gboolean arrivals)
         wait_set_append(set, get->comm, WAIT_INBOX, get);
     if (me->handshakes <= 0 || g_queue_is_empty(&me->handshake_gets))
         return;
-    guint present = set->comms.len;
-    for (guint i = 0; i < present; i++)
-        if (set->kinds.v[i] == WAIT_INBOX)
-            ((struct sim_inbox_get *)set->what.v[i])->listed = TRUE;
+    guint present = wait_set_len(set);
+    for (guint i = set->start; i < present; i++)
+        if (set->entries.v[i].kind == WAIT_INBOX)
+            ((struct sim_inbox_get *)set->entries.v[i].what)->listed = TRUE;
     for (GList *l = me->handshake_gets.head; l != NULL; l = l->next) {
         struct sim_inbox_get *get = l->data;
         if (!get->listed && get->comm != NULL)
             wait_set_append(set, get->comm, WAIT_INBOX, get);
     }
-    for (guint i = 0; i < present; i++)
-        if (set->kinds.v[i] == WAIT_INBOX)
-            ((struct sim_inbox_get *)set->what.v[i])->listed = FALSE;
+    for (guint i = set->start; i < present; i++)
+        if (set->entries.v[i].kind == WAIT_INBOX)
+            ((struct sim_inbox_get *)set->entries.v[i].what)->listed = FALSE;
 }
 
 /*
@@ -2092,7 +2035,6 @@ wait_begin(struct sim_rank *me, struct collsim_request **reqs, int n)
         small_vec_init(&me->wait->due);
         small_vec_init(&me->wait->deferred);
         wait_set_init(&me->wait->set);
-        small_vec_init(&me->wait->set_slots);
         small_vec_init(&me->wait->open);
     }
     struct sim_wait *wait = me->wait;
@@ -2115,7 +2057,6 @@ wait_begin(struct sim_rank *me, struct collsim_request **reqs, int n)
     wait->due.len = 0;
     wait->deferred.len = 0;
     wait_set_truncate(&wait->set, 0);
-    wait->set_slots.len = 0;
     small_vec_set_len(&wait->open, (guint)n + 1);
     for (int i = 0; i <= n; i++) {
         struct collsim_request *req = i < n ? reqs[i] : NULL;
@@ -2151,9 +2092,32 @@ wait_free(struct sim_wait *wait)
     small_vec_free(&wait->due);
     small_vec_free(&wait->deferred);
     wait_set_free(&wait->set);
-    small_vec_free(&wait->set_slots);
     small_vec_free(&wait->open);
     g_free(wait);
+}
+
+/* The set holds, in slot order and once each, the transfers of exactly the requests whose last
+ * advance answered NEED_TRANSFER; a wait that broke it would listen to the wrong transfers, or
+ * take simultaneous ends in another order. */
+static void
+wait_set_check(const struct sim_rank *me, const struct sim_wait *wait)
+{
+    const struct wait_set *set = &wait->set;
+    guint start = set->start, len = wait_set_len(set);
+    int transfers = 0;
+    for (int i = 0; i < wait->n; i++)
+        transfers += wait->reqs[i] != NULL && wait->reqs[i]->wait_need == NEED_TRANSFER;
+    gboolean ok = start <= len && len == set->entries.len && len - start == (guint)transfers;
+    for (guint i = start; ok && i < len; i++) {
+        int slot = set->entries.v[i].slot;
+        ok = slot >= 0 && slot < wait->n && wait->reqs[slot] != NULL &&
+             wait->reqs[slot]->wait_need == NEED_TRANSFER && set->comms.v[i] != NULL &&
+             (i == start || set->entries.v[i - 1].slot < slot);
+    }
+    if (!ok)
+        g_error("COLLSIM_CHECK_WAIT_SET: rank %d's wait over %d requests has a set of %u "
+                "entries from %u, for %d transfers", me->world_rank, wait->n, len, start,
+                transfers);
 }
 
 /* One pass of the rescan, over the due requests only, in slot order. */
@@ -2181,6 +2145,8 @@ wait_pass(struct sim_rank *me, struct sim_wait *wait)
     for (guint i = 0; i < wait->deferred.len; i++)
         due_push(&wait->due, wait->deferred.v[i]);
     wait->deferred.len = 0;
+    if (G_UNLIKELY(check_wait_set))
+        wait_set_check(me, wait);
 }
 
 /*
@@ -2205,7 +2171,7 @@ transport_wait_until(struct collsim_request **reqs, int n, enum wait_mode mode,
             (mode == WAIT_ALL ? wait->complete == wait->active : wait->complete > 0))
             break;
         struct wait_set *set = &wait->set;
-        guint requested = set->comms.len;
+        guint requested = wait_set_len(set);
         listen_inbox(me, set, wait->awaiting_arrivals > 0);
         /* issuing gets let other ranks run: if one of them matched or queued a message for
          * us meanwhile, what we wait for may have changed; look at the requests again */
@@ -2218,10 +2184,11 @@ transport_wait_until(struct collsim_request **reqs, int n, enum wait_mode mode,
         for (int i = open_find(&wait->open, 0); i < n && me->blocked_nreqs < SIM_BLOCKED_REQS_SHOWN;
              i = open_find(&wait->open, i + 1))
             me->blocked_reqs[me->blocked_nreqs++] = reqs[i];
-        core_comm **comms = set->comms.v;
+        core_comm **comms = wait_set_comms(set);
+        guint count = wait_set_count(set);
         ssize_t index = deadline < 0.0
-                            ? core_comm_wait_any(comms, set->comms.len)
-                            : core_comm_wait_any_until(comms, set->comms.len,
+                            ? core_comm_wait_any(comms, count)
+                            : core_comm_wait_any_until(comms, count,
                                                       MAX(deadline - core_clock(), 0.0));
         sim_after_yield();
         me->blocked_in = NULL;
@@ -2229,8 +2196,8 @@ transport_wait_until(struct collsim_request **reqs, int n, enum wait_mode mode,
             wait_set_truncate(set, requested);
             break;
         }
-        enum wait_kind kind = set->kinds.v[index];
-        gpointer what = set->what.v[index];
+        enum wait_kind kind = wait_set_entry(set, (guint)index)->kind;
+        gpointer what = wait_set_entry(set, (guint)index)->what;
         wait_set_truncate(set, requested);
         transfer_finished(kind, what);
     }

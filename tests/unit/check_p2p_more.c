@@ -327,6 +327,78 @@ START_TEST(test_request_get_status)
 }
 END_TEST
 
+/*
+ * One MPI_Waitall over requests whose transfers end in an order unlike their slots': rank 0
+ * waits for a rendezvous receive from rank 1 in slot 0, then for eager messages from each other
+ * rank, SMALL_ROUNDS from each, received into slots by round 0, 2, 1 while they are sent in
+ * rounds 0, 1, 2, then for a rendezvous send to rank 1, which rank 1 receives last. The small
+ * messages fly together and land one after another, each receive's transfer leaving the wait's
+ * set of transfers (sim/transport/wait_set.h) behind the receive of slot 0, whose transfers
+ * stay in the set until rank 1 sends. Every request must complete with its own data and status;
+ * make check's COLLSIM_CHECK_WAIT_SET checks the set against the requests after every pass.
+ */
+#define OUT_OF_ORDER_RANKS 34
+#define SMALL_ROUNDS 3
+#define SMALL_RECVS ((OUT_OF_ORDER_RANKS - 1) * SMALL_ROUNDS)
+/* the round (and tag) of the small message received in slot 1 + i: rounds 0, 2, 1 */
+#define SLOT_ROUND(i) ((int[]){0, 2, 1}[(i) / (OUT_OF_ORDER_RANKS - 1)])
+
+static void
+waitall_out_of_order_rank(int rank, void *arg)
+{
+    (void)arg;
+    if (rank == 0) {
+        int *big_in = ints(BIG_INTS, 0), *big_out = ints(BIG_INTS, 1000);
+        int small[SMALL_RECVS];
+        MPI_Request reqs[SMALL_RECVS + 2];
+        MPI_Status statuses[SMALL_RECVS + 2];
+        memset(big_in, 0, sizeof(int) * BIG_INTS);
+        MPI_Irecv(big_in, BIG_INTS, MPI_INT, 1, 10, MPI_COMM_WORLD, &reqs[0]);
+        for (int i = 0; i < SMALL_RECVS; i++) {
+            small[i] = -1;
+            MPI_Irecv(&small[i], 1, MPI_INT, 1 + i % (OUT_OF_ORDER_RANKS - 1), SLOT_ROUND(i),
+                      MPI_COMM_WORLD, &reqs[1 + i]);
+        }
+        MPI_Isend(big_out, BIG_INTS, MPI_INT, 1, 11, MPI_COMM_WORLD, &reqs[SMALL_RECVS + 1]);
+        ck_assert_int_eq(MPI_Waitall(SMALL_RECVS + 2, reqs, statuses), MPI_SUCCESS);
+        for (int i = 0; i < SMALL_RECVS + 2; i++)
+            ck_assert_ptr_eq(reqs[i], MPI_REQUEST_NULL);
+        ck_assert_int_eq(statuses[0].MPI_SOURCE, 1);
+        ck_assert_int_eq(statuses[0].MPI_TAG, 10);
+        for (int i = 0; i < BIG_INTS; i++)
+            ck_assert_int_eq(big_in[i], 2000 + i);
+        for (int i = 0; i < SMALL_RECVS; i++) {
+            int source = 1 + i % (OUT_OF_ORDER_RANKS - 1);
+            ck_assert_int_eq(small[i], 100 * source + SLOT_ROUND(i));
+            ck_assert_int_eq(statuses[1 + i].MPI_SOURCE, source);
+        }
+        free(big_in);
+        free(big_out);
+        return;
+    }
+    for (int round = 0; round < SMALL_ROUNDS; round++) {
+        int v = 100 * rank + round;
+        MPI_Send(&v, 1, MPI_INT, 0, round, MPI_COMM_WORLD);
+    }
+    if (rank != 1)
+        return;
+    int *mine = ints(BIG_INTS, 2000), *got = ints(BIG_INTS, 0);
+    MPI_Send(mine, BIG_INTS, MPI_INT, 0, 10, MPI_COMM_WORLD);
+    memset(got, 0, sizeof(int) * BIG_INTS);
+    MPI_Recv(got, BIG_INTS, MPI_INT, 0, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    for (int i = 0; i < BIG_INTS; i++)
+        ck_assert_int_eq(got[i], 1000 + i);
+    free(mine);
+    free(got);
+}
+
+START_TEST(test_waitall_transfers_end_out_of_slot_order)
+{
+    ck_assert_int_eq(collsim_test_run_ranks(OUT_OF_ORDER_RANKS, waitall_out_of_order_rank, NULL),
+                     0);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- matched probes */
 
 /*
@@ -728,6 +800,7 @@ p2p_more_suite(void)
     TCase *completion = tcase_create("completion");
     tcase_add_test(completion, test_testsome);
     tcase_add_test(completion, test_request_get_status);
+    tcase_add_test(completion, test_waitall_transfers_end_out_of_slot_order);
     suite_add_tcase(s, completion);
     TCase *matched = tcase_create("matched_probes");
     tcase_add_test(matched, test_mprobe_takes_message_out_of_matching);
