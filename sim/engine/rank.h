@@ -18,6 +18,7 @@
 
 #include "mpi.h"
 #include "sim/engine/engine.h"
+#include "sim/transport/source_table.h"
 #include "src/handles.h"
 #include "src/runtime.h"
 
@@ -29,7 +30,7 @@ struct sim_port;
 
 /* The posted receives of one rank from one source in one context, in posting order (p2p.c). */
 struct posted_bucket {
-    gint64 key;              /* first: the hash table's key points here */
+    gint64 key;              /* its (context, source) */
     struct collsim_request *head, *tail;
 };
 
@@ -37,7 +38,7 @@ struct sim_msg;
 
 /* One source's unexpected messages of one context, in sending order (p2p.c). */
 struct unexpected_bucket {
-    gint64 key;              /* first: the hash table's key points here */
+    gint64 key;              /* its (context, source) */
     struct sim_msg *head, *tail;
 };
 
@@ -57,7 +58,8 @@ struct sim_rank {
     struct posted_bucket posted_first; /* the receives posted from one source, kept out of
                                      the table below: a rank that receives from one source at a
                                      time (a tree's child, a ring) never needs the table (p2p.c) */
-    GHashTable *posted_by_source; /* (context, source) -> its other posted receives (p2p.c) */
+    struct source_table posted_by_source; /* (context, source) -> its other posted receives
+                                     (source_table.h) */
     struct posted_bucket *posted_spare; /* the last bucket emptied, left in that table for the
                                      next receive from its source (p2p.c) */
     struct collsim_request *posted_any_head, *posted_any_tail; /* posted MPI_ANY_SOURCE
@@ -67,7 +69,8 @@ struct sim_rank {
                                      chained through the messages (p2p.c) */
     struct unexpected_bucket unexpected_first; /* the messages of one source, kept out of
                                      the table below, as posted_first (p2p.c) */
-    GHashTable *unexpected_by_source; /* (context, source) -> the same messages from it (p2p.c) */
+    struct source_table unexpected_by_source; /* (context, source) -> the same messages
+                                     from it (source_table.h) */
     struct unexpected_bucket *unexpected_spare; /* the last bucket emptied (p2p.c) */
     /* messages put into the inbox, no get issued yet; gets issued, no message paired yet (both
      * first in first out, chained through the messages and the gets: p2p.c) */

@@ -253,6 +253,13 @@ struct collsim_request {
     };
 };
 
+#if GLIB_SIZEOF_VOID_P == 8
+/* Every message makes a request on each side and a message record, all read at its wake-ups
+ * (at scale, from memory): keep them within five and four cache lines. */
+G_STATIC_ASSERT(sizeof(struct collsim_request) <= 5 * 64);
+G_STATIC_ASSERT(sizeof(struct sim_msg) <= 4 * 64);
+#endif
+
 /* Outside the request, which every message makes: only a program's nonblocking sends have one. */
 struct send_watch {
     const guint8 *buf;
@@ -1193,9 +1200,7 @@ unexpected_find(struct sim_rank *rank, gint64 key)
 {
     if (rank->unexpected_first.head != NULL && rank->unexpected_first.key == key)
         return &rank->unexpected_first;
-    if (rank->unexpected_by_source == NULL)
-        return NULL;
-    return g_hash_table_lookup(rank->unexpected_by_source, &key);
+    return source_table_lookup(&rank->unexpected_by_source, key);
 }
 
 static void
@@ -1209,12 +1214,9 @@ unexpected_push(struct sim_rank *rank, struct sim_msg *msg)
         bucket = &rank->unexpected_first; /* free: it takes this source */
         bucket->key = key;
     } else if (bucket == NULL) {
-        if (rank->unexpected_by_source == NULL)
-            rank->unexpected_by_source =
-                g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
         bucket = g_new0(struct unexpected_bucket, 1);
         bucket->key = key;
-        g_hash_table_insert(rank->unexpected_by_source, &bucket->key, bucket);
+        source_table_insert(&rank->unexpected_by_source, key, bucket);
     } else if (bucket == rank->unexpected_spare) {
         rank->unexpected_spare = NULL;
     }
@@ -1236,7 +1238,8 @@ unexpected_remove(struct sim_rank *rank, struct sim_msg *msg)
     if (bucket->head == NULL && bucket != &rank->unexpected_first) {
         /* one empty bucket kept, as posted_unlink does */
         if (rank->unexpected_spare != NULL)
-            g_hash_table_remove(rank->unexpected_by_source, &rank->unexpected_spare->key);
+            g_free(source_table_remove(&rank->unexpected_by_source,
+                                       rank->unexpected_spare->key));
         rank->unexpected_spare = bucket;
     }
     return TRUE;
@@ -1275,9 +1278,7 @@ posted_find(struct sim_rank *me, gint64 key)
 {
     if (me->posted_first.head != NULL && me->posted_first.key == key)
         return &me->posted_first;
-    if (me->posted_by_source == NULL)
-        return NULL;
-    return g_hash_table_lookup(me->posted_by_source, &key);
+    return source_table_lookup(&me->posted_by_source, key);
 }
 
 static void
@@ -1295,12 +1296,9 @@ posted_push(struct sim_rank *me, struct collsim_request *req)
         bucket = &me->posted_first; /* free: it takes this source */
         bucket->key = key;
     } else if (bucket == NULL) {
-        if (me->posted_by_source == NULL)
-            me->posted_by_source =
-                g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
         bucket = g_new0(struct posted_bucket, 1);
         bucket->key = key;
-        g_hash_table_insert(me->posted_by_source, &bucket->key, bucket);
+        source_table_insert(&me->posted_by_source, key, bucket);
     } else if (bucket == me->posted_spare) {
         me->posted_spare = NULL;
     }
@@ -1324,7 +1322,7 @@ posted_unlink(struct sim_rank *me, struct collsim_request *req)
          * its bucket again instead of a table insertion and removal per receive; one empty
          * bucket at most, so that a rank that received from every other keeps no more */
         if (me->posted_spare != NULL)
-            g_hash_table_remove(me->posted_by_source, &me->posted_spare->key);
+            g_free(source_table_remove(&me->posted_by_source, me->posted_spare->key));
         me->posted_spare = bucket;
     }
 }
@@ -4979,13 +4977,13 @@ void
 sim_p2p_rank_start(struct sim_rank *rank)
 {
     rank->posted_first.head = rank->posted_first.tail = NULL;
-    rank->posted_by_source = NULL;
+    rank->posted_by_source = (struct source_table){NULL, 0, 0};
     rank->posted_spare = NULL;
     rank->posted_any_head = rank->posted_any_tail = NULL;
     rank->posted_count = 0;
     rank->unexpected_head = rank->unexpected_tail = NULL;
     rank->unexpected_first.head = rank->unexpected_first.tail = NULL;
-    rank->unexpected_by_source = NULL;
+    rank->unexpected_by_source = (struct source_table){NULL, 0, 0};
     rank->unexpected_spare = NULL;
     rank->unfetched_head = rank->unfetched_tail = NULL;
     rank->pending_gets_head = rank->pending_gets_tail = NULL;
@@ -5068,13 +5066,10 @@ void
 sim_p2p_report_unfinished(struct sim_rank *rank)
 {
     GPtrArray *posted = g_ptr_array_new();
-    GHashTableIter it;
-    gpointer value;
-    if (rank->posted_by_source != NULL)
-        g_hash_table_iter_init(&it, rank->posted_by_source);
-    while (rank->posted_by_source != NULL && g_hash_table_iter_next(&it, NULL, &value))
-        for (struct collsim_request *r = ((struct posted_bucket *)value)->head; r != NULL;
-             r = r->posted_next)
+    guint32 at = 0;
+    struct posted_bucket *bucket;
+    while ((bucket = source_table_next(&rank->posted_by_source, &at)) != NULL)
+        for (struct collsim_request *r = bucket->head; r != NULL; r = r->posted_next)
             if (user_context(r->context))
                 g_ptr_array_add(posted, r);
     for (struct collsim_request *r = rank->posted_first.head; r != NULL; r = r->posted_next)
@@ -5083,7 +5078,7 @@ sim_p2p_report_unfinished(struct sim_rank *rank)
     for (struct collsim_request *r = rank->posted_any_head; r != NULL; r = r->posted_next)
         if (user_context(r->context))
             g_ptr_array_add(posted, r);
-    g_ptr_array_sort(posted, posted_order_cmp);   /* hash order is not deterministic */
+    g_ptr_array_sort(posted, posted_order_cmp);   /* the table's order is no order */
     GString *out = g_string_new(NULL);
     if (rank->live_requests > 0)
         g_string_append_printf(out,
