@@ -15,7 +15,8 @@
  *    back); its failed (cancelled) actions: in the order they were cancelled.
  * Invariants: an element is in its resource's enabled ring exactly when its action's variable
  * penalty is positive; `modified_pos` indexes `modified` or is MODEL_NOWHERE; `heap_index`
- * indexes the heap or is MODEL_NOWHERE. Nothing is ordered by address.
+ * indexes the heap, names a lane's entry (model.c's LANE_BIT set) or is MODEL_NOWHERE. Nothing
+ * is ordered by address.
  */
 #ifndef COLLSIM_CORE_MODEL_PRIVATE_H
 #define COLLSIM_CORE_MODEL_PRIVATE_H
@@ -139,10 +140,23 @@ struct model_heap_entry {
     struct model_action *action;
 };
 
+/* A lane of the event queue: entries appended in increasing (date, stamp) order, taken from
+ * the front (model.c, "the event queue"). */
+struct model_lane {
+    struct model_heap_entry *ring; /* a power of two of entries (NULL before the first) */
+    guint32 mask;                  /* the ring's size less one */
+    guint32 head, len;             /* the first entry's position (modulo 2^32) and how many
+                                    * follow it, taken-out ones (action NULL) included */
+    double tail_date;              /* the last appended entry's date; -INFINITY: empty */
+};
+
+#define MODEL_LANES 4
+
 struct model_heap {
     struct model_heap_entry *items;
     guint32 n, cap;
     guint64 stamp;
+    struct model_lane lanes[MODEL_LANES];
 };
 
 struct model_part {

@@ -451,6 +451,104 @@ START_TEST(test_model_many_sleeps_pop_in_date_then_start_order)
 END_TEST
 
 /*
+ * Sleeps started as a run starts them: at each of STREAM_STEPS dates 1 ms apart, sleeps of
+ * each of STREAMS durations (10 of each for the first half of the steps, 120 for the second),
+ * while earlier ones end. Each duration's sleeps end in the order they started, as most of a
+ * run's events do, so the model's queue takes them into its lanes (more streams than lanes:
+ * some go to its heap; more than a lane's first ring once the steps grow, after it has given
+ * entries from its front: it grows with its first entry anywhere in it); one sleep in 7 is
+ * cancelled a step after it started, leaving a hole. What must come out: the cancelled ones when cancelled, and the others by end date (a
+ * sleep's start plus its duration), equal dates in the order the sleeps took their dates: by
+ * start date, and the sleeps of one date in the reverse of their start order (the case above),
+ * worked out here by sorting.
+ */
+#define STREAMS 6
+#define STREAM_STEPS 40
+#define STREAM_EACH(step) ((step) < STREAM_STEPS / 2 ? 10 : 120)
+#define STREAM_SLEEPS (STREAMS * STREAM_STEPS / 2 * (10 + 120))
+
+struct stream_sleep {
+    int id, step;
+    double end;
+};
+
+static gint
+stream_sleep_compare(gconstpointer a, gconstpointer b)
+{
+    const struct stream_sleep *x = a, *y = b;
+    if (x->end != y->end)
+        return x->end < y->end ? -1 : 1;
+    return x->step != y->step ? x->step - y->step : y->id - x->id;
+}
+
+START_TEST(test_model_sleep_streams_pop_in_date_then_start_order)
+{
+    struct model_net_config config = cm02(FALSE);
+    model_sys *sys = model_sys_new(&config);
+    model_cpu *cpu = model_cpu_new(sys, 1e9, 1);
+    model_action **sleeps = g_new0(model_action *, STREAM_SLEEPS);
+    gboolean *cancelled = g_new0(gboolean, STREAM_SLEEPS), *ended = g_new0(gboolean, STREAM_SLEEPS);
+    GArray *expected = g_array_new(FALSE, FALSE, sizeof(struct stream_sleep));
+    GArray *popped = g_array_new(FALSE, FALSE, sizeof(int));
+    double now = 0.0;
+    int next_id = 0, n_cancelled = 0;
+    for (int step = 0; step <= STREAM_STEPS + 1; step++) {
+        double start = step * 1e-3;
+        /* run up to the step's date (after the last step: until nothing is left) */
+        for (double delay; (delay = model_next(sys, now)) >= 0 &&
+                           (step > STREAM_STEPS || now + delay <= start);) {
+            now += delay;
+            model_advance(sys, now, delay);
+            for (void *data; (data = model_pop_finished(sys)) != NULL;) {
+                int id = GPOINTER_TO_INT(data) - 1;
+                ck_assert(!ended[id]);
+                ended[id] = TRUE;
+                if (!cancelled[id])
+                    g_array_append_val(popped, id);
+            }
+        }
+        if (step > STREAM_STEPS)
+            break;
+        now = start;
+        /* the last step's one in 7 are cancelled before they can end (the shortest lasts
+         * 1.3 ms) */
+        for (int id = 0; id < next_id; id++)
+            if (id % 7 == 3 && !cancelled[id] && !ended[id]) {
+                model_action_cancel(sys, sleeps[id]);
+                cancelled[id] = TRUE;
+                n_cancelled++;
+            }
+        if (step == STREAM_STEPS)
+            continue;
+        for (int k = 0; k < STREAM_EACH(step); k++)
+            for (int stream = 0; stream < STREAMS; stream++) {
+                double duration = (stream + 1) * 1.3e-3;
+                int id = next_id++;
+                sleeps[id] = model_sleep_start(sys, now, cpu, duration, GINT_TO_POINTER(id + 1));
+                if (id % 7 != 3)
+                    g_array_append_val(expected,
+                                       ((struct stream_sleep){id, step, now + duration}));
+            }
+    }
+    g_array_sort(expected, stream_sleep_compare);
+    ck_assert_int_eq(n_cancelled, (STREAM_SLEEPS + 3) / 7);
+    ck_assert_uint_eq(popped->len, expected->len);
+    for (guint i = 0; i < expected->len; i++)
+        if (g_array_index(popped, int, i) != g_array_index(expected, struct stream_sleep, i).id)
+            ck_abort_msg("completion %u: sleep %d, expected %d", i, g_array_index(popped, int, i),
+                         g_array_index(expected, struct stream_sleep, i).id);
+    for (int id = 0; id < STREAM_SLEEPS; id++)
+        ck_assert(ended[id]);
+    g_array_free(expected, TRUE);
+    g_array_free(popped, TRUE);
+    g_free(sleeps);
+    g_free(cancelled);
+    g_free(ended);
+    model_sys_free(sys);
+}
+END_TEST
+
+/*
  * A cancelled flow leaves its share: two flows of 1 MB on 1 MB/s share it until 1 s, when the
  * second is cancelled with 0.5 MB left; it stops at once, and leaves the link when popped (as
  * SimGrid frees a cancelled action when it handles ended actions). The first, 0.5 MB left, then
@@ -608,6 +706,7 @@ core_model_suite(void)
     TCase *order = tcase_create("order");
     tcase_add_test(order, test_model_ties_pop_in_start_order);
     tcase_add_test(order, test_model_many_sleeps_pop_in_date_then_start_order);
+    tcase_add_test(order, test_model_sleep_streams_pop_in_date_then_start_order);
     tcase_add_test(order, test_model_cancel);
     tcase_add_test(order, test_model_cancelled_pop_first);
     tcase_add_test(order, test_model_emptied_resource_marked_again_comes_last);
