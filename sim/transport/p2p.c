@@ -132,6 +132,7 @@ struct sim_msg {
     bool cancelled;         /* MPI_Cancel took it out of matching before any receive did */
     bool reaped;            /* its inbox transfer has landed and its sender has let it go */
     bool unexpected;        /* in its destination's unexpected messages (lists below) */
+    bool reap_passed;       /* passed over, not landed, by a reaping walk of its sender's */
     gsize bytes;
     MPI_Datatype basic;     /* the send's basic type (predefined: never freed), NULL if mixed */
     struct sim_msg *of;     /* MSG_CTS: the rendezvous message it clears */
@@ -479,6 +480,10 @@ static gboolean check_need_cache;
 /* With COLLSIM_CHECK_WAIT_SET set (make check sets it), each pass of a blocking wait ends by
  * checking its set of transfers against its requests (wait_set_check). */
 static gboolean check_wait_set;
+/* With COLLSIM_CHECK_REAP_RESUME set (make check sets it), a reaping walk that starts where the
+ * last one's passing over ended first checks that a walk from the head would pass over exactly
+ * those messages (reap_resume_check). */
+static gboolean check_reap_resume;
 static gpointer observer_data;
 
 void
@@ -821,7 +826,12 @@ count_landed(struct sim_msg *msg)
     if (msg->landed_counted || msg->reaped)
         return;
     msg->landed_counted = TRUE;
-    sim_rank_by_world(msg->src_world)->unreaped_landed++;
+    struct sim_rank *sender = sim_rank_by_world(msg->src_world);
+    sender->unreaped_landed++;
+    if (msg->reap_passed) { /* the next walk must look at it again */
+        sender->reap_prefix_landed = TRUE;
+        sender->reap_resume = FALSE;
+    }
 }
 
 /* A get of my inbox finished: its message's inbox transfer has arrived. */
@@ -1093,6 +1103,7 @@ sim_p2p_start(core_host *host)
 {
     check_need_cache = g_getenv("COLLSIM_CHECK_NEED_CACHE") != NULL;
     check_wait_set = g_getenv("COLLSIM_CHECK_WAIT_SET") != NULL;
+    check_reap_resume = g_getenv("COLLSIM_CHECK_REAP_RESUME") != NULL;
     memset(&sched, 0, sizeof sched);
     sched.heap = g_array_new(FALSE, FALSE, sizeof(struct port_event));
     sched.mutex = core_mutex_new();
@@ -1129,6 +1140,48 @@ host_ports(core_host *host)
  * reaping short when thousands wait for a receiver that computes. */
 #define REAP_PASSED_OVER 16
 
+/*
+ * A walk passes over the messages not landed at the head of the queue before it reaches one it
+ * may take; the next walk would pass over the same ones, unless one of them has landed since
+ * (count_landed says so: a message becomes one a walk may take nowhere else, its `starting`
+ * being over before its rank walks again). So the next walk starts where the last one's
+ * passing over ended, with its count: what it takes, in which order, and where it stops are
+ * the same as from the head. With W collectives in flight, a rank's oldest messages wait for
+ * receivers busy with the others, and every send walked past them: 17 % of the time of 16
+ * Ibarriers in flight at P = 4096.
+ */
+/* A message a walk without `all` passes over: its inbox transfer queued or not arrived. */
+static gboolean
+reap_passes_over(const struct sim_msg *msg)
+{
+    gboolean queued = msg->wire != NULL && (!msg->announced || msg->starting);
+    return msg->wire != NULL && (queued || !msg->inbox_arrived);
+}
+
+static void
+reap_resume_check(const struct sim_rank *me)
+{
+    int passed = 0;
+    const struct sim_msg *msg = me->unreaped_head;
+    for (; msg != NULL && reap_passes_over(msg); msg = msg->unreaped_next) {
+        passed++;
+        if (msg == me->reap_before)
+            break;
+    }
+    if (msg != me->reap_before || passed != me->reap_passed_over)
+        g_error("COLLSIM_CHECK_REAP_RESUME: rank %d's reaping walk would resume after %d "
+                "messages passed over, where a walk from the head passes over %d",
+                me->world_rank, me->reap_passed_over, passed);
+}
+
+static void
+reap_walk_end(struct sim_rank *me, struct sim_msg *before, int passed_over)
+{
+    me->reap_before = before;
+    me->reap_passed_over = passed_over;
+    me->reap_resume = before != NULL && !me->reap_prefix_landed;
+}
+
 static void
 reap_sent(struct sim_rank *me, gboolean all)
 {
@@ -1137,11 +1190,23 @@ reap_sent(struct sim_rank *me, gboolean all)
     struct sim_msg *before = NULL; /* the last message kept, whose successor is msg */
     struct sim_msg *msg = me->unreaped_head;
     int passed_over = 0;
+    if (!all && me->reap_resume) {
+        if (G_UNLIKELY(check_reap_resume))
+            reap_resume_check(me);
+        before = me->reap_before;
+        passed_over = me->reap_passed_over;
+        msg = before->unreaped_next;
+    }
+    me->reap_resume = FALSE;
+    me->reap_prefix_landed = FALSE;
     while (msg != NULL) {
         gboolean queued = msg->wire != NULL && (!msg->announced || msg->starting);
-        if (!all && msg->wire != NULL && (queued || !msg->inbox_arrived)) {
-            if (++passed_over > REAP_PASSED_OVER)
+        if (!all && reap_passes_over(msg)) {
+            if (++passed_over > REAP_PASSED_OVER) {
+                reap_walk_end(me, before, passed_over - 1);
                 return;
+            }
+            msg->reap_passed = TRUE;
             before = msg; /* not landed: passed over */
             msg = msg->unreaped_next;
             continue;
@@ -1177,9 +1242,13 @@ reap_sent(struct sim_rank *me, gboolean all)
             me->unreaped_landed--;
         msg_unref(msg);
         msg = after;
-        if (!all && me->unreaped_landed == 0)
+        if (!all && me->unreaped_landed == 0) {
+            reap_walk_end(me, before, passed_over);
             return; /* what follows would only be passed over */
+        }
     }
+    if (!all)
+        reap_walk_end(me, before, passed_over);
 }
 
 /* ---------------------------------------------------------------- unexpected messages */
@@ -4989,6 +5058,9 @@ sim_p2p_rank_start(struct sim_rank *rank)
     rank->pending_gets_head = rank->pending_gets_tail = NULL;
     rank->unreaped_head = rank->unreaped_tail = NULL;
     rank->unreaped_landed = 0;
+    rank->reap_before = NULL;
+    rank->reap_passed_over = 0;
+    rank->reap_resume = rank->reap_prefix_landed = FALSE;
     rank->handshakes = 0;
     g_queue_init(&rank->handshake_gets);
     struct sim_port *ports = host_ports(rank->host);
