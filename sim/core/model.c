@@ -407,15 +407,15 @@ heap_set(struct model_heap *heap, struct model_action *a, double date, enum mode
 {
     a->heap_kind = kind;
     struct model_heap_entry entry = {date, ++heap->stamp, a};
-    if (a->heap_index != MODEL_NOWHERE && !in_lane(a->heap_index)) {
+    if (in_lane(a->heap_index)) {
+        heap_take(heap, a); /* a hole; it joins a lane or the heap anew below */
+    } else if (a->heap_index != MODEL_NOWHERE) {
         guint32 i = a->heap_index;
         heap->items[i] = entry;
         heap_sift_up(heap, i);
         heap_sift_down(heap, a->heap_index);
         return;
     }
-    if (a->heap_index != MODEL_NOWHERE)
-        heap_take(heap, a);
     int l = lane_for(heap, date);
     if (l >= 0)
         lane_append(heap, l, entry);
@@ -429,15 +429,6 @@ heap_remove(struct model_heap *heap, struct model_action *a)
     a->heap_kind = MODEL_HEAP_UNSET;
     if (a->heap_index != MODEL_NOWHERE)
         heap_take(heap, a);
-}
-
-/* The earliest entry leaves the queue, keeping its kind for the caller to read. */
-static struct model_action *
-heap_pop(struct model_heap *heap)
-{
-    struct model_action *a = heap_first(heap)->action;
-    heap_take(heap, a);
-    return a;
 }
 
 static void
@@ -595,11 +586,17 @@ model_next(model_sys *sys, double now)
     return delay;
 }
 
-static gboolean
-due(const model_sys *sys, struct model_part *part, double now)
+/* The part's earliest event if it is due now, taken out of the queue (its kind kept for the
+ * caller to read), or NULL. */
+static struct model_action *
+take_due(const model_sys *sys, struct model_part *part, double now)
 {
     const struct model_heap_entry *first = heap_first(&part->heap);
-    return first != NULL && fabs(first->date - now) < sys->config.surf_precision;
+    if (first == NULL || fabs(first->date - now) >= sys->config.surf_precision)
+        return NULL;
+    struct model_action *a = first->action;
+    heap_take(&part->heap, a);
+    return a;
 }
 
 void
@@ -607,11 +604,11 @@ model_advance(model_sys *sys, double now, double delta)
 {
     g_return_if_fail(sys != NULL);
     (void)delta; /* the lazy models date their events; SimGrid's ignore it too */
-    while (due(sys, &sys->cpu, now))
-        finish(sys, heap_pop(&sys->cpu.heap));
+    struct model_action *a;
+    while ((a = take_due(sys, &sys->cpu, now)) != NULL)
+        finish(sys, a);
     struct model_part *net = &sys->net;
-    while (due(sys, net, now)) {
-        struct model_action *a = heap_pop(&net->heap);
+    while ((a = take_due(sys, net, now)) != NULL) {
         if (a->heap_kind == MODEL_HEAP_LATENCY) {
             model_lmm_set_penalty(net, a, a->paid_penalty);
             heap_remove(&net->heap, a);
