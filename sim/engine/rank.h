@@ -85,10 +85,10 @@ struct sim_rank {
     int unreaped_landed;          /* how many of my unreaped messages a send may reap (p2p.c) */
     /* where the next reaping walk may start (p2p.c, reap_sent): after reap_before, the last of
      * the reap_passed_over messages not landed at the head of my unreaped queue, while
-     * reap_resume; reap_prefix_landed: one of those landed since the walk began */
+     * reap_resume (cleared when one of them lands) */
     struct sim_msg *reap_before;
     int reap_passed_over;
-    gboolean reap_resume, reap_prefix_landed;
+    gboolean reap_resume;
     GQueue handshake_gets;        /* struct sim_inbox_get * carrying a handshake, not arrived */
     guint64 generation;           /* bumped whenever another rank changes these queues */
     struct sim_wait *wait;        /* the blocking wait this rank is in, kept for reuse (p2p.c) */

@@ -828,10 +828,8 @@ count_landed(struct sim_msg *msg)
     msg->landed_counted = TRUE;
     struct sim_rank *sender = sim_rank_by_world(msg->src_world);
     sender->unreaped_landed++;
-    if (msg->reap_passed) { /* the next walk must look at it again */
-        sender->reap_prefix_landed = TRUE;
-        sender->reap_resume = FALSE;
-    }
+    if (msg->reap_passed)
+        sender->reap_resume = FALSE; /* the next walk must look at it again */
 }
 
 /* A get of my inbox finished: its message's inbox transfer has arrived. */
@@ -1150,12 +1148,18 @@ host_ports(core_host *host)
  * receivers busy with the others, and every send walked past them: 17 % of the time of 16
  * Ibarriers in flight at P = 4096.
  */
+/* Its inbox transfer still queued at its port, or being started. */
+static gboolean
+wire_queued(const struct sim_msg *msg)
+{
+    return msg->wire != NULL && (!msg->announced || msg->starting);
+}
+
 /* A message a walk without `all` passes over: its inbox transfer queued or not arrived. */
 static gboolean
 reap_passes_over(const struct sim_msg *msg)
 {
-    gboolean queued = msg->wire != NULL && (!msg->announced || msg->starting);
-    return msg->wire != NULL && (queued || !msg->inbox_arrived);
+    return msg->wire != NULL && (wire_queued(msg) || !msg->inbox_arrived);
 }
 
 static void
@@ -1174,12 +1178,14 @@ reap_resume_check(const struct sim_rank *me)
                 me->world_rank, me->reap_passed_over, passed);
 }
 
+/* The walk ends after passing over `passed_over` messages, the last `before`: the next one may
+ * start there unless one of them landed meanwhile (count_landed cleared reap_resume). */
 static void
 reap_walk_end(struct sim_rank *me, struct sim_msg *before, int passed_over)
 {
     me->reap_before = before;
     me->reap_passed_over = passed_over;
-    me->reap_resume = before != NULL && !me->reap_prefix_landed;
+    me->reap_resume = me->reap_resume && before != NULL;
 }
 
 static void
@@ -1197,10 +1203,9 @@ reap_sent(struct sim_rank *me, gboolean all)
         passed_over = me->reap_passed_over;
         msg = before->unreaped_next;
     }
-    me->reap_resume = FALSE;
-    me->reap_prefix_landed = FALSE;
+    me->reap_resume = !all; /* until a message passed over lands */
     while (msg != NULL) {
-        gboolean queued = msg->wire != NULL && (!msg->announced || msg->starting);
+        gboolean queued = wire_queued(msg);
         if (!all && reap_passes_over(msg)) {
             if (++passed_over > REAP_PASSED_OVER) {
                 reap_walk_end(me, before, passed_over - 1);
@@ -1863,8 +1868,9 @@ wait_set_test(struct wait_set *set)
     for (guint i = 0; i < wait_set_count(set); i++) {
         int done = core_comm_test(wait_set_comms(set)[i]);
         sim_after_yield();
+        const struct wait_entry *entry = wait_set_entry(set, i);
         if (done)
-            transfer_finished(wait_set_entry(set, i)->kind, wait_set_entry(set, i)->what);
+            transfer_finished(entry->kind, entry->what);
     }
 }
 
@@ -2278,10 +2284,9 @@ transport_wait_until(struct collsim_request **reqs, int n, enum wait_mode mode,
             wait_set_truncate(set, requested);
             break;
         }
-        enum wait_kind kind = wait_set_entry(set, (guint)index)->kind;
-        gpointer what = wait_set_entry(set, (guint)index)->what;
+        struct wait_entry entry = *wait_set_entry(set, (guint)index);
         wait_set_truncate(set, requested);
-        transfer_finished(kind, what);
+        transfer_finished(entry.kind, entry.what);
     }
     int complete = wait->complete;
     wait_end(wait);
@@ -5060,7 +5065,7 @@ sim_p2p_rank_start(struct sim_rank *rank)
     rank->unreaped_landed = 0;
     rank->reap_before = NULL;
     rank->reap_passed_over = 0;
-    rank->reap_resume = rank->reap_prefix_landed = FALSE;
+    rank->reap_resume = FALSE;
     rank->handshakes = 0;
     g_queue_init(&rank->handshake_gets);
     struct sim_port *ports = host_ports(rank->host);
