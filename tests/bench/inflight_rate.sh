@@ -14,12 +14,7 @@
 # Run from a built tree (./setup.sh). A benchmark, not a test (EXTRA_DIST, not TESTS).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-collsim="$top/collsim"
-if [ -x "$top/.libs/collsim" ]; then
-    collsim="$top/.libs/collsim"
-    export LD_LIBRARY_PATH="$top/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-fi
+. "$here/bench_lib.sh"
 [ -x "$collsim" ] || { echo "inflight_rate.sh: build collsim first (./setup.sh)" >&2; exit 1; }
 ps=${INFLIGHT_P:-1024 4096 16384}
 ws=${INFLIGHT_W:-1 2 4 8 16}
@@ -27,16 +22,7 @@ limit=${INFLIGHT_LIMIT:-300}
 smpi=${INFLIGHT_SMPI:-no}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cc -std=c11 -O2 -shared -fPIC -I"$top/src" "$here/scale_probe.c" -o "$work/probe.so" || exit 1
-if [ "$smpi" = yes ]; then
-    if ! command -v smpicc >/dev/null || ! command -v smpirun >/dev/null; then
-        echo "inflight_rate.sh: smpicc/smpirun not found (libsimgrid-dev): SMPI left out" >&2
-        smpi=no
-    else
-        smpicc -O2 -DSCALE_PROBE_NO_BCAST_INIT "$here/scale_probe.c" -o "$work/probe.smpi" \
-            2>/dev/null || smpi=no
-    fi
-fi
+build_scale_probe "$work" || exit 1
 
 if [ "$smpi" = yes ]; then
     printf "%6s %3s | %9s %8s %10s | %8s\n" P W messages wall_s msgs/s smpi_s

@@ -16,12 +16,7 @@
 # Run from a built tree (./setup.sh). A benchmark, not a test (EXTRA_DIST, not TESTS).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-collsim="$top/collsim"
-if [ -x "$top/.libs/collsim" ]; then
-    collsim="$top/.libs/collsim"
-    export LD_LIBRARY_PATH="$top/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-fi
+. "$here/bench_lib.sh"
 ps=${MEMORY_P:-16384 65536}
 [ -x "$collsim" ] || { echo "memory_per_rank.sh: build collsim first (./setup.sh)" >&2; exit 1; }
 work=$(mktemp -d)

@@ -16,12 +16,7 @@
 # Run from a built tree (./setup.sh). A benchmark, not a test (EXTRA_DIST, not TESTS).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-collsim="$top/collsim"
-if [ -x "$top/.libs/collsim" ]; then
-    collsim="$top/.libs/collsim"
-    export LD_LIBRARY_PATH="$top/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-fi
+. "$here/bench_lib.sh"
 [ -x "$collsim" ] || { echo "scale_probes.sh: build collsim first (./setup.sh)" >&2; exit 1; }
 ps=${SCALE_P:-16384 65536}
 limit=${SCALE_LIMIT:-300}
@@ -34,16 +29,7 @@ constructs=("$@")
     user_op any_source reduce_scatter allgatherv)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cc -std=c11 -O2 -shared -fPIC -I"$top/src" "$here/scale_probe.c" -o "$work/probe.so" || exit 1
-if [ "$smpi" = yes ]; then
-    if ! command -v smpicc >/dev/null || ! command -v smpirun >/dev/null; then
-        echo "scale_probes.sh: smpicc/smpirun not found (libsimgrid-dev): SMPI left out" >&2
-        smpi=no
-    else
-        smpicc -O2 -DSCALE_PROBE_NO_BCAST_INIT "$here/scale_probe.c" -o "$work/probe.smpi" \
-            2>/dev/null || smpi=no
-    fi
-fi
+build_scale_probe "$work" || exit 1
 
 # run CMD... -> "wall_s rss_kib verdict": ">LIMIT" past the limit, "failed" on an error
 run() {

@@ -49,12 +49,7 @@
 # it says so and exits 0. A benchmark, not a test: in EXTRA_DIST, not in TESTS.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-collsim="$top/collsim"
-if [ -x "$top/.libs/collsim" ]; then
-    collsim="$top/.libs/collsim"
-    export LD_LIBRARY_PATH="$top/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-fi
+. "$here/bench_lib.sh"
 ps=${VS_SMPI_P:-64 1024 4096}
 sizes=${VS_SMPI_SIZES:-8 65536}
 cases=${VS_SMPI_CASES:-bcast:binomial:binomial_tree reduce:binomial:binomial \
